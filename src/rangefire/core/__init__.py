@@ -1,0 +1,42 @@
+"""The core: the Ruleset base class, value and result types, errors and dice sources."""
+
+from rangefire.core.errors import (
+    DiceError,
+    IllegalAttackError,
+    LimitError,
+    RangefireError,
+    ScenarioError,
+    UnknownRulesetError,
+    UnknownUnitError,
+)
+from rangefire.core.numbers import dump_exact, fraction_str, parse_exact
+from rangefire.core.ruleset import Ruleset
+from rangefire.core.source import DiceSource, EnteredSource, ScriptedSource, SeededSource, parse_entered
+from rangefire.core.types import Attack, Check, LogLine, Modifier, Odds, Plan, Refusal, Resolution
+
+__all__ = [
+    "Attack",
+    "Check",
+    "DiceError",
+    "DiceSource",
+    "EnteredSource",
+    "IllegalAttackError",
+    "LimitError",
+    "LogLine",
+    "Modifier",
+    "Odds",
+    "Plan",
+    "RangefireError",
+    "Refusal",
+    "Resolution",
+    "Ruleset",
+    "ScenarioError",
+    "ScriptedSource",
+    "SeededSource",
+    "UnknownRulesetError",
+    "UnknownUnitError",
+    "dump_exact",
+    "fraction_str",
+    "parse_exact",
+    "parse_entered",
+]

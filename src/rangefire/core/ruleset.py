@@ -1,0 +1,129 @@
+"""The :class:`Ruleset` base: one public flow, hooks filled in by each game.
+
+The flow is check -> plan -> odds / resolve -> apply. The base class owns what every game shares (looking
+units up, refusing an illegal attack, recording the dice, checking that entered dice were all used); a game
+subclass overrides the underscored hooks, as python-chess variants override a few methods of ``Board``.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, Generic, TypeVar
+
+from pydantic import BaseModel
+
+from rangefire.core.errors import IllegalAttackError, UnknownUnitError
+from rangefire.core.source import DiceSource, EnteredSource, RecordingSource, parse_entered
+from rangefire.core.types import Attack, Check, LogLine, Odds, Plan, Refusal, Resolution
+
+B = TypeVar("B", bound=BaseModel)
+P = TypeVar("P", bound=Plan)
+
+
+class Ruleset(ABC, Generic[B, P]):
+    """A game's ranged combat behind one protocol.
+
+    Class attributes describe the game; the hooks implement it:
+
+    - ``_unit_ids(battle)``: the ids an attack may name;
+    - ``_check(battle, attack)``: a plan, or the refusals with their clauses;
+    - ``_odds(plan)``: the exact distributions;
+    - ``_resolve(plan, source)``: the log and the outcome of one attack;
+    - ``_apply(battle, resolution)``: the battle after it.
+    """
+
+    key: ClassVar[str]
+    title: ClassVar[str]
+    aliases: ClassVar[tuple[str, ...]] = ()
+    clause_prefix: ClassVar[str]
+    stages: ClassVar[tuple[str, ...]]
+    outcome_names: ClassVar[tuple[str, ...]]
+    event_names: ClassVar[tuple[str, ...]]
+    battle_model: ClassVar[type[BaseModel]]
+    options_model: ClassVar[type[BaseModel]]
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"
+
+    # -- the public flow ---------------------------------------------------------------------------
+    def check(self, battle: B, attack: Attack) -> Check:
+        """May this attack be made? A :class:`Check` holding the plan or the refusals.
+
+        Raises :class:`UnknownUnitError` for an id the battle does not hold: that is bad input, not a
+        refusal by the rules.
+        """
+        ids = self._unit_ids(battle)
+        for role, uid in (("attacker", attack.attacker), ("target", attack.target)):
+            if uid is not None and uid not in ids:
+                known = ", ".join(ids) or "none"
+                raise UnknownUnitError(f"{role} {uid!r} is not in this battle (units: {known})")
+        result = self._check(battle, attack)
+        if isinstance(result, Plan):
+            return Check(attack.attacker, result.target, plan=result)
+        refusals = tuple(result)
+        for refusal in refusals:
+            if not refusal.clause.startswith(self.clause_prefix + "-"):
+                raise AssertionError(f"refusal without a clause of this game: {refusal!r}")
+        return Check(attack.attacker, attack.target, refusals=refusals)
+
+    def plan(self, battle: B, attack: Attack) -> P:
+        """The plan of a legal attack; raises :class:`IllegalAttackError` with the refusals otherwise."""
+        checked = self.check(battle, attack)
+        if checked.plan is None:
+            raise IllegalAttackError(checked.refusals)
+        return checked.plan  # type: ignore[return-value]
+
+    def odds(self, plan: P) -> Odds:
+        """The exact distribution of every named outcome of a planned attack."""
+        return self._odds(plan)
+
+    def resolve(self, plan: P, source: DiceSource) -> Resolution:
+        """Play a planned attack out with dice from ``source``; every step logged by clause."""
+        recorder = RecordingSource(source)
+        log, outcome = self._resolve(plan, recorder)
+        recorder.finish()
+        dice = {stage: tuple(v) for stage, v in recorder.record.items()}
+        return Resolution(plan=plan, log=tuple(log), dice=dice, outcome=outcome)
+
+    def apply(self, battle: B, resolution: Resolution) -> B:
+        """The battle after the attack: a new value, the old one untouched."""
+        return self._apply(battle, resolution)
+
+    def play(self, battle: B, attack: Attack, source: DiceSource) -> tuple[Resolution, B]:
+        """Check, resolve and apply in one step; nothing changes if any step fails."""
+        plan = self.plan(battle, attack)
+        resolution = self.resolve(plan, source)
+        return resolution, self.apply(battle, resolution)
+
+    def entered_dice(self, items: Sequence[str]) -> EnteredSource:
+        """Dice typed in by the player (``hit=6,4,3``), checked against this game's stages."""
+        return parse_entered(items, self.stages)
+
+    # -- scenarios ---------------------------------------------------------------------------------
+    def default_options(self) -> dict[str, Any]:
+        return self.options_model().model_dump(mode="json")
+
+    def dump(self, battle: B) -> dict[str, Any]:
+        """The battle as a scenario mapping that every command reads again."""
+        return battle.model_dump(mode="json", exclude_none=True)
+
+    def units(self, battle: B) -> Sequence[Any]:
+        """The battle's units, in file order (for listings)."""
+        return tuple(getattr(battle, "units", ()))
+
+    # -- hooks -------------------------------------------------------------------------------------
+    @abstractmethod
+    def _unit_ids(self, battle: B) -> Sequence[str]: ...
+
+    @abstractmethod
+    def _check(self, battle: B, attack: Attack) -> P | Sequence[Refusal]: ...
+
+    @abstractmethod
+    def _odds(self, plan: P) -> Odds: ...
+
+    @abstractmethod
+    def _resolve(self, plan: P, source: DiceSource) -> tuple[list[LogLine], Mapping[str, Any]]: ...
+
+    @abstractmethod
+    def _apply(self, battle: B, resolution: Resolution) -> B: ...

@@ -1,0 +1,193 @@
+"""Results as data: refusals, modifiers, log lines, plans, odds and resolutions.
+
+Every value is immutable. The command line and any embedding program only render them; ``to_dict`` gives
+the JSON shape fixed by the design (probabilities as exact fraction strings).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Protocol
+
+from rangefire.core.numbers import fraction_str
+
+
+class Distribution(Protocol):
+    """What a result needs of a distribution (``rangefire.dice.Dist`` is one)."""
+
+    def to_dict(self) -> dict[str, Any]: ...
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why an attack may not be made, with the clause that forbids it.
+
+    >>> Refusal("DC-2.4", "target is 21 in away; beyond 20 in nobody fires")
+    Refusal('DC-2.4', 'target is 21 in away; beyond 20 in nobody fires')
+    """
+
+    clause: str
+    reason: str
+
+    def __repr__(self) -> str:
+        return f"Refusal({self.clause!r}, {self.reason!r})"
+
+    def __str__(self) -> str:
+        return f"{self.reason} [{self.clause}]"
+
+    def to_dict(self) -> dict[str, str]:
+        return {"clause": self.clause, "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class Modifier:
+    """A change to a roll, with its clause: ``Modifier("DC-3.3", -1, "firer is disordered")``.
+
+    >>> str(Modifier("DC-3.3", -1, "firer is disordered"))
+    '-1 firer is disordered [DC-3.3]'
+    """
+
+    clause: str
+    delta: int
+    reason: str
+
+    def __repr__(self) -> str:
+        return f"Modifier({self.clause!r}, {self.delta!r}, {self.reason!r})"
+
+    def __str__(self) -> str:
+        return f"{self.delta:+d} {self.reason} [{self.clause}]"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"clause": self.clause, "delta": self.delta, "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class LogLine:
+    """One step of a resolution, with the clause it applies."""
+
+    clause: str
+    text: str
+
+    def __repr__(self) -> str:
+        return f"LogLine({self.clause!r}, {self.text!r})"
+
+    def __str__(self) -> str:
+        return f"[{self.clause}] {self.text}"
+
+    def to_dict(self) -> dict[str, str]:
+        return {"clause": self.clause, "text": self.text}
+
+
+@dataclass(frozen=True)
+class Attack:
+    """What the player asks for: this attacker, at this target (``None`` where the rules choose it)."""
+
+    attacker: str
+    target: str | None = None
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Everything decided before a die is rolled.
+
+    Rulesets subclass it with their own fields; ``details`` returns those as JSON-ready data.
+    """
+
+    ruleset: str
+    attacker: str
+    target: str
+    modifiers: tuple[Modifier, ...] = ()
+    notes: tuple[LogLine, ...] = ()
+
+    def details(self) -> dict[str, Any]:
+        """Ruleset-specific fields, JSON-ready."""
+        return {}
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "attacker": self.attacker,
+            "target": self.target,
+            "modifiers": [m.to_dict() for m in self.modifiers],
+            "notes": [n.to_dict() for n in self.notes],
+            **self.details(),
+        }
+
+
+@dataclass(frozen=True)
+class Check:
+    """The answer to "may this attack be made?": a plan, or the refusals (never both, never neither)."""
+
+    attacker: str
+    target: str | None
+    plan: Plan | None = None
+    refusals: tuple[Refusal, ...] = ()
+
+    def __post_init__(self) -> None:
+        if (self.plan is None) == (not self.refusals):
+            raise ValueError("a Check holds either a plan or refusals")
+
+    @property
+    def is_legal(self) -> bool:
+        return self.plan is not None
+
+    def to_dict(self, ruleset: str) -> dict[str, Any]:
+        return {
+            "ruleset": ruleset,
+            "attacker": self.attacker,
+            "target": self.target,
+            "legal": self.is_legal,
+            "refusals": [r.to_dict() for r in self.refusals],
+            "plan": self.plan.to_dict() if self.plan else None,
+        }
+
+
+@dataclass(frozen=True)
+class Odds:
+    """Exact distributions of the named outcomes and probabilities of the named events.
+
+    ``exact`` is False only when the numbers are a Monte Carlo estimate, which ``estimate`` then describes.
+    """
+
+    plan: Plan
+    outcomes: Mapping[str, Distribution]
+    events: Mapping[str, Fraction]
+    exact: bool = True
+    estimate: Mapping[str, Any] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "ruleset": self.plan.ruleset,
+            "attacker": self.plan.attacker,
+            "target": self.plan.target,
+            "legal": True,
+            "refusals": [],
+            "plan": self.plan.to_dict(),
+            "outcomes": {name: dist.to_dict() for name, dist in self.outcomes.items()},
+            "events": {name: fraction_str(p) for name, p in self.events.items()},
+            "exact": self.exact,
+        }
+        if self.estimate is not None:
+            out["estimate"] = dict(self.estimate)
+        return out
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """One attack played out: the dice by stage, every step logged by clause, and the outcome."""
+
+    plan: Plan
+    log: tuple[LogLine, ...]
+    dice: Mapping[str, tuple[int, ...]]
+    outcome: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "ruleset": self.plan.ruleset,
+            "attacker": self.plan.attacker,
+            "target": self.plan.target,
+            "log": [line.to_dict() for line in self.log],
+            "dice": {stage: list(values) for stage, values in self.dice.items()},
+            "outcome": dict(self.outcome),
+        }

@@ -1,0 +1,381 @@
+"""Exact 2-D geometry over ``Fraction`` coordinates.
+
+Distances are compared squared, predicates use exact orientation tests, so every boundary in the rules comes
+out exactly: a line that touches a corner *touches*, it does not *cross*; 6.0 in is 6.0 in.
+
+The one inexact quantity is a bearing's direction: sin and cos of most angles are irrational. A bearing is
+turned into an exactly unit-length rational vector (a rational point on the unit circle, from the rational
+tangent of the half angle) within :data:`BEARING_TOLERANCE_DEGREES`; multiples of 90 degrees are exact.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from fractions import Fraction
+from typing import NamedTuple
+
+#: How far (in degrees) a bearing's rational direction may lie from the true one. The only tolerance.
+BEARING_TOLERANCE_DEGREES = 1e-9
+_HALF_TAN_DENOMINATOR = 10**12
+
+#: A polygon with more vertices than this is refused (self-intersection checks are quadratic).
+MAX_POLYGON_VERTICES = 256
+
+
+class GeometryError(ValueError):
+    """A shape that is not valid: too few vertices, zero area, self-intersecting, too many vertices."""
+
+
+class Point(NamedTuple):
+    """A point with exact coordinates.
+
+    >>> Point.of(1.5, "1/3")
+    Point(x=Fraction(3, 2), y=Fraction(1, 3))
+    """
+
+    x: Fraction
+    y: Fraction
+
+    @classmethod
+    def of(cls, x: object, y: object) -> Point:
+        return cls(_fr(x), _fr(y))
+
+    def __add__(self, other: object) -> Point:  # type: ignore[override]
+        assert isinstance(other, tuple)
+        return Point(self.x + other[0], self.y + other[1])
+
+    def __sub__(self, other: tuple[Fraction, Fraction]) -> Point:
+        return Point(self.x - other[0], self.y - other[1])
+
+    def scale(self, k: Fraction | int) -> Point:
+        return Point(self.x * k, self.y * k)
+
+    def dot(self, other: tuple[Fraction, Fraction]) -> Fraction:
+        return self.x * other[0] + self.y * other[1]
+
+    def cross(self, other: tuple[Fraction, Fraction]) -> Fraction:
+        return self.x * other[1] - self.y * other[0]
+
+    def norm2(self) -> Fraction:
+        return self.x * self.x + self.y * self.y
+
+
+def _fr(v: object) -> Fraction:
+    return Fraction(str(v)) if isinstance(v, float) else Fraction(v)  # type: ignore[arg-type]
+
+
+def orient(a: Point, b: Point, c: Point) -> int:
+    """+1 if a, b, c turn left (counter-clockwise), -1 if right, 0 if collinear. Exact."""
+    v = (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x)
+    return (v > 0) - (v < 0)
+
+
+def direction(bearing: Fraction | float | int) -> Point:
+    """The unit vector of a bearing: 0 faces +y, 90 faces +x (degrees, clockwise).
+
+    Exactly unit length always; exact in direction for multiples of 90, otherwise within
+    :data:`BEARING_TOLERANCE_DEGREES`.
+
+    >>> direction(0), direction(90)
+    (Point(x=Fraction(0, 1), y=Fraction(1, 1)), Point(x=Fraction(1, 1), y=Fraction(0, 1)))
+    >>> d = direction(30); d.norm2() == 1
+    True
+    """
+    b = Fraction(bearing) % 360
+    quarter, rest = divmod(b, 90)
+    base = [Point(Fraction(0), Fraction(1)), Point(Fraction(1), Fraction(0)),
+            Point(Fraction(0), Fraction(-1)), Point(Fraction(-1), Fraction(0))][int(quarter)]
+    if rest == 0:
+        return base
+    # A rational point on the unit circle from t = tan(rest/2): (2t, 1 - t^2) / (1 + t^2).
+    t = Fraction(math.tan(math.radians(float(rest)) / 2)).limit_denominator(_HALF_TAN_DENOMINATOR)
+    s, c = 2 * t / (1 + t * t), (1 - t * t) / (1 + t * t)
+    right = Point(base.y, -base.x)  # the base direction turned 90 degrees clockwise
+    return Point(base.x * c + right.x * s, base.y * c + right.y * s)
+
+
+@dataclass(frozen=True)
+class Frame:
+    """A local frame: ``origin``, a unit ``forward`` vector, and ``right`` a quarter turn clockwise of it.
+
+    ``world(x, y)`` is ``origin + x * right + y * forward``; ``local(p)`` inverts it exactly.
+    """
+
+    origin: Point
+    forward: Point
+
+    @classmethod
+    def at(cls, origin: Point, bearing: Fraction | float | int) -> Frame:
+        return cls(origin, direction(bearing))
+
+    @property
+    def right(self) -> Point:
+        return Point(self.forward.y, -self.forward.x)
+
+    def world(self, x: Fraction | int, y: Fraction | int) -> Point:
+        r, f = self.right, self.forward
+        return Point(self.origin.x + x * r.x + y * f.x, self.origin.y + x * r.y + y * f.y)
+
+    def local(self, p: Point) -> Point:
+        d = p - self.origin
+        # forward is exactly unit length, so projection needs no division.
+        return Point(d.dot(self.right), d.dot(self.forward))
+
+
+# -- points and segments ---------------------------------------------------------------------------
+class Segment(NamedTuple):
+    a: Point
+    b: Point
+
+    def length2(self) -> Fraction:
+        return (self.b - self.a).norm2()
+
+    def at(self, t: Fraction) -> Point:
+        return self.a + (self.b - self.a).scale(t)
+
+
+def closest_on_segment(p: Point, seg: Segment) -> Point:
+    """The point of ``seg`` nearest ``p`` (exact)."""
+    d = seg.b - seg.a
+    n2 = d.norm2()
+    if n2 == 0:
+        return seg.a
+    t = (p - seg.a).dot(d) / n2
+    return seg.at(min(Fraction(1), max(Fraction(0), t)))
+
+
+def _on_segment(p: Point, seg: Segment) -> bool:
+    a, b = seg
+    return (orient(a, b, p) == 0 and min(a.x, b.x) <= p.x <= max(a.x, b.x)
+            and min(a.y, b.y) <= p.y <= max(a.y, b.y))
+
+
+def segments_intersect(s: Segment, u: Segment) -> bool:
+    """Whether two closed segments share a point (touching counts)."""
+    o1, o2 = orient(s.a, s.b, u.a), orient(s.a, s.b, u.b)
+    o3, o4 = orient(u.a, u.b, s.a), orient(u.a, u.b, s.b)
+    if o1 * o2 < 0 and o3 * o4 < 0:
+        return True
+    return _on_segment(u.a, s) or _on_segment(u.b, s) or _on_segment(s.a, u) or _on_segment(s.b, u)
+
+
+def _intersection_params(s: Segment, u: Segment) -> list[Fraction]:
+    """Parameters t on ``s`` (0 at s.a, 1 at s.b) where it meets ``u``; both ends of a shared stretch."""
+    d, e = s.b - s.a, u.b - u.a
+    denom = d.cross(e)
+    w = u.a - s.a
+    if denom != 0:
+        t, v = w.cross(e) / denom, w.cross(d) / denom
+        return [t] if 0 <= t <= 1 and 0 <= v <= 1 else []
+    if w.cross(d) != 0:  # parallel, not collinear
+        return []
+    n2 = d.norm2()
+    if n2 == 0:
+        return [Fraction(0)] if _on_segment(s.a, u) else []
+    t0, t1 = sorted(((u.a - s.a).dot(d) / n2, (u.b - s.a).dot(d) / n2))
+    lo, hi = max(t0, Fraction(0)), min(t1, Fraction(1))
+    return [lo, hi] if lo <= hi else []
+
+
+def closest_points(s: Segment, u: Segment) -> tuple[Fraction, Point, Point]:
+    """Squared distance between two segments and a pair of points realising it (on s, on u)."""
+    params = _intersection_params(s, u)
+    if params:
+        p = s.at(params[0])
+        return Fraction(0), p, p
+    parallel = _parallel_middle(s, u)
+    if parallel is not None:
+        return parallel
+    best: tuple[Fraction, Point, Point] | None = None
+    for p, seg, swap in ((s.a, u, False), (s.b, u, False), (u.a, s, True), (u.b, s, True)):
+        q = closest_on_segment(p, seg)
+        d2 = (p - q).norm2()
+        if best is None or d2 < best[0]:
+            best = (d2, q, p) if swap else (d2, p, q)
+    assert best is not None
+    return best
+
+
+def _parallel_middle(s: Segment, u: Segment) -> tuple[Fraction, Point, Point] | None:
+    """For parallel segments facing each other, the shortest segment from the middle of the shared stretch.
+
+    Every such segment is equally short; the middle one is the natural, deterministic choice.
+    """
+    d = s.b - s.a
+    n2 = d.norm2()
+    if n2 == 0 or d.cross(u.b - u.a) != 0:
+        return None
+    t0, t1 = sorted(((u.a - s.a).dot(d) / n2, (u.b - s.a).dot(d) / n2))
+    lo, hi = max(t0, Fraction(0)), min(t1, Fraction(1))
+    if lo > hi:
+        return None
+    p = s.at((lo + hi) / 2)
+    q = closest_on_segment(p, u)
+    return (p - q).norm2(), p, q
+
+
+# -- polygons --------------------------------------------------------------------------------------
+class Where(Enum):
+    INSIDE = "inside"
+    BOUNDARY = "boundary"
+    OUTSIDE = "outside"
+
+
+class Contact(Enum):
+    """How a line relates to an area: it misses it, touches its boundary only, or crosses its interior."""
+
+    CLEAR = "clear"
+    TOUCHING = "touching"
+    CROSSING = "crossing"
+
+
+@dataclass(frozen=True)
+class Polygon:
+    """A simple polygon (no self-intersection, positive area) with exact vertices.
+
+    >>> sq = Polygon.of([(0, 0), (2, 0), (2, 2), (0, 2)])
+    >>> sq.locate(Point.of(1, 1)), sq.locate(Point.of(2, 1)), sq.locate(Point.of(3, 1))
+    (<Where.INSIDE: 'inside'>, <Where.BOUNDARY: 'boundary'>, <Where.OUTSIDE: 'outside'>)
+    >>> sq.contact(Segment(Point.of(-1, 3), Point.of(3, -1)))   # along the diagonal (0, 2)-(2, 0)
+    <Contact.CROSSING: 'crossing'>
+    >>> sq.contact(Segment(Point.of(-1, 1), Point.of(1, -1)))   # touches the corner (0, 0) only
+    <Contact.TOUCHING: 'touching'>
+    """
+
+    vertices: tuple[Point, ...]
+
+    @classmethod
+    def of(cls, points: Iterable[Sequence[object]]) -> Polygon:
+        pts = tuple(Point(_fr(p[0]), _fr(p[1])) for p in points)
+        return cls(pts)
+
+    def __post_init__(self) -> None:
+        v = self.vertices
+        if len(v) < 3:
+            raise GeometryError(f"a polygon needs at least 3 vertices, got {len(v)}")
+        if len(v) > MAX_POLYGON_VERTICES:
+            raise GeometryError(f"a polygon may have at most {MAX_POLYGON_VERTICES} vertices, got {len(v)}")
+        if self.area2() == 0:
+            raise GeometryError("the polygon has zero area")
+        edges = self.edges()
+        n = len(edges)
+        for i in range(n):
+            if edges[i].a == edges[i].b:
+                raise GeometryError(f"vertex {i} repeats vertex {(i + 1) % n}")
+        for i in range(n):
+            for j in range(i + 1, n):
+                adjacent = j == i + 1 or (i == 0 and j == n - 1)
+                if adjacent:
+                    shared = edges[i].b if j == i + 1 else edges[i].a
+                    params = _intersection_params(edges[i], edges[j])
+                    # adjacent edges meet only at their shared vertex (a fold-back overlaps more)
+                    if len(params) > 1 and params[0] != params[1] or (params and edges[i].at(params[0]) != shared):
+                        raise GeometryError(f"edges {i} and {j} overlap: the polygon folds back on itself")
+                elif segments_intersect(edges[i], edges[j]):
+                    raise GeometryError(f"edges {i} and {j} cross: the polygon intersects itself")
+
+    def edges(self) -> list[Segment]:
+        v = self.vertices
+        return [Segment(v[i], v[(i + 1) % len(v)]) for i in range(len(v))]
+
+    def area2(self) -> Fraction:
+        """Twice the signed area (positive when counter-clockwise)."""
+        v = self.vertices
+        return sum((v[i].cross(v[(i + 1) % len(v)]) for i in range(len(v))), Fraction(0))
+
+    def bbox(self) -> tuple[Fraction, Fraction, Fraction, Fraction]:
+        xs = [p.x for p in self.vertices]
+        ys = [p.y for p in self.vertices]
+        return min(xs), min(ys), max(xs), max(ys)
+
+    def locate(self, p: Point) -> Where:
+        """Inside, on the boundary or outside: exact, by crossing number with half-open edges."""
+        inside = False
+        for a, b in self.edges():
+            if _on_segment(p, Segment(a, b)):
+                return Where.BOUNDARY
+            if (a.y > p.y) != (b.y > p.y):
+                # x of the edge at height p.y, compared without division
+                lhs = (p.x - a.x) * (b.y - a.y)
+                rhs = (b.x - a.x) * (p.y - a.y)
+                if (lhs < rhs) == (b.y > a.y):
+                    inside = not inside
+        return Where.INSIDE if inside else Where.OUTSIDE
+
+    def interior_params(self, seg: Segment) -> list[tuple[Fraction, Fraction]]:
+        """The stretches ``(t0, t1)`` of ``seg`` (0 at its start, 1 at its end) inside the interior."""
+        ts = {Fraction(0), Fraction(1)}
+        for edge in self.edges():
+            ts.update(_intersection_params(seg, edge))
+        ordered = sorted(t for t in ts if 0 <= t <= 1)
+        out: list[tuple[Fraction, Fraction]] = []
+        for t0, t1 in zip(ordered, ordered[1:], strict=False):
+            if t0 < t1 and self.locate(seg.at((t0 + t1) / 2)) is Where.INSIDE:
+                if out and out[-1][1] == t0:
+                    out[-1] = (out[-1][0], t1)
+                else:
+                    out.append((t0, t1))
+        return out
+
+    def contact(self, seg: Segment) -> Contact:
+        """Whether a segment crosses the interior, only touches the boundary, or misses the polygon."""
+        if seg.a == seg.b:
+            where = self.locate(seg.a)
+            return {Where.INSIDE: Contact.CROSSING, Where.BOUNDARY: Contact.TOUCHING}.get(where, Contact.CLEAR)
+        if self.interior_params(seg):
+            return Contact.CROSSING
+        if any(segments_intersect(seg, e) for e in self.edges()):
+            return Contact.TOUCHING
+        return Contact.CLEAR
+
+    def overlaps(self, convex: Polygon) -> bool:
+        """Whether the interiors of this polygon and a *convex* polygon share any area (touching is not)."""
+        if any(self.interior_params(e) for e in convex.edges()):
+            return True
+        if any(convex.interior_params(e) for e in self.edges()):
+            return True
+        n = len(convex.vertices)
+        centre = Point(sum((p.x for p in convex.vertices), Fraction(0)) / n,
+                       sum((p.y for p in convex.vertices), Fraction(0)) / n)
+        return self.locate(centre) is Where.INSIDE
+
+    def closest(self, seg: Segment) -> tuple[Fraction, Point, Point]:
+        """Squared distance from a segment to this (closed) polygon, with the points (on seg, on polygon)."""
+        if self.locate(seg.a) is not Where.OUTSIDE:
+            return Fraction(0), seg.a, seg.a
+        best: tuple[Fraction, Point, Point] | None = None
+        direction_ = seg.b - seg.a
+        for edge in self.edges():
+            found = closest_points(seg, edge)
+            # On a tie, an edge parallel to the segment gives the middle of all the shortest segments.
+            if best is None or found[0] < best[0] or (
+                    found[0] == best[0] and direction_.cross(edge.b - edge.a) == 0):
+                best = found
+                if found[0] == 0:
+                    break
+        assert best is not None
+        return best
+
+
+def rectangle(frame: Frame, x0: Fraction, x1: Fraction, y0: Fraction, y1: Fraction) -> Polygon:
+    """The rectangle ``x0..x1`` by ``y0..y1`` in a frame's local coordinates (counter-clockwise)."""
+    return Polygon((frame.world(x0, y0), frame.world(x1, y0), frame.world(x1, y1), frame.world(x0, y1)))
+
+
+def clip_halfplane(points: Sequence[Point], a: Point, b: Point) -> list[Point]:
+    """Sutherland-Hodgman: the part of a convex polygon on or left of the directed line a -> b (exact)."""
+    out: list[Point] = []
+    n = len(points)
+    for i in range(n):
+        p, q = points[i], points[(i + 1) % n]
+        sp = (b - a).cross(p - a)
+        sq = (b - a).cross(q - a)
+        if sp >= 0:
+            out.append(p)
+        if (sp > 0 > sq) or (sp < 0 < sq):
+            t = sp / (sp - sq)
+            out.append(p + (q - p).scale(t))
+    return out

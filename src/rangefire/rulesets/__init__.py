@@ -1,0 +1,54 @@
+"""The registry of games: ``RULESETS`` and :func:`find_ruleset`, and loading a scenario into its game."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+
+from rangefire.core import Ruleset, ScenarioError, UnknownRulesetError
+from rangefire.rulesets.dress_on_the_colors import DressOnTheColors
+from rangefire.scenario import read_scenario, validate
+
+#: Every built-in game, one instance each.
+RULESETS: tuple[Ruleset[Any, Any], ...] = (DressOnTheColors(),)
+
+
+def find_ruleset(name: str) -> Ruleset[Any, Any]:
+    """The ruleset whose key or alias is ``name``.
+
+    >>> find_ruleset("dress-on-the-colors")
+    DressOnTheColors()
+    >>> find_ruleset("chess")
+    Traceback (most recent call last):
+    ...
+    rangefire.core.errors.UnknownRulesetError: unknown ruleset 'chess'; known: dress-on-the-colors (doc, dress)
+    """
+    for ruleset in RULESETS:
+        if name == ruleset.key or name in ruleset.aliases:
+            return ruleset
+    known = ", ".join(f"{r.key} ({', '.join(r.aliases)})" if r.aliases else r.key for r in RULESETS)
+    raise UnknownRulesetError(f"unknown ruleset {name!r}; known: {known}")
+
+
+def battle_from_mapping(data: dict[str, Any], source: str = "scenario") -> tuple[Ruleset[Any, Any], BaseModel]:
+    """Validate a scenario mapping: its ``ruleset`` key picks the game, whose model checks the rest."""
+    key = data.get("ruleset")
+    if not isinstance(key, str):
+        raise ScenarioError([f"ruleset: is required, one of {', '.join(r.key for r in RULESETS)}"], source=source)
+    try:
+        ruleset = find_ruleset(key)
+    except UnknownRulesetError as exc:
+        raise ScenarioError([f"ruleset: {exc}"], source=source) from None
+    raw = getattr(ruleset, "raw_problems", lambda _: [])(data)
+    battle = validate(ruleset.battle_model, {**data, "ruleset": ruleset.key}, source=source, extra_problems=raw)
+    return ruleset, battle
+
+
+def load_battle(path: str | Path) -> tuple[Ruleset[Any, Any], BaseModel]:
+    """Read and validate a scenario file (YAML, TOML or JSON) into its game and battle."""
+    return battle_from_mapping(read_scenario(path), source=str(path))
+
+
+__all__ = ["RULESETS", "DressOnTheColors", "battle_from_mapping", "find_ruleset", "load_battle"]

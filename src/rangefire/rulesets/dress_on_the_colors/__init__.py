@@ -1,0 +1,212 @@
+"""Dress on the Colors: American Civil War regiments of stands firing volleys (``../shared/rules``, DC-*).
+
+>>> from rangefire.rulesets import find_ruleset
+>>> find_ruleset("doc").key
+'dress-on-the-colors'
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+from rangefire.core import Attack, DiceSource, LogLine, Modifier, Odds, Refusal, Resolution, Ruleset
+from rangefire.rulesets.dress_on_the_colors.scenario import KEY, Battle, Options, Unit, duplicate_ids
+from rangefire.rulesets.dress_on_the_colors.table import (
+    MAX_RANGE2,
+    Footprint,
+    band_of,
+    cover,
+    footprint,
+    in_arc,
+    is_behind_front_baseline,
+    line_of_fire,
+    smoke_crossed,
+    smoke_marker,
+)
+from rangefire.rulesets.dress_on_the_colors.volley import (
+    SAVES,
+    TARGET_NUMBERS,
+    WEAPON_NAMES,
+    VolleyPlan,
+    need_for,
+    resolve_volley,
+    volley_distribution,
+    worsen_save,
+)
+
+__all__ = ["Battle", "DressOnTheColors", "Options", "Unit", "VolleyPlan"]
+
+
+def _inches(distance2: Fraction) -> str:
+    return f"{math.sqrt(distance2):.2f} in"
+
+
+class DressOnTheColors(Ruleset[Battle, VolleyPlan]):
+    """Volleys of musketry and artillery between regiments of stands."""
+
+    key = KEY
+    title = "Dress on the Colors"
+    aliases = ("doc", "dress")
+    clause_prefix = "DC"
+    stages = ("hit", "save", "discipline")
+    outcome_names = ("hits", "unsaved_hits", "stands_lost")
+    event_names = ("suppression", "disorder")
+    battle_model = Battle
+    options_model = Options
+
+    @staticmethod
+    def raw_problems(data: Mapping[str, Any]) -> list[str]:
+        return duplicate_ids(data)
+
+    def _unit_ids(self, battle: Battle) -> Sequence[str]:
+        return [u.id for u in battle.units]
+
+    # -- check and plan --------------------------------------------------------------------------
+    def _check(self, battle: Battle, attack: Attack) -> VolleyPlan | Sequence[Refusal]:
+        firer = battle.unit(attack.attacker)
+        arc = battle.options.arc
+        fp = footprint(firer)
+        if firer.engaged:
+            return [Refusal("DC-2.3", f"{firer.id} is engaged in melee: engaged units cannot fire")]
+        # The closest unengaged enemy in the arc and within 20 in must be the target [DC-2.3].
+        candidates: list[tuple[Fraction, Unit]] = []
+        looked: dict[str, tuple[bool, Fraction, Footprint]] = {}
+        for other in battle.units:
+            if other.side == firer.side:
+                continue
+            ofp = footprint(other)
+            lof_other = line_of_fire(fp, ofp)
+            looked[other.id] = (in_arc(fp, ofp, arc), lof_other.distance2, ofp)
+            if not other.engaged and looked[other.id][0] and lof_other.distance2 <= MAX_RANGE2:
+                candidates.append((lof_other.distance2, other))
+        closest = min((d for d, _ in candidates), default=None)
+        tied = tuple(u.id for d, u in candidates if d == closest)
+        if attack.target is None:
+            if not tied:
+                return [Refusal("DC-2.3", f"{firer.id} has no unengaged enemy within 20 in in its 45° arc")]
+            target = battle.unit(tied[0])
+        else:
+            target = battle.unit(attack.target)
+            refusals = self._target_refusals(firer, target, looked, closest, tied)
+            if refusals:
+                return refusals
+        tfp = looked[target.id][2]
+        return self._plan_volley(battle, firer, fp, target, tfp, tied if len(tied) > 1 else ())
+
+    @staticmethod
+    def _target_refusals(firer: Unit, target: Unit, looked: Mapping[str, tuple[bool, Fraction, Footprint]],
+                         closest: Fraction | None, tied: tuple[str, ...]) -> list[Refusal]:
+        if target.side == firer.side:
+            return [Refusal("DC-2.3", f"{target.id} is on {firer.id}'s side ({firer.side}), not an enemy")]
+        if target.id == firer.id:
+            return [Refusal("DC-2.3", f"{firer.id} cannot fire at itself")]
+        out = []
+        arc_ok, d2, _ = looked[target.id]
+        if target.engaged:
+            out.append(Refusal("DC-2.3", f"{target.id} is engaged in melee: engaged units cannot be targeted"))
+        if not arc_ok:
+            out.append(Refusal("DC-2.1", f"{target.id} is outside {firer.id}'s 45° forward arc"))
+        if d2 > MAX_RANGE2:
+            out.append(Refusal("DC-2.4", f"{target.id} is {_inches(d2)} away; beyond 20 in a unit cannot fire"))
+        if not out and target.id not in tied:
+            assert closest is not None
+            out.append(Refusal("DC-2.3", f"{firer.id} must target the closest unengaged enemy in its arc: "
+                                         f"{' or '.join(tied)} at {_inches(closest)}, not {target.id} at "
+                                         f"{_inches(d2)}"))
+        return out
+
+    def _plan_volley(self, battle: Battle, firer: Unit, fp: Footprint, target: Unit, tfp: Footprint,
+                     tied: tuple[str, ...]) -> VolleyPlan | list[Refusal]:
+        lof = line_of_fire(fp, tfp)
+        band = band_of(lof.distance2)
+        assert band is not None
+        tn = TARGET_NUMBERS[firer.weapon][band]
+        if tn is None:
+            return [Refusal("DC-3.2", f"a {WEAPON_NAMES[firer.weapon]} cannot fire at {band} range "
+                                      f"({_inches(lof.distance2)})")]
+        notes = [LogLine("DC-2.3", f"{target.id} is the closest unengaged enemy in the arc"
+                                   + (f" (tied with {', '.join(t for t in tied if t != target.id)}: "
+                                      "the firer chooses)" if tied else "")),
+                 LogLine("DC-2.4", f"range {_inches(lof.distance2)} from the front edge: {band}"),
+                 LogLine("DC-3.2", f"{WEAPON_NAMES[firer.weapon]}"
+                                   + (" (canister)" if firer.weapon == "artillery" and band == "short" else
+                                      " (roundshot)" if firer.weapon == "artillery" else "")
+                                   + f" at {band} range: {tn}+")]
+        modifiers = []
+        if target.formation == "skirmish":
+            modifiers.append(Modifier("DC-3.3", -1, "target is in skirmish formation"))
+        markers = [(t.id, t.polygon) for t in battle.terrain if t.kind == "gunsmoke"]
+        markers += [(f"{u.id}:gunsmoke", smoke_marker(u)) for u in battle.units if u.gunsmoke]
+        smoke = smoke_crossed(lof, markers)
+        if smoke:
+            modifiers.append(Modifier("DC-7.2", -1, f"firing through gunsmoke ({', '.join(smoke)}) over "
+                                                    f"{_inches(lof.distance2)}"))
+        if firer.disordered:
+            modifiers.append(Modifier("DC-3.3", -1, "firer is disordered"))
+        if firer.formation == "march-column":
+            modifiers.append(Modifier("DC-3.3", -1, "firer is in march column"))
+        need = need_for(tn, sum(m.delta for m in modifiers))
+        enfilade = is_behind_front_baseline(firer, tfp)
+        grade, cover_from = cover(tfp, lof, battle.terrain)
+        save = SAVES[grade]
+        if enfilade:
+            notes.append(LogLine("DC-6.1", f"{firer.id} began its turn wholly behind {target.id}'s front "
+                                           "baseline: enfilade"))
+            save = worsen_save(save)
+        notes.append(LogLine("DC-4.2", f"{target.id} is in {grade} cover"
+                                       + (f" ({', '.join(cover_from)})" if cover_from else "")
+                                       + (f": saves on {save}+" if save else ": no save")))
+        if need > 6:
+            notes.append(LogLine("DC-3.4", f"needs a natural {need}: no die can hit (a 6 still suppresses)"))
+        opts = battle.options
+        return VolleyPlan(
+            ruleset=self.key, attacker=firer.id, target=target.id, modifiers=tuple(modifiers),
+            notes=tuple(notes), weapon=firer.weapon, band=band, distance2=lof.distance2,
+            line_of_fire=(tuple(lof.start), tuple(lof.end)),  # type: ignore[arg-type]
+            target_number=tn, need=need, stands_firing=firer.stands, enfilade=enfilade,
+            enfilade_dice=firer.stands // 2 if enfilade else 0, cover=grade, cover_from=tuple(cover_from),
+            save=save, smoke_from=tuple(smoke), target_stands=target.stands,
+            target_micro_hits=target.micro_hits, target_disordered=target.disordered,
+            target_discipline=target.discipline, discipline_dice=opts.discipline_dice,
+            discipline_pass=opts.discipline_pass, places_gunsmoke=not firer.moved, tied_targets=tied,
+        )
+
+    # -- odds, resolution, application -----------------------------------------------------------
+    def _odds(self, plan: VolleyPlan) -> Odds:
+        joint = volley_distribution(plan)
+        return Odds(
+            plan=plan,
+            outcomes={
+                "hits": joint.map(lambda o: o.hits),
+                "unsaved_hits": joint.map(lambda o: o.unsaved_hits),
+                "stands_lost": joint.map(lambda o: o.stands_lost),
+            },
+            events={
+                "suppression": joint.p(lambda o: o.suppression),
+                "disorder": joint.p(lambda o: o.disorder),
+                "destroyed": joint.p(lambda o: o.stands_lost == plan.target_stands),
+            },
+        )
+
+    def _resolve(self, plan: VolleyPlan, source: DiceSource) -> tuple[list[LogLine], Mapping[str, Any]]:
+        return resolve_volley(plan, source)
+
+    def _apply(self, battle: Battle, resolution: Resolution) -> Battle:
+        plan = resolution.plan
+        out = resolution.outcome
+        units = []
+        for unit in battle.units:
+            if unit.id == plan.target:
+                if out["destroyed"]:
+                    continue  # the unit is destroyed and leaves the table [DC-4.3]
+                unit = unit.model_copy(update={
+                    "stands": out["target_stands"], "micro_hits": out["micro_hits"],
+                    "disordered": unit.disordered or out["disorder"],
+                })
+            if unit.id == plan.attacker and isinstance(plan, VolleyPlan) and plan.places_gunsmoke:
+                unit = unit.model_copy(update={"gunsmoke": True})  # [DC-7.1]
+            units.append(unit)
+        return battle.model_copy(update={"units": tuple(units)})

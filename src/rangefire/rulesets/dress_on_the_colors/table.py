@@ -1,0 +1,195 @@
+"""Dress on the Colors on the table: footprints, arcs, range, cover, gunsmoke and enfilade, exactly.
+
+Every verdict here is an exact comparison; see ``rangefire.geometry`` for the one stated tolerance (bearings).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Literal
+
+from rangefire.geometry import Frame, Point, Polygon, Segment, clip_halfplane, rectangle
+from rangefire.rulesets.dress_on_the_colors.scenario import Terrain, Unit
+
+Band = Literal["short", "medium", "long"]
+Grade = Literal["open", "light", "heavy"]
+
+#: Range bands as squared inches [DC-2.4]: d <= 6 short, 6 < d <= 14 medium, 14 < d <= 20 long.
+BANDS: tuple[tuple[Band, int], ...] = (("short", 6 * 6), ("medium", 14 * 14), ("long", 20 * 20))
+MAX_RANGE2 = 20 * 20
+#: Gunsmoke penalises only lines of fire longer than 6.0 in [DC-7.2].
+SMOKE_FREE2 = 6 * 6
+#: Terrain the line of fire crosses within this distance of the target gives cover [DC-4.2].
+COVER_REACH = 1
+GRADE_ORDER: dict[Grade, int] = {"open": 0, "light": 1, "heavy": 2}
+
+
+@dataclass(frozen=True)
+class Footprint:
+    """A unit's stands on the table [DC-1.2]: stand rectangles, the front edge and its two outer corners.
+
+    ``outline`` is the same area as ``stands`` in as few pieces as possible (one rectangle for a line or a
+    column), so that among equally short lines of fire the middle one is found, not a stand's corner.
+    """
+
+    frame: Frame
+    stands: tuple[Polygon, ...]
+    front: tuple[Segment, ...]
+    half_width: Fraction
+    outline: tuple[Polygon, ...]
+
+    @property
+    def front_corners(self) -> tuple[Point, Point]:
+        """The left and right front corners of the leading stand(s)."""
+        return self.frame.world(-self.half_width, 0), self.frame.world(self.half_width, 0)
+
+    def corners(self) -> Iterable[Point]:
+        for stand in self.stands:
+            yield from stand.vertices
+
+
+def footprint(unit: Unit, *, at_start: bool = False) -> Footprint:
+    """The unit's footprint now, or at the start of the turn (for enfilade, DC-6.1).
+
+    In line the stands stand side by side, in march column one behind another, in skirmish side by side
+    with one stand width between them [DC-1.2]. ``position`` is the midpoint of the front edge.
+
+    >>> from rangefire.rulesets.dress_on_the_colors.scenario import Unit
+    >>> u = Unit(id="a", side="blue", stands=2, weapon="smoothbore", formation="line",
+    ...          position=(0, 0), facing=0)
+    >>> [tuple(map(str, v)) for v in footprint(u).stands[0].vertices]
+    [('-3/2', '-1'), ('0', '-1'), ('0', '0'), ('-3/2', '0')]
+    """
+    position = unit.start_position if at_start and unit.start_position is not None else unit.position
+    facing = unit.start_facing if at_start and unit.start_facing is not None else unit.facing
+    frame = Frame.at(Point(*position), facing)
+    w, d, n = unit.stand_width, unit.stand_depth, unit.stands
+    zero = Fraction(0)
+    if unit.formation == "march-column":
+        half = w / 2
+        stands = tuple(rectangle(frame, -half, half, -(i + 1) * d, -i * d) for i in range(n))
+        fronts = (Segment(frame.world(-half, zero), frame.world(half, zero)),)
+        outline: tuple[Polygon, ...] = (rectangle(frame, -half, half, -n * d, zero),)
+    else:
+        pitch = 2 * w if unit.formation == "skirmish" else w
+        width = (n - 1) * pitch + w
+        half = width / 2
+        lefts = [-half + i * pitch for i in range(n)]
+        stands = tuple(rectangle(frame, x, x + w, -d, zero) for x in lefts)
+        if unit.formation == "line":
+            fronts = (Segment(frame.world(-half, zero), frame.world(half, zero)),)
+            outline = (rectangle(frame, -half, half, -d, zero),)
+        else:
+            fronts = tuple(Segment(frame.world(x, zero), frame.world(x + w, zero)) for x in lefts)
+            outline = stands
+    return Footprint(frame, stands, fronts, half, outline)
+
+
+def in_arc(firer: Footprint, target: Footprint, arc: str) -> bool:
+    """Whether any part of the target's footprint lies in the firer's 45 degree forward arc [DC-2.1].
+
+    ``corners``: lines drawn 45 degrees outward from each front corner; ``centre``: the same 45 degree lines
+    from the front-edge midpoint. Both closed: a footprint touching a boundary line is in the arc.
+    """
+    h = firer.half_width if arc == "corners" else Fraction(0)
+    one = Fraction(1)
+    zero = Fraction(0)
+    # Half-planes in the firer's frame, each kept on the left of a directed line.
+    bounds = (
+        (Point(zero, zero), Point(one, zero)),  # y >= 0: in front of the front edge
+        (Point(h, zero), Point(h + one, one)),  # x - y <= h: inside the right 45 degree line
+        (Point(-h, zero), Point(-h + one, -one)),  # x + y >= -h: inside the left 45 degree line
+    )
+    for stand in target.outline:
+        pts: Sequence[Point] = [firer.frame.local(p) for p in stand.vertices]
+        for a, b in bounds:
+            pts = clip_halfplane(pts, a, b)
+            if not pts:
+                break
+        if pts:
+            return True
+    return False
+
+
+@dataclass(frozen=True)
+class LineOfFire:
+    """The shortest segment from the firer's front edge to the target's footprint [DC-2.2, DC-7.2]."""
+
+    distance2: Fraction
+    start: Point
+    end: Point
+
+    @property
+    def segment(self) -> Segment:
+        return Segment(self.start, self.end)
+
+
+def line_of_fire(firer: Footprint, target: Footprint) -> LineOfFire:
+    """Range is the shortest distance from the firer's front edge to the target's footprint [DC-2.2]."""
+    best: LineOfFire | None = None
+    for front in firer.front:
+        for stand in target.outline:
+            d2, p, q = stand.closest(front)
+            if best is None or d2 < best.distance2:
+                best = LineOfFire(d2, p, q)
+    assert best is not None
+    return best
+
+
+def band_of(distance2: Fraction) -> Band | None:
+    """The range band of a squared distance, or None beyond 20 in [DC-2.4].
+
+    >>> band_of(Fraction(36)), band_of(Fraction(3601, 100)), band_of(Fraction(400)), band_of(Fraction(401))
+    ('short', 'medium', 'long', None)
+    """
+    for name, limit in BANDS:
+        if distance2 <= limit:
+            return name
+    return None
+
+
+def smoke_marker(unit: Unit) -> Polygon:
+    """A unit's gunsmoke marker: as wide as its front edge, 1 in deep, touching it in front [DC-7.1]."""
+    fp = footprint(unit)
+    return rectangle(fp.frame, -fp.half_width, fp.half_width, Fraction(0), Fraction(1))
+
+
+def smoke_crossed(lof: LineOfFire, markers: Sequence[tuple[str, Polygon]]) -> list[str]:
+    """Markers whose interior the line of fire meets, when it is longer than 6.0 in [DC-7.2]."""
+    if lof.distance2 <= SMOKE_FREE2:
+        return []
+    return [mid for mid, poly in markers if poly.interior_params(lof.segment)]
+
+
+def cover(target: Footprint, lof: LineOfFire, terrain: Sequence[Terrain]) -> tuple[Grade, list[str]]:
+    """The best grade of terrain that the target overlaps or that the line of fire crosses within 1 in of
+    it [DC-4.2], with the pieces that give it.
+
+    The line of fire is walked from the target (t = 0) towards the firer; its point at t lies t * |PQ| from
+    the target, so the stretch within 1 in is t <= 1 / |PQ|, compared squared: t^2 * |PQ|^2 <= 1.
+    """
+    best: Grade = "open"
+    sources: dict[Grade, list[str]] = {"open": [], "light": [], "heavy": []}
+    towards_firer = Segment(lof.end, lof.start)
+    for piece in terrain:
+        if piece.kind not in ("light", "heavy"):
+            continue
+        grade: Grade = piece.kind
+        gives = any(piece.polygon.overlaps(stand) for stand in target.outline)
+        if not gives and lof.distance2 > 0:
+            gives = any(t0 * t0 * lof.distance2 < COVER_REACH
+                        for t0, _ in piece.polygon.interior_params(towards_firer))
+        if gives:
+            sources[grade].append(piece.id)
+            if GRADE_ORDER[grade] > GRADE_ORDER[best]:
+                best = grade
+    return best, sources[best]
+
+
+def is_behind_front_baseline(firer: Unit, target: Footprint) -> bool:
+    """Enfilade: every corner of every firer stand, at its start-of-turn position, lies strictly behind the
+    line through the target's front edge [DC-6.1]."""
+    start = footprint(firer, at_start=True)
+    return all(target.frame.local(p).y < 0 for p in start.corners())

@@ -1,0 +1,279 @@
+"""A Dress on the Colors volley: its plan, its exact odds and its resolution [DC-3 to DC-5, DC-8].
+
+The odds walk die faces, never rolls: the to-hit dice fall into three classes (natural 6, other hit, miss),
+counted by multinomial coefficients; saves are binomial per number of hits; the discipline check is the
+exact distribution of the sum of its dice. Everything is chained with integer weights (``Dist.bind``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any
+
+from rangefire.core import DiceSource, LogLine, Plan
+from rangefire.dice import Dist
+
+#: Target numbers by weapon and band; None where the weapon cannot fire [DC-3.2].
+#: Artillery fires canister at short range and roundshot at medium and long range.
+TARGET_NUMBERS: dict[str, dict[str, int | None]] = {
+    "smoothbore": {"short": 3, "medium": 5, "long": None},
+    "rifled-musket": {"short": 4, "medium": 4, "long": 5},
+    "breechloader": {"short": 3, "medium": 4, "long": 5},
+    "artillery": {"short": 2, "medium": 4, "long": 5},
+}
+WEAPON_NAMES = {
+    "smoothbore": "smoothbore musket",
+    "rifled-musket": "rifled musket",
+    "breechloader": "breechloader / repeater",
+    "artillery": "artillery",
+}
+#: Cover saves by grade [DC-4.1]; None is no save.
+SAVES: dict[str, int | None] = {"open": None, "light": 5, "heavy": 4}
+
+
+def worsen_save(save: int | None) -> int | None:
+    """Enfilade worsens a save by one: 4+ becomes 5+, 5+ becomes 6+, no save stays none [DC-6.3].
+
+    >>> worsen_save(4), worsen_save(5), worsen_save(None)
+    (5, 6, None)
+    """
+    return None if save is None else save + 1
+
+
+def need_for(target_number: int, modifiers: int) -> int:
+    """The natural result a die needs: modified result >= target number, and never a natural 1 [DC-3.4].
+
+    ``modifiers`` is the sum of the deltas (negative for penalties). A need above 6 cannot be met.
+
+    >>> need_for(4, -1), need_for(2, 0), need_for(5, -3)
+    (5, 2, 8)
+    """
+    return max(2, target_number - modifiers)
+
+
+def casualties(stands: int, micro_hits: int, unsaved: int) -> tuple[int, int]:
+    """Stands lost and the new micro-hit marker [DC-4.3]: lost = floor((m + U) / 2), marker = (m + U) mod 2;
+    losses stop at the stands the unit has (a destroyed unit keeps no marker).
+
+    >>> casualties(5, 1, 3), casualties(2, 0, 7)
+    ((2, 0), (2, 0))
+    """
+    lost, marker = divmod(micro_hits + unsaved, 2)
+    if lost >= stands:
+        return stands, 0
+    return lost, marker
+
+
+@dataclass(frozen=True)
+class VolleyPlan(Plan):
+    """Everything decided before the dice of a volley are rolled."""
+
+    weapon: str = ""
+    band: str = ""
+    distance2: Fraction = Fraction(0)
+    line_of_fire: tuple[tuple[Fraction, Fraction], tuple[Fraction, Fraction]] | None = None
+    target_number: int = 0
+    need: int = 7
+    stands_firing: int = 0
+    enfilade: bool = False
+    enfilade_dice: int = 0
+    cover: str = "open"
+    cover_from: tuple[str, ...] = ()
+    save: int | None = None
+    smoke_from: tuple[str, ...] = ()
+    target_stands: int = 1
+    target_micro_hits: int = 0
+    target_disordered: bool = False
+    target_discipline: int = 0
+    discipline_dice: int = 2
+    discipline_pass: int = 6
+    places_gunsmoke: bool = False
+    tied_targets: tuple[str, ...] = ()
+
+    @property
+    def dice(self) -> int:
+        """To-hit dice: one per stand firing [DC-3.1], plus one per two stands when enfilading [DC-6.2]."""
+        return self.stands_firing + self.enfilade_dice
+
+    @property
+    def discipline_modifier(self) -> int:
+        """The unit's discipline modifier, -1 if already disordered [DC-5.2]."""
+        return self.target_discipline - (1 if self.target_disordered else 0)
+
+    def details(self) -> dict[str, Any]:
+        distance = math.sqrt(self.distance2)
+        lof = self.line_of_fire
+        return {
+            "weapon": self.weapon,
+            "range": {"inches": round(distance, 4), "squared": str(self.distance2), "band": self.band},
+            "line_of_fire": [[str(c) for c in lof[0]], [str(c) for c in lof[1]]] if lof else None,
+            "target_number": self.target_number,
+            "need": self.need,
+            "can_hit": self.need <= 6,
+            "dice": self.dice,
+            "stands_firing": self.stands_firing,
+            "enfilade": self.enfilade,
+            "enfilade_dice": self.enfilade_dice,
+            "cover": self.cover,
+            "cover_from": list(self.cover_from),
+            "save": self.save,
+            "gunsmoke_crossed": list(self.smoke_from),
+            "target_stands": self.target_stands,
+            "target_micro_hits": self.target_micro_hits,
+            "target_disordered": self.target_disordered,
+            "discipline_check": {
+                "dice": self.discipline_dice,
+                "modifier": self.discipline_modifier,
+                "pass": self.discipline_pass,
+            },
+            "places_gunsmoke": self.places_gunsmoke,
+            "tied_targets": list(self.tied_targets),
+        }
+
+
+# -- exact odds ------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class VolleyOutcome:
+    """One joint outcome of a volley: what every named outcome and event needs to be computed together."""
+
+    hits: int
+    unsaved_hits: int
+    stands_lost: int
+    suppression: bool
+    disorder: bool
+
+
+@lru_cache(maxsize=256)
+def to_hit(dice: int, need: int) -> Dist[tuple[int, bool]]:
+    """Joint (hits, any natural 6) of the to-hit roll [DC-3.1, DC-3.4, DC-5.1].
+
+    Faces fall in three classes: the 6 (a hit whenever ``need <= 6``, and always suppression), the other
+    hitting faces ``need..5``, the misses. Multinomial counts over the classes, no roll enumerated.
+
+    >>> to_hit(1, 4).probabilities()
+    {(0, False): Fraction(1, 2), (1, False): Fraction(1, 3), (1, True): Fraction(1, 6)}
+    """
+    other_hits = max(0, 6 - need)
+    misses = 5 - other_hits
+    six_hits = need <= 6
+    weights: dict[tuple[int, bool], int] = {}
+    for sixes in range(dice + 1):
+        rest = dice - sixes
+        ways_sixes = math.comb(dice, sixes)
+        for hits in range(rest + 1):
+            w = ways_sixes * math.comb(rest, hits) * other_hits**hits * misses ** (rest - hits)
+            if w:
+                key = (hits + (sixes if six_hits else 0), sixes > 0)
+                weights[key] = weights.get(key, 0) + w
+    return Dist(weights)
+
+
+@lru_cache(maxsize=64)
+def discipline_fails(dice: int, modifier: int, pass_on: int) -> Fraction:
+    """Probability of failing the Discipline Check: ``dice``D6 + modifier below ``pass_on`` [DC-5.2].
+
+    >>> discipline_fails(2, 0, 6)
+    Fraction(5, 18)
+    """
+    total = Dist.die(6).repeat_sum(dice)
+    return total.p(lambda s: s + modifier < pass_on)
+
+
+def volley_distribution(plan: VolleyPlan) -> Dist[VolleyOutcome]:
+    """The exact joint distribution of a volley's outcome [DC-8.1]: hits, saves, casualties, suppression,
+    and disorder (suppression, the target survives, it fails its check) [DC-5.3]."""
+    fail_faces = 6 if plan.save is None else plan.save - 1
+    fails = discipline_fails(plan.discipline_dice, plan.discipline_modifier, plan.discipline_pass)
+    check = Dist({True: fails.numerator, False: fails.denominator - fails.numerator}) if 0 < fails < 1 else \
+        Dist.constant(fails == 1)
+
+    def after_hits(key: tuple[int, bool]) -> Dist[VolleyOutcome]:
+        hits, suppression = key
+
+        def after_saves(unsaved: int) -> Dist[VolleyOutcome]:
+            lost, _ = casualties(plan.target_stands, plan.target_micro_hits, unsaved)
+            survives = lost < plan.target_stands
+            if not (suppression and survives):
+                return Dist.constant(VolleyOutcome(hits, unsaved, lost, suppression, False))
+            return check.map(lambda failed: VolleyOutcome(hits, unsaved, lost, suppression, failed))
+
+        return Dist.binomial(hits, fail_faces, 6).bind(after_saves)
+
+    return to_hit(plan.dice, plan.need).bind(after_hits)
+
+
+# -- resolution ------------------------------------------------------------------------------------
+def _faces(values: tuple[int, ...]) -> str:
+    return " ".join(str(v) for v in values) or "none"
+
+
+def resolve_volley(plan: VolleyPlan, source: DiceSource) -> tuple[list[LogLine], dict[str, Any]]:
+    """Play one volley in the order of DC-8.1, logging each step with its clause."""
+    log: list[LogLine] = []
+    say = lambda clause, text: log.append(LogLine(clause, text))  # noqa: E731
+    dice_text = f"{plan.stands_firing} stand{'s' if plan.stands_firing != 1 else ''}"
+    if plan.enfilade_dice:
+        dice_text += f" + {plan.enfilade_dice} enfilade [DC-6.2]"
+    rolled = source.roll("hit", plan.dice)
+    say("DC-3.1", f"{plan.attacker} fires {plan.dice} dice ({dice_text}) at {plan.target}: {_faces(rolled)}")
+    if plan.need <= 6:
+        hits = sum(1 for v in rolled if v >= plan.need)
+        say("DC-3.4", f"needs a natural {plan.need}+ (target number {plan.target_number}+, modifiers "
+                      f"{sum(m.delta for m in plan.modifiers):+d}); a natural 1 never hits: {hits} hit"
+                      f"{'s' if hits != 1 else ''}")
+    else:
+        hits = 0
+        say("DC-3.4", f"needs a natural {plan.need}: no die can hit")
+    suppression = 6 in rolled
+    if plan.save is None or hits == 0:
+        saves: tuple[int, ...] = ()
+        unsaved = hits
+        if hits:
+            say("DC-4.1", f"target in the open: no cover save, {unsaved} unsaved")
+    else:
+        saves = source.roll("save", hits)
+        saved = sum(1 for v in saves if v >= plan.save)
+        unsaved = hits - saved
+        grade = f"{plan.cover} cover ({', '.join(plan.cover_from)})"
+        worse = " worsened by enfilade [DC-6.3]" if plan.enfilade else ""
+        say("DC-4.1", f"cover saves on {plan.save}+ for {grade}{worse}: {_faces(saves)}: "
+                      f"{saved} saved, {unsaved} unsaved")
+    lost, marker = casualties(plan.target_stands, plan.target_micro_hits, unsaved)
+    left = plan.target_stands - lost
+    say("DC-4.3", f"{unsaved} unsaved + {plan.target_micro_hits} micro-hit: {lost} stand"
+                  f"{'s' if lost != 1 else ''} lost, {left} left, micro-hit marker {marker}"
+                  + ("; the unit is destroyed" if left == 0 else ""))
+    disorder = False
+    if not suppression:
+        say("DC-5.1", "no natural 6 on the to-hit dice: no suppression")
+    else:
+        say("DC-5.1", "a natural 6 on the to-hit dice: suppression")
+        if left == 0:
+            say("DC-5.3", f"{plan.target} is destroyed: no discipline check")
+        else:
+            check = source.roll("discipline", plan.discipline_dice)
+            total = sum(check) + plan.discipline_modifier
+            disorder = total < plan.discipline_pass
+            verdict = "fails: Disorder Marker" if disorder else "passes"
+            if disorder and plan.target_disordered:
+                verdict = "fails: already disordered, no change"
+            say("DC-5.2", f"discipline check {_faces(check)} {plan.discipline_modifier:+d} = {total} "
+                          f"against {plan.discipline_pass}: {plan.target} {verdict}")
+    if plan.places_gunsmoke:
+        say("DC-7.1", f"{plan.attacker} fired while stationary: gunsmoke marker placed at its front edge")
+    else:
+        say("DC-7.1", f"{plan.attacker} moved this turn: no gunsmoke marker")
+    outcome = {
+        "hits": hits,
+        "unsaved_hits": unsaved,
+        "stands_lost": lost,
+        "suppression": suppression,
+        "disorder": disorder,
+        "target_stands": left,
+        "micro_hits": marker,
+        "destroyed": left == 0,
+    }
+    return log, outcome

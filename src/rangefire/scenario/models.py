@@ -1,0 +1,61 @@
+"""Pydantic building blocks shared by every game's scenario model: exact numbers, points, polygons."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, PlainSerializer, PlainValidator
+
+from rangefire.core.numbers import dump_exact, parse_exact
+from rangefire.geometry import GeometryError, Point, Polygon
+
+
+class Model(BaseModel):
+    """Immutable, strict about unknown keys: a misspelt key is an error, never silently ignored."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
+
+
+def _exact(value: Any) -> Fraction:
+    return parse_exact(value)
+
+
+#: A scenario number read exactly (``10.1`` is 101/10) and written back losslessly.
+Exact = Annotated[Fraction, PlainValidator(_exact), PlainSerializer(dump_exact)]
+
+
+def _xy(value: Any) -> tuple[Fraction, Fraction]:
+    if not isinstance(value, list | tuple) or len(value) != 2:
+        raise ValueError("must be a point [x, y]")
+    return parse_exact(value[0]), parse_exact(value[1])
+
+
+def _dump_xy(value: tuple[Fraction, Fraction]) -> list[int | float | str]:
+    return [dump_exact(value[0]), dump_exact(value[1])]
+
+
+#: A point ``[x, y]`` in table units, exact.
+XY = Annotated[tuple[Fraction, Fraction], PlainValidator(_xy), PlainSerializer(_dump_xy)]
+
+
+def _polygon(value: Any) -> Polygon:
+    if isinstance(value, Polygon):
+        return value
+    if not isinstance(value, list | tuple):
+        raise ValueError("must be a list of points [[x, y], ...]")
+    try:
+        return Polygon(tuple(Point(*_xy(p)) for p in value))
+    except GeometryError as exc:
+        raise ValueError(f"not a valid polygon: {exc}") from None
+
+
+def _dump_polygon(value: Polygon) -> list[list[int | float | str]]:
+    return [_dump_xy((p.x, p.y)) for p in value.vertices]
+
+
+#: A simple polygon with positive area, validated on reading.
+PolygonField = Annotated[Polygon, PlainValidator(_polygon), PlainSerializer(_dump_polygon)]
+
+#: A unit or terrain id: short, printable, no spaces.
+Id = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$")]
