@@ -96,6 +96,10 @@ class Ruleset(ABC, Generic[B, P]):
         resolution = self.resolve(plan, source)
         return resolution, self.apply(battle, resolution)
 
+    def unit_ids(self, battle: B) -> Sequence[str]:
+        """The ids an attack may name, in file order."""
+        return self._unit_ids(battle)
+
     def entered_dice(self, items: Sequence[str]) -> EnteredSource:
         """Dice typed in by the player (``hit=6,4,3``), checked against this game's stages."""
         return parse_entered(items, self.stages)

@@ -105,6 +105,11 @@ class Plan:
         """Ruleset-specific fields, JSON-ready."""
         return {}
 
+    def summary(self) -> list[tuple[str, str]]:
+        """Rows for people: (what, value). By default the scalar details."""
+        return [(k.replace("_", " "), str(v)) for k, v in self.details().items()
+                if not isinstance(v, dict | list | tuple) and v is not None]
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "attacker": self.attacker,

@@ -156,9 +156,8 @@ class DressOnTheColors(Ruleset[Battle, VolleyPlan]):
             notes.append(LogLine("DC-6.1", f"{firer.id} began its turn wholly behind {target.id}'s front "
                                            "baseline: enfilade"))
             save = worsen_save(save)
-        notes.append(LogLine("DC-4.2", f"{target.id} is in {grade} cover"
-                                       + (f" ({', '.join(cover_from)})" if cover_from else "")
-                                       + (f": saves on {save}+" if save else ": no save")))
+        where = f"in {grade} cover ({', '.join(cover_from)})" if cover_from else "in the open"
+        notes.append(LogLine("DC-4.2", f"{target.id} is {where}" + (f": saves on {save}+" if save else ": no save")))
         if need > 6:
             notes.append(LogLine("DC-3.4", f"needs a natural {need}: no die can hit (a 6 still suppresses)"))
         opts = battle.options

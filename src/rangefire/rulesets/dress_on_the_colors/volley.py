@@ -103,6 +103,32 @@ class VolleyPlan(Plan):
         """The unit's discipline modifier, -1 if already disordered [DC-5.2]."""
         return self.target_discipline - (1 if self.target_disordered else 0)
 
+    def summary(self) -> list[tuple[str, str]]:
+        plural = lambda n, word: f"{n} {word}{'s' if n != 1 else ''}"  # noqa: E731
+        dice = plural(self.stands_firing, "stand") + (f" + {self.enfilade_dice} enfilade" if self.enfilade else "")
+        modified = sum(m.delta for m in self.modifiers)
+        to_hit = f"{self.target_number}+" + (f", {modified:+d}" if modified else "")
+        to_hit += f": a natural {self.need}+" if self.need <= 6 else ": no die can hit"
+        if self.save is None:
+            saves = f"{self.cover}: no save" if self.cover == "open" else f"{self.cover}: no save (enfilade)"
+        else:
+            saves = f"{self.cover} ({', '.join(self.cover_from)}): saves on {self.save}+"
+            saves += " (worsened by enfilade)" if self.enfilade else ""
+        state = [plural(self.target_stands, "stand"),
+                 "a micro-hit" if self.target_micro_hits else "no micro-hit",
+                 "disordered" if self.target_disordered else "in good order"]
+        return [
+            ("weapon", WEAPON_NAMES.get(self.weapon, self.weapon)),
+            ("range", f"{math.sqrt(self.distance2):.2f} in ({self.band})"),
+            ("dice", f"{self.dice} ({dice})"),
+            ("to hit", to_hit),
+            ("cover", saves),
+            ("target", ", ".join(state)),
+            ("discipline", f"{self.discipline_dice}D6 {self.discipline_modifier:+d}, pass on "
+                           f"{self.discipline_pass}+"),
+            ("gunsmoke", "placed after the volley" if self.places_gunsmoke else "none: the firer moved"),
+        ]
+
     def details(self) -> dict[str, Any]:
         distance = math.sqrt(self.distance2)
         lof = self.line_of_fire

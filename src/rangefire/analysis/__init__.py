@@ -1,0 +1,1 @@
+"""Analysis on top of the rulesets: Monte Carlo estimates and charts."""

@@ -1,0 +1,252 @@
+"""The command line: ``rangefire rulesets | check | odds | resolve | demo`` (design section 5).
+
+Every command takes ``--json``. Without it the output is for people: Rich tables, every modifier with its
+clause. Errors go to stderr on one line with a non-zero exit (2 bad input, 1 an attack the rules refuse).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from fractions import Fraction
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from rangefire.core import (
+    Attack,
+    Check,
+    IllegalAttackError,
+    Odds,
+    Plan,
+    RangefireError,
+    Resolution,
+    SeededSource,
+    fraction_str,
+)
+from rangefire.rulesets import RULESETS, load_battle
+from rangefire.scenario import write_scenario
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    help="Ranged combat for tabletop games, rule for rule, with the exact odds of every outcome.",
+)
+out = Console(highlight=False)
+err = Console(stderr=True, highlight=False)
+
+Scenario = Annotated[Path, typer.Argument(help="scenario file (.yaml, .toml or .json)", show_default=False)]
+AttackerOpt = Annotated[str, typer.Option("--attacker", "-a", help="id of the attacking unit")]
+TargetOpt = Annotated[Optional[str], typer.Option("--target", "-t", help="id of the target (omit where the rules choose)")]  # noqa: UP045, E501
+JsonOpt = Annotated[bool, typer.Option("--json", help="print JSON instead of tables")]
+
+
+@contextmanager
+def user_errors() -> Iterator[None]:
+    """Turn rangefire's own errors into a one-line message on stderr and an exit code; no traceback."""
+    try:
+        yield
+    except RangefireError as exc:
+        err.print(f"rangefire: {exc}", markup=False)
+        raise typer.Exit(exc.exit_code) from None
+
+
+def _emit(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, indent=2) + "\n")
+
+
+def _percent(p: Any) -> str:
+    return f"{float(p) * 100:6.2f}%"
+
+
+# -- rendering -------------------------------------------------------------------------------------
+def render_plan(plan: Plan) -> None:
+    table = Table(title=f"{plan.attacker} fires at {plan.target}", show_header=False, title_justify="left")
+    table.add_column("what", style="bold")
+    table.add_column("value")
+    for key, value in plan.summary():
+        table.add_row(key, value)
+    out.print(table)
+    for note in plan.notes:
+        out.print(f"  [dim]{note.clause:>7}[/dim]  {note.text}")
+    for m in plan.modifiers:
+        out.print(f"  [dim]{m.clause:>7}[/dim]  {m.delta:+d} {m.reason}")
+    if not plan.modifiers:
+        out.print("  [dim]no modifiers[/dim]")
+
+
+def render_refusals(check: Check) -> None:
+    out.print(f"[bold red]{check.attacker} may not fire"
+              + (f" at {check.target}" if check.target else "") + "[/bold red]")
+    for r in check.refusals:
+        out.print(f"  [dim]{r.clause:>7}[/dim]  {r.reason}")
+
+
+def render_odds(odds: Odds) -> None:
+    data = odds.to_dict()
+    for name, dist in odds.outcomes.items():
+        mean = float(Fraction(data["outcomes"][name]["mean"]))
+        table = Table(title=f"{name} (mean {mean:.3f})", title_justify="left")
+        table.add_column("N", justify="right")
+        table.add_column("exactly N", justify="right")
+        table.add_column("", justify="right", style="dim")
+        table.add_column("at least N", justify="right")
+        table.add_column("", justify="right", style="dim")
+        probs = dist.probabilities()  # type: ignore[attr-defined]
+        for k, p in probs.items():
+            at_least = dist.at_least(k)  # type: ignore[attr-defined]
+            table.add_row(str(k), _percent(p), fraction_str(p), _percent(at_least), fraction_str(at_least))
+        out.print(table)
+    events = Table(title="events", title_justify="left")
+    events.add_column("event")
+    events.add_column("probability", justify="right")
+    events.add_column("", justify="right", style="dim")
+    for name, p in odds.events.items():
+        events.add_row(name, _percent(p), fraction_str(p))
+    out.print(events)
+    if not odds.exact:
+        out.print("[yellow]estimate, not exact:[/yellow] " + json.dumps(odds.estimate))
+
+
+def render_resolution(resolution: Resolution) -> None:
+    for line in resolution.log:
+        out.print(f"  [dim]{line.clause:>7}[/dim]  {line.text}")
+    summary = ", ".join(f"{k} {v}" for k, v in resolution.outcome.items())
+    out.print(f"  [bold]outcome:[/bold] {summary}")
+
+
+# -- commands --------------------------------------------------------------------------------------
+@app.command()
+def rulesets(as_json: JsonOpt = False) -> None:
+    """List the games, their options and their defaults."""
+    rows = [{"key": r.key, "title": r.title, "aliases": list(r.aliases), "stages": list(r.stages),
+             "outcomes": list(r.outcome_names), "events": list(r.event_names), "options": r.default_options()}
+            for r in RULESETS]
+    if as_json:
+        _emit({"rulesets": rows})
+        return
+    table = Table(title="rulesets", title_justify="left")
+    for col in ("key", "title", "aliases", "dice stages", "options (defaults)"):
+        table.add_column(col)
+    for row in rows:
+        opts = ", ".join(f"{k} = {v!r}" for k, v in row["options"].items())
+        table.add_row(row["key"], row["title"], ", ".join(row["aliases"]), ", ".join(row["stages"]), opts)
+    out.print(table)
+
+
+@app.command()
+def check(scenario: Scenario, attacker: AttackerOpt, target: TargetOpt = None, as_json: JsonOpt = False) -> None:
+    """May ATTACKER shoot TARGET? The plan, or the refusals with their clauses (exit 1 when refused)."""
+    with user_errors():
+        ruleset, battle = load_battle(scenario)
+        checked = ruleset.check(battle, Attack(attacker, target))
+    if as_json:
+        _emit(checked.to_dict(ruleset.key))
+    elif checked.plan is not None:
+        render_plan(checked.plan)
+    else:
+        render_refusals(checked)
+    if not checked.is_legal:
+        raise typer.Exit(1)
+
+
+@app.command()
+def odds(scenario: Scenario, attacker: AttackerOpt, target: TargetOpt = None, as_json: JsonOpt = False,
+         plot: Annotated[Optional[Path], typer.Option(help="write a chart of the distributions (.png, .svg, .pdf)")] = None,  # noqa: UP045, E501
+         ) -> None:
+    """The exact distribution of every named outcome of an attack."""
+    with user_errors():
+        ruleset, battle = load_battle(scenario)
+        checked = ruleset.check(battle, Attack(attacker, target))
+        if checked.plan is None:
+            if as_json:
+                _emit({**checked.to_dict(ruleset.key), "outcomes": {}, "events": {}, "exact": True})
+                raise typer.Exit(1)
+            raise IllegalAttackError(checked.refusals)
+        result = ruleset.odds(checked.plan)
+        if plot is not None:
+            from rangefire.analysis.plots import plot_odds
+
+            plot_odds(result, plot)
+    if as_json:
+        _emit(result.to_dict())
+        return
+    render_plan(checked.plan)
+    render_odds(result)
+    if plot is not None:
+        out.print(f"chart written to {plot}")
+
+
+@app.command()
+def resolve(
+    scenario: Scenario,
+    attacker: AttackerOpt,
+    target: TargetOpt = None,
+    seed: Annotated[Optional[int], typer.Option(help="seed for random dice (the same seed, the same battle)")] = None,  # noqa: UP045, E501
+    dice: Annotated[Optional[list[str]], typer.Option("--dice", help="dice rolled by hand: STAGE=v,v,... (repeatable)")] = None,  # noqa: UP045, E501
+    out_file: Annotated[Optional[Path], typer.Option("--out", help="write the battle after the attack to FILE")] = None,  # noqa: UP045, E501
+    as_json: JsonOpt = False,
+) -> None:
+    """Play an attack out with seeded or entered dice, and optionally write the battle after it."""
+    with user_errors():
+        ruleset, battle = load_battle(scenario)
+        if dice and seed is not None:
+            raise RangefireError("give either --seed or --dice, not both")
+        if dice:
+            source: Any = ruleset.entered_dice(dice)
+        else:
+            seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
+            source = SeededSource(seed)
+        resolution, after = ruleset.play(battle, Attack(attacker, target), source)
+        after_data = ruleset.dump(after)
+        if out_file is not None:
+            write_scenario(out_file, after_data)
+    if as_json:
+        _emit({**resolution.to_dict(), "seed": seed if not dice else None, "battle": after_data})
+        return
+    render_plan(resolution.plan)
+    out.print(f"[bold]resolution[/bold] ({'entered dice' if dice else f'seed {seed}'})")
+    render_resolution(resolution)
+    if out_file is not None:
+        out.print(f"battle after the attack written to {out_file}")
+
+
+@app.command()
+def demo(seed: Annotated[int, typer.Option(help="seed of the first attack")] = 1863, as_json: JsonOpt = False) -> None:
+    """Play the built-in example battles attack by attack: the odds before, the log after."""
+    from rangefire.demo import run_demo
+
+    steps = []
+    with user_errors():
+        for step in run_demo(seed):
+            if as_json:
+                steps.append({"engagement": step.engagement,
+                              "odds": step.odds.to_dict() if step.odds else step.check.to_dict("?"),
+                              "resolution": step.resolution.to_dict() if step.resolution else None})
+                continue
+            out.rule(f"[bold]{step.engagement}[/bold]")
+            if step.odds is None or step.resolution is None:
+                render_refusals(step.check)
+                continue
+            render_plan(step.odds.plan)
+            render_odds(step.odds)
+            out.print("[bold]the volley[/bold]")
+            render_resolution(step.resolution)
+    if as_json:
+        _emit({"steps": steps})
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app()
+
+
+if __name__ == "__main__":
+    main()

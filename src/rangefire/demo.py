@@ -1,0 +1,56 @@
+"""The main job on the built-in example battles: volley by volley, the odds before and the log after.
+
+The demo returns data (:class:`DemoStep`); the command line renders it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from rangefire.core import Attack, Check, Odds, Resolution, SeededSource
+from rangefire.rulesets import battle_from_mapping
+from rangefire.scenario import parse_scenario
+
+#: Each built-in engagement: the example file and the order its units fire in.
+ENGAGEMENTS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("wheatfield.yaml", ("47th-alabama", "20th-maine", "15th-alabama", "83rd-pennsylvania", "battery-d",
+                         "4th-texas")),
+)
+
+
+@dataclass(frozen=True)
+class DemoStep:
+    """One attack of an engagement: the check, and when legal its odds and what the dice did."""
+
+    engagement: str
+    check: Check
+    odds: Odds | None
+    resolution: Resolution | None
+
+
+def example_path(name: str) -> Path:
+    """The path of a built-in example scenario."""
+    return Path(str(resources.files("rangefire") / "examples" / name))
+
+
+def run_demo(seed: int = 1863) -> Iterator[DemoStep]:
+    """Play every built-in engagement in order; each attack sees the battle the previous ones left."""
+    for name, order in ENGAGEMENTS:
+        path = example_path(name)
+        ruleset, battle = battle_from_mapping(parse_scenario(path.read_text(encoding="utf-8"), "yaml"), name)
+        title: Any = getattr(battle, "name", None) or name
+        for i, attacker in enumerate(order):
+            if attacker not in ruleset.unit_ids(battle):
+                continue  # destroyed earlier in the engagement
+            check = ruleset.check(battle, Attack(attacker))
+            if check.plan is None:
+                yield DemoStep(title, check, None, None)
+                continue
+            odds = ruleset.odds(check.plan)
+            resolution = ruleset.resolve(check.plan, SeededSource(seed + i))
+            battle = ruleset.apply(battle, resolution)
+            yield DemoStep(title, check, odds, resolution)
