@@ -9,9 +9,9 @@ from __future__ import annotations
 import json
 import random
 import sys
-from fractions import Fraction
 from collections.abc import Iterator
 from contextlib import contextmanager
+from fractions import Fraction
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
@@ -126,7 +126,7 @@ def render_resolution(resolution: Resolution) -> None:
 @app.command()
 def rulesets(as_json: JsonOpt = False) -> None:
     """List the games, their options and their defaults."""
-    rows = [{"key": r.key, "title": r.title, "aliases": list(r.aliases), "stages": list(r.stages),
+    rows: list[dict[str, Any]] = [{"key": r.key, "title": r.title, "aliases": list(r.aliases), "stages": list(r.stages),
              "outcomes": list(r.outcome_names), "events": list(r.event_names), "options": r.default_options()}
             for r in RULESETS]
     if as_json:
@@ -189,9 +189,9 @@ def resolve(
     scenario: Scenario,
     attacker: AttackerOpt,
     target: TargetOpt = None,
-    seed: Annotated[Optional[int], typer.Option(help="seed for random dice (the same seed, the same battle)")] = None,  # noqa: UP045, E501
+    seed: Annotated[Optional[int], typer.Option(help="seed for random dice (the same seed, the same battle)")] = None,  # noqa: UP045
     dice: Annotated[Optional[list[str]], typer.Option("--dice", help="dice rolled by hand: STAGE=v,v,... (repeatable)")] = None,  # noqa: UP045, E501
-    out_file: Annotated[Optional[Path], typer.Option("--out", help="write the battle after the attack to FILE")] = None,  # noqa: UP045, E501
+    out_file: Annotated[Optional[Path], typer.Option("--out", help="write the battle after the attack to FILE")] = None,  # noqa: UP045
     as_json: JsonOpt = False,
 ) -> None:
     """Play an attack out with seeded or entered dice, and optionally write the battle after it."""

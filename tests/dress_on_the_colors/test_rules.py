@@ -17,11 +17,11 @@ from rangefire.rulesets.dress_on_the_colors.volley import casualties
 from tests.conftest import dc_battle, square, unit
 
 
-def F(**kw):  # noqa: N802
+def F(**kw):
     return unit("F", "blue", (0, 0), 0, **kw)
 
 
-def T(d=10, **kw):  # noqa: N802
+def T(d=10, **kw):
     return unit("T", "grey", (kw.pop("x", 0), d), 180, **kw)
 
 

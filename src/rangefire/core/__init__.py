@@ -37,6 +37,6 @@ __all__ = [
     "UnknownUnitError",
     "dump_exact",
     "fraction_str",
-    "parse_exact",
     "parse_entered",
+    "parse_exact",
 ]

@@ -17,16 +17,23 @@ class RangefireError(Exception):
 class ScenarioError(RangefireError):
     """A scenario file that cannot be read or does not validate; lists every problem at once.
 
+    One problem makes one line; several are listed under a count.
+
     >>> str(ScenarioError(["units[2].stands: must be >= 1, got -3"], source="w.yaml"))
-    'w.yaml: 1 error\\n  units[2].stands: must be >= 1, got -3'
+    'w.yaml: units[2].stands: must be >= 1, got -3'
+    >>> print(ScenarioError(["a: is required", "b: unknown key"], source="w.yaml"))
+    w.yaml: 2 errors
+      a: is required
+      b: unknown key
     """
 
     def __init__(self, problems: Sequence[str], source: str = "scenario") -> None:
         self.problems = tuple(problems)
         self.source = source
-        count = len(self.problems)
-        lines = [f"{source}: {count} error{'s' if count != 1 else ''}"]
-        lines += [f"  {p}" for p in self.problems]
+        if len(self.problems) == 1:
+            super().__init__(f"{source}: {self.problems[0]}")
+            return
+        lines = [f"{source}: {len(self.problems)} errors", *(f"  {p}" for p in self.problems)]
         super().__init__("\n".join(lines))
 
 

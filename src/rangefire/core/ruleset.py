@@ -105,6 +105,10 @@ class Ruleset(ABC, Generic[B, P]):
         return parse_entered(items, self.stages)
 
     # -- scenarios ---------------------------------------------------------------------------------
+    def raw_problems(self, data: Mapping[str, Any]) -> list[str]:
+        """Problems field validation cannot see (ids used twice...), found on the raw scenario mapping."""
+        return []
+
     def default_options(self) -> dict[str, Any]:
         return self.options_model().model_dump(mode="json")
 

@@ -40,7 +40,7 @@ class DiceSource(ABC):
     @abstractmethod
     def _take(self, stage: str, count: int, sides: int) -> tuple[int, ...]: ...
 
-    def finish(self) -> None:
+    def finish(self) -> None:  # noqa: B027 - optional hook, most sources hold nothing to check
         """Called after a resolution: a source holding unused dice says so here."""
 
 

@@ -1,5 +1,6 @@
 """Exact distributions and dice sources' shared pieces; never names a game."""
 
-from rangefire.dice.dist import Dist, fraction_str
+from rangefire.core.numbers import fraction_str
+from rangefire.dice.dist import Dist
 
 __all__ = ["Dist", "fraction_str"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from fractions import Fraction
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
 from rangefire.core.numbers import fraction_str
 
@@ -95,10 +95,11 @@ class Dist(Generic[T]):
         return Fraction(sum(w for k, w in self._weights.items() if predicate(k)), self._total)
 
     def at_least(self, threshold: Any) -> Fraction:
-        return self.p(lambda k: k >= threshold)  # type: ignore[operator]
+        return self.p(lambda k: cast(Any, k) >= threshold)
 
     def mean(self) -> Fraction:
-        return Fraction(sum(k * w for k, w in self._weights.items()), self._total)  # type: ignore[operator]
+        """The expected value (numeric outcomes only)."""
+        return sum((Fraction(cast(Any, k)) * w for k, w in self._weights.items()), Fraction(0)) / self._total
 
     # -- combining -----------------------------------------------------------------------------------
     def map(self, f: Callable[[T], U]) -> Dist[U]:

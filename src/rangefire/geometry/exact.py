@@ -10,6 +10,7 @@ tangent of the half angle) within :data:`BEARING_TOLERANCE_DEGREES`; multiples o
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -43,8 +44,7 @@ class Point(NamedTuple):
     def of(cls, x: object, y: object) -> Point:
         return cls(_fr(x), _fr(y))
 
-    def __add__(self, other: object) -> Point:  # type: ignore[override]
-        assert isinstance(other, tuple)
+    def __add__(self, other: tuple[Fraction, ...]) -> Point:  # type: ignore[override]
         return Point(self.x + other[0], self.y + other[1])
 
     def __sub__(self, other: tuple[Fraction, Fraction]) -> Point:
@@ -64,7 +64,11 @@ class Point(NamedTuple):
 
 
 def _fr(v: object) -> Fraction:
-    return Fraction(str(v)) if isinstance(v, float) else Fraction(v)  # type: ignore[arg-type]
+    if isinstance(v, float):
+        return Fraction(str(v))  # the decimal as written, not the binary float
+    if isinstance(v, int | Fraction | str):
+        return Fraction(v)
+    raise TypeError(f"not a number: {v!r}")
 
 
 def orient(a: Point, b: Point, c: Point) -> int:
@@ -272,7 +276,7 @@ class Polygon:
                     shared = edges[i].b if j == i + 1 else edges[i].a
                     params = _intersection_params(edges[i], edges[j])
                     # adjacent edges meet only at their shared vertex (a fold-back overlaps more)
-                    if len(params) > 1 and params[0] != params[1] or (params and edges[i].at(params[0]) != shared):
+                    if (len(params) > 1 and params[0] != params[1]) or (params and edges[i].at(params[0]) != shared):
                         raise GeometryError(f"edges {i} and {j} overlap: the polygon folds back on itself")
                 elif segments_intersect(edges[i], edges[j]):
                     raise GeometryError(f"edges {i} and {j} cross: the polygon intersects itself")
@@ -312,7 +316,7 @@ class Polygon:
             ts.update(_intersection_params(seg, edge))
         ordered = sorted(t for t in ts if 0 <= t <= 1)
         out: list[tuple[Fraction, Fraction]] = []
-        for t0, t1 in zip(ordered, ordered[1:], strict=False):
+        for t0, t1 in itertools.pairwise(ordered):
             if t0 < t1 and self.locate(seg.at((t0 + t1) / 2)) is Where.INSIDE:
                 if out and out[-1][1] == t0:
                     out[-1] = (out[-1][0], t1)

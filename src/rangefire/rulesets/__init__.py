@@ -41,8 +41,8 @@ def battle_from_mapping(data: dict[str, Any], source: str = "scenario") -> tuple
         ruleset = find_ruleset(key)
     except UnknownRulesetError as exc:
         raise ScenarioError([f"ruleset: {exc}"], source=source) from None
-    raw = getattr(ruleset, "raw_problems", lambda _: [])(data)
-    battle = validate(ruleset.battle_model, {**data, "ruleset": ruleset.key}, source=source, extra_problems=raw)
+    battle = validate(ruleset.battle_model, {**data, "ruleset": ruleset.key}, source=source,
+                      extra_problems=ruleset.raw_problems(data))
     return ruleset, battle
 
 

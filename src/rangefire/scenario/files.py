@@ -146,6 +146,8 @@ def format_error(err: Mapping[str, Any]) -> str:
         msg = str(ctx.get("error", err["msg"]))
     else:
         msg = err["msg"].replace("Input should be", "must be").replace("Value error, ", "")
+    if ", got " in msg:  # our own validators already say what they got
+        return f"{path}: {msg}"
     return f"{path}: {msg}, got {_short(given)}"
 
 

@@ -57,8 +57,7 @@ class DressOnTheColors(Ruleset[Battle, VolleyPlan]):
     battle_model = Battle
     options_model = Options
 
-    @staticmethod
-    def raw_problems(data: Mapping[str, Any]) -> list[str]:
+    def raw_problems(self, data: Mapping[str, Any]) -> list[str]:
         return duplicate_ids(data)
 
     def _unit_ids(self, battle: Battle) -> Sequence[str]:

@@ -64,11 +64,11 @@ class Terrain(Model):
 class Battle(Model):
     """A Dress on the Colors battle: the scenario file, validated, immutable."""
 
-    ruleset: Literal["dress-on-the-colors"] = KEY
+    ruleset: Literal["dress-on-the-colors"] = "dress-on-the-colors"
     name: Annotated[str, Field(max_length=200)] | None = None
     options: Options = Options()
     terrain: Annotated[tuple[Terrain, ...], Field(max_length=MAX_TERRAIN)] = ()
-    units: Annotated[tuple[Unit, ...], Field(min_length=1, max_length=MAX_UNITS)]
+    units: Annotated[tuple[Unit, ...], Field(max_length=MAX_UNITS)]
 
     def unit(self, uid: str) -> Unit:
         for unit in self.units:
@@ -81,6 +81,8 @@ def duplicate_ids(data: Mapping[str, Any]) -> list[str]:
     """Problems the field validators cannot see: ids used twice (checked on the raw data, so that they are
     listed beside every other error)."""
     problems = []
+    if data.get("units") == []:
+        problems.append("units: a battle needs at least one unit")
     for section in ("units", "terrain"):
         items = data.get(section)
         if not isinstance(items, list):
@@ -89,7 +91,8 @@ def duplicate_ids(data: Mapping[str, Any]) -> list[str]:
         for i, item in enumerate(items):
             if isinstance(item, dict) and isinstance(item.get("id"), str):
                 if item["id"] in seen:
-                    problems.append(f"{section}[{i}].id: {item['id']!r} is already the id of {section}[{seen[item['id']]}]")
+                    first = seen[item["id"]]
+                    problems.append(f"{section}[{i}].id: {item['id']!r} is already the id of {section}[{first}]")
                 else:
                     seen[item["id"]] = i
     return problems

@@ -70,7 +70,7 @@ def footprint(unit: Unit, *, at_start: bool = False) -> Footprint:
     if unit.formation == "march-column":
         half = w / 2
         stands = tuple(rectangle(frame, -half, half, -(i + 1) * d, -i * d) for i in range(n))
-        fronts = (Segment(frame.world(-half, zero), frame.world(half, zero)),)
+        fronts: tuple[Segment, ...] = (Segment(frame.world(-half, zero), frame.world(half, zero)),)
         outline: tuple[Polygon, ...] = (rectangle(frame, -half, half, -n * d, zero),)
     else:
         pitch = 2 * w if unit.formation == "skirmish" else w

@@ -34,6 +34,11 @@ WEAPON_NAMES = {
 SAVES: dict[str, int | None] = {"open": None, "light": 5, "heavy": 4}
 
 
+def plural(n: int, word: str) -> str:
+    """``plural(1, "stand")`` is "1 stand", ``plural(3, "stand")`` is "3 stands"."""
+    return f"{n} {word}{'s' if n != 1 else ''}"
+
+
 def worsen_save(save: int | None) -> int | None:
     """Enfilade worsens a save by one: 4+ becomes 5+, 5+ becomes 6+, no save stays none [DC-6.3].
 
@@ -104,13 +109,12 @@ class VolleyPlan(Plan):
         return self.target_discipline - (1 if self.target_disordered else 0)
 
     def summary(self) -> list[tuple[str, str]]:
-        plural = lambda n, word: f"{n} {word}{'s' if n != 1 else ''}"  # noqa: E731
         dice = plural(self.stands_firing, "stand") + (f" + {self.enfilade_dice} enfilade" if self.enfilade else "")
         modified = sum(m.delta for m in self.modifiers)
         to_hit = f"{self.target_number}+" + (f", {modified:+d}" if modified else "")
         to_hit += f": a natural {self.need}+" if self.need <= 6 else ": no die can hit"
         if self.save is None:
-            saves = f"{self.cover}: no save" if self.cover == "open" else f"{self.cover}: no save (enfilade)"
+            saves = "open: no save"
         else:
             saves = f"{self.cover} ({', '.join(self.cover_from)}): saves on {self.save}+"
             saves += " (worsened by enfilade)" if self.enfilade else ""
@@ -239,8 +243,11 @@ def _faces(values: tuple[int, ...]) -> str:
 def resolve_volley(plan: VolleyPlan, source: DiceSource) -> tuple[list[LogLine], dict[str, Any]]:
     """Play one volley in the order of DC-8.1, logging each step with its clause."""
     log: list[LogLine] = []
-    say = lambda clause, text: log.append(LogLine(clause, text))  # noqa: E731
-    dice_text = f"{plan.stands_firing} stand{'s' if plan.stands_firing != 1 else ''}"
+
+    def say(clause: str, text: str) -> None:
+        log.append(LogLine(clause, text))
+
+    dice_text = plural(plan.stands_firing, "stand")
     if plan.enfilade_dice:
         dice_text += f" + {plan.enfilade_dice} enfilade [DC-6.2]"
     rolled = source.roll("hit", plan.dice)
@@ -248,8 +255,7 @@ def resolve_volley(plan: VolleyPlan, source: DiceSource) -> tuple[list[LogLine],
     if plan.need <= 6:
         hits = sum(1 for v in rolled if v >= plan.need)
         say("DC-3.4", f"needs a natural {plan.need}+ (target number {plan.target_number}+, modifiers "
-                      f"{sum(m.delta for m in plan.modifiers):+d}); a natural 1 never hits: {hits} hit"
-                      f"{'s' if hits != 1 else ''}")
+                      f"{sum(m.delta for m in plan.modifiers):+d}); a natural 1 never hits: {plural(hits, 'hit')}")
     else:
         hits = 0
         say("DC-3.4", f"needs a natural {plan.need}: no die can hit")
@@ -269,8 +275,8 @@ def resolve_volley(plan: VolleyPlan, source: DiceSource) -> tuple[list[LogLine],
                       f"{saved} saved, {unsaved} unsaved")
     lost, marker = casualties(plan.target_stands, plan.target_micro_hits, unsaved)
     left = plan.target_stands - lost
-    say("DC-4.3", f"{unsaved} unsaved + {plan.target_micro_hits} micro-hit: {lost} stand"
-                  f"{'s' if lost != 1 else ''} lost, {left} left, micro-hit marker {marker}"
+    say("DC-4.3", f"{unsaved} unsaved + {plan.target_micro_hits} micro-hit: {plural(lost, 'stand')} lost, "
+                  f"{left} left, micro-hit marker {marker}"
                   + ("; the unit is destroyed" if left == 0 else ""))
     disorder = False
     if not suppression:

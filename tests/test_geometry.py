@@ -1,0 +1,127 @@
+"""Exact geometry: Hypothesis properties (symmetry, rotation and translation invariance, exact boundaries)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rangefire.geometry import (
+    Contact,
+    Frame,
+    GeometryError,
+    Point,
+    Polygon,
+    Segment,
+    Where,
+    closest_points,
+    direction,
+    segments_intersect,
+)
+
+coords = st.fractions(min_value=-50, max_value=50, max_denominator=8)
+points = st.builds(Point, coords, coords)
+segments = st.builds(Segment, points, points)
+#: Exact rotations: rational points on the unit circle (3-4-5, 5-12-13, ...) and the quarter turns.
+rotations = st.sampled_from([Point(Fraction(0), Fraction(1)), Point(Fraction(1), Fraction(0)),
+                             Point(Fraction(3, 5), Fraction(4, 5)), Point(Fraction(-5, 13), Fraction(12, 13)),
+                             Point(Fraction(-8, 17), Fraction(-15, 17))])
+
+
+def rotate(p: Point, r: Point) -> Point:
+    return Point(p.x * r.y - p.y * r.x, p.x * r.x + p.y * r.y)
+
+
+def move(seg: Segment, f) -> Segment:
+    return Segment(f(seg.a), f(seg.b))
+
+
+@given(segments, segments)
+def test_distance_is_symmetric(s, u):
+    assert closest_points(s, u)[0] == closest_points(u, s)[0]
+
+
+@given(segments, segments, points)
+def test_distance_is_translation_invariant(s, u, t):
+    assert closest_points(s, u)[0] == closest_points(move(s, lambda p: p + t), move(u, lambda p: p + t))[0]
+
+
+@given(segments, segments, rotations)
+def test_distance_is_rotation_invariant(s, u, r):
+    turned = closest_points(move(s, lambda p: rotate(p, r)), move(u, lambda p: rotate(p, r)))
+    assert closest_points(s, u)[0] == turned[0]
+
+
+@given(segments, segments)
+def test_closest_points_realise_the_distance(s, u):
+    d2, p, q = closest_points(s, u)
+    assert (p - q).norm2() == d2
+    assert (d2 == 0) == segments_intersect(s, u)
+
+
+@given(coords, coords, st.fractions(min_value=Fraction(1, 8), max_value=20, max_denominator=8), rotations, points)
+def test_point_at_exact_distance_from_square_edge(x, y, size, r, t):
+    """A point exactly on the boundary is BOUNDARY, under any exact rotation and translation."""
+    corners = [Point(x, y), Point(x + size, y), Point(x + size, y + size), Point(x, y + size)]
+    sq = Polygon(tuple(rotate(c, r) + t for c in corners))
+    edge_mid = rotate(Point(x + size / 2, y), r) + t
+    centre = rotate(Point(x + size / 2, y + size / 2), r) + t
+    outside = rotate(Point(x + size / 2, y - Fraction(1, 10**9)), r) + t
+    assert sq.locate(edge_mid) is Where.BOUNDARY
+    assert sq.locate(centre) is Where.INSIDE
+    assert sq.locate(outside) is Where.OUTSIDE
+
+
+@settings(max_examples=50)
+@given(st.fractions(min_value=-720, max_value=720, max_denominator=4))
+def test_bearings_are_exact_unit_vectors(bearing):
+    d = direction(bearing)
+    assert d.norm2() == 1
+    if bearing % 90 == 0:
+        assert d == direction(0) if bearing % 360 == 0 else d in (direction(90), direction(180), direction(270))
+
+
+def test_bearing_tolerance_is_stated_and_met():
+    import math
+
+    from rangefire.geometry import BEARING_TOLERANCE_DEGREES
+
+    for bearing in (30, 45, 123.4, 359.9):
+        d = direction(bearing)
+        angle = math.degrees(math.atan2(float(d.x), float(d.y))) % 360
+        assert abs(angle - bearing) < BEARING_TOLERANCE_DEGREES
+
+
+def test_frame_round_trips():
+    f = Frame.at(Point.of(2, 3), 90)
+    assert f.world(1, 2) == Point.of(4, 2)  # right of east-facing is south
+    assert f.local(f.world(Fraction(1, 3), 5)) == Point(Fraction(1, 3), Fraction(5))
+
+
+def test_touching_is_not_crossing():
+    sq = Polygon.of([(0, 0), (2, 0), (2, 2), (0, 2)])
+    assert sq.contact(Segment(Point.of(-1, 1), Point.of(1, -1))) is Contact.TOUCHING  # grazes (0, 0)
+    assert sq.contact(Segment(Point.of(0, 3), Point.of(2, 3))) is Contact.CLEAR
+    assert sq.contact(Segment(Point.of(0, -1), Point.of(0, 3))) is Contact.TOUCHING  # runs along an edge
+    assert sq.contact(Segment(Point.of("0.001", -1), Point.of("0.001", 3))) is Contact.CROSSING
+
+
+def test_non_convex_polygon_interior():
+    u_shape = Polygon.of([(0, 0), (3, 0), (3, 3), (2, 3), (2, 1), (1, 1), (1, 3), (0, 3)])
+    across_the_notch = Segment(Point.of(-1, 2), Point.of(4, 2))
+    assert u_shape.interior_params(across_the_notch) == [(Fraction(1, 5), Fraction(2, 5)),
+                                                         (Fraction(3, 5), Fraction(4, 5))]
+
+
+@pytest.mark.parametrize(("pts", "message"), [
+    ([(0, 0), (1, 1)], "at least 3"),
+    ([(0, 0), (1, 1), (2, 2)], "zero area"),
+    ([(0, 0), (4, 4), (4, 0), (0, 2)], "cross"),
+    ([(0, 0), (1, 0), (1, 0), (0, 1)], "repeats"),
+    ([(i, (i * i) % 7) for i in range(300)], "at most"),
+])
+def test_malformed_polygons_are_refused(pts, message):
+    with pytest.raises(GeometryError, match=message):
+        Polygon.of(pts)

@@ -1,0 +1,118 @@
+"""Scenario files: three formats, validated whole, hostile input refused quickly (design section 4)."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+import tomli_w
+import yaml
+
+from rangefire.core import LimitError, ScenarioError
+from rangefire.rulesets import battle_from_mapping, find_ruleset, load_battle
+from rangefire.scenario import MAX_FILE_BYTES, write_scenario
+from tests.conftest import unit
+
+BASE = {"ruleset": "dress-on-the-colors", "name": "test",
+        "terrain": [{"id": "wall", "kind": "heavy", "polygon": [[-2, 4], [2, 4], [2, 4.5], [-2, 4.5]]}],
+        "units": [unit("F", "blue", (0, 0), 0), unit("T", "grey", (0.1, 10), 180)]}
+
+TEN_MISTAKES = """\
+ruleset: dress-on-the-colors
+options: {arc: sideways, discipline_dice: 0}
+terrain:
+  - {id: wall, kind: lava, polygon: [[0, 0], [1, 1]]}
+units:
+  - {id: a, side: blue, stands: -3, weapon: musket, formation: line, position: [0, 0], facing: 0}
+  - {id: a, side: grey, stands: 2, weapon: smoothbore, formation: column, position: [0], facing: north}
+"""
+
+
+def test_ten_mistakes_are_all_reported_with_their_paths(tmp_path):
+    path = tmp_path / "bad.yaml"
+    path.write_text(TEN_MISTAKES)
+    with pytest.raises(ScenarioError) as caught:
+        load_battle(path)
+    problems = caught.value.problems
+    assert len(problems) == 10, problems
+    for where in ("options.arc", "options.discipline_dice", "terrain[0].kind", "terrain[0].polygon",
+                  "units[0].stands", "units[0].weapon", "units[1].formation", "units[1].position",
+                  "units[1].facing", "units[1].id"):
+        assert any(p.startswith(where + ":") for p in problems), where
+    assert "units[0].stands: must be a whole number >= 1, got -3" in problems
+    assert str(caught.value).startswith(f"{path}: 10 errors")
+
+
+def test_unknown_keys_and_missing_ruleset():
+    with pytest.raises(ScenarioError, match=r"units\[0\]\.colour: unknown key"):
+        battle_from_mapping({**BASE, "units": [{**BASE["units"][0], "colour": "red"}, BASE["units"][1]]})
+    with pytest.raises(ScenarioError, match="ruleset: is required"):
+        battle_from_mapping({"units": []})
+    with pytest.raises(ScenarioError, match="unknown ruleset 'chess'"):
+        battle_from_mapping({"ruleset": "chess"})
+
+
+@pytest.mark.parametrize("suffix", [".yaml", ".toml", ".json"])
+def test_three_formats_read_the_same_battle_exactly(tmp_path, suffix):
+    path = tmp_path / f"s{suffix}"
+    text = {".yaml": yaml.safe_dump, ".toml": tomli_w.dumps, ".json": json.dumps}[suffix](BASE)
+    path.write_text(text)
+    _, battle = load_battle(path)
+    assert battle == battle_from_mapping(BASE)[1]
+    assert str(battle.unit("T").position[0]) == "1/10"  # a decimal read exactly, not as a float
+
+
+@pytest.mark.parametrize("suffix", [".yaml", ".toml", ".json"])
+def test_written_battles_read_back_equal(tmp_path, suffix):
+    ruleset, battle = battle_from_mapping({**BASE, "units": [*BASE["units"], unit("X", "grey", ("1/3", 7), 30)]})
+    path = tmp_path / f"out{suffix}"
+    write_scenario(path, ruleset.dump(battle))
+    assert load_battle(path)[1] == battle
+
+
+def test_alias_selects_the_ruleset_and_is_written_as_the_key():
+    ruleset, battle = battle_from_mapping({**BASE, "ruleset": "doc"})
+    assert ruleset is find_ruleset("dress-on-the-colors") and battle.ruleset == "dress-on-the-colors"
+
+
+def test_huge_file_is_refused_before_reading(tmp_path):
+    path = tmp_path / "huge.yaml"
+    with path.open("wb") as f:
+        f.truncate(MAX_FILE_BYTES + 1)
+    start = time.perf_counter()
+    with pytest.raises(LimitError, match="at most"):
+        load_battle(path)
+    assert time.perf_counter() - start < 1  # refused without parsing (a generous bound, not a benchmark)
+
+
+def test_billion_laughs_is_refused(tmp_path):
+    lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
+    lines += [f"a{i}: &a{i} [{', '.join(['*a' + str(i - 1)] * 10)}]" for i in range(1, 9)]
+    path = tmp_path / "laughs.yaml"
+    path.write_text("ruleset: dress-on-the-colors\n" + "\n".join(lines) + "\n")
+    with pytest.raises(LimitError):
+        load_battle(path)
+
+
+@pytest.mark.parametrize(("field", "value", "message"), [
+    ("stands", 1_000_000, r"units\[0\]\.stands: must be a whole number <= 60"),
+    ("position", ["1e999999", 0], r"units\[0\]\.position: .*magnitude"),
+    ("facing", float("nan"), r"units\[0\]\.facing: must be a finite number"),
+])
+def test_hostile_values_are_refused(field, value, message):
+    with pytest.raises(ScenarioError, match=message):
+        battle_from_mapping({**BASE, "units": [{**BASE["units"][0], field: value}, BASE["units"][1]]})
+
+
+def test_not_a_mapping_and_syntax_errors(tmp_path):
+    path = tmp_path / "list.json"
+    path.write_text("[1, 2]")
+    with pytest.raises(ScenarioError, match="top level must be a mapping"):
+        load_battle(path)
+    path = tmp_path / "broken.yaml"
+    path.write_text("units: [\n")
+    with pytest.raises(ScenarioError, match="line 2: not valid YAML"):
+        load_battle(path)
+    with pytest.raises(ScenarioError, match="unknown file type"):
+        load_battle(tmp_path / "scenario.txt")
