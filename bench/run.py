@@ -1,0 +1,133 @@
+"""rangefire benchmarks: each figure beside a reference doing the same work, measured in the same run.
+
+Run with ``make bench`` (or ``python bench/run.py``). Machines are noisy, so every figure is printed as a
+ratio against its reference from this very run; the budgets of the design are printed beside them.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any
+
+from rangefire.analysis.montecarlo import sample_volleys
+from rangefire.core import Attack
+from rangefire.rulesets import battle_from_mapping
+from rangefire.rulesets.dress_on_the_colors import volley
+from rangefire.rulesets.dress_on_the_colors.volley import VolleyPlan, casualties, volley_distribution
+
+
+def best_of(fn: Callable[[], Any], repeat: int = 5) -> float:
+    """The fastest of ``repeat`` runs, in seconds (the least disturbed by the rest of the machine)."""
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def enfilading_volley() -> tuple[Any, VolleyPlan]:
+    """12 stands enfilading a regiment in light woods: 18 dice, saves on 6+, a micro-hit, every stage."""
+    data = {"ruleset": "dress-on-the-colors",
+            "terrain": [{"id": "woods", "kind": "light", "polygon": [[-8, -3], [8, -3], [8, 1], [-8, 1]]}],
+            "units": [
+                {"id": "F", "side": "blue", "stands": 12, "weapon": "rifled-musket", "formation": "line",
+                 "position": [-14, -12], "facing": 90},
+                {"id": "T", "side": "grey", "stands": 8, "weapon": "rifled-musket", "formation": "line",
+                 "position": [0, 0], "facing": 0, "micro_hits": 1}]}
+    ruleset, battle = battle_from_mapping(data)
+    plan = ruleset.plan(battle, Attack("F", "T"))
+    assert plan.enfilade and plan.dice == 18
+    return ruleset, plan
+
+
+def reference_exact(plan: VolleyPlan) -> dict[tuple[int, int, int, bool, bool], Fraction]:
+    """The same joint distribution, computed plainly: die by die, with Fractions, no counting tricks."""
+    states: dict[tuple[int, bool], Fraction] = {(0, False): Fraction(1)}
+    for _ in range(plan.dice):
+        nxt: dict[tuple[int, bool], Fraction] = defaultdict(Fraction)
+        for (hits, six), p in states.items():
+            for face in range(1, 7):
+                nxt[(hits + (face >= plan.need), six or face == 6)] += p / 6
+        states = nxt
+    rolls: dict[int, Fraction] = {0: Fraction(1)}
+    for _ in range(plan.discipline_dice):
+        nxt_r: dict[int, Fraction] = defaultdict(Fraction)
+        for s, p in rolls.items():
+            for face in range(1, 7):
+                nxt_r[s + face] += p / 6
+        rolls = nxt_r
+    fails = sum((p for s, p in rolls.items() if s + plan.discipline_modifier < plan.discipline_pass), Fraction(0))
+    out: dict[tuple[int, int, int, bool, bool], Fraction] = defaultdict(Fraction)
+    for (hits, six), p in states.items():
+        unsaved: dict[int, Fraction] = {0: Fraction(1)}
+        for _ in range(hits):
+            nxt_u: dict[int, Fraction] = defaultdict(Fraction)
+            for u, q in unsaved.items():
+                for face in range(1, 7):
+                    nxt_u[u + (plan.save is None or face < plan.save)] += q / 6
+            unsaved = nxt_u
+        for u, q in unsaved.items():
+            lost, _ = casualties(plan.target_stands, plan.target_micro_hits, u)
+            if six and lost < plan.target_stands:
+                out[(hits, u, lost, six, True)] += p * q * fails
+                out[(hits, u, lost, six, False)] += p * q * (1 - fails)
+            else:
+                out[(hits, u, lost, six, False)] += p * q
+    return {k: v for k, v in out.items() if v}
+
+
+def python_volleys(plan: VolleyPlan, n: int, seed: int) -> int:
+    """The Monte Carlo work of ``sample_volleys``, one volley at a time in plain Python."""
+    rng = random.Random(seed)
+    disorders = 0
+    for _ in range(n):
+        roll = [rng.randint(1, 6) for _ in range(plan.dice)]
+        hits = sum(1 for v in roll if v >= plan.need)
+        unsaved = hits if plan.save is None else sum(1 for _ in range(hits) if rng.randint(1, 6) < plan.save)
+        lost, _ = casualties(plan.target_stands, plan.target_micro_hits, unsaved)
+        check = sum(rng.randint(1, 6) for _ in range(plan.discipline_dice)) + plan.discipline_modifier
+        disorders += 6 in roll and lost < plan.target_stands and check < plan.discipline_pass
+    return disorders
+
+
+def main() -> int:
+    ruleset, plan = enfilading_volley()
+    print("rangefire benchmarks (best of several runs; ratios are measured in this run)\n")
+
+    # 1. exact odds of a 12-stand enfilading volley
+    def exact_cold() -> Any:
+        volley.to_hit.cache_clear()
+        volley.discipline_fails.cache_clear()
+        return ruleset.odds(plan)
+
+    ours = best_of(exact_cold)
+    ref = best_of(lambda: reference_exact(plan), repeat=3)
+    same = {(o.hits, o.unsaved_hits, o.stands_lost, o.suppression, o.disorder): p
+            for o, p in volley_distribution(plan).probabilities().items()} == reference_exact(plan)
+    print("exact odds, 12 stands enfilading (18 dice, 6+ saves, discipline), joint distribution:")
+    print(f"  rangefire (face counts, integer weights)   {ours * 1e3:9.3f} ms   budget 10 ms: "
+          f"{'met' if ours < 0.010 else 'MISSED'}")
+    print(f"  plain Python, die by die with Fractions    {ref * 1e3:9.3f} ms")
+    print(f"  ratio: {ref / ours:8.1f}x faster; identical fractions: {same}\n")
+
+    # 2. Monte Carlo volleys per second on one core
+    n_np, n_py = 2_000_000, 50_000
+    t_np = best_of(lambda: sample_volleys(plan, n_np, seed=1), repeat=3)
+    t_py = best_of(lambda: python_volleys(plan, n_py, seed=1), repeat=3)
+    rate_np, rate_py = n_np / t_np, n_py / t_py
+    print("Monte Carlo, the same 18-dice volley (to hit, saves, casualties, discipline):")
+    print(f"  numpy, vectorised     {rate_np:14,.0f} volleys/s   goal 1,000,000/s: "
+          f"{'met' if rate_np >= 1_000_000 else 'MISSED'}")
+    print(f"  plain Python loop     {rate_py:14,.0f} volleys/s")
+    print(f"  ratio: {rate_np / rate_py:8.1f}x faster")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
