@@ -16,6 +16,7 @@ from rangefire.geometry import (
     Polygon,
     Segment,
     Where,
+    arc_meets,
     closest_points,
     direction,
     segments_intersect,
@@ -125,3 +126,29 @@ def test_non_convex_polygon_interior():
 def test_malformed_polygons_are_refused(pts, message):
     with pytest.raises(GeometryError, match=message):
         Polygon.of(pts)
+
+
+@given(points, points, rotations, points, st.fractions(min_value=0, max_value=5, max_denominator=4))
+def test_arc_is_rotation_and_translation_invariant(a, b, r, t, h):
+    """A forward arc's verdict moves with the table: rotate and translate both the frame and the shape."""
+    tri = [a, b, a + Point(Fraction(1), Fraction(1, 2))]
+    if orient_zero(tri):
+        return
+    frame = Frame(Point(Fraction(0), Fraction(0)), Point(Fraction(0), Fraction(1)))
+    moved = Frame(t, rotate(frame.forward, r))
+    assert arc_meets(Polygon(tuple(tri)), frame, h) == arc_meets(
+        Polygon(tuple(rotate(p, r) + t for p in tri)), moved, h)
+
+
+@pytest.mark.parametrize(("x", "inside"), [(Fraction(5), True), (Fraction(5) + Fraction(1, 10**9), False)])
+def test_arc_boundary_is_exact(x, inside):
+    """Touching the 45 degree line from the corner (2, 0) at (5, 3) is in the arc; a hair beyond is not."""
+    frame = Frame(Point(Fraction(0), Fraction(0)), Point(Fraction(0), Fraction(1)))
+    tri = Polygon((Point(x, Fraction(3)), Point(x + 1, Fraction(3)), Point(x + 1, Fraction(4))))
+    assert arc_meets(tri, frame, Fraction(2)) is inside
+
+
+def orient_zero(tri):
+    from rangefire.geometry import orient
+
+    return orient(*tri) == 0

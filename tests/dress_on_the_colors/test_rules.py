@@ -390,6 +390,13 @@ def test_dc_7_1_stationary_fire_places_a_marker(doc):
     assert not after.unit("F").gunsmoke
 
 
+def test_dc_7_1_a_marker_is_removed_when_the_unit_moves(doc):
+    """DC-7.1 ruling: a unit has at most one marker, removed when the unit moves."""
+    assert plan_of(doc, F(gunsmoke=True, moved=True), T(10)).modifiers == ()
+    _, after = doc.play(dc_battle(F(gunsmoke=True, moved=True), T(10)), Attack("F", "T"), ScriptedSource([1] * 4))
+    assert not after.unit("F").gunsmoke
+
+
 def test_dc_7_2_smoke_penalty_only_beyond_six_inches(doc):
     """DC-7.2: a line through a marker suffers -1 only when longer than 6.0 in; the firer's own marker counts."""
     assert [m.clause for m in plan_of(doc, F(gunsmoke=True), T("6.01")).modifiers] == ["DC-7.2"]

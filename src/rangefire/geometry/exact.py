@@ -369,6 +369,34 @@ def rectangle(frame: Frame, x0: Fraction, x1: Fraction, y0: Fraction, y1: Fracti
     return Polygon((frame.world(x0, y0), frame.world(x1, y0), frame.world(x1, y1), frame.world(x0, y1)))
 
 
+def arc_meets(polygon: Polygon, frame: Frame, half_width: Fraction, slope: Fraction = Fraction(1)) -> bool:
+    """Whether any part of a polygon lies in a forward arc (closed: touching a boundary counts).
+
+    The arc, in the frame's coordinates, is in front of the line y = 0 and inside two lines leaving the
+    points (+-half_width, 0) outward at ``slope`` (lateral per forward; 1 is 45 degrees):
+    ``y >= 0`` and ``|x| <= half_width + slope * y``. Exact: the polygon is clipped by the three half-planes.
+
+    >>> f = Frame.at(Point.of(0, 0), 0)
+    >>> arc_meets(Polygon.of([(4, 2), (5, 2), (5, 3)]), f, Fraction(2))   # (4, 2): |4| <= 2 + 2
+    True
+    >>> arc_meets(Polygon.of([(4, 1), (5, 1), (5, 2)]), f, Fraction(2))
+    False
+    """
+    zero, one = Fraction(0), Fraction(1)
+    h = half_width
+    bounds = (
+        (Point(zero, zero), Point(one, zero)),  # y >= 0
+        (Point(h, zero), Point(h + slope, one)),  # x <= h + slope * y
+        (Point(-h, zero), Point(-h + slope, -one)),  # x >= -h - slope * y
+    )
+    pts: Sequence[Point] = [frame.local(p) for p in polygon.vertices]
+    for a, b in bounds:
+        pts = clip_halfplane(pts, a, b)
+        if not pts:
+            return False
+    return True
+
+
 def clip_halfplane(points: Sequence[Point], a: Point, b: Point) -> list[Point]:
     """Sutherland-Hodgman: the part of a convex polygon on or left of the directed line a -> b (exact)."""
     out: list[Point] = []

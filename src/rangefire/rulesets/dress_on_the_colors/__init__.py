@@ -138,7 +138,8 @@ class DressOnTheColors(Ruleset[Battle, VolleyPlan]):
         if target.formation == "skirmish":
             modifiers.append(Modifier("DC-3.3", -1, "target is in skirmish formation"))
         markers = [(t.id, t.polygon) for t in battle.terrain if t.kind == "gunsmoke"]
-        markers += [(f"{u.id}:gunsmoke", smoke_marker(u)) for u in battle.units if u.gunsmoke]
+        # a unit's marker is removed when it moves [DC-7.1]
+        markers += [(f"{u.id}:gunsmoke", smoke_marker(u)) for u in battle.units if u.gunsmoke and not u.moved]
         smoke = smoke_crossed(lof, markers)
         if smoke:
             modifiers.append(Modifier("DC-7.2", -1, f"firing through gunsmoke ({', '.join(smoke)}) over "
@@ -204,7 +205,8 @@ class DressOnTheColors(Ruleset[Battle, VolleyPlan]):
                     "stands": out["target_stands"], "micro_hits": out["micro_hits"],
                     "disordered": unit.disordered or out["disorder"],
                 })
-            if unit.id == plan.attacker and isinstance(plan, VolleyPlan) and plan.places_gunsmoke:
-                unit = unit.model_copy(update={"gunsmoke": True})  # [DC-7.1]
+            if unit.id == plan.attacker and isinstance(plan, VolleyPlan):
+                # stationary fire places a marker; a unit that moved has lost its old one [DC-7.1]
+                unit = unit.model_copy(update={"gunsmoke": plan.places_gunsmoke})
             units.append(unit)
         return battle.model_copy(update={"units": tuple(units)})

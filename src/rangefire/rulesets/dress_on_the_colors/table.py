@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
-from rangefire.geometry import Frame, Point, Polygon, Segment, clip_halfplane, rectangle
+from rangefire.geometry import Frame, Point, Polygon, Segment, arc_meets, rectangle
 from rangefire.rulesets.dress_on_the_colors.scenario import Terrain, Unit
 
 Band = Literal["short", "medium", "long"]
@@ -94,23 +94,7 @@ def in_arc(firer: Footprint, target: Footprint, arc: str) -> bool:
     from the front-edge midpoint. Both closed: a footprint touching a boundary line is in the arc.
     """
     h = firer.half_width if arc == "corners" else Fraction(0)
-    one = Fraction(1)
-    zero = Fraction(0)
-    # Half-planes in the firer's frame, each kept on the left of a directed line.
-    bounds = (
-        (Point(zero, zero), Point(one, zero)),  # y >= 0: in front of the front edge
-        (Point(h, zero), Point(h + one, one)),  # x - y <= h: inside the right 45 degree line
-        (Point(-h, zero), Point(-h + one, -one)),  # x + y >= -h: inside the left 45 degree line
-    )
-    for stand in target.outline:
-        pts: Sequence[Point] = [firer.frame.local(p) for p in stand.vertices]
-        for a, b in bounds:
-            pts = clip_halfplane(pts, a, b)
-            if not pts:
-                break
-        if pts:
-            return True
-    return False
+    return any(arc_meets(stand, firer.frame, h) for stand in target.outline)
 
 
 @dataclass(frozen=True)
