@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import random
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from fractions import Fraction
 from pathlib import Path
@@ -122,6 +122,17 @@ def render_resolution(resolution: Resolution) -> None:
     out.print(f"  [bold]outcome:[/bold] {summary}")
 
 
+def render_status(title: str, rows: Sequence[dict[str, Any]]) -> None:
+    if not rows:
+        return
+    table = Table(title=title, title_justify="left")
+    for col in rows[0]:
+        table.add_column(col)
+    for row in rows:
+        table.add_row(*(str(v) for v in row.values()))
+    out.print(table)
+
+
 # -- commands --------------------------------------------------------------------------------------
 @app.command()
 def rulesets(as_json: JsonOpt = False) -> None:
@@ -225,20 +236,25 @@ def demo(seed: Annotated[int, typer.Option(help="seed of the first attack")] = 1
 
     steps = []
     with user_errors():
-        for step in run_demo(seed):
+        for number, step in enumerate(run_demo(seed), start=1):
             if as_json:
                 steps.append({"engagement": step.engagement,
                               "odds": step.odds.to_dict() if step.odds else step.check.to_dict("?"),
-                              "resolution": step.resolution.to_dict() if step.resolution else None})
+                              "resolution": step.resolution.to_dict() if step.resolution else None,
+                              "status": list(step.status)})
                 continue
-            out.rule(f"[bold]{step.engagement}[/bold]")
+            out.rule(f"[bold]{step.engagement}[/bold]: volley {number}")
             if step.odds is None or step.resolution is None:
                 render_refusals(step.check)
+                if step.last:
+                    render_status(f"{step.engagement}: after the last volley", step.status)
                 continue
             render_plan(step.odds.plan)
             render_odds(step.odds)
             out.print("[bold]the volley[/bold]")
             render_resolution(step.resolution)
+            if step.last:
+                render_status(f"{step.engagement}: after the last volley", step.status)
     if as_json:
         _emit({"steps": steps})
 

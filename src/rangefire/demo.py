@@ -30,6 +30,8 @@ class DemoStep:
     check: Check
     odds: Odds | None
     resolution: Resolution | None
+    status: tuple[dict[str, Any], ...] = ()
+    last: bool = False
 
 
 def example_path(name: str) -> Path:
@@ -44,13 +46,14 @@ def run_demo(seed: int = 1863) -> Iterator[DemoStep]:
         ruleset, battle = battle_from_mapping(parse_scenario(path.read_text(encoding="utf-8"), "yaml"), name)
         title: Any = getattr(battle, "name", None) or name
         for i, attacker in enumerate(order):
+            last = i == len(order) - 1
             if attacker not in ruleset.unit_ids(battle):
                 continue  # destroyed earlier in the engagement
             check = ruleset.check(battle, Attack(attacker))
             if check.plan is None:
-                yield DemoStep(title, check, None, None)
+                yield DemoStep(title, check, None, None, tuple(ruleset.status(battle)), last)
                 continue
             odds = ruleset.odds(check.plan)
             resolution = ruleset.resolve(check.plan, SeededSource(seed + i))
             battle = ruleset.apply(battle, resolution)
-            yield DemoStep(title, check, odds, resolution)
+            yield DemoStep(title, check, odds, resolution, tuple(ruleset.status(battle)), last)

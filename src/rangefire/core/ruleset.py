@@ -116,9 +116,9 @@ class Ruleset(ABC, Generic[B, P]):
         """The battle as a scenario mapping that every command reads again."""
         return battle.model_dump(mode="json", exclude_none=True)
 
-    def units(self, battle: B) -> Sequence[Any]:
-        """The battle's units, in file order (for listings)."""
-        return tuple(getattr(battle, "units", ()))
+    def status(self, battle: B) -> list[dict[str, Any]]:
+        """One row per unit for people: what an attack can change. Games add their own columns."""
+        return [{"id": uid} for uid in self.unit_ids(battle)]
 
     # -- hooks -------------------------------------------------------------------------------------
     @abstractmethod

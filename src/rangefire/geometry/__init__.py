@@ -2,6 +2,7 @@
 
 from rangefire.geometry.exact import (
     BEARING_TOLERANCE_DEGREES,
+    Box,
     Contact,
     Frame,
     GeometryError,
@@ -21,6 +22,7 @@ from rangefire.geometry.exact import (
 
 __all__ = [
     "BEARING_TOLERANCE_DEGREES",
+    "Box",
     "Contact",
     "Frame",
     "GeometryError",

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
+from functools import cached_property
 from typing import NamedTuple
 
 #: How far (in degrees) a bearing's rational direction may lie from the true one. The only tolerance.
@@ -236,6 +237,25 @@ class Contact(Enum):
     CROSSING = "crossing"
 
 
+class Box(NamedTuple):
+    """An axis-aligned bounding box: a cheap, exact first test before exact work on shapes."""
+
+    x0: Fraction
+    y0: Fraction
+    x1: Fraction
+    y1: Fraction
+
+    @classmethod
+    def around(cls, a: Point, b: Point) -> Box:
+        return cls(min(a.x, b.x), min(a.y, b.y), max(a.x, b.x), max(a.y, b.y))
+
+    def gap2(self, other: Box) -> Fraction:
+        """The squared distance between two boxes: a lower bound of the distance between what they hold."""
+        dx = max(Fraction(0), other.x0 - self.x1, self.x0 - other.x1)
+        dy = max(Fraction(0), other.y0 - self.y1, self.y0 - other.y1)
+        return dx * dx + dy * dy
+
+
 @dataclass(frozen=True)
 class Polygon:
     """A simple polygon (no self-intersection, positive area) with exact vertices.
@@ -255,6 +275,13 @@ class Polygon:
     def of(cls, points: Iterable[Sequence[object]]) -> Polygon:
         pts = tuple(Point(_fr(p[0]), _fr(p[1])) for p in points)
         return cls(pts)
+
+    @classmethod
+    def trusted(cls, vertices: tuple[Point, ...]) -> Polygon:
+        """A polygon the caller knows to be valid (a rectangle built from a frame): no quadratic checks."""
+        poly = object.__new__(cls)
+        object.__setattr__(poly, "vertices", vertices)
+        return poly
 
     def __post_init__(self) -> None:
         v = self.vertices
@@ -290,10 +317,15 @@ class Polygon:
         v = self.vertices
         return sum((v[i].cross(v[(i + 1) % len(v)]) for i in range(len(v))), Fraction(0))
 
-    def bbox(self) -> tuple[Fraction, Fraction, Fraction, Fraction]:
+    @cached_property
+    def box(self) -> Box:
+        """The bounding box (computed once)."""
         xs = [p.x for p in self.vertices]
         ys = [p.y for p in self.vertices]
-        return min(xs), min(ys), max(xs), max(ys)
+        return Box(min(xs), min(ys), max(xs), max(ys))
+
+    def bbox(self) -> tuple[Fraction, Fraction, Fraction, Fraction]:
+        return tuple(self.box)  # type: ignore[return-value]
 
     def locate(self, p: Point) -> Where:
         """Inside, on the boundary or outside: exact, by crossing number with half-open edges."""
@@ -311,6 +343,8 @@ class Polygon:
 
     def interior_params(self, seg: Segment) -> list[tuple[Fraction, Fraction]]:
         """The stretches ``(t0, t1)`` of ``seg`` (0 at its start, 1 at its end) inside the interior."""
+        if self.box.gap2(Box.around(seg.a, seg.b)) > 0:
+            return []  # apart: no need to look closer
         ts = {Fraction(0), Fraction(1)}
         for edge in self.edges():
             ts.update(_intersection_params(seg, edge))
@@ -337,6 +371,8 @@ class Polygon:
 
     def overlaps(self, convex: Polygon) -> bool:
         """Whether the interiors of this polygon and a *convex* polygon share any area (touching is not)."""
+        if self.box.gap2(convex.box) > 0:
+            return False
         if any(self.interior_params(e) for e in convex.edges()):
             return True
         if any(convex.interior_params(e) for e in self.edges()):
@@ -348,11 +384,20 @@ class Polygon:
 
     def closest(self, seg: Segment) -> tuple[Fraction, Point, Point]:
         """Squared distance from a segment to this (closed) polygon, with the points (on seg, on polygon)."""
+        return self.closest_within(seg, None)  # type: ignore[return-value]
+
+    def closest_within(self, seg: Segment, limit2: Fraction | None) -> tuple[Fraction, Point, Point] | None:
+        """As :meth:`closest`, but None at once when the bounding boxes are already farther than ``limit2``."""
+        if limit2 is not None and self.box.gap2(Box.around(seg.a, seg.b)) > limit2:
+            return None
         if self.locate(seg.a) is not Where.OUTSIDE:
             return Fraction(0), seg.a, seg.a
         best: tuple[Fraction, Point, Point] | None = None
         direction_ = seg.b - seg.a
+        seg_box = Box.around(seg.a, seg.b)
         for edge in self.edges():
+            if best is not None and seg_box.gap2(Box.around(edge.a, edge.b)) > best[0]:
+                continue  # this edge cannot come closer than the best so far
             found = closest_points(seg, edge)
             # On a tie, an edge parallel to the segment gives the middle of all the shortest segments.
             if best is None or found[0] < best[0] or (
@@ -366,7 +411,9 @@ class Polygon:
 
 def rectangle(frame: Frame, x0: Fraction, x1: Fraction, y0: Fraction, y1: Fraction) -> Polygon:
     """The rectangle ``x0..x1`` by ``y0..y1`` in a frame's local coordinates (counter-clockwise)."""
-    return Polygon((frame.world(x0, y0), frame.world(x1, y0), frame.world(x1, y1), frame.world(x0, y1)))
+    if not (x0 < x1 and y0 < y1):
+        raise GeometryError("a rectangle needs x0 < x1 and y0 < y1")
+    return Polygon.trusted((frame.world(x0, y0), frame.world(x1, y0), frame.world(x1, y1), frame.world(x0, y1)))
 
 
 def arc_meets(polygon: Polygon, frame: Frame, half_width: Fraction, slope: Fraction = Fraction(1)) -> bool:
@@ -384,12 +431,19 @@ def arc_meets(polygon: Polygon, frame: Frame, half_width: Fraction, slope: Fract
     """
     zero, one = Fraction(0), Fraction(1)
     h = half_width
+    local = [frame.local(p) for p in polygon.vertices]
+    # Fast exact answers first: a vertex inside, or every vertex beyond one boundary line.
+    if any(p.y >= 0 and abs(p.x) <= h + slope * p.y for p in local):
+        return True
+    if all(p.y < 0 for p in local) or all(p.x > h + slope * p.y for p in local) or all(
+            -p.x > h + slope * p.y for p in local):
+        return False
     bounds = (
         (Point(zero, zero), Point(one, zero)),  # y >= 0
         (Point(h, zero), Point(h + slope, one)),  # x <= h + slope * y
         (Point(-h, zero), Point(-h + slope, -one)),  # x >= -h - slope * y
     )
-    pts: Sequence[Point] = [frame.local(p) for p in polygon.vertices]
+    pts: Sequence[Point] = local
     for a, b in bounds:
         pts = clip_halfplane(pts, a, b)
         if not pts:

@@ -23,6 +23,7 @@ from rangefire.rulesets.dress_on_the_colors.table import (
     in_arc,
     is_behind_front_baseline,
     line_of_fire,
+    line_of_fire_within,
     smoke_crossed,
     smoke_marker,
 )
@@ -60,6 +61,10 @@ class DressOnTheColors(Ruleset[Battle, VolleyPlan]):
     def raw_problems(self, data: Mapping[str, Any]) -> list[str]:
         return duplicate_ids(data)
 
+    def status(self, battle: Battle) -> list[dict[str, Any]]:
+        return [{"id": u.id, "side": u.side, "stands": u.stands, "micro-hit": u.micro_hits,
+                 "disordered": u.disordered, "gunsmoke": u.gunsmoke and not u.moved} for u in battle.units]
+
     def _unit_ids(self, battle: Battle) -> Sequence[str]:
         return [u.id for u in battle.units]
 
@@ -71,39 +76,43 @@ class DressOnTheColors(Ruleset[Battle, VolleyPlan]):
         if firer.engaged:
             return [Refusal("DC-2.3", f"{firer.id} is engaged in melee: engaged units cannot fire")]
         # The closest unengaged enemy in the arc and within 20 in must be the target [DC-2.3].
-        candidates: list[tuple[Fraction, Unit]] = []
-        looked: dict[str, tuple[bool, Fraction, Footprint]] = {}
-        for other in battle.units:
-            if other.side == firer.side:
-                continue
+        candidates: list[tuple[Fraction, int, Unit]] = []
+        limit = MAX_RANGE2
+        enemies = [(fp.box.gap2(footprint(o).box), i, o) for i, o in enumerate(battle.units)
+                   if o.side != firer.side and not o.engaged]
+        for gap, index, other in sorted(enemies, key=lambda e: (e[0], e[1])):  # nearest first: the limit falls fast
+            if gap > limit:
+                break
             ofp = footprint(other)
-            lof_other = line_of_fire(fp, ofp)
-            looked[other.id] = (in_arc(fp, ofp, arc), lof_other.distance2, ofp)
-            if not other.engaged and looked[other.id][0] and lof_other.distance2 <= MAX_RANGE2:
-                candidates.append((lof_other.distance2, other))
-        closest = min((d for d, _ in candidates), default=None)
-        tied = tuple(u.id for d, u in candidates if d == closest)
+            if in_arc(fp, ofp, arc):
+                lof_other = line_of_fire_within(fp, ofp, limit)
+                if lof_other is not None:
+                    candidates.append((lof_other.distance2, index, other))
+                    limit = min(limit, lof_other.distance2)
+        closest = min((d for d, _, _ in candidates), default=None)
+        tied = tuple(u.id for d, _, u in sorted(candidates, key=lambda c: c[1]) if d == closest)  # file order
         if attack.target is None:
             if not tied:
                 return [Refusal("DC-2.3", f"{firer.id} has no unengaged enemy within 20 in in its 45° arc")]
             target = battle.unit(tied[0])
         else:
             target = battle.unit(attack.target)
-            refusals = self._target_refusals(firer, target, looked, closest, tied)
+            refusals = self._target_refusals(firer, fp, target, arc, closest, tied)
             if refusals:
                 return refusals
-        tfp = looked[target.id][2]
+        tfp = footprint(target)
         return self._plan_volley(battle, firer, fp, target, tfp, tied if len(tied) > 1 else ())
 
     @staticmethod
-    def _target_refusals(firer: Unit, target: Unit, looked: Mapping[str, tuple[bool, Fraction, Footprint]],
-                         closest: Fraction | None, tied: tuple[str, ...]) -> list[Refusal]:
-        if target.side == firer.side:
-            return [Refusal("DC-2.3", f"{target.id} is on {firer.id}'s side ({firer.side}), not an enemy")]
+    def _target_refusals(firer: Unit, fp: Footprint, target: Unit, arc: str, closest: Fraction | None,
+                         tied: tuple[str, ...]) -> list[Refusal]:
         if target.id == firer.id:
             return [Refusal("DC-2.3", f"{firer.id} cannot fire at itself")]
+        if target.side == firer.side:
+            return [Refusal("DC-2.3", f"{target.id} is on {firer.id}'s side ({firer.side}), not an enemy")]
         out = []
-        arc_ok, d2, _ = looked[target.id]
+        tfp = footprint(target)
+        arc_ok, d2 = in_arc(fp, tfp, arc), line_of_fire(fp, tfp).distance2
         if target.engaged:
             out.append(Refusal("DC-2.3", f"{target.id} is engaged in melee: engaged units cannot be targeted"))
         if not arc_ok:

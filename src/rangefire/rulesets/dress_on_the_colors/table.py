@@ -8,9 +8,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Literal
 
-from rangefire.geometry import Frame, Point, Polygon, Segment, arc_meets, rectangle
+from rangefire.geometry import Box, Frame, Point, Polygon, Segment, arc_meets, rectangle
 from rangefire.rulesets.dress_on_the_colors.scenario import Terrain, Unit
 
 Band = Literal["short", "medium", "long"]
@@ -18,7 +19,7 @@ Grade = Literal["open", "light", "heavy"]
 
 #: Range bands as squared inches [DC-2.4]: d <= 6 short, 6 < d <= 14 medium, 14 < d <= 20 long.
 BANDS: tuple[tuple[Band, int], ...] = (("short", 6 * 6), ("medium", 14 * 14), ("long", 20 * 20))
-MAX_RANGE2 = 20 * 20
+MAX_RANGE2 = Fraction(20 * 20)
 #: Gunsmoke penalises only lines of fire longer than 6.0 in [DC-7.2].
 SMOKE_FREE2 = 6 * 6
 #: Terrain the line of fire crosses within this distance of the target gives cover [DC-4.2].
@@ -41,6 +42,13 @@ class Footprint:
     outline: tuple[Polygon, ...]
 
     @property
+    def box(self) -> Box:
+        """The bounding box of all the stands."""
+        boxes = [s.box for s in self.outline]
+        return Box(min(b.x0 for b in boxes), min(b.y0 for b in boxes), max(b.x1 for b in boxes),
+                   max(b.y1 for b in boxes))
+
+    @property
     def front_corners(self) -> tuple[Point, Point]:
         """The left and right front corners of the leading stand(s)."""
         return self.frame.world(-self.half_width, 0), self.frame.world(self.half_width, 0)
@@ -50,6 +58,7 @@ class Footprint:
             yield from stand.vertices
 
 
+@lru_cache(maxsize=4096)
 def footprint(unit: Unit, *, at_start: bool = False) -> Footprint:
     """The unit's footprint now, or at the start of the turn (for enfilade, DC-6.1).
 
@@ -112,13 +121,21 @@ class LineOfFire:
 
 def line_of_fire(firer: Footprint, target: Footprint) -> LineOfFire:
     """Range is the shortest distance from the firer's front edge to the target's footprint [DC-2.2]."""
+    found = line_of_fire_within(firer, target, None)
+    assert found is not None
+    return found
+
+
+def line_of_fire_within(firer: Footprint, target: Footprint, limit2: Fraction | None) -> LineOfFire | None:
+    """As :func:`line_of_fire`, or None as soon as it is clear the target is farther than ``limit2``."""
     best: LineOfFire | None = None
     for front in firer.front:
         for stand in target.outline:
-            d2, p, q = stand.closest(front)
-            if best is None or d2 < best.distance2:
-                best = LineOfFire(d2, p, q)
-    assert best is not None
+            found = stand.closest_within(front, limit2 if best is None else best.distance2)
+            if found is not None and (best is None or found[0] < best.distance2):
+                best = LineOfFire(*found)
+    if best is None or (limit2 is not None and best.distance2 > limit2):
+        return None
     return best
 
 
