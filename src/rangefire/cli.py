@@ -46,6 +46,28 @@ Scenario = Annotated[Path, typer.Argument(help="scenario file (.yaml, .toml or .
 AttackerOpt = Annotated[str, typer.Option("--attacker", "-a", help="id of the attacking unit")]
 TargetOpt = Annotated[Optional[str], typer.Option("--target", "-t", help="id of the target (omit where the rules choose)")]  # noqa: UP045, E501
 JsonOpt = Annotated[bool, typer.Option("--json", help="print JSON instead of tables")]
+ActionsOpt = Annotated[Optional[str], typer.Option("--actions", help="swerve: the line of play, e.g. attacker:pass,defender:swerve-target")]  # noqa: UP045, E501
+
+
+def make_attack(attacker: str, target: str | None, actions: str | None) -> Attack:
+    choices = () if actions is None else (("actions", tuple(a for a in actions.split(",") if a.strip())),)
+    return Attack(attacker, target, choices)
+
+
+def ask_choices(ruleset: Any, battle: Any, attack: Attack) -> Attack:
+    """At a terminal, ask each player in turn for an action from the legal ones (games played by choices)."""
+    from rich.prompt import Prompt
+
+    chosen: list[str] = list(attack.choice("actions") or ())
+    while (question := ruleset.next_choices(battle, make_attack(attack.attacker, attack.target,
+                                                                 ",".join(chosen) or None))) is not None:
+        who, legal = question
+        for i, action in enumerate(legal, start=1):
+            out.print(f"  {i}. {action}")
+        answer = Prompt.ask(f"{who}: choose", choices=[str(i) for i in range(1, len(legal) + 1)], default="1",
+                            console=out)
+        chosen.append(legal[int(answer) - 1])
+    return make_attack(attack.attacker, attack.target, ",".join(chosen) or None)
 
 
 @contextmanager
@@ -122,6 +144,18 @@ def render_resolution(resolution: Resolution) -> None:
     out.print(f"  [bold]outcome:[/bold] {summary}")
 
 
+def render_lines(extra: Any) -> None:
+    out.print(f"[bold]best line[/bold] (each side maximising its own chance): {', '.join(extra['best_line'])}")
+    table = Table(title="lines of play" + (" (cut)" if extra["lines_cut"] else ""), title_justify="left")
+    table.add_column("actions")
+    table.add_column("attacker wins", justify="right")
+    table.add_column("", justify="right", style="dim")
+    for line in extra["lines"]:
+        p = Fraction(line["attacker_wins"])
+        table.add_row(", ".join(line["actions"]), _percent(p), line["attacker_wins"])
+    out.print(table)
+
+
 def render_status(title: str, rows: Sequence[dict[str, Any]]) -> None:
     if not rows:
         return
@@ -153,11 +187,12 @@ def rulesets(as_json: JsonOpt = False) -> None:
 
 
 @app.command()
-def check(scenario: Scenario, attacker: AttackerOpt, target: TargetOpt = None, as_json: JsonOpt = False) -> None:
+def check(scenario: Scenario, attacker: AttackerOpt, target: TargetOpt = None, as_json: JsonOpt = False,
+          actions: ActionsOpt = None) -> None:
     """May ATTACKER shoot TARGET? The plan, or the refusals with their clauses (exit 1 when refused)."""
     with user_errors():
         ruleset, battle = load_battle(scenario)
-        checked = ruleset.check(battle, Attack(attacker, target))
+        checked = ruleset.check(battle, make_attack(attacker, target, actions))
     if as_json:
         _emit(checked.to_dict(ruleset.key))
     elif checked.plan is not None:
@@ -170,12 +205,13 @@ def check(scenario: Scenario, attacker: AttackerOpt, target: TargetOpt = None, a
 
 @app.command()
 def odds(scenario: Scenario, attacker: AttackerOpt, target: TargetOpt = None, as_json: JsonOpt = False,
+         actions: ActionsOpt = None,
          plot: Annotated[Optional[Path], typer.Option(help="write a chart of the distributions (.png, .svg, .pdf)")] = None,  # noqa: UP045, E501
          ) -> None:
     """The exact distribution of every named outcome of an attack."""
     with user_errors():
         ruleset, battle = load_battle(scenario)
-        checked = ruleset.check(battle, Attack(attacker, target))
+        checked = ruleset.check(battle, make_attack(attacker, target, actions))
         if checked.plan is None:
             if as_json:
                 _emit({**checked.to_dict(ruleset.key), "outcomes": {}, "events": {}, "exact": True})
@@ -191,6 +227,8 @@ def odds(scenario: Scenario, attacker: AttackerOpt, target: TargetOpt = None, as
         return
     render_plan(checked.plan)
     render_odds(result)
+    if "best_line" in result.extra:
+        render_lines(result.extra)
     if plot is not None:
         out.print(f"chart written to {plot}")
 
@@ -203,6 +241,7 @@ def resolve(
     seed: Annotated[Optional[int], typer.Option(help="seed for random dice (the same seed, the same battle)")] = None,  # noqa: UP045
     dice: Annotated[Optional[list[str]], typer.Option("--dice", help="dice rolled by hand: STAGE=v,v,... (repeatable)")] = None,  # noqa: UP045, E501
     out_file: Annotated[Optional[Path], typer.Option("--out", help="write the battle after the attack to FILE")] = None,  # noqa: UP045
+    actions: ActionsOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Play an attack out with seeded or entered dice, and optionally write the battle after it."""
@@ -215,7 +254,10 @@ def resolve(
         else:
             seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
             source = SeededSource(seed)
-        resolution, after = ruleset.play(battle, Attack(attacker, target), source)
+        attack = make_attack(attacker, target, actions)
+        if actions is None and sys.stdin.isatty() and not as_json:
+            attack = ask_choices(ruleset, battle, attack)
+        resolution, after = ruleset.play(battle, attack, source)
         after_data = ruleset.dump(after)
         if out_file is not None:
             write_scenario(out_file, after_data)
@@ -243,18 +285,20 @@ def demo(seed: Annotated[int, typer.Option(help="seed of the first attack")] = 1
                               "resolution": step.resolution.to_dict() if step.resolution else None,
                               "status": list(step.status)})
                 continue
-            out.rule(f"[bold]{step.engagement}[/bold]: volley {number}")
+            out.rule(f"[bold]{step.engagement}[/bold]: attack {number}")
             if step.odds is None or step.resolution is None:
                 render_refusals(step.check)
                 if step.last:
-                    render_status(f"{step.engagement}: after the last volley", step.status)
+                    render_status(f"{step.engagement}: after the last attack", step.status)
                 continue
             render_plan(step.odds.plan)
             render_odds(step.odds)
-            out.print("[bold]the volley[/bold]")
+            if "best_line" in step.odds.extra:
+                out.print(f"[bold]best line[/bold]: {', '.join(step.odds.extra['best_line'])}")
+            out.print("[bold]the attack[/bold]")
             render_resolution(step.resolution)
             if step.last:
-                render_status(f"{step.engagement}: after the last volley", step.status)
+                render_status(f"{step.engagement}: after the last attack", step.status)
     if as_json:
         _emit({"steps": steps})
 

@@ -15,10 +15,16 @@ from rangefire.core import Attack, Check, Odds, Resolution, SeededSource
 from rangefire.rulesets import battle_from_mapping
 from rangefire.scenario import parse_scenario
 
-#: Each built-in engagement: the example file and the order its units fire in.
-ENGAGEMENTS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("wheatfield.yaml", ("47th-alabama", "20th-maine", "15th-alabama", "83rd-pennsylvania", "battery-d",
-                         "4th-texas")),
+SAWBLADE_LINE = ("attacker:pass", "defender:swerve-target", "attacker:pass", "defender:pass")
+
+#: Each built-in engagement: the example file and its attacks, in order.
+ENGAGEMENTS: tuple[tuple[str, tuple[Attack, ...]], ...] = (
+    ("wheatfield.yaml", tuple(Attack(a) for a in ("47th-alabama", "20th-maine", "15th-alabama",
+                                                   "83rd-pennsylvania", "battery-d", "4th-texas"))),
+    # the rules' own example, played as written [SW-7.1]
+    ("sawblade.yaml", (Attack("sawblade-launcher", "road-warrior", (("actions", SAWBLADE_LINE),)),)),
+    # a combat left to best play on both sides [SW-6.2]
+    ("ambush.yaml", (Attack("rail-gun", "dune-buggy"),)),
 )
 
 
@@ -45,11 +51,11 @@ def run_demo(seed: int = 1863) -> Iterator[DemoStep]:
         path = example_path(name)
         ruleset, battle = battle_from_mapping(parse_scenario(path.read_text(encoding="utf-8"), "yaml"), name)
         title: Any = getattr(battle, "name", None) or name
-        for i, attacker in enumerate(order):
+        for i, attack in enumerate(order):
             last = i == len(order) - 1
-            if attacker not in ruleset.unit_ids(battle):
+            if attack.attacker not in ruleset.unit_ids(battle):
                 continue  # destroyed earlier in the engagement
-            check = ruleset.check(battle, Attack(attacker))
+            check = ruleset.check(battle, attack)
             if check.plan is None:
                 yield DemoStep(title, check, None, None, tuple(ruleset.status(battle)), last)
                 continue

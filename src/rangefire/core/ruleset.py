@@ -13,7 +13,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from pydantic import BaseModel
 
-from rangefire.core.errors import IllegalAttackError, UnknownUnitError
+from rangefire.core.errors import IllegalAttackError, RangefireError, UnknownUnitError
 from rangefire.core.source import DiceSource, EnteredSource, RecordingSource, parse_entered
 from rangefire.core.types import Attack, Check, LogLine, Odds, Plan, Refusal, Resolution
 
@@ -40,6 +40,8 @@ class Ruleset(ABC, Generic[B, P]):
     stages: ClassVar[tuple[str, ...]]
     outcome_names: ClassVar[tuple[str, ...]]
     event_names: ClassVar[tuple[str, ...]]
+    #: Names of the player's choices this game reads from ``Attack.choices`` (others are refused).
+    choice_names: ClassVar[tuple[str, ...]] = ()
     battle_model: ClassVar[type[BaseModel]]
     options_model: ClassVar[type[BaseModel]]
 
@@ -53,6 +55,9 @@ class Ruleset(ABC, Generic[B, P]):
         Raises :class:`UnknownUnitError` for an id the battle does not hold: that is bad input, not a
         refusal by the rules.
         """
+        for name, _ in attack.choices:
+            if name not in self.choice_names:
+                raise RangefireError(f"--{name.replace('_', '-')} does not apply to {self.key}")
         ids = self._unit_ids(battle)
         for role, uid in (("attacker", attack.attacker), ("target", attack.target)):
             if uid is not None and uid not in ids:
@@ -95,6 +100,11 @@ class Ruleset(ABC, Generic[B, P]):
         plan = self.plan(battle, attack)
         resolution = self.resolve(plan, source)
         return resolution, self.apply(battle, resolution)
+
+    def next_choices(self, battle: B, attack: Attack) -> tuple[str, list[str]] | None:
+        """For games played as a sequence of choices: who chooses next and from what; None when nothing
+        is left to choose (the default: the attack is fully described by attacker and target)."""
+        return None
 
     def unit_ids(self, battle: B) -> Sequence[str]:
         """The ids an attack may name, in file order."""

@@ -40,6 +40,16 @@ class DiceSource(ABC):
     @abstractmethod
     def _take(self, stage: str, count: int, sides: int) -> tuple[int, ...]: ...
 
+    def choose(self, stage: str, options: Sequence[int], what: str = "value") -> int:
+        """One of ``options`` (each entry equally likely; repeats weigh more): a card drawn, say.
+
+        Random sources pick by position; entered and scripted sources give the value itself, which must
+        be one of the options.
+        """
+        if not options:
+            raise ValueError("nothing to choose from")
+        return options[self.roll(stage, 1, len(options))[0] - 1]
+
     def finish(self) -> None:  # noqa: B027 - optional hook, most sources hold nothing to check
         """Called after a resolution: a source holding unused dice says so here."""
 
@@ -75,6 +85,10 @@ class ScriptedSource(DiceSource):
 
     def __repr__(self) -> str:
         return f"ScriptedSource({self._values!r})"
+
+    def choose(self, stage: str, options: Sequence[int], what: str = "value") -> int:
+        value = self._take(stage, 1, 0)[0]
+        return _check_choice(stage, value, options, what)
 
     def _take(self, stage: str, count: int, sides: int) -> tuple[int, ...]:
         left = len(self._values) - self._used
@@ -113,6 +127,10 @@ class EnteredSource(DiceSource):
     def __repr__(self) -> str:
         return f"EnteredSource({self._dice!r})"
 
+    def choose(self, stage: str, options: Sequence[int], what: str = "value") -> int:
+        value = self._take(stage, 1, 0)[0]
+        return _check_choice(stage, value, options, what)
+
     def _take(self, stage: str, count: int, sides: int) -> tuple[int, ...]:
         values = self._dice.get(stage, [])
         used = self._used.get(stage, 0)
@@ -136,6 +154,13 @@ class EnteredSource(DiceSource):
                 )
 
 
+def _check_choice(stage: str, value: int, options: Sequence[int], what: str) -> int:
+    if value not in options:
+        known = ", ".join(str(v) for v in sorted(set(options)))
+        raise DiceError(f"stage {stage}: {value} is not a {what} that can come up ({known})")
+    return value
+
+
 class RecordingSource(DiceSource):
     """Wraps a source and records every face it gives, by stage (the ``dice`` of a resolution)."""
 
@@ -147,6 +172,11 @@ class RecordingSource(DiceSource):
         values = self.inner.roll(stage, count, sides)
         self.record.setdefault(stage, []).extend(values)
         return values
+
+    def choose(self, stage: str, options: Sequence[int], what: str = "value") -> int:
+        value = self.inner.choose(stage, options, what)
+        self.record.setdefault(stage, []).append(value)
+        return value
 
     def finish(self) -> None:
         self.inner.finish()

@@ -82,10 +82,18 @@ class LogLine:
 
 @dataclass(frozen=True)
 class Attack:
-    """What the player asks for: this attacker, at this target (``None`` where the rules choose it)."""
+    """What the player asks for: this attacker, at this target (``None`` where the rules choose it).
+
+    ``choices`` holds what some games let the player decide beyond that (a line of play, the sides to
+    use, a redirection), by name; each game reads the names it knows.
+    """
 
     attacker: str
     target: str | None = None
+    choices: tuple[tuple[str, Any], ...] = ()
+
+    def choice(self, name: str, default: Any = None) -> Any:
+        return dict(self.choices).get(name, default)
 
 
 @dataclass(frozen=True)
@@ -160,6 +168,7 @@ class Odds:
     events: Mapping[str, Fraction]
     exact: bool = True
     estimate: Mapping[str, Any] | None = None
+    extra: Mapping[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -175,6 +184,7 @@ class Odds:
         }
         if self.estimate is not None:
             out["estimate"] = dict(self.estimate)
+        out.update(self.extra)
         return out
 
 

@@ -9,10 +9,11 @@ from pydantic import BaseModel
 
 from rangefire.core import Ruleset, ScenarioError, UnknownRulesetError
 from rangefire.rulesets.dress_on_the_colors import DressOnTheColors
+from rangefire.rulesets.swerve import Swerve
 from rangefire.scenario import read_scenario, validate
 
 #: Every built-in game, one instance each.
-RULESETS: tuple[Ruleset[Any, Any], ...] = (DressOnTheColors(),)
+RULESETS: tuple[Ruleset[Any, Any], ...] = (DressOnTheColors(), Swerve())
 
 
 def find_ruleset(name: str) -> Ruleset[Any, Any]:
@@ -23,7 +24,7 @@ def find_ruleset(name: str) -> Ruleset[Any, Any]:
     >>> find_ruleset("chess")
     Traceback (most recent call last):
     ...
-    rangefire.core.errors.UnknownRulesetError: unknown ruleset 'chess'; known: dress-on-the-colors (doc, dress)
+    rangefire.core.errors.UnknownRulesetError: unknown ruleset 'chess'; known: dress-on-the-colors (doc, dress), ...
     """
     for ruleset in RULESETS:
         if name == ruleset.key or name in ruleset.aliases:
@@ -51,4 +52,4 @@ def load_battle(path: str | Path) -> tuple[Ruleset[Any, Any], BaseModel]:
     return battle_from_mapping(read_scenario(path), source=str(path))
 
 
-__all__ = ["RULESETS", "DressOnTheColors", "battle_from_mapping", "find_ruleset", "load_battle"]
+__all__ = ["RULESETS", "DressOnTheColors", "Swerve", "battle_from_mapping", "find_ruleset", "load_battle"]

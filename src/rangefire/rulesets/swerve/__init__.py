@@ -1,0 +1,250 @@
+"""The swerve card game: ranged combat as a played-out sequence of actions, then a reveal (SW-*).
+
+>>> from rangefire.rulesets import find_ruleset
+>>> find_ruleset("swerve").stages
+('bonus',)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from rangefire.core import Attack, DiceSource, LogLine, Modifier, Odds, Plan, Refusal, Resolution, Ruleset
+from rangefire.core.numbers import fraction_str
+from rangefire.rulesets.swerve.combat import Action, Combat, State
+from rangefire.rulesets.swerve.scenario import KEY, Battle, Card, Options, cross_problems
+
+__all__ = ["Action", "Battle", "Combat", "CombatPlan", "Swerve"]
+
+
+@dataclass(frozen=True)
+class CombatPlan(Plan):
+    """A ranged combat begun and its line of play: the actions given, completed by best play."""
+
+    attacker_player: str = ""
+    defender_player: str = ""
+    actions: tuple[str, ...] = ()
+    given: int = 0
+    start: tuple[int, int, int] = (0, 0, 0)
+    final: tuple[int, int, int] = (0, 0, 0)
+    bonus_options: tuple[int, ...] = ()
+    known_bonus: int | None = None
+    #: The combat's fixed facts (cards, hands, deck), for the search and the replay; not part of the data.
+    combat: Combat | None = field(default=None, compare=False, repr=False)
+
+    def details(self) -> dict[str, Any]:
+        return {
+            "players": {"attacker": self.attacker_player, "defender": self.defender_player},
+            "start": dict(zip(("accuracy", "speed", "damage"), self.start, strict=True)),
+            "actions": list(self.actions),
+            "actions_given": self.given,
+            "totals_before_reveal": dict(zip(("accuracy", "speed", "damage"), self.final, strict=True)),
+            "reveal": {"known": self.known_bonus} if self.known_bonus is not None else
+                      {"deck": list(self.bonus_options)},
+        }
+
+    def summary(self) -> list[tuple[str, str]]:
+        acc, speed, dmg = self.start
+        reveal = (f"combat bonus {self.known_bonus} (top of the deck)" if self.known_bonus is not None else
+                  f"one of {', '.join(map(str, self.bonus_options))} (order unknown)")
+        rows = [("attacker", f"{self.attacker_player} with {self.attacker}: accuracy {acc}, damage {dmg}"),
+                ("defender", f"{self.defender_player} with {self.target}: speed {speed}"),
+                ("reveal", reveal)]
+        if self.actions:
+            played = ", ".join(self.actions[: self.given]) or "none"
+            rows.append(("actions given", played))
+            if self.given < len(self.actions):
+                rows.append(("best play after", ", ".join(self.actions[self.given:])))
+        return rows
+
+
+class Swerve(Ruleset[Battle, CombatPlan]):
+    """Accuracy against speed, with swerved cards and a combat bonus from the deck."""
+
+    key = KEY
+    title = "swerve (card game)"
+    aliases = ("swerve-card-game",)
+    clause_prefix = "SW"
+    stages = ("bonus",)
+    outcome_names = ("damage",)
+    event_names = ("attacker_wins",)
+    choice_names = ("actions",)
+    battle_model = Battle
+    options_model = Options
+
+    def raw_problems(self, data: Mapping[str, Any]) -> list[str]:
+        return cross_problems(data)
+
+    def _unit_ids(self, battle: Battle) -> Sequence[str]:
+        return [c.id for c in battle.cards]
+
+    def status(self, battle: Battle) -> list[dict[str, Any]]:
+        return [{"id": c.id, "owner": c.owner, "type": c.type, "swerved": c.swerved,
+                 "damage": f"{c.counters}/{c.toughness or 1}" if c.type in ("unit", "vehicle") else ""}
+                for c in battle.cards]
+
+    # -- beginning and the line of play ------------------------------------------------------------
+    def begin(self, battle: Battle, attack: Attack) -> Combat | list[Refusal]:
+        """The combat a card begins against a target [SW-2.1, SW-2.2], or why it cannot begin."""
+        launcher = battle.card(attack.attacker)
+        if launcher.ranged is None:
+            return [Refusal("SW-2.1", f"{launcher.id} has no text that begins ranged combat")]
+        if launcher.ranged.cost == "swerve-self" and launcher.swerved:
+            return [Refusal("SW-2.1", f"{launcher.id} is swerved: it cannot pay \"swerve this\" again")]
+        if attack.target is None:
+            return [Refusal("SW-2.2", "ranged combat targets exactly one unit or vehicle: name it with --target")]
+        target = battle.card(attack.target)
+        refusals = []
+        if target.type not in launcher.ranged.targets:
+            allowed = " or ".join(launcher.ranged.targets)
+            refusals.append(Refusal("SW-2.2", f"{target.id} is a {target.type}: {launcher.id} targets a {allowed}"))
+        if target.owner == launcher.owner:
+            refusals.append(Refusal("SW-2.2", f"{target.id} is {launcher.owner}'s own card, not an opponent's"))
+        if target.owner not in battle.players or launcher.owner not in battle.players:
+            refusals.append(Refusal("SW-1.4", "both players need a deck entry under players"))
+        return refusals or Combat(battle, launcher, target)
+
+    def _actions(self, combat: Combat, attack: Attack) -> list[Action] | Refusal:
+        texts = attack.choice("actions") or ()
+        actions = []
+        for i, text in enumerate(texts, start=1):
+            try:
+                actions.append(Action.parse(text, combat.players))
+            except ValueError as exc:
+                return Refusal("SW-3.1", f"action {i}: {exc}")
+        return actions
+
+    def next_choices(self, battle: Battle, attack: Attack) -> tuple[str, list[str]] | None:
+        """Who must act next and the legal actions, for a player choosing at a prompt; None when the stage
+        is over (or the combat cannot begin, which ``check`` then explains)."""
+        combat = self.begin(battle, attack)
+        if not isinstance(combat, Combat):
+            return None
+        actions = self._actions(combat, attack)
+        if isinstance(actions, Refusal):
+            return None
+        state, _, refusal, _ = combat.play(combat.start(), actions)
+        if refusal is not None or state.is_over:
+            return None
+        return f"{combat.owner[state.turn]} ({state.turn})", [str(a) for a in combat.legal(state)]
+
+    def _check(self, battle: Battle, attack: Attack) -> CombatPlan | Sequence[Refusal]:
+        combat = self.begin(battle, attack)
+        if not isinstance(combat, Combat):
+            return combat
+        actions = self._actions(combat, attack)
+        if isinstance(actions, Refusal):
+            return [actions]
+        start = combat.start()
+        state, _, refusal, index = combat.play(start, actions)
+        if refusal is not None:
+            return [Refusal(refusal.clause, f"action {index + 1} ({actions[index]}): {refusal.reason}")]
+        full = actions + combat.best_line(state)
+        modifiers, s = [], start
+        for action in full:
+            nxt, line = combat.after(s, action)
+            for total in ("accuracy", "speed", "damage"):
+                delta = getattr(nxt, total) - getattr(s, total)
+                if delta:
+                    modifiers.append(Modifier(line.clause, delta, f"{total}: {action}"))
+            s = nxt
+        notes = [LogLine("SW-2.3", f"{combat.launcher.id} begins with accuracy {start.accuracy}, damage "
+                                   f"{start.damage}"),
+                 LogLine("SW-2.4", f"{combat.target.id} defends with speed {start.speed}; the defender's damage "
+                                   "is 0")]
+        return CombatPlan(
+            ruleset=self.key, attacker=combat.launcher.id, target=combat.target.id, modifiers=tuple(modifiers),
+            notes=tuple(notes), attacker_player=combat.owner["attacker"], defender_player=combat.owner["defender"],
+            actions=tuple(str(a) for a in full), given=len(actions),
+            start=(start.accuracy, start.speed, start.damage), final=(s.accuracy, s.speed, s.damage),
+            bonus_options=combat.bonus_options(),
+            known_bonus=None if combat.bonus_options() else combat.known_bonus(), combat=combat)
+
+    @staticmethod
+    def _replay(plan: CombatPlan) -> tuple[Combat, State, list[Action]]:
+        combat = plan.combat
+        assert combat is not None, "a CombatPlan comes from Swerve.check"
+        return combat, combat.start(), [Action.parse(a) for a in plan.actions]
+
+    # -- odds [SW-6] -------------------------------------------------------------------------------
+    def _odds(self, plan: CombatPlan) -> Odds:
+        combat, start, actions = self._replay(plan)
+        state, _, _, _ = combat.play(start, actions[: plan.given])
+        best = combat.best_line(state)
+        final, _, _, _ = combat.play(state, best)
+        result = combat.outcome(final)
+        lines, cut = combat.lines(state)
+        listed = []
+        for line, end in lines:
+            outcome = combat.outcome(end)
+            listed.append({"actions": [str(a) for a in line],
+                           "attacker_wins": fraction_str(outcome.p(lambda o: o[0])),
+                           "damage": outcome.map(lambda o: o[1]).to_dict()})
+        return Odds(plan=plan, outcomes={"damage": result.map(lambda o: o[1])},
+                    events={"attacker_wins": result.p(lambda o: o[0])},
+                    extra={"best_line": [str(a) for a in best],
+                           "value_before_actions": fraction_str(combat.value(state)),
+                           "lines": listed, "lines_cut": cut})
+
+    # -- resolution and application ----------------------------------------------------------------
+    def _resolve(self, plan: CombatPlan, source: DiceSource) -> tuple[list[LogLine], Mapping[str, Any]]:
+        combat, state, actions = self._replay(plan)
+        log = [LogLine("SW-2.1", f"{combat.owner['attacker']} swerves {combat.launcher.id} to begin ranged combat "
+                                 f"against {combat.target.id}"), *plan.notes]
+        if plan.given < len(actions):
+            log.append(LogLine("SW-6.2", f"actions {plan.given + 1} on are the best line of play for both sides"))
+        state, lines, refusal, _ = combat.play(state, actions)
+        assert refusal is None
+        log += lines
+        log.append(LogLine("SW-3.2", "both players passed in succession: the actions stage ends"))
+        options = combat.bonus_options()
+        bonus = source.choose("bonus", options, "combat bonus left in the deck") if options else combat.known_bonus()
+        log.append(LogLine("SW-4.1", f"{combat.owner['attacker']} reveals a combat bonus of {bonus}: total accuracy "
+                                     f"{state.accuracy} + {bonus} = {state.accuracy + bonus} against total speed "
+                                     f"{state.speed}"))
+        wins = combat.attacker_wins(state, bonus)
+        winner = "the attacker wins" if wins else "the defender wins"
+        if state.accuracy + bonus == state.speed:
+            winner += " (equal totals)"
+        log.append(LogLine("SW-4.3", winner))
+        damage = combat.damage_dealt(state, wins)
+        target = combat.target
+        counters = target.counters + damage
+        toughness = target.toughness or 1
+        destroyed = counters >= toughness
+        if wins:
+            log.append(LogLine("SW-5.1", f"{target.id} takes {damage} damage ({counters}/{toughness})"
+                                         + ("; it is destroyed [SW-5.3]" if destroyed else "")))
+        else:
+            log.append(LogLine("SW-5.2", "the defender deals no damage in ranged combat; nobody takes damage"))
+        outcome = {"attacker_wins": wins, "damage": damage, "bonus": bonus, "accuracy": state.accuracy + bonus,
+                   "speed": state.speed, "destroyed": wins and destroyed,
+                   "spent": sorted(state.spent)}
+        return log, outcome
+
+    def _apply(self, battle: Battle, resolution: Resolution) -> Battle:
+        plan = resolution.plan
+        assert isinstance(plan, CombatPlan)
+        out = resolution.outcome
+        spent = set(out["spent"])
+        played = {cid for cid in spent if battle.card(cid).type == "tactic"}
+        cards: list[Card] = []
+        for card in battle.cards:
+            if card.id in played:
+                continue  # a tactic played is discarded
+            if card.id == plan.attacker or card.id in spent:
+                card = card.model_copy(update={"swerved": True})  # costs paid stay paid [SW-5.3]
+            if card.id == plan.target and out["damage"]:
+                if out["destroyed"]:
+                    continue
+                card = card.model_copy(update={"counters": card.counters + out["damage"]})
+            cards.append(card)
+        hands = {p: tuple(c for c in hand if c not in played and not (c == plan.target and out["destroyed"]))
+                 for p, hand in battle.hands.items()}
+        players = dict(battle.players)
+        deck = players[plan.attacker_player]
+        if deck.deck_order == "unknown" and deck.deck:
+            players[plan.attacker_player] = deck.model_copy(update={"top_revealed": out["bonus"]})  # [SW-4.2]
+        return battle.model_copy(update={"cards": tuple(cards), "hands": hands, "players": players})

@@ -1,0 +1,123 @@
+"""The swerve card game's scenario model (design section 4): players, decks, cards, hands [SW-1]."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Annotated, Any, Literal
+
+from pydantic import Field
+
+from rangefire.scenario import Id, Model
+
+KEY = "swerve"
+MAX_CARDS = 500
+MAX_DECK = 200
+Number = Annotated[int, Field(strict=True, ge=-1000, le=1000)]
+Timing = Literal["main", "combat", "close-combat", "ranged-combat"]
+
+
+class Options(Model):
+    """The rulings' options [SW-4.3]."""
+
+    attacker_wins_ties: bool = False
+
+
+class Player(Model):
+    """A player's deck of combat bonuses (top first when the order is known) [SW-1.4].
+
+    ``top_revealed`` is a bonus revealed on top of a deck whose order is otherwise unknown: it stays on top
+    [SW-4.2] and is what the next reveal shows.
+    """
+
+    deck: Annotated[tuple[Number, ...], Field(max_length=MAX_DECK)] = ()
+    deck_order: Literal["known", "unknown"] = "known"
+    top_revealed: Number | None = None
+
+
+class Ranged(Model):
+    """The text of a card that begins ranged combat [SW-1.2, SW-2.1]."""
+
+    accuracy: Number
+    damage: Number
+    cost: Literal["swerve-self", "none"] = "swerve-self"
+    targets: tuple[Literal["unit", "vehicle"], ...] = ("unit", "vehicle")
+
+
+class Effect(Model):
+    """A tactic's or ability's effect: add N to a total [SW-1.3]."""
+
+    accuracy: Number = 0
+    speed: Number = 0
+    damage: Number = 0
+
+
+class Card(Model):
+    """A card in play or in a hand [SW-1.1]."""
+
+    id: Id
+    owner: Annotated[str, Field(min_length=1, max_length=64)]
+    type: Literal["unit", "vehicle", "weapon", "tactic"]
+    name: Annotated[str, Field(max_length=120)] = ""
+    speed: Number | None = None
+    accuracy: Number | None = None
+    damage: Number | None = None
+    toughness: Annotated[int, Field(strict=True, ge=1, le=1000)] | None = None
+    counters: Annotated[int, Field(strict=True, ge=0, le=1000)] = 0
+    swerved: bool = False
+    mission: Annotated[str, Field(max_length=64)] | None = None
+    ranged: Ranged | None = None
+    timing: Timing | None = None
+    effect: Effect | None = None
+
+
+class Battle(Model):
+    """A swerve game state: the players, the cards and the hands."""
+
+    ruleset: Literal["swerve"] = "swerve"
+    name: Annotated[str, Field(max_length=200)] | None = None
+    options: Options = Options()
+    players: dict[Annotated[str, Field(min_length=1, max_length=64)], Player]
+    cards: Annotated[tuple[Card, ...], Field(max_length=MAX_CARDS)]
+    hands: dict[str, tuple[str, ...]] = Field(default_factory=dict)
+
+    def card(self, cid: str) -> Card:
+        for card in self.cards:
+            if card.id == cid:
+                return card
+        raise KeyError(cid)
+
+
+def cross_problems(data: Mapping[str, Any]) -> list[str]:
+    """What field validation cannot see: duplicate ids, owners and hands naming players or cards that do not
+    exist, a card in two hands."""
+    problems: list[str] = []
+    players: dict[str, Any] = data["players"] if isinstance(data.get("players"), dict) else {}
+    cards: list[Any] = data["cards"] if isinstance(data.get("cards"), list) else []
+    ids: dict[str, int] = {}
+    for i, card in enumerate(cards):
+        if not isinstance(card, dict):
+            continue
+        cid = card.get("id")
+        if isinstance(cid, str):
+            if cid in ids:
+                problems.append(f"cards[{i}].id: {cid!r} is already the id of cards[{ids[cid]}]")
+            ids.setdefault(cid, i)
+        owner = card.get("owner")
+        if isinstance(owner, str) and players and owner not in players:
+            problems.append(f"cards[{i}].owner: {owner!r} is not a player ({', '.join(players)})")
+    hands: dict[str, Any] = data["hands"] if isinstance(data.get("hands"), dict) else {}
+    held: dict[str, str] = {}
+    for player, hand in hands.items():
+        if players and player not in players:
+            problems.append(f"hands.{player}: {player!r} is not a player ({', '.join(players)})")
+        for j, cid in enumerate(hand if isinstance(hand, list) else []):
+            if cid not in ids:
+                problems.append(f"hands.{player}[{j}]: no card has the id {cid!r}")
+            elif cid in held:
+                problems.append(f"hands.{player}[{j}]: {cid!r} is already in {held[cid]}'s hand")
+            else:
+                held[cid] = player
+                owner = cards[ids[cid]].get("owner") if isinstance(cards[ids[cid]], dict) else None
+                if owner != player:
+                    problems.append(f"hands.{player}[{j}]: {cid!r} belongs to {owner!r}")
+    return problems
