@@ -12,13 +12,18 @@ import time
 from collections import defaultdict
 from collections.abc import Callable
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the test oracles serve as references
 
 from rangefire.analysis.montecarlo import sample_volleys
 from rangefire.core import Attack
+from rangefire.dice.lineup import Pool, lineup_scores, reroll_weights
 from rangefire.rulesets import battle_from_mapping
 from rangefire.rulesets.dress_on_the_colors import volley
 from rangefire.rulesets.dress_on_the_colors.volley import VolleyPlan, casualties, volley_distribution
+from tests.oracles import icepool_lineup
 
 
 def best_of(fn: Callable[[], Any], repeat: int = 5) -> float:
@@ -125,7 +130,21 @@ def main() -> int:
     print(f"  numpy, vectorised     {rate_np:14,.0f} volleys/s   goal 1,000,000/s: "
           f"{'met' if rate_np >= 1_000_000 else 'MISSED'}")
     print(f"  plain Python loop     {rate_py:14,.0f} volleys/s")
-    print(f"  ratio: {rate_np / rate_py:8.1f}x faster")
+    print(f"  ratio: {rate_np / rate_py:8.1f}x faster\n")
+
+    # 3. the Arcane Legions lineup, exact, against icepool on the same lineup (critical hits included)
+    print("Arcane Legions lineup, exact hits distribution, A attack against D defense dice (criticals on):")
+    print("     A x D      rangefire        icepool     ratio   identical")
+    d6 = reroll_weights(0)
+    for a, d in ((4, 4), (10, 10), (20, 20), (30, 30), (10, 3), (3, 10)):
+        ours_t = best_of(lambda a=a, d=d: lineup_scores(Pool(a, d6, 0, (1, 0)), Pool(d, d6), crit="one"), 7)
+        start = time.perf_counter()
+        reference = icepool_lineup(a, d, crit=True)
+        theirs = time.perf_counter() - start
+        same = lineup_scores(Pool(a, d6, 0, (1, 0)), Pool(d, d6), crit="one").probabilities() == reference
+        note = "  budget 10 ms: " + ("met" if ours_t < 0.010 else "MISSED") if (a, d) == (20, 20) else ""
+        print(f"  {a:3d} x {d:<3d} {ours_t * 1e3:10.3f} ms {theirs * 1e3:12.1f} ms {theirs / ours_t:8.0f}x   "
+              f"{same}{note}")
     return 0
 
 

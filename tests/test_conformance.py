@@ -20,6 +20,7 @@ from rangefire.scenario import write_scenario
 REFERENCE: dict[str, tuple[str, Attack, Attack, str]] = {
     "dress-on-the-colors": ("wheatfield.yaml", Attack("15th-alabama", "20th-maine"),
                             Attack("83rd-pennsylvania", "15th-alabama"), "DC-2.3"),
+    "arcane-legions": ("ford.yaml", Attack("archers", "orc-band"), Attack("archers", "spearmen"), "AL-2.3"),
     "swerve": ("ambush.yaml", Attack("rail-gun", "dune-buggy"), Attack("rail-gun", "spotter"), "SW-2.2"),
 }
 

@@ -49,9 +49,21 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="print JSON instead of tab
 ActionsOpt = Annotated[Optional[str], typer.Option("--actions", help="swerve: the line of play, e.g. attacker:pass,defender:swerve-target")]  # noqa: UP045, E501
 
 
-def make_attack(attacker: str, target: str | None, actions: str | None) -> Attack:
-    choices = () if actions is None else (("actions", tuple(a for a in actions.split(",") if a.strip())),)
-    return Attack(attacker, target, choices)
+FromSideOpt = Annotated[Optional[str], typer.Option("--from-side", help="arcane-legions: the attacker's side to use")]  # noqa: UP045
+ToSideOpt = Annotated[Optional[str], typer.Option("--to-side", help="arcane-legions: the target's side to attack")]  # noqa: UP045
+OrderOpt = Annotated[Optional[str], typer.Option("--order", help="arcane-legions: ranged (default) or close")]  # noqa: UP045
+
+
+def make_attack(attacker: str, target: str | None, actions: str | None = None, from_side: str | None = None,
+                to_side: str | None = None, order: str | None = None) -> Attack:
+    """An attack with the choices given on the command line (each game refuses those it does not know)."""
+    choices: list[tuple[str, Any]] = []
+    if actions is not None:
+        choices.append(("actions", tuple(a for a in actions.split(",") if a.strip())))
+    for name, value in (("from_side", from_side), ("to_side", to_side), ("order", order)):
+        if value is not None:
+            choices.append((name, value))
+    return Attack(attacker, target, tuple(choices))
 
 
 def ask_choices(ruleset: Any, battle: Any, attack: Attack) -> Attack:
@@ -188,11 +200,12 @@ def rulesets(as_json: JsonOpt = False) -> None:
 
 @app.command()
 def check(scenario: Scenario, attacker: AttackerOpt, target: TargetOpt = None, as_json: JsonOpt = False,
-          actions: ActionsOpt = None) -> None:
+          actions: ActionsOpt = None, from_side: FromSideOpt = None, to_side: ToSideOpt = None,
+          order: OrderOpt = None) -> None:
     """May ATTACKER shoot TARGET? The plan, or the refusals with their clauses (exit 1 when refused)."""
     with user_errors():
         ruleset, battle = load_battle(scenario)
-        checked = ruleset.check(battle, make_attack(attacker, target, actions))
+        checked = ruleset.check(battle, make_attack(attacker, target, actions, from_side, to_side, order))
     if as_json:
         _emit(checked.to_dict(ruleset.key))
     elif checked.plan is not None:
@@ -205,13 +218,14 @@ def check(scenario: Scenario, attacker: AttackerOpt, target: TargetOpt = None, a
 
 @app.command()
 def odds(scenario: Scenario, attacker: AttackerOpt, target: TargetOpt = None, as_json: JsonOpt = False,
-         actions: ActionsOpt = None,
+         actions: ActionsOpt = None, from_side: FromSideOpt = None, to_side: ToSideOpt = None,
+         order: OrderOpt = None,
          plot: Annotated[Optional[Path], typer.Option(help="write a chart of the distributions (.png, .svg, .pdf)")] = None,  # noqa: UP045, E501
          ) -> None:
     """The exact distribution of every named outcome of an attack."""
     with user_errors():
         ruleset, battle = load_battle(scenario)
-        checked = ruleset.check(battle, make_attack(attacker, target, actions))
+        checked = ruleset.check(battle, make_attack(attacker, target, actions, from_side, to_side, order))
         if checked.plan is None:
             if as_json:
                 _emit({**checked.to_dict(ruleset.key), "outcomes": {}, "events": {}, "exact": True})
@@ -242,6 +256,9 @@ def resolve(
     dice: Annotated[Optional[list[str]], typer.Option("--dice", help="dice rolled by hand: STAGE=v,v,... (repeatable)")] = None,  # noqa: UP045, E501
     out_file: Annotated[Optional[Path], typer.Option("--out", help="write the battle after the attack to FILE")] = None,  # noqa: UP045
     actions: ActionsOpt = None,
+    from_side: FromSideOpt = None,
+    to_side: ToSideOpt = None,
+    order: OrderOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Play an attack out with seeded or entered dice, and optionally write the battle after it."""
@@ -254,7 +271,7 @@ def resolve(
         else:
             seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
             source = SeededSource(seed)
-        attack = make_attack(attacker, target, actions)
+        attack = make_attack(attacker, target, actions, from_side, to_side, order)
         if actions is None and sys.stdin.isatty() and not as_json:
             attack = ask_choices(ruleset, battle, attack)
         resolution, after = ruleset.play(battle, attack, source)

@@ -21,6 +21,8 @@ SAWBLADE_LINE = ("attacker:pass", "defender:swerve-target", "attacker:pass", "de
 ENGAGEMENTS: tuple[tuple[str, tuple[Attack, ...]], ...] = (
     ("wheatfield.yaml", tuple(Attack(a) for a in ("47th-alabama", "20th-maine", "15th-alabama",
                                                    "83rd-pennsylvania", "battery-d", "4th-texas"))),
+    ("ford.yaml", (Attack("archers", "orc-band"), Attack("spearmen", "wolf-riders", (("order", "close"),)),
+                   Attack("archers", "wolf-riders"))),
     # the rules' own example, played as written [SW-7.1]
     ("sawblade.yaml", (Attack("sawblade-launcher", "road-warrior", (("actions", SAWBLADE_LINE),)),)),
     # a combat left to best play on both sides [SW-6.2]
@@ -53,7 +55,8 @@ def run_demo(seed: int = 1863) -> Iterator[DemoStep]:
         title: Any = getattr(battle, "name", None) or name
         for i, attack in enumerate(order):
             last = i == len(order) - 1
-            if attack.attacker not in ruleset.unit_ids(battle):
+            ids = ruleset.unit_ids(battle)
+            if attack.attacker not in ids or (attack.target is not None and attack.target not in ids):
                 continue  # destroyed earlier in the engagement
             check = ruleset.check(battle, attack)
             if check.plan is None:

@@ -7,12 +7,12 @@ from collections import Counter
 from dataclasses import replace
 
 import numpy as np
-from scipy.stats import chisquare
 
 from rangefire.analysis.montecarlo import estimate, sample_volleys, wilson
 from rangefire.core import Attack, SeededSource
 from rangefire.rulesets.dress_on_the_colors.volley import VolleyOutcome, volley_distribution
 from tests.conftest import dc_battle, square, unit
+from tests.oracles import chi_square
 
 P_MIN = 1e-3
 
@@ -23,24 +23,6 @@ def _plan(doc):
     b = dc_battle(unit("F", "blue", (-12, -8), 90, stands=5), unit("T", "grey", (0, 0), 0, stands=3,
                   micro_hits=1), terrain=(woods,))
     return doc.plan(b, Attack("F", "T"))
-
-
-def chi_square(observed: Counter, exact: dict, n: int) -> float:
-    """p-value of observed counts against exact probabilities; bins expected below 5 are pooled."""
-    obs, exp, rest_o, rest_e = [], [], 0, 0.0
-    for key, p in exact.items():
-        e = float(p) * n
-        if e < 5:
-            rest_o += observed.get(key, 0)
-            rest_e += e
-        else:
-            obs.append(observed.get(key, 0))
-            exp.append(e)
-    assert sum(observed.values()) == n and not set(observed) - set(exact), "an impossible outcome was sampled"
-    if rest_e:
-        obs.append(rest_o)
-        exp.append(rest_e)
-    return float(chisquare(obs, exp).pvalue)
 
 
 def test_seeded_resolutions_agree_with_exact_odds(doc):

@@ -8,12 +8,13 @@ from typing import Any
 from pydantic import BaseModel
 
 from rangefire.core import Ruleset, ScenarioError, UnknownRulesetError
+from rangefire.rulesets.arcane_legions import ArcaneLegions
 from rangefire.rulesets.dress_on_the_colors import DressOnTheColors
 from rangefire.rulesets.swerve import Swerve
 from rangefire.scenario import read_scenario, validate
 
 #: Every built-in game, one instance each.
-RULESETS: tuple[Ruleset[Any, Any], ...] = (DressOnTheColors(), Swerve())
+RULESETS: tuple[Ruleset[Any, Any], ...] = (DressOnTheColors(), ArcaneLegions(), Swerve())
 
 
 def find_ruleset(name: str) -> Ruleset[Any, Any]:
@@ -52,4 +53,5 @@ def load_battle(path: str | Path) -> tuple[Ruleset[Any, Any], BaseModel]:
     return battle_from_mapping(read_scenario(path), source=str(path))
 
 
-__all__ = ["RULESETS", "DressOnTheColors", "Swerve", "battle_from_mapping", "find_ruleset", "load_battle"]
+__all__ = ["RULESETS", "ArcaneLegions", "DressOnTheColors", "Swerve", "battle_from_mapping", "find_ruleset",
+           "load_battle"]

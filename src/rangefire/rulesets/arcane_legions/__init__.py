@@ -1,0 +1,254 @@
+"""Arcane Legions: ranged (and close) combat orders between units on rigid bases (AL-*).
+
+>>> from rangefire.rulesets import find_ruleset
+>>> find_ruleset("al").stages
+('attack', 'defense', 'attack-reroll', 'defense-reroll')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+from rangefire.core import Attack, DiceSource, LogLine, Modifier, Odds, Refusal, Resolution, Ruleset
+from rangefire.geometry import Segment
+from rangefire.rulesets.arcane_legions.orders import (
+    OrderPlan,
+    order_odds,
+    possessive,
+    resolve_order,
+    take_damage,
+    without_one_figure,
+)
+from rangefire.rulesets.arcane_legions.scenario import SIDE_NAMES, Battle, Options, Unit, cross_problems
+from rangefire.rulesets.arcane_legions.table import RANGE2, base_of, is_adjacent, sight, touching_sides
+
+__all__ = ["ArcaneLegions", "Battle", "OrderPlan", "Unit"]
+
+
+class ArcaneLegions(Ruleset[Battle, OrderPlan]):
+    """Ranged combat orders: sides, notches, line of sight, and the lineup of sorted dice."""
+
+    key = "arcane-legions"
+    title = "Arcane Legions"
+    aliases = ("al", "arcane")
+    clause_prefix = "AL"
+    stages = ("attack", "defense", "attack-reroll", "defense-reroll")
+    outcome_names = ("hits",)
+    event_names = ("critical",)
+    choice_names = ("from_side", "to_side", "order")
+    battle_model = Battle
+    options_model = Options
+
+    def raw_problems(self, data: Mapping[str, Any]) -> list[str]:
+        return cross_problems(data)
+
+    def _unit_ids(self, battle: Battle) -> Sequence[str]:
+        return [u.id for u in battle.units]
+
+    def status(self, battle: Battle) -> list[dict[str, Any]]:
+        return [{"id": u.id, "side": u.side, "figures": u.figures, "blue": u.ready("blue"), "red": u.ready("red"),
+                 "white": u.ready("white"), "order points": battle.players[u.side].order_points
+                 if u.side in battle.players else "-"} for u in battle.units]
+
+    # -- check and plan --------------------------------------------------------------------------
+    def _check(self, battle: Battle, attack: Attack) -> OrderPlan | Sequence[Refusal]:
+        firer = battle.unit(attack.attacker)
+        order = attack.choice("order", "ranged")
+        if order not in ("ranged", "close"):
+            return [Refusal("AL-8.1", f"unknown order {order!r}: ranged or close")]
+        wanted = {role: attack.choice(role) for role in ("from_side", "to_side")}
+        for name in wanted.values():
+            if name is not None and name not in SIDE_NAMES:
+                return [Refusal("AL-1.1", f"no side {name!r}: the sides are {', '.join(SIDE_NAMES)}")]
+        if attack.target is None:
+            return [Refusal("AL-2.3", "name the target unit with --target")]
+        target = battle.unit(attack.target)
+        if target.side == firer.side:
+            return [Refusal("AL-2.3", f"{target.id} is on {firer.side}'s side, not an enemy")]
+        options = battle.options
+        refusals: list[Refusal] = []
+        cost = max(0, (2 if firer.base == "formation" else 1) + firer.abilities.order_cost)
+        points = battle.players[firer.side].order_points if firer.side in battle.players else 0
+        if points < cost:
+            refusals.append(Refusal("AL-5.1", f"{firer.side} has {points} order points; the order costs {cost}"))
+        push = False
+        shooter = firer
+        if order == "ranged":
+            enemies = [u for u in battle.units if u.side != firer.side]
+            near = [u.id for u in enemies if is_adjacent(firer, u, options.corner_contact_is_adjacent)]
+            if near:
+                refusals.append(Refusal("AL-2.1", f"{firer.id} is adjacent to the enemy ({', '.join(near)}): no ranged "
+                                                  "combat order"))
+            if firer.ranged_orders_this_turn >= 1:
+                if firer.pushed:
+                    refusals.append(Refusal("AL-5.2", f"{firer.id} has had a ranged order and been pushed this "
+                                                      "turn: it cannot be pushed again"))
+                elif firer.figures <= 1:
+                    refusals.append(Refusal("AL-5.2", f"a push would remove {firer.id}'s last figure"))
+                else:
+                    push, shooter = True, without_one_figure(firer)
+            if shooter.ready("blue") == 0:
+                refusals.append(Refusal("AL-2.2", f"{firer.id} has no ready blue icon"
+                                                  + (" after the push" if push else "")))
+        if refusals:
+            return refusals
+        found = self._choose(battle, shooter, target, order, wanted)
+        if isinstance(found, list):
+            return found
+        (attack_dice, defense_dice, modifiers, sa, st, na, nt, d2, seen) = found
+        if options.refuse_zero_dice and attack_dice == 0:
+            return [Refusal("AL-5.5", f"{firer.id} would roll no attack dice (option refuse_zero_dice)")]
+        ab, db = shooter.abilities, target.abilities
+        notes = [LogLine("AL-3.4" if wanted["from_side"] is None or wanted["to_side"] is None else "AL-3.1",
+                         f"from {possessive(firer.id)} {sa} side to {possessive(target.id)} {st} side, "
+                         f"{float(d2) ** 0.5:.2f} steps"
+                         + (" (the engine's choice: most dice net of the defender's, then the shortest)"
+                            if wanted["from_side"] is None or wanted["to_side"] is None else ""))]
+        if push:
+            notes.append(LogLine("AL-5.2", f"a second ranged order this turn: {firer.id} is pushed (one figure "
+                                           "removed)"))
+        if seen is not None:
+            notes.append(LogLine("AL-4.3" if seen.hindered_by else "AL-4.4" if seen.touching else "AL-4.1",
+                                 f"line of sight {seen.verdict}"
+                                 + (f" by {', '.join(seen.hindered_by)}" if seen.hindered_by else "")
+                                 + (f"; touching {', '.join(seen.touching)}" if seen.touching else "")))
+        return OrderPlan(
+            ruleset=self.key, attacker=firer.id, target=target.id, modifiers=tuple(modifiers), notes=tuple(notes),
+            order=order, from_side=sa, to_side=st, from_notch=(na.x, na.y), to_notch=(nt.x, nt.y), distance2=d2,
+            sight=seen.verdict if seen else "adjacent", hindered_by=seen.hindered_by if seen else (),
+            touching=seen.touching if seen else (), attack_dice=attack_dice, defense_dice=defense_dice,
+            attack_die_bonus=ab.attack_die_bonus, defense_die_bonus=db.defense_die_bonus,
+            reroll_attack_at_most=ab.reroll_attack_at_most, reroll_defense_at_most=db.reroll_defense_at_most,
+            crit_per_three=options.crit_per_three_sixes,
+            defender_scores=order == "close" or db.defender_scores_in_ranged, cost=cost, push=push,
+            chosen_by_engine=wanted["from_side"] is None or wanted["to_side"] is None)
+
+    def _dice(self, battle: Battle, shooter: Unit, target: Unit, order: str, sa: str, st: str,
+              hindrances: int) -> tuple[int, int, list[Modifier]]:
+        """Attack and defense dice for a choice of sides [AL-5.3, AL-5.4, AL-8.1], never below 0 [AL-5.5]."""
+        colours_a, colours_t = shooter.sides.model_dump(), target.sides.model_dump()
+        mods: list[Modifier] = []
+        if order == "ranged":
+            base = shooter.ready("blue") + shooter.abilities.attack_dice
+            if colours_a[sa] != "blue":
+                mods.append(Modifier("AL-5.3", -3, f"attacking from the {sa} side, which is {colours_a[sa]}"))
+            friends = [u.id for u in battle.units if u.side == shooter.side and u.id != shooter.id
+                       and is_adjacent(u, target, battle.options.corner_contact_is_adjacent)]
+            if friends:
+                mods.append(Modifier("AL-5.3", -1, f"firing into melee ({target.id} is adjacent to "
+                                                   f"{', '.join(friends)})"))
+            if hindrances:
+                mods.append(Modifier("AL-5.3", -hindrances, f"{hindrances} hindrance{'s' if hindrances != 1 else ''}"
+                                                            " on the line of sight [AL-4.3]"))
+        else:
+            base = shooter.ready("red") + shooter.abilities.attack_dice
+            if colours_a[sa] == "grey":
+                mods.append(Modifier("AL-8.1", -3, f"attacking from the {sa} side, which is grey"))
+        defense = target.ready("white") + target.abilities.defense_dice
+        if colours_t[st] == "grey":
+            mods.append(Modifier("AL-5.4", -3, f"the attacked {st} side is grey (defense dice)"))
+            defense -= 3
+        attack = max(0, base + sum(m.delta for m in mods if m.clause != "AL-5.4"))
+        return attack, max(0, defense), mods
+
+    def _choose(self, battle: Battle, shooter: Unit, target: Unit, order: str,
+                wanted: Mapping[str, str | None]) -> Any:
+        """The sides and notches to use [AL-3.4]: the legal choice with the most attack dice net of the
+        defender's, then the shortest distance; line of sight is looked at only where it could still win."""
+        bs, bt = base_of(shooter), base_of(target)
+        sides_a = [wanted["from_side"]] if wanted["from_side"] else list(SIDE_NAMES)
+        sides_t = [wanted["to_side"]] if wanted["to_side"] else list(SIDE_NAMES)
+        if order == "close":
+            pairs = [p for p in touching_sides(shooter, target) if p[0] in sides_a and p[1] in sides_t]
+            if not touching_sides(shooter, target):
+                return [Refusal("AL-8.1", f"{target.id} is not adjacent to {shooter.id}: close combat needs contact")]
+            if not pairs:
+                return [Refusal("AL-8.1", "those sides do not touch: close combat uses the touching sides")]
+            pick: Any = None
+            for sa, st in pairs:
+                a, d, mods = self._dice(battle, shooter, target, order, sa, st, 0)
+                rank = (-(a - d), SIDE_NAMES.index(sa), SIDE_NAMES.index(st))
+                if pick is None or rank < pick[0]:
+                    mid_a = bs.sides[sa].notches[len(bs.sides[sa].notches) // 2]
+                    mid_t = bt.sides[st].notches[len(bt.sides[st].notches) // 2]
+                    pick = (rank, (a, d, mods, sa, st, mid_a, mid_t, Fraction(0), None))
+            assert pick is not None
+            return pick[1]
+        in_range = facing = False
+        nearest: Fraction | None = None
+        candidates = []
+        for i, sa in enumerate(sides_a):
+            side_a = bs.sides[sa]
+            for j, st in enumerate(sides_t):
+                side_t = bt.sides[st]
+                a_ub, d, _ = self._dice(battle, shooter, target, order, sa, st, 0)
+                for ka, na in enumerate(side_a.notches):
+                    for kt, nt in enumerate(side_t.notches):
+                        d2 = (na - nt).norm2()
+                        nearest = d2 if nearest is None or d2 < nearest else nearest
+                        if d2 > RANGE2:
+                            continue
+                        in_range = True
+                        if not (side_a.faces(nt) and side_t.faces(na)):
+                            continue
+                        facing = True
+                        candidates.append(((-(a_ub - d), d2, i, j, ka, kt), sa, st, na, nt, d2))
+        if not in_range:
+            return [Refusal("AL-3.1", f"{target.id} is out of range: its nearest notch is "
+                                      f"{float(nearest or 0) ** 0.5:.2f} steps away (6 steps at most)")]
+        if not facing:
+            return [Refusal("AL-3.3", "no side in range faces the other unit: a side can only be used toward "
+                                      "what lies in front of it")]
+        candidates.sort(key=lambda c: c[0])
+        others = [u for u in battle.units if u.id not in (shooter.id, target.id)]
+        best: Any = None
+        chosen: Any = None
+        blockers: set[str] = set()
+        for bound, sa, st, na, nt, d2 in candidates:
+            if best is not None and bound > best:
+                break  # no remaining choice can do better, even with a clear line
+            seen = sight(Segment(na, nt), others, battle.terrain, battle.options.touching_hinders)
+            if seen.blocked_by:
+                blockers.update(seen.blocked_by)
+                continue
+            a, d, mods = self._dice(battle, shooter, target, order, sa, st, len(seen.hindered_by))
+            key = (-(a - d), *bound[1:])
+            if best is None or key < best:
+                best, chosen = key, (a, d, mods, sa, st, na, nt, d2, seen)
+        if chosen is None:
+            return [Refusal("AL-4.2", f"every line of sight to {target.id} in range is blocked "
+                                      f"({', '.join(sorted(blockers))})")]
+        return chosen
+
+    # -- odds, resolution, application -----------------------------------------------------------
+    def _odds(self, plan: OrderPlan) -> Odds:
+        outcomes, events = order_odds(plan)
+        return Odds(plan=plan, outcomes=outcomes, events=events)
+
+    def _resolve(self, plan: OrderPlan, source: DiceSource) -> tuple[list[LogLine], Mapping[str, Any]]:
+        return resolve_order(plan, source)
+
+    def _apply(self, battle: Battle, resolution: Resolution) -> Battle:
+        plan = resolution.plan
+        assert isinstance(plan, OrderPlan)
+        out = resolution.outcome
+        units = []
+        for unit in battle.units:
+            if unit.id == plan.attacker:
+                if plan.push:
+                    unit = without_one_figure(unit).model_copy(update={"pushed": True})  # [AL-5.2]
+                if plan.order == "ranged":
+                    unit = unit.model_copy(update={"ranged_orders_this_turn": unit.ranged_orders_this_turn + 1})
+                if out.get("defender_hits"):
+                    unit = unit.model_copy(update={"slots": take_damage(unit, out["defender_hits"])[0]})  # [AL-8.2]
+            elif unit.id == plan.target and out["hits"]:
+                unit = unit.model_copy(update={"slots": take_damage(unit, out["hits"])[0]})  # [AL-7.2]
+            if unit.figures == 0:
+                continue  # a unit with no figures is destroyed [AL-7.2]
+            units.append(unit)
+        players = dict(battle.players)
+        side = battle.unit(plan.attacker).side
+        players[side] = players[side].model_copy(update={"order_points": players[side].order_points - plan.cost})
+        return battle.model_copy(update={"units": tuple(units), "players": players})

@@ -1,0 +1,135 @@
+"""Arcane Legions scenario model (design section 4): units on bases, coloured sides, slots, abilities [AL-1]."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Annotated, Any, Literal
+
+from pydantic import Field
+
+from rangefire.scenario import XY, Exact, Id, Model, PolygonField
+
+KEY = "arcane-legions"
+MAX_UNITS = 300
+MAX_SLOTS = 40
+SIDE_NAMES = ("front", "right", "back", "left")
+Colour = Literal["blue", "red", "grey"]
+Small = Annotated[int, Field(strict=True, ge=-20, le=20)]
+Count = Annotated[int, Field(strict=True, ge=0, le=100)]
+
+
+class Options(Model):
+    """The rulings' options, with their defaults [AL-1.4, AL-4.4, AL-5.5, AL-6.2]."""
+
+    corner_contact_is_adjacent: bool = False
+    touching_hinders: bool = False
+    refuse_zero_dice: bool = False
+    crit_per_three_sixes: bool = False
+
+
+class Player(Model):
+    order_points: Count = 8
+
+
+class Sides(Model):
+    """The colour of each side of the base [AL-1.2]."""
+
+    front: Colour
+    right: Colour
+    back: Colour
+    left: Colour
+
+
+class Slot(Model):
+    """A figure's slot: its icons are ready while it is occupied [AL-1.5]; hit points per figure [AL-7.2]."""
+
+    icons: Annotated[tuple[Literal["blue", "red", "white"], ...], Field(max_length=12)] = ()
+    occupied: bool = True
+    hp: Annotated[int, Field(strict=True, ge=0, le=100)] = 1
+
+
+class Abilities(Model):
+    """The ability vocabulary [AL-5.1, AL-5.3, AL-5.4, AL-6.3, AL-6.6]."""
+
+    attack_dice: Small = 0
+    defense_dice: Small = 0
+    attack_die_bonus: Small = 0
+    defense_die_bonus: Small = 0
+    reroll_attack_at_most: Annotated[int, Field(strict=True, ge=0, le=5)] = 0
+    reroll_defense_at_most: Annotated[int, Field(strict=True, ge=0, le=5)] = 0
+    order_cost: Small = 0
+    defender_scores_in_ranged: bool = False
+
+
+class Unit(Model):
+    """A unit on a sortie (1 x 1 step) or formation (2 x 1 steps) base [AL-1.1]."""
+
+    id: Id
+    side: Annotated[str, Field(min_length=1, max_length=64)]
+    base: Literal["sortie", "formation"]
+    position: XY
+    facing: Exact
+    sides: Sides
+    slots: Annotated[tuple[Slot, ...], Field(min_length=1, max_length=MAX_SLOTS)]
+    abilities: Abilities = Abilities()
+    ranged_orders_this_turn: Count = 0
+    pushed: bool = False
+    casualty_order: tuple[Annotated[int, Field(strict=True, ge=0)], ...] | None = None
+
+    def ready(self, icon: str) -> int:
+        """Ready icons of one kind: the icons of occupied slots [AL-1.5]."""
+        return sum(slot.icons.count(icon) for slot in self.slots if slot.occupied)
+
+    @property
+    def figures(self) -> int:
+        return sum(1 for slot in self.slots if slot.occupied)
+
+
+class Terrain(Model):
+    id: Id
+    kind: Literal["blocking", "hindering"]
+    polygon: PolygonField
+
+
+class Battle(Model):
+    """An Arcane Legions battle: the scenario file, validated, immutable."""
+
+    ruleset: Literal["arcane-legions"] = "arcane-legions"
+    name: Annotated[str, Field(max_length=200)] | None = None
+    options: Options = Options()
+    players: dict[Annotated[str, Field(min_length=1, max_length=64)], Player] = Field(default_factory=dict)
+    terrain: Annotated[tuple[Terrain, ...], Field(max_length=300)] = ()
+    units: Annotated[tuple[Unit, ...], Field(max_length=MAX_UNITS)]
+
+    def unit(self, uid: str) -> Unit:
+        for unit in self.units:
+            if unit.id == uid:
+                return unit
+        raise KeyError(uid)
+
+
+def cross_problems(data: Mapping[str, Any]) -> list[str]:
+    """Ids used twice, casualty orders naming slots that do not exist, sides without a player entry."""
+    problems: list[str] = []
+    units: list[Any] = data["units"] if isinstance(data.get("units"), list) else []
+    players: dict[str, Any] = data["players"] if isinstance(data.get("players"), dict) else {}
+    seen: dict[str, int] = {}
+    for i, unit in enumerate(units):
+        if not isinstance(unit, dict):
+            continue
+        uid = unit.get("id")
+        if isinstance(uid, str):
+            if uid in seen:
+                problems.append(f"units[{i}].id: {uid!r} is already the id of units[{seen[uid]}]")
+            seen.setdefault(uid, i)
+        side = unit.get("side")
+        if isinstance(side, str) and side not in players:
+            problems.append(f"units[{i}].side: {side!r} has no entry under players (order points)")
+        order = unit.get("casualty_order")
+        slots = unit.get("slots")
+        if isinstance(order, list) and isinstance(slots, list):
+            for j, index in enumerate(order):
+                if isinstance(index, int) and not 0 <= index < len(slots):
+                    problems.append(f"units[{i}].casualty_order[{j}]: slot {index} does not exist "
+                                    f"(the unit has {len(slots)})")
+    return problems
