@@ -251,9 +251,9 @@ class Box(NamedTuple):
 
     def gap2(self, other: Box) -> Fraction:
         """The squared distance between two boxes: a lower bound of the distance between what they hold."""
-        dx = max(Fraction(0), other.x0 - self.x1, self.x0 - other.x1)
-        dy = max(Fraction(0), other.y0 - self.y1, self.y0 - other.y1)
-        return dx * dx + dy * dy
+        dx = other.x0 - self.x1 if other.x0 > self.x1 else self.x0 - other.x1 if self.x0 > other.x1 else 0
+        dy = other.y0 - self.y1 if other.y0 > self.y1 else self.y0 - other.y1 if self.y0 > other.y1 else 0
+        return Fraction(dx * dx + dy * dy)
 
 
 @dataclass(frozen=True)
@@ -323,6 +323,23 @@ class Polygon:
         xs = [p.x for p in self.vertices]
         ys = [p.y for p in self.vertices]
         return Box(min(xs), min(ys), max(xs), max(ys))
+
+    @cached_property
+    def _float_box(self) -> tuple[float, float, float, float]:
+        return tuple(float(c) for c in self.box)  # type: ignore[return-value]
+
+    def is_clearly_apart(self, other: Polygon | Box, reach: float = 0.0) -> bool:
+        """A fast filter: True only when the bounding boxes are certainly more than ``reach`` apart.
+
+        Floats serve here only to *skip* exact work: coordinates are at most 10^6 in magnitude, so each
+        correctly rounded box coordinate is off by less than 10^-9, and a float gap beyond reach + 10^-6 is
+        a real one. Anything closer goes to the exact tests.
+        """
+        a = self._float_box
+        b = other._float_box if isinstance(other, Polygon) else tuple(float(c) for c in other)
+        dx = max(b[0] - a[2], a[0] - b[2], 0.0)
+        dy = max(b[1] - a[3], a[1] - b[3], 0.0)
+        return bool(math.hypot(dx, dy) > reach + 1e-6)
 
     def bbox(self) -> tuple[Fraction, Fraction, Fraction, Fraction]:
         return tuple(self.box)  # type: ignore[return-value]

@@ -125,8 +125,14 @@ class ArcaneLegions(Ruleset[Battle, OrderPlan]):
             defender_scores=order == "close" or db.defender_scores_in_ranged, cost=cost, push=push,
             chosen_by_engine=wanted["from_side"] is None or wanted["to_side"] is None)
 
-    def _dice(self, battle: Battle, shooter: Unit, target: Unit, order: str, sa: str, st: str,
-              hindrances: int) -> tuple[int, int, list[Modifier]]:
+    @staticmethod
+    def _melee_friends(battle: Battle, shooter: Unit, target: Unit) -> list[str]:
+        """Units friendly to the attacker that the target is adjacent to (firing into melee) [AL-5.3]."""
+        return [u.id for u in battle.units if u.side == shooter.side and u.id != shooter.id
+                and is_adjacent(u, target, battle.options.corner_contact_is_adjacent)]
+
+    def _dice(self, shooter: Unit, target: Unit, order: str, sa: str, st: str, hindrances: int,
+              friends: Sequence[str] = ()) -> tuple[int, int, list[Modifier]]:
         """Attack and defense dice for a choice of sides [AL-5.3, AL-5.4, AL-8.1], never below 0 [AL-5.5]."""
         colours_a, colours_t = shooter.sides.model_dump(), target.sides.model_dump()
         mods: list[Modifier] = []
@@ -134,8 +140,6 @@ class ArcaneLegions(Ruleset[Battle, OrderPlan]):
             base = shooter.ready("blue") + shooter.abilities.attack_dice
             if colours_a[sa] != "blue":
                 mods.append(Modifier("AL-5.3", -3, f"attacking from the {sa} side, which is {colours_a[sa]}"))
-            friends = [u.id for u in battle.units if u.side == shooter.side and u.id != shooter.id
-                       and is_adjacent(u, target, battle.options.corner_contact_is_adjacent)]
             if friends:
                 mods.append(Modifier("AL-5.3", -1, f"firing into melee ({target.id} is adjacent to "
                                                    f"{', '.join(friends)})"))
@@ -168,7 +172,7 @@ class ArcaneLegions(Ruleset[Battle, OrderPlan]):
                 return [Refusal("AL-8.1", "those sides do not touch: close combat uses the touching sides")]
             pick: Any = None
             for sa, st in pairs:
-                a, d, mods = self._dice(battle, shooter, target, order, sa, st, 0)
+                a, d, mods = self._dice(shooter, target, order, sa, st, 0)
                 rank = (-(a - d), SIDE_NAMES.index(sa), SIDE_NAMES.index(st))
                 if pick is None or rank < pick[0]:
                     mid_a = bs.sides[sa].notches[len(bs.sides[sa].notches) // 2]
@@ -176,14 +180,18 @@ class ArcaneLegions(Ruleset[Battle, OrderPlan]):
                     pick = (rank, (a, d, mods, sa, st, mid_a, mid_t, Fraction(0), None))
             assert pick is not None
             return pick[1]
+        if bs.polygon.is_clearly_apart(bt.polygon, 6) or bs.polygon.box.gap2(bt.polygon.box) > RANGE2:
+            return [Refusal("AL-3.1", f"{target.id} is out of range: the bases are already more than 6 steps "
+                                      "apart")]
+        friends = self._melee_friends(battle, shooter, target)
         in_range = facing = False
-        nearest: Fraction | None = None
+        nearest = None
         candidates = []
         for i, sa in enumerate(sides_a):
             side_a = bs.sides[sa]
             for j, st in enumerate(sides_t):
                 side_t = bt.sides[st]
-                a_ub, d, _ = self._dice(battle, shooter, target, order, sa, st, 0)
+                a_ub, d, _ = self._dice(shooter, target, order, sa, st, 0, friends)
                 for ka, na in enumerate(side_a.notches):
                     for kt, nt in enumerate(side_t.notches):
                         d2 = (na - nt).norm2()
@@ -213,7 +221,7 @@ class ArcaneLegions(Ruleset[Battle, OrderPlan]):
             if seen.blocked_by:
                 blockers.update(seen.blocked_by)
                 continue
-            a, d, mods = self._dice(battle, shooter, target, order, sa, st, len(seen.hindered_by))
+            a, d, mods = self._dice(shooter, target, order, sa, st, len(seen.hindered_by), friends)
             key = (-(a - d), *bound[1:])
             if best is None or key < best:
                 best, chosen = key, (a, d, mods, sa, st, na, nt, d2, seen)

@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
 
 from rangefire.geometry import Box, Contact, Frame, Point, Polygon, Segment, rectangle
 from rangefire.rulesets.arcane_legions.scenario import SIDE_NAMES, Terrain, Unit
@@ -37,15 +36,30 @@ class Base:
     sides: dict[str, Side]
 
 
-@lru_cache(maxsize=4096)
+_BASES: dict[int, tuple[Unit, Base]] = {}
+
+
 def base_of(unit: Unit) -> Base:
+    """The unit's base, computed once per unit value (units are immutable; the cache holds the unit, so
+    its id cannot be reused while cached)."""
+    hit = _BASES.get(id(unit))
+    if hit is not None and hit[0] is unit:
+        return hit[1]
+    if len(_BASES) > 8192:
+        _BASES.clear()
+    base = _make_base(unit)
+    _BASES[id(unit)] = (unit, base)
+    return base
+
+
+def _make_base(unit: Unit) -> Base:
     """A sortie is 1 x 1 step, a formation 2 wide and 1 deep, placed by centre and facing [AL-1.1]; notches at
     the corners and the midpoint of every 1-step stretch [AL-1.3].
 
     >>> from rangefire.rulesets.arcane_legions.scenario import Unit
     >>> u = Unit(id="u", side="a", base="formation", position=(0, 0), facing=0,
     ...          sides={"front": "blue", "right": "grey", "back": "grey", "left": "red"}, slots=[{}])
-    >>> [len(base_of(u).sides[s].notches) for s in ("front", "right", "back", "left")]
+    >>> [len(_make_base(u).sides[s].notches) for s in ("front", "right", "back", "left")]
     [5, 3, 5, 3]
     """
     frame = Frame.at(Point(*unit.position), unit.facing)
@@ -80,7 +94,7 @@ def shared_stretch(a: Side, b: Side) -> Fraction:
 def touching_sides(x: Unit, y: Unit) -> list[tuple[str, str]]:
     """The pairs of sides along which two bases share a stretch of edge of positive length [AL-1.4, AL-8.1]."""
     bx, by = base_of(x), base_of(y)
-    if bx.polygon.box.gap2(by.polygon.box) > 0:
+    if bx.polygon.is_clearly_apart(by.polygon) or bx.polygon.box.gap2(by.polygon.box) > 0:
         return []
     return [(sx, sy) for sx in SIDE_NAMES for sy in SIDE_NAMES
             if shared_stretch(bx.sides[sx], by.sides[sy]) > 0]
@@ -126,7 +140,7 @@ def sight(segment: Segment, others: Sequence[Unit], terrain: Sequence[Terrain], 
     pieces = [(u.id, "unit", base_of(u).polygon) for u in others]
     pieces += [(t.id, t.kind, t.polygon) for t in terrain]
     for pid, kind, polygon in pieces:
-        if polygon.box.gap2(box) > 0:
+        if polygon.is_clearly_apart(box) or polygon.box.gap2(box) > 0:
             continue
         contact = polygon.contact(segment)
         if contact is Contact.CROSSING:
