@@ -116,3 +116,17 @@ def test_not_a_mapping_and_syntax_errors(tmp_path):
         load_battle(path)
     with pytest.raises(ScenarioError, match="unknown file type"):
         load_battle(tmp_path / "scenario.txt")
+
+
+@pytest.mark.parametrize(("example", "section"), [("wheatfield.yaml", "units"), ("ford.yaml", "units"),
+                                                  ("sawblade.yaml", "cards")])
+def test_ids_used_twice_are_named_in_every_game(example, section):
+    from rangefire.demo import example_path
+    from rangefire.scenario import read_scenario
+
+    data = read_scenario(example_path(example))
+    items = data[section]
+    data[section] = [*items, dict(items[0])]
+    with pytest.raises(ScenarioError, match=rf"{section}\[{len(items)}\]\.id: .* is already the id of "
+                                            rf"{section}\[0\]"):
+        battle_from_mapping(data)

@@ -7,7 +7,7 @@ from rangefire.scenario.files import (
     validate,
     write_scenario,
 )
-from rangefire.scenario.models import XY, Exact, Id, Model, PolygonField
+from rangefire.scenario.models import XY, Exact, Id, Model, PolygonField, duplicate_ids, find_by_id
 
 __all__ = [
     "MAX_FILE_BYTES",
@@ -16,6 +16,8 @@ __all__ = [
     "Id",
     "Model",
     "PolygonField",
+    "duplicate_ids",
+    "find_by_id",
     "parse_scenario",
     "read_scenario",
     "validate",

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, PlainSerializer, PlainValidator
 
@@ -59,3 +60,34 @@ PolygonField = Annotated[Polygon, PlainValidator(_polygon), PlainSerializer(_dum
 
 #: A unit or terrain id: short, printable, no spaces.
 Id = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$")]
+
+
+T = TypeVar("T")
+
+
+def find_by_id(items: Iterable[T], uid: str) -> T:
+    """The item whose ``id`` is ``uid`` (KeyError when none is)."""
+    for item in items:
+        if getattr(item, "id", None) == uid:
+            return item
+    raise KeyError(uid)
+
+
+def duplicate_ids(data: Mapping[str, Any], sections: Sequence[str]) -> list[str]:
+    """Ids used twice within each listed section of a raw scenario mapping, with their paths (checked on the
+    raw data so that they are listed beside every other error)."""
+    problems = []
+    for section in sections:
+        items = data.get(section)
+        if not isinstance(items, list):
+            continue
+        seen: dict[str, int] = {}
+        for i, item in enumerate(items):
+            uid = item.get("id") if isinstance(item, dict) else None
+            if not isinstance(uid, str):
+                continue
+            if uid in seen:
+                problems.append(f"{section}[{i}].id: {uid!r} is already the id of {section}[{seen[uid]}]")
+            else:
+                seen[uid] = i
+    return problems

@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from rangefire.scenario import XY, Exact, Id, Model, PolygonField
+from rangefire.scenario import XY, Exact, Id, Model, PolygonField, duplicate_ids, find_by_id
 
 KEY = "arcane-legions"
 MAX_UNITS = 300
@@ -102,26 +102,17 @@ class Battle(Model):
     units: Annotated[tuple[Unit, ...], Field(max_length=MAX_UNITS)]
 
     def unit(self, uid: str) -> Unit:
-        for unit in self.units:
-            if unit.id == uid:
-                return unit
-        raise KeyError(uid)
+        return find_by_id(self.units, uid)
 
 
 def cross_problems(data: Mapping[str, Any]) -> list[str]:
     """Ids used twice, casualty orders naming slots that do not exist, sides without a player entry."""
-    problems: list[str] = []
+    problems = duplicate_ids(data, ("units", "terrain"))
     units: list[Any] = data["units"] if isinstance(data.get("units"), list) else []
     players: dict[str, Any] = data["players"] if isinstance(data.get("players"), dict) else {}
-    seen: dict[str, int] = {}
     for i, unit in enumerate(units):
         if not isinstance(unit, dict):
             continue
-        uid = unit.get("id")
-        if isinstance(uid, str):
-            if uid in seen:
-                problems.append(f"units[{i}].id: {uid!r} is already the id of units[{seen[uid]}]")
-            seen.setdefault(uid, i)
         side = unit.get("side")
         if isinstance(side, str) and side not in players:
             problems.append(f"units[{i}].side: {side!r} has no entry under players (order points)")

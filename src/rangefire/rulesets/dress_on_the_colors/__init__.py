@@ -13,7 +13,7 @@ from fractions import Fraction
 from typing import Any
 
 from rangefire.core import Attack, DiceSource, LogLine, Modifier, Odds, Refusal, Resolution, Ruleset
-from rangefire.rulesets.dress_on_the_colors.scenario import KEY, Battle, Options, Unit, duplicate_ids
+from rangefire.rulesets.dress_on_the_colors.scenario import KEY, Battle, Options, Unit, cross_problems
 from rangefire.rulesets.dress_on_the_colors.table import (
     MAX_RANGE2,
     Footprint,
@@ -59,7 +59,7 @@ class DressOnTheColors(Ruleset[Battle, VolleyPlan]):
     options_model = Options
 
     def raw_problems(self, data: Mapping[str, Any]) -> list[str]:
-        return duplicate_ids(data)
+        return cross_problems(data)
 
     def status(self, battle: Battle) -> list[dict[str, Any]]:
         return [{"id": u.id, "side": u.side, "stands": u.stands, "micro-hit": u.micro_hits,

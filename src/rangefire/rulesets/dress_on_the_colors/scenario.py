@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from rangefire.scenario import XY, Exact, Id, Model, PolygonField
+from rangefire.scenario import XY, Exact, Id, Model, PolygonField, duplicate_ids, find_by_id
 
 KEY = "dress-on-the-colors"
 
@@ -71,28 +71,10 @@ class Battle(Model):
     units: Annotated[tuple[Unit, ...], Field(max_length=MAX_UNITS)]
 
     def unit(self, uid: str) -> Unit:
-        for unit in self.units:
-            if unit.id == uid:
-                return unit
-        raise KeyError(uid)
+        return find_by_id(self.units, uid)
 
 
-def duplicate_ids(data: Mapping[str, Any]) -> list[str]:
-    """Problems the field validators cannot see: ids used twice (checked on the raw data, so that they are
-    listed beside every other error)."""
-    problems = []
-    if data.get("units") == []:
-        problems.append("units: a battle needs at least one unit")
-    for section in ("units", "terrain"):
-        items = data.get(section)
-        if not isinstance(items, list):
-            continue
-        seen: dict[object, int] = {}
-        for i, item in enumerate(items):
-            if isinstance(item, dict) and isinstance(item.get("id"), str):
-                if item["id"] in seen:
-                    first = seen[item["id"]]
-                    problems.append(f"{section}[{i}].id: {item['id']!r} is already the id of {section}[{first}]")
-                else:
-                    seen[item["id"]] = i
-    return problems
+def cross_problems(data: Mapping[str, Any]) -> list[str]:
+    """Problems the field validators cannot see: no unit at all, ids used twice."""
+    problems = ["units: a battle needs at least one unit"] if data.get("units") == [] else []
+    return problems + duplicate_ids(data, ("units", "terrain"))

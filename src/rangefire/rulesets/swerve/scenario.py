@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from rangefire.scenario import Id, Model
+from rangefire.scenario import Id, Model, duplicate_ids, find_by_id
 
 KEY = "swerve"
 MAX_CARDS = 500
@@ -81,16 +81,13 @@ class Battle(Model):
     hands: dict[str, tuple[str, ...]] = Field(default_factory=dict)
 
     def card(self, cid: str) -> Card:
-        for card in self.cards:
-            if card.id == cid:
-                return card
-        raise KeyError(cid)
+        return find_by_id(self.cards, cid)
 
 
 def cross_problems(data: Mapping[str, Any]) -> list[str]:
     """What field validation cannot see: duplicate ids, owners and hands naming players or cards that do not
     exist, a card in two hands."""
-    problems: list[str] = []
+    problems = duplicate_ids(data, ("cards",))
     players: dict[str, Any] = data["players"] if isinstance(data.get("players"), dict) else {}
     cards: list[Any] = data["cards"] if isinstance(data.get("cards"), list) else []
     ids: dict[str, int] = {}
@@ -99,8 +96,6 @@ def cross_problems(data: Mapping[str, Any]) -> list[str]:
             continue
         cid = card.get("id")
         if isinstance(cid, str):
-            if cid in ids:
-                problems.append(f"cards[{i}].id: {cid!r} is already the id of cards[{ids[cid]}]")
             ids.setdefault(cid, i)
         owner = card.get("owner")
         if isinstance(owner, str) and players and owner not in players:
