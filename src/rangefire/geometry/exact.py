@@ -23,6 +23,9 @@ from typing import NamedTuple
 BEARING_TOLERANCE_DEGREES = 1e-9
 _HALF_TAN_DENOMINATOR = 10**12
 
+#: Whether :meth:`Polygon.is_clearly_apart` may skip exact work (off only to measure what it saves).
+FAST_FILTERS = True
+
 #: A polygon with more vertices than this is refused (self-intersection checks are quadratic).
 MAX_POLYGON_VERTICES = 256
 
@@ -335,6 +338,8 @@ class Polygon:
         correctly rounded box coordinate is off by less than 10^-9, and a float gap beyond reach + 10^-6 is
         a real one. Anything closer goes to the exact tests.
         """
+        if not FAST_FILTERS:
+            return False
         a = self._float_box
         b = other._float_box if isinstance(other, Polygon) else tuple(float(c) for c in other)
         dx = max(b[0] - a[2], a[0] - b[2], 0.0)
