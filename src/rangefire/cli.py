@@ -190,11 +190,13 @@ def rulesets(as_json: JsonOpt = False) -> None:
         _emit({"rulesets": rows})
         return
     table = Table(title="rulesets", title_justify="left")
-    for col in ("key", "title", "aliases", "dice stages", "options (defaults)"):
-        table.add_column(col)
+    table.add_column("key (aliases)", no_wrap=True)
+    table.add_column("dice stages")
+    table.add_column("options (defaults)", no_wrap=True)
     for row in rows:
-        opts = ", ".join(f"{k} = {v!r}" for k, v in row["options"].items())
-        table.add_row(row["key"], row["title"], ", ".join(row["aliases"]), ", ".join(row["stages"]), opts)
+        opts = "\n".join(f"{k} = {json.dumps(v)}" for k, v in row["options"].items())
+        name = f"{row['key']}\n[dim]{row['title']}\n{', '.join(row['aliases'])}[/dim]"
+        table.add_row(name, "\n".join(row["stages"]), opts)
     out.print(table)
 
 
