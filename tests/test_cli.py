@@ -15,8 +15,8 @@ import pytest
 EXAMPLE = Path(__file__).resolve().parent.parent / "src" / "rangefire" / "examples" / "wheatfield.yaml"
 
 
-def run(*args: str, ok: int | None = 0) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "COLUMNS": "200"}
+def run(*args: str, ok: int | None = 0, columns: int = 200) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "COLUMNS": str(columns)}
     proc = subprocess.run([sys.executable, "-m", "rangefire.cli", *args], capture_output=True, text=True,
                           timeout=120, env=env)
     if ok is not None:
@@ -106,7 +106,7 @@ def test_bad_input_one_line_non_zero_file_untouched(scenario, tmp_path, args, co
     """Unknown unit, illegal target, bad entered dice: one line on stderr, exit code, scenario unchanged."""
     before = digest(scenario)
     argv = [a.format(s=scenario, missing=tmp_path / "nope.yaml") for a in args]
-    proc = run(*argv, ok=code)
+    proc = run(*argv, ok=code, columns=50)  # a narrow terminal must not wrap the message
     assert needle in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
     assert digest(scenario) == before

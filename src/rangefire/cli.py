@@ -88,7 +88,7 @@ def user_errors() -> Iterator[None]:
     try:
         yield
     except RangefireError as exc:
-        err.print(f"rangefire: {exc}", markup=False)
+        err.print(f"rangefire: {exc}", markup=False, soft_wrap=True)  # one line, however narrow the terminal
         raise typer.Exit(exc.exit_code) from None
 
 
