@@ -188,19 +188,19 @@ def test_al_4_3_each_unit_and_hindering_piece_once():
 
 
 def test_al_4_4_touching_neither_blocks_nor_hinders_unless_the_option():
-    """AL-4.4: a line that only touches a piece's edge is reported as touching; option touching_hinders."""
-    edge = {"id": "rocks", "kind": "blocking", "polygon": square(0.5, 1.5, 2, 2.5)}
-    p = plan_of(A(), T(4), terrain=(edge,), choices={"from_side": "front", "to_side": "front"})
-    # some line avoids the rocks' interior; the engine reports what it touched
-    assert p.sight in ("clear", "touching")
-    hedge = {"id": "hedge", "kind": "hindering", "polygon": square("0.5", 1.5, 2, 2.5)}
-    lone = A(slots=[BLUE, BLUE, BLUE])
-    narrow = dict(T(4), sides={"front": "blue", "right": "blue", "back": "blue", "left": "blue"})
-    p = plan_of(lone, narrow, terrain=(hedge,), choices={"from_side": "front", "to_side": "front"})
-    assert "hedge" not in p.hindered_by
-    with_option = plan_of(lone, narrow, terrain=(hedge,), choices={"from_side": "front", "to_side": "front"},
-                          touching_hinders=True)
-    assert with_option.attack_dice <= p.attack_dice
+    """AL-4.4: a line that only touches a piece is reported as touching and costs nothing; with the option
+    touching_hinders it hinders.
+
+    At exactly 6 steps only the three straight lines between facing front notches are in range (x = -0.5, 0,
+    0.5); a small triangle touches each of them at one vertex, and none crosses any.
+    """
+    spikes = tuple({"id": f"spike{i}", "kind": "hindering", "polygon": poly} for i, poly in enumerate([
+        [[-0.5, 3], [-1.5, 2.5], [-1.5, 3.5]], [[0, 3], [0.2, 2.9], [0.2, 3.1]], [[0.5, 3], [1.5, 2.5], [1.5, 3.5]]]))
+    p = plan_of(A(), T(7), terrain=spikes)
+    assert (p.sight, p.hindered_by, p.attack_dice) == ("touching", (), 3)
+    assert len(p.touching) == 1 and p.touching[0].startswith("spike")
+    hindered = plan_of(A(), T(7), terrain=spikes, touching_hinders=True)
+    assert hindered.attack_dice == 2 and len(hindered.hindered_by) == 1
 
 
 def test_al_4_4_touching_a_corner_exactly():
@@ -280,7 +280,7 @@ def test_al_6_2_critical_on_the_first_roll():
     """AL-6.2: three or more 6s on the first roll: one extra hit (one per three with the option)."""
     six = A(slots=[BLUE] * 6)
     r = resolve({"attack": [6, 6, 6, 1, 1, 1], "defense": [6, 6]}, six)
-    assert r.outcome["critical"] and r.outcome["hits"] == 1 + 1  # 6>phantom(2) once... see lineup
+    assert r.outcome["critical"] and r.outcome["hits"] == 1 + 1  # 6=6, 6=6, 6 > phantom 2; 1s lose; + critical
     r2 = resolve({"attack": [6, 6, 6, 6, 6, 6], "defense": [1, 1]}, six, crit_per_three_sixes=True)
     assert r2.outcome["hits"] == 6 + 2
     # a six that comes from a reroll is not on the first roll
@@ -293,7 +293,7 @@ def test_al_6_3_rerolls_before_bonuses():
     """AL-6.3: dice at or below T are rolled once more, then +N to each die (results may exceed 6)."""
     a = A(abilities={"reroll_attack_at_most": 2, "attack_die_bonus": 1})
     r = resolve({"attack": [2, 1, 5], "attack-reroll": [1, 6], "defense": [6, 6]}, a)
-    assert r.outcome["lineup_hits"] == 1  # 7 > 6, 6 = 6, 2 = phantom... 2 vs phantom 2 is no hit
+    assert r.outcome["lineup_hits"] == 1  # [2, 1, 5] -> [1, 6, 5] -> +1 -> 7 > 6, 6 = 6, 2 = phantom 2
     log = " ".join(line.text for line in r.log)
     assert "rerolls 2 dice" in log and "die bonuses +1" in log
 
