@@ -82,9 +82,3 @@ def estimate(plan: VolleyPlan, n: int, seed: int) -> dict[str, Any]:
         low, high = wilson(k, n)
         events[name] = {"estimate": k / n, "ci95": [low, high]}
     return {"exact": False, "samples": n, "seed": seed, "outcomes": outcomes, "events": events}
-
-
-def frequency(values: NDArray[Any]) -> dict[int, int]:
-    """Counts of each value of an integer array."""
-    uniq, counts = np.unique(values, return_counts=True)
-    return {int(v): int(c) for v, c in zip(uniq, counts, strict=True)}

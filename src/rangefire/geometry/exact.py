@@ -138,9 +138,6 @@ class Segment(NamedTuple):
     a: Point
     b: Point
 
-    def length2(self) -> Fraction:
-        return (self.b - self.a).norm2()
-
     def at(self, t: Fraction) -> Point:
         return self.a + (self.b - self.a).scale(t)
 
@@ -406,7 +403,9 @@ class Polygon:
 
     def closest(self, seg: Segment) -> tuple[Fraction, Point, Point]:
         """Squared distance from a segment to this (closed) polygon, with the points (on seg, on polygon)."""
-        return self.closest_within(seg, None)  # type: ignore[return-value]
+        found = self.closest_within(seg, None)
+        assert found is not None  # no limit: always an answer
+        return found
 
     def closest_within(self, seg: Segment, limit2: Fraction | None) -> tuple[Fraction, Point, Point] | None:
         """As :meth:`closest`, but None at once when the bounding boxes are already farther than ``limit2``."""

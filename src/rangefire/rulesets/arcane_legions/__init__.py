@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 from rangefire.core import Attack, DiceSource, LogLine, Modifier, Odds, Refusal, Resolution, Ruleset
-from rangefire.geometry import Segment
+from rangefire.geometry import Point, Segment
 from rangefire.rulesets.arcane_legions.orders import (
     OrderPlan,
     order_odds,
@@ -22,9 +22,23 @@ from rangefire.rulesets.arcane_legions.orders import (
     without_one_figure,
 )
 from rangefire.rulesets.arcane_legions.scenario import SIDE_NAMES, Battle, Options, Unit, cross_problems
-from rangefire.rulesets.arcane_legions.table import RANGE2, base_of, is_adjacent, sight, touching_sides
+from rangefire.rulesets.arcane_legions.table import RANGE2, Sight, base_of, is_adjacent, sight, touching_sides
 
 __all__ = ["ArcaneLegions", "Battle", "OrderPlan", "Unit"]
+
+
+class Choice(NamedTuple):
+    """The sides, notches and dice an order will use [AL-3.4]; no line of sight for close combat."""
+
+    attack_dice: int
+    defense_dice: int
+    modifiers: list[Modifier]
+    from_side: str
+    to_side: str
+    from_notch: Point
+    to_notch: Point
+    distance2: Fraction
+    sight: Sight | None
 
 
 class ArcaneLegions(Ruleset[Battle, OrderPlan]):
@@ -97,7 +111,7 @@ class ArcaneLegions(Ruleset[Battle, OrderPlan]):
         found = self._choose(battle, shooter, target, order, wanted)
         if isinstance(found, list):
             return found
-        (attack_dice, defense_dice, modifiers, sa, st, na, nt, d2, seen) = found
+        attack_dice, defense_dice, modifiers, sa, st, na, nt, d2, seen = found
         if options.refuse_zero_dice and attack_dice == 0:
             return [Refusal("AL-5.5", f"{firer.id} would roll no attack dice (option refuse_zero_dice)")]
         ab, db = shooter.abilities, target.abilities
@@ -158,7 +172,7 @@ class ArcaneLegions(Ruleset[Battle, OrderPlan]):
         return attack, max(0, defense), mods
 
     def _choose(self, battle: Battle, shooter: Unit, target: Unit, order: str,
-                wanted: Mapping[str, str | None]) -> Any:
+                wanted: Mapping[str, str | None]) -> Choice | list[Refusal]:
         """The sides and notches to use [AL-3.4]: the legal choice with the most attack dice net of the
         defender's, then the shortest distance; line of sight is looked at only where it could still win."""
         bs, bt = base_of(shooter), base_of(target)
@@ -170,14 +184,14 @@ class ArcaneLegions(Ruleset[Battle, OrderPlan]):
                 return [Refusal("AL-8.1", f"{target.id} is not adjacent to {shooter.id}: close combat needs contact")]
             if not pairs:
                 return [Refusal("AL-8.1", "those sides do not touch: close combat uses the touching sides")]
-            pick: Any = None
+            pick: tuple[tuple[int, int, int], Choice] | None = None
             for sa, st in pairs:
                 a, d, mods = self._dice(shooter, target, order, sa, st, 0)
                 rank = (-(a - d), SIDE_NAMES.index(sa), SIDE_NAMES.index(st))
                 if pick is None or rank < pick[0]:
                     mid_a = bs.sides[sa].notches[len(bs.sides[sa].notches) // 2]
                     mid_t = bt.sides[st].notches[len(bt.sides[st].notches) // 2]
-                    pick = (rank, (a, d, mods, sa, st, mid_a, mid_t, Fraction(0), None))
+                    pick = (rank, Choice(a, d, mods, sa, st, mid_a, mid_t, Fraction(0), None))
             assert pick is not None
             return pick[1]
         if bs.polygon.is_clearly_apart(bt.polygon, 6) or bs.polygon.box.gap2(bt.polygon.box) > RANGE2:
@@ -212,7 +226,7 @@ class ArcaneLegions(Ruleset[Battle, OrderPlan]):
         candidates.sort(key=lambda c: c[0])
         others = [u for u in battle.units if u.id not in (shooter.id, target.id)]
         best: Any = None
-        chosen: Any = None
+        chosen: Choice | None = None
         blockers: set[str] = set()
         for bound, sa, st, na, nt, d2 in candidates:
             if best is not None and bound > best:
@@ -224,7 +238,7 @@ class ArcaneLegions(Ruleset[Battle, OrderPlan]):
             a, d, mods = self._dice(shooter, target, order, sa, st, len(seen.hindered_by), friends)
             key = (-(a - d), *bound[1:])
             if best is None or key < best:
-                best, chosen = key, (a, d, mods, sa, st, na, nt, d2, seen)
+                best, chosen = key, Choice(a, d, mods, sa, st, na, nt, d2, seen)
         if chosen is None:
             return [Refusal("AL-4.2", f"every line of sight to {target.id} in range is blocked "
                                       f"({', '.join(sorted(blockers))})")]

@@ -17,6 +17,7 @@ from rangefire.rulesets.dress_on_the_colors.scenario import KEY, Battle, Options
 from rangefire.rulesets.dress_on_the_colors.table import (
     MAX_RANGE2,
     Footprint,
+    LineOfFire,
     band_of,
     cover,
     footprint,
@@ -91,28 +92,26 @@ class DressOnTheColors(Ruleset[Battle, VolleyPlan]):
                     limit = min(limit, lof_other.distance2)
         closest = min((d for d, _, _ in candidates), default=None)
         tied = tuple(u.id for d, _, u in sorted(candidates, key=lambda c: c[1]) if d == closest)  # file order
-        if attack.target is None:
-            if not tied:
-                return [Refusal("DC-2.3", f"{firer.id} has no unengaged enemy within 20 in in its 45° arc")]
-            target = battle.unit(tied[0])
-        else:
-            target = battle.unit(attack.target)
-            refusals = self._target_refusals(firer, fp, target, arc, closest, tied)
+        if attack.target is None and not tied:
+            return [Refusal("DC-2.3", f"{firer.id} has no unengaged enemy within 20 in in its 45° arc")]
+        target = battle.unit(attack.target or tied[0])
+        tfp = footprint(target)
+        lof = line_of_fire(fp, tfp)
+        if attack.target is not None:
+            refusals = self._target_refusals(firer, fp, target, tfp, lof.distance2, arc, closest, tied)
             if refusals:
                 return refusals
-        tfp = footprint(target)
-        return self._plan_volley(battle, firer, fp, target, tfp, tied if len(tied) > 1 else ())
+        return self._plan_volley(battle, firer, target, tfp, lof, tied if len(tied) > 1 else ())
 
     @staticmethod
-    def _target_refusals(firer: Unit, fp: Footprint, target: Unit, arc: str, closest: Fraction | None,
-                         tied: tuple[str, ...]) -> list[Refusal]:
+    def _target_refusals(firer: Unit, fp: Footprint, target: Unit, tfp: Footprint, d2: Fraction, arc: str,
+                         closest: Fraction | None, tied: tuple[str, ...]) -> list[Refusal]:
         if target.id == firer.id:
             return [Refusal("DC-2.3", f"{firer.id} cannot fire at itself")]
         if target.side == firer.side:
             return [Refusal("DC-2.3", f"{target.id} is on {firer.id}'s side ({firer.side}), not an enemy")]
         out = []
-        tfp = footprint(target)
-        arc_ok, d2 = in_arc(fp, tfp, arc), line_of_fire(fp, tfp).distance2
+        arc_ok = in_arc(fp, tfp, arc)
         if target.engaged:
             out.append(Refusal("DC-2.3", f"{target.id} is engaged in melee: engaged units cannot be targeted"))
         if not arc_ok:
@@ -126,9 +125,8 @@ class DressOnTheColors(Ruleset[Battle, VolleyPlan]):
                                          f"{_inches(d2)}"))
         return out
 
-    def _plan_volley(self, battle: Battle, firer: Unit, fp: Footprint, target: Unit, tfp: Footprint,
+    def _plan_volley(self, battle: Battle, firer: Unit, target: Unit, tfp: Footprint, lof: LineOfFire,
                      tied: tuple[str, ...]) -> VolleyPlan | list[Refusal]:
-        lof = line_of_fire(fp, tfp)
         band = band_of(lof.distance2)
         assert band is not None
         tn = TARGET_NUMBERS[firer.weapon][band]
@@ -204,6 +202,7 @@ class DressOnTheColors(Ruleset[Battle, VolleyPlan]):
 
     def _apply(self, battle: Battle, resolution: Resolution) -> Battle:
         plan = resolution.plan
+        assert isinstance(plan, VolleyPlan)
         out = resolution.outcome
         units = []
         for unit in battle.units:
@@ -214,7 +213,7 @@ class DressOnTheColors(Ruleset[Battle, VolleyPlan]):
                     "stands": out["target_stands"], "micro_hits": out["micro_hits"],
                     "disordered": unit.disordered or out["disorder"],
                 })
-            if unit.id == plan.attacker and isinstance(plan, VolleyPlan):
+            if unit.id == plan.attacker:
                 # stationary fire places a marker; a unit that moved has lost its old one [DC-7.1]
                 unit = unit.model_copy(update={"gunsmoke": plan.places_gunsmoke})
             units.append(unit)
