@@ -52,15 +52,17 @@ ActionsOpt = Annotated[Optional[str], typer.Option("--actions", help="swerve: th
 FromSideOpt = Annotated[Optional[str], typer.Option("--from-side", help="arcane-legions: the attacker's side to use")]  # noqa: UP045
 ToSideOpt = Annotated[Optional[str], typer.Option("--to-side", help="arcane-legions: the target's side to attack")]  # noqa: UP045
 OrderOpt = Annotated[Optional[str], typer.Option("--order", help="arcane-legions: ranged (default) or close")]  # noqa: UP045
+RedirectOpt = Annotated[Optional[str], typer.Option("--redirect-to", help="bushido: the model the target's player nominates instead")]  # noqa: UP045, E501
 
 
 def make_attack(attacker: str, target: str | None, actions: str | None = None, from_side: str | None = None,
-                to_side: str | None = None, order: str | None = None) -> Attack:
+                to_side: str | None = None, order: str | None = None, redirect_to: str | None = None) -> Attack:
     """An attack with the choices given on the command line (each game refuses those it does not know)."""
     choices: list[tuple[str, Any]] = []
     if actions is not None:
         choices.append(("actions", tuple(a for a in actions.split(",") if a.strip())))
-    for name, value in (("from_side", from_side), ("to_side", to_side), ("order", order)):
+    for name, value in (("from_side", from_side), ("to_side", to_side), ("order", order),
+                        ("redirect_to", redirect_to)):
         if value is not None:
             choices.append((name, value))
     return Attack(attacker, target, tuple(choices))
@@ -168,6 +170,17 @@ def render_lines(extra: Any) -> None:
     out.print(table)
 
 
+def render_nominations(nominations: Any) -> None:
+    """The odds if the target's player nominates another model instead (Bushido)."""
+    table = Table(title="if the target's player nominates instead", title_justify="left")
+    for col in ("model", "hit", "", "mean wounds"):
+        table.add_column(col, justify="right" if col != "model" else "left", style="dim" if col == "" else None)
+    for uid, alt in nominations.items():
+        hit = alt["events"]["hit"]
+        table.add_row(uid, _percent(Fraction(hit)), hit, f"{float(Fraction(alt['outcomes']['wounds']['mean'])):.3f}")
+    out.print(table)
+
+
 def render_status(title: str, rows: Sequence[dict[str, Any]]) -> None:
     if not rows:
         return
@@ -203,11 +216,12 @@ def rulesets(as_json: JsonOpt = False) -> None:
 @app.command()
 def check(scenario: Scenario, attacker: AttackerOpt, target: TargetOpt = None, as_json: JsonOpt = False,
           actions: ActionsOpt = None, from_side: FromSideOpt = None, to_side: ToSideOpt = None,
-          order: OrderOpt = None) -> None:
+          order: OrderOpt = None, redirect_to: RedirectOpt = None) -> None:
     """May ATTACKER shoot TARGET? The plan, or the refusals with their clauses (exit 1 when refused)."""
     with user_errors():
         ruleset, battle = load_battle(scenario)
-        checked = ruleset.check(battle, make_attack(attacker, target, actions, from_side, to_side, order))
+        checked = ruleset.check(battle, make_attack(attacker, target, actions, from_side, to_side, order,
+                                                    redirect_to))
     if as_json:
         _emit(checked.to_dict(ruleset.key))
     elif checked.plan is not None:
@@ -221,13 +235,14 @@ def check(scenario: Scenario, attacker: AttackerOpt, target: TargetOpt = None, a
 @app.command()
 def odds(scenario: Scenario, attacker: AttackerOpt, target: TargetOpt = None, as_json: JsonOpt = False,
          actions: ActionsOpt = None, from_side: FromSideOpt = None, to_side: ToSideOpt = None,
-         order: OrderOpt = None,
+         order: OrderOpt = None, redirect_to: RedirectOpt = None,
          plot: Annotated[Optional[Path], typer.Option(help="write a chart of the distributions (.png, .svg, .pdf)")] = None,  # noqa: UP045, E501
          ) -> None:
     """The exact distribution of every named outcome of an attack."""
     with user_errors():
         ruleset, battle = load_battle(scenario)
-        checked = ruleset.check(battle, make_attack(attacker, target, actions, from_side, to_side, order))
+        checked = ruleset.check(battle, make_attack(attacker, target, actions, from_side, to_side, order,
+                                                    redirect_to))
         if checked.plan is None:
             if as_json:
                 _emit({**checked.to_dict(ruleset.key), "outcomes": {}, "events": {}, "exact": True})
@@ -245,6 +260,8 @@ def odds(scenario: Scenario, attacker: AttackerOpt, target: TargetOpt = None, as
     render_odds(result)
     if "best_line" in result.extra:
         render_lines(result.extra)
+    if "nominations" in result.extra:
+        render_nominations(result.extra["nominations"])
     if plot is not None:
         out.print(f"chart written to {plot}")
 
@@ -261,6 +278,7 @@ def resolve(
     from_side: FromSideOpt = None,
     to_side: ToSideOpt = None,
     order: OrderOpt = None,
+    redirect_to: RedirectOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Play an attack out with seeded or entered dice, and optionally write the battle after it."""
@@ -273,7 +291,7 @@ def resolve(
         else:
             seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
             source = SeededSource(seed)
-        attack = make_attack(attacker, target, actions, from_side, to_side, order)
+        attack = make_attack(attacker, target, actions, from_side, to_side, order, redirect_to)
         if actions is None and sys.stdin.isatty() and not as_json:
             attack = ask_choices(ruleset, battle, attack)
         resolution, after = ruleset.play(battle, attack, source)

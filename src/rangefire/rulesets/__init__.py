@@ -9,12 +9,13 @@ from pydantic import BaseModel
 
 from rangefire.core import Ruleset, ScenarioError, UnknownRulesetError
 from rangefire.rulesets.arcane_legions import ArcaneLegions
+from rangefire.rulesets.bushido import Bushido
 from rangefire.rulesets.dress_on_the_colors import DressOnTheColors
 from rangefire.rulesets.swerve import Swerve
 from rangefire.scenario import read_scenario, validate
 
 #: Every built-in game, one instance each.
-RULESETS: tuple[Ruleset[Any, Any], ...] = (DressOnTheColors(), ArcaneLegions(), Swerve())
+RULESETS: tuple[Ruleset[Any, Any], ...] = (DressOnTheColors(), ArcaneLegions(), Bushido(), Swerve())
 
 
 def find_ruleset(name: str) -> Ruleset[Any, Any]:
@@ -53,5 +54,5 @@ def load_battle(path: str | Path) -> tuple[Ruleset[Any, Any], BaseModel]:
     return battle_from_mapping(read_scenario(path), source=str(path))
 
 
-__all__ = ["RULESETS", "ArcaneLegions", "DressOnTheColors", "Swerve", "battle_from_mapping", "find_ruleset",
+__all__ = ["RULESETS", "ArcaneLegions", "Bushido", "DressOnTheColors", "Swerve", "battle_from_mapping", "find_ruleset",
            "load_battle"]

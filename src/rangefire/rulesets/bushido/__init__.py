@@ -1,0 +1,326 @@
+"""Bushido: ranged attacks between models on round bases, with zones of control, redirection, the opposed
+test and the wound chart (BU-*).
+
+>>> from rangefire.rulesets import find_ruleset
+>>> find_ruleset("bushido").stages
+('attack', 'defense', 'wound')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from rangefire.core import Attack, DiceSource, LogLine, Modifier, Odds, Plan, Refusal, Resolution, Ruleset
+from rangefire.core.numbers import fraction_str
+from rangefire.dice import Dist
+from rangefire.rulesets.bushido.dice import attack_odds, contest, pools, side_result, wound_roll, wounds_for
+from rangefire.rulesets.bushido.scenario import KEY, Battle, Options, Unit, cross_problems
+from rangefire.rulesets.bushido.table import (
+    BAND_DICE,
+    Nominee,
+    band,
+    cover,
+    crossing,
+    in_contact,
+    in_zone,
+    nominees,
+    sight,
+)
+
+__all__ = ["Battle", "Bushido", "BushidoPlan", "Unit"]
+
+
+@dataclass(frozen=True)
+class BushidoPlan(Plan):
+    """Everything decided before the dice of a ranged attack are rolled."""
+
+    declared_target: str = ""
+    redirected: bool = False
+    nominees: tuple[Nominee, ...] = ()
+    weapon: str = ""
+    distance: float = 0.0
+    band: str | None = None
+    line_of_sight: Mapping[str, Any] = field(default_factory=dict)
+    in_cover: bool = False
+    rcp: int = 0
+    attack_pool: int = 0
+    defense_pool: int = 0
+    attack_dice: int = 0
+    defense_dice: int = 0
+    supporting_dice_cap: int | None = None
+    wound_modifier: int = 0
+    armour: int = 0
+    armour_piercing: bool = False
+    ammo_before: int | None = None
+    target_wounds_left: int = 0
+    #: Plans for each model the defender may nominate instead [BU-4.2]; for odds, not part of the data.
+    alternatives: tuple[BushidoPlan, ...] = field(default=(), compare=False, repr=False)
+
+    @property
+    def fails(self) -> bool:
+        """A redirected attack whose new target is beyond long range fails [BU-4.3]."""
+        return self.band is None
+
+    @property
+    def wound_roll_modifier(self) -> int:
+        """The weapon's wound modifier less the target's armour, unless armour piercing [BU-7.2]."""
+        return self.wound_modifier - (0 if self.armour_piercing else self.armour)
+
+    def details(self) -> dict[str, Any]:
+        return {
+            "declared_target": self.declared_target,
+            "redirected": self.redirected,
+            "nominees": [{"id": n.id, "crosses": n.crosses} for n in self.nominees],
+            "weapon": self.weapon,
+            "range": {"inches": round(self.distance, 4), "band": self.band},
+            "fails": self.fails,
+            "line_of_sight": dict(self.line_of_sight),
+            "in_cover": self.in_cover,
+            "pools": {"attack": self.attack_pool, "defense": self.defense_pool},
+            "attack_dice": self.attack_dice,
+            "defense_dice": self.defense_dice,
+            "supporting_dice_cap": "none" if self.supporting_dice_cap is None else self.supporting_dice_cap,
+            "wound_roll_modifier": self.wound_roll_modifier,
+            "ammo": None if self.ammo_before is None else {"before": self.ammo_before, "after": self.ammo_before - 1},
+            "target_wounds_left": self.target_wounds_left,
+        }
+
+    def summary(self) -> list[tuple[str, str]]:
+        rows = [("weapon", self.weapon)]
+        if self.redirected:
+            rows.append(("target", f"{self.target}, nominated instead of {self.declared_target} [BU-4.2]"))
+        rows.append(("range", f"{self.distance:.2f} in, " + (f"{self.band} band" if self.band else
+                                                            "beyond long range: the attack fails [BU-4.3]")))
+        rows.append(("line of sight", str(self.line_of_sight.get("verdict", ""))))
+        if not self.fails:
+            rows += [("attack dice", str(self.attack_dice)), ("defense dice", str(self.defense_dice)),
+                     ("wound roll", f"1D6 {self.wound_roll_modifier:+d}")]
+        if self.ammo_before is not None:
+            rows.append(("ammo", f"{self.ammo_before} -> {self.ammo_before - 1} (spent on declaring) [BU-4.1]"))
+        if self.nominees:
+            rows.append(("may be nominated", "; ".join(n.describe() for n in self.nominees)))
+        return rows
+
+
+class Bushido(Ruleset[Battle, BushidoPlan]):
+    """Ranged attacks: eligibility, redirection, dice pools by clause, the opposed test and the wound chart."""
+
+    key = KEY
+    title = "Bushido"
+    aliases = ("bu",)
+    clause_prefix = "BU"
+    stages = ("attack", "defense", "wound")
+    outcome_names = ("wounds", "success_level")
+    event_names = ("hit",)
+    choice_names = ("redirect_to",)
+    battle_model = Battle
+    options_model = Options
+
+    def raw_problems(self, data: Mapping[str, Any]) -> list[str]:
+        return cross_problems(data)
+
+    def _unit_ids(self, battle: Battle) -> Sequence[str]:
+        return [u.id for u in battle.units]
+
+    def status(self, battle: Battle) -> list[dict[str, Any]]:
+        return [{"id": u.id, "side": u.side, "wounds": f"{u.wounds.marked}/{u.wounds.boxes}",
+                 "ammo": "-" if u.weapon is None or u.weapon.ammo is None else u.weapon.ammo,
+                 "states": ", ".join(u.states) or "-"} for u in battle.units]
+
+    # -- check and plan --------------------------------------------------------------------------
+    def _check(self, battle: Battle, attack: Attack) -> BushidoPlan | Sequence[Refusal]:
+        shooter = battle.unit(attack.attacker)
+        if attack.target is None:
+            return [Refusal("BU-3.2", "name the target model with --target")]
+        declared = battle.unit(attack.target)
+        refusals = self._eligibility(battle, shooter)
+        if declared.side == shooter.side:
+            refusals.append(Refusal("BU-3.2", f"{declared.id} is on {shooter.side}'s side, not an enemy model"))
+        elif not refusals:
+            seen = sight(battle, shooter, declared)
+            if not seen.is_clear:
+                refusals.append(Refusal("BU-3.2", f"{shooter.id} has no line of sight to {declared.id}: "
+                                                  f"{seen.describe()}"))
+            assert shooter.weapon is not None
+            if band(shooter, declared, shooter.weapon) is None:
+                refusals.append(Refusal("BU-3.4", f"{declared.id} is {shooter.disc.gap(declared.disc):.2f} in away, "
+                                                  f"beyond the {shooter.weapon.name}'s long range of "
+                                                  f"{float(shooter.weapon.long):g} in"))
+        if refusals:
+            return refusals
+        found = tuple(nominees(battle, shooter, declared))
+        wanted = attack.choice("redirect_to")
+        if wanted is None:
+            alternatives = tuple(self._plan(battle, shooter, declared, battle.unit(n.id), ()) for n in found)
+            return self._plan(battle, shooter, declared, declared, found, alternatives)
+        if wanted not in self._unit_ids(battle):
+            return [Refusal("BU-4.2", f"--redirect-to {wanted!r}: no such model in this battle")]
+        if wanted == declared.id:
+            return [Refusal("BU-4.2", f"{wanted} is the declared target: a nomination names another model")]
+        match = [n for n in found if n.id == wanted]
+        if not match:
+            return [Refusal("BU-4.2", self._why_not_nominee(battle, shooter, declared, battle.unit(wanted)))]
+        return self._plan(battle, shooter, declared, battle.unit(wanted), found)
+
+    def _eligibility(self, battle: Battle, shooter: Unit) -> list[Refusal]:
+        """Whether this model may make a ranged attack at all [BU-3.1, BU-3.3, BU-3.5]."""
+        refusals = []
+        if battle.active_side is not None and shooter.side != battle.active_side:
+            refusals.append(Refusal("BU-3.1", f"it is {battle.active_side}'s activation; {shooter.id} is on "
+                                              f"{shooter.side}'s side"))
+        if shooter.rcp is None:
+            refusals.append(Refusal("BU-3.1", f"{shooter.id} has no RCP: only a model with an RCP (or one a card "
+                                              "or effect gives an RCP) may make a ranged attack"))
+        if shooter.weapon is None:
+            refusals.append(Refusal("BU-1.3", f"{shooter.id} has no ranged weapon"))
+        elif shooter.weapon.ammo == 0:
+            refusals.append(Refusal("BU-3.5", f"{shooter.id}'s {shooter.weapon.name} has no Ammo left"))
+        enemies = [u for u in battle.units if u.side != shooter.side]
+        touching = [u.id for u in enemies if in_contact(shooter, u)]
+        if touching:
+            refusals.append(Refusal("BU-3.3", f"{shooter.id} is in base contact with {', '.join(touching)}"))
+        zones = [u.id for u in enemies if u.id not in touching and in_zone(battle, u, shooter)]
+        if zones:
+            refusals.append(Refusal("BU-3.3", f"{shooter.id} is in the zone of control of {', '.join(zones)} "
+                                              "(within 1 in of the base, in its line of sight) [BU-2.2]"))
+        return refusals
+
+    def _why_not_nominee(self, battle: Battle, shooter: Unit, declared: Unit, model: Unit) -> str:
+        if model.side != declared.side:
+            return f"{model.id} is not one of {declared.side}'s models: only the target's player's models qualify"
+        if crossing(battle, shooter, declared, model) is None:
+            return (f"{model.id} does not qualify: the line from {shooter.id} to {declared.id} (centre to centre, "
+                    "BU-4.3) crosses neither its base nor a zone of control it sees")
+        return f"{model.id} does not qualify: it has no line of sight to {shooter.id}"
+
+    def _plan(self, battle: Battle, shooter: Unit, declared: Unit, target: Unit, found: tuple[Nominee, ...],
+              alternatives: tuple[BushidoPlan, ...] = ()) -> BushidoPlan:
+        weapon = shooter.weapon
+        assert weapon is not None and shooter.rcp is not None
+        redirected = target.id != declared.id
+        band_ = band(shooter, target, weapon)
+        covered, seen = cover(battle, shooter, target)
+        notes = [LogLine("BU-2.1", f"line of sight to {target.id} {seen.describe()}")]
+        if redirected:
+            notes.insert(0, LogLine("BU-4.2", f"{declared.id}'s player nominates {target.id} as the target"))
+            if band_ is None:
+                notes.append(LogLine("BU-4.3", f"{target.id} is beyond long range: the attack fails (the Ammo "
+                                               "marker stays spent)"))
+        mods: list[Modifier] = []
+        attack = shooter.rcp
+        if shooter.has("aimed"):
+            mods.append(Modifier("BU-5.3", +1, "attack dice: aimed this turn"))
+        if shooter.has("ran"):
+            mods.append(Modifier("BU-5.3", -1, "attack dice: ran this turn"))
+        if shooter.has("moved") or shooter.has("will_move"):
+            mods.append(Modifier("BU-5.3", -1, "attack dice: has moved or will move this activation"))
+        if covered:
+            mods.append(Modifier("BU-5.3", -1, f"attack dice: {target.id} is in cover [BU-5.7]"))
+        attack += sum(m.delta for m in mods)
+        defense = BAND_DICE.get(band_ or "long", 0)
+        dmods = []
+        for state, reason in (("prone", "prone"), ("ran", "ran"), ("surprised", "surprised")):
+            if target.has(state):
+                dmods.append(Modifier("BU-5.4", -1, f"defense dice: {target.id} is {reason}"))
+        if target.size == "large":
+            dmods.append(Modifier("BU-5.4", -1, f"defense dice: {target.id} is Large ({target.base} mm)"))
+        elif target.size == "small":
+            dmods.append(Modifier("BU-5.4", +1, f"defense dice: {target.id} is Small ({target.base} mm)"))
+        defense += sum(m.delta for m in dmods)
+        rolled_a, rolled_d, gain_a, gain_d = pools(attack, defense)
+        extra = []
+        if attack < 1 or defense < 1:
+            if gain_a:
+                extra.append(Modifier("BU-5.6", gain_a, f"attack dice: the defense pool is {defense}"))
+            if gain_d:
+                extra.append(Modifier("BU-5.6", gain_d, f"defense dice: the attack pool is {attack}"))
+            notes.append(LogLine("BU-5.6", f"pools {attack} and {defense}: a pool below 1 rolls 1 die"
+                                           + ("; neither gains, both were below 1" if not (gain_a or gain_d) else "")))
+        return BushidoPlan(
+            ruleset=self.key, attacker=shooter.id, target=target.id, modifiers=tuple(mods + dmods + extra),
+            notes=tuple(notes), declared_target=declared.id, redirected=redirected, nominees=found,
+            weapon=weapon.name, distance=max(0.0, shooter.disc.gap(target.disc)), band=band_,
+            line_of_sight={"verdict": seen.describe(), **seen.to_dict()}, in_cover=covered, rcp=shooter.rcp,
+            attack_pool=attack, defense_pool=defense, attack_dice=rolled_a, defense_dice=rolled_d,
+            supporting_dice_cap=battle.options.cap, wound_modifier=weapon.wound_modifier, armour=target.armour,
+            armour_piercing=weapon.armour_piercing, ammo_before=weapon.ammo,
+            target_wounds_left=target.wounds.left, alternatives=alternatives)
+
+    # -- odds, resolution, application -----------------------------------------------------------
+    def _odds(self, plan: BushidoPlan) -> Odds:
+        outcomes, events = self._distributions(plan)
+        extra: dict[str, Any] = {}
+        if plan.alternatives:
+            extra["nominations"] = {}
+            for alt in plan.alternatives:
+                alt_outcomes, alt_events = self._distributions(alt)
+                extra["nominations"][alt.target] = {
+                    "plan": alt.to_dict(),
+                    "outcomes": {name: d.to_dict() for name, d in alt_outcomes.items()},
+                    "events": {name: fraction_str(p) for name, p in alt_events.items()}}
+        return Odds(plan=plan, outcomes=outcomes, events=events, extra=extra)
+
+    @staticmethod
+    def _distributions(plan: BushidoPlan) -> tuple[dict[str, Any], dict[str, Any]]:
+        if plan.fails:
+            return {"wounds": Dist.constant(0), "success_level": Dist.constant(0)}, {"hit": 0}
+        wounds, sl, hit = attack_odds(plan.attack_dice, plan.defense_dice, plan.wound_roll_modifier,
+                                      plan.supporting_dice_cap)
+        return {"wounds": wounds, "success_level": sl}, {"hit": hit}
+
+    def _resolve(self, plan: BushidoPlan, source: DiceSource) -> tuple[list[LogLine], Mapping[str, Any]]:
+        log = list(plan.notes)
+        if plan.ammo_before is not None:
+            log.insert(0, LogLine("BU-4.1", f"Ammo marker removed on declaring: {plan.ammo_before - 1} left"))
+        outcome: dict[str, Any] = {"hit": False, "success_level": 0, "wounds": 0}
+        if plan.fails:
+            return log + [LogLine("BU-4.3", "the attack fails: nothing is rolled")], {**outcome, "fails": True}
+        cap = plan.supporting_dice_cap
+        a_dice = source.roll("attack", plan.attack_dice)
+        d_dice = source.roll("defense", plan.defense_dice)
+        a, d = side_result(a_dice, cap), side_result(d_dice, cap)
+        for who, dice, (result, kept) in (("attack", a_dice, a), ("defense", d_dice, d)):
+            log.append(LogLine("BU-6.2", f"{who} dice {', '.join(map(str, dice))}: 1s discarded, {kept} remain, "
+                                         f"result {result}"))
+        hit, sl = contest(a, d)
+        if a[0] == d[0]:
+            why = ("both results are 0: neither wins, the attack misses" if a[0] == 0 else
+                   f"equal results; {'the attacker' if hit else 'the defender'} wins at SL 0 "
+                   f"({a[1]} remaining dice against {d[1]})")
+            log.append(LogLine("BU-6.3", why))
+        else:
+            log.append(LogLine("BU-6.3", f"{'the attacker' if hit else 'the defender'} wins at SL {sl}"))
+        if not hit:
+            log.append(LogLine("BU-6.4", "the defender wins: the attack misses and deals no damage"))
+            return log, outcome
+        die = source.roll("wound", 1)[0]
+        roll = wound_roll(die, plan.wound_roll_modifier)
+        wounds = wounds_for(roll, sl)
+        log.append(LogLine("BU-7.2", f"wound die {die} {plan.wound_roll_modifier:+d} = roll {roll} at SL {min(sl, 6)}"
+                                     f"{' (SL ' + str(sl) + ' counts as 6)' if sl > 6 else ''}: {wounds} wound"
+                                     f"{'s' if wounds != 1 else ''}"))
+        removed = wounds >= plan.target_wounds_left
+        log.append(LogLine("BU-7.3", f"{plan.target} marks {min(wounds, plan.target_wounds_left)} box"
+                                     f"{'es' if min(wounds, plan.target_wounds_left) != 1 else ''}"
+                                     + (": every box is marked, the model is removed" if removed else "")))
+        return log, {"hit": True, "success_level": sl, "wounds": wounds, "removed": removed}
+
+    def _apply(self, battle: Battle, resolution: Resolution) -> Battle:
+        plan = resolution.plan
+        assert isinstance(plan, BushidoPlan)
+        wounds = int(resolution.outcome.get("wounds", 0))
+        units = []
+        for unit in battle.units:
+            if unit.id == plan.attacker and unit.weapon is not None and unit.weapon.ammo is not None:
+                weapon = unit.weapon.model_copy(update={"ammo": unit.weapon.ammo - 1})  # [BU-4.1]
+                unit = unit.model_copy(update={"weapon": weapon})
+            if unit.id == plan.target and wounds:
+                marked = min(unit.wounds.boxes, unit.wounds.marked + wounds)
+                if marked >= unit.wounds.boxes:
+                    continue  # every box marked: the model is removed [BU-7.3]
+                unit = unit.model_copy(update={"wounds": unit.wounds.model_copy(update={"marked": marked})})
+            units.append(unit)
+        return battle.model_copy(update={"units": tuple(units)})
+

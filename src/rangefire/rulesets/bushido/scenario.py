@@ -1,0 +1,148 @@
+"""Bushido scenario model (design section 4): models on round bases, weapons, wound tracks, terrain [BU-1]."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Annotated, Any, Literal
+
+from pydantic import Field, model_validator
+
+from rangefire.core.numbers import parse_exact
+from rangefire.geometry.discs import Disc
+from rangefire.scenario import XY, Exact, Id, Model, PolygonField, duplicate_ids, find_by_id
+
+KEY = "bushido"
+MAX_MODELS = 200
+MAX_TERRAIN = 200
+#: No model rolls more dice than this: a hostile "RCP 1000000" is refused when the file is read.
+MAX_RCP = 50
+State = Literal["aimed", "ran", "moved", "will_move", "prone", "surprised"]
+Side = Annotated[str, Field(min_length=1, max_length=64)]
+Inches = Annotated[Exact, Field(gt=0, le=1000)]
+#: Base sizes and the size they give [BU-1.2].
+SIZES = {30: "small", 40: "medium", 50: "large", 60: "large"}
+
+
+class Options(Model):
+    """The rulings' options, with their defaults [BU-6.2]."""
+
+    supporting_dice_cap: Literal["none"] | Annotated[int, Field(strict=True, ge=0, le=MAX_RCP)] = "none"
+
+    @property
+    def cap(self) -> int | None:
+        return None if self.supporting_dice_cap == "none" else int(self.supporting_dice_cap)
+
+
+class Weapon(Model):
+    """A ranged weapon: three range bounds, a wound modifier, optional Ammo [BU-1.3]."""
+
+    name: Annotated[str, Field(min_length=1, max_length=64)] = "ranged weapon"
+    short: Inches
+    medium: Inches
+    long: Inches
+    wound_modifier: Annotated[int, Field(strict=True, ge=-20, le=20)] = 0
+    ammo: Annotated[int, Field(strict=True, ge=0, le=1000)] | None = None
+    armour_piercing: bool = False
+
+    @model_validator(mode="after")
+    def _bands_in_order(self) -> Weapon:
+        if not self.short <= self.medium <= self.long:
+            raise ValueError(f"range bounds must not decrease: short {self.short}, medium {self.medium}, "
+                             f"long {self.long} [BU-5.1]")
+        return self
+
+
+class Wounds(Model):
+    """The wound track: boxes, and how many are marked [BU-7.3]."""
+
+    boxes: Annotated[int, Field(strict=True, ge=1, le=100)]
+    marked: Annotated[int, Field(strict=True, ge=0, le=100)] = 0
+
+    @model_validator(mode="after")
+    def _some_left(self) -> Wounds:
+        if self.marked >= self.boxes:
+            raise ValueError(f"{self.marked} of {self.boxes} boxes marked: a model with every box marked has been "
+                             "removed [BU-7.3]")
+        return self
+
+    @property
+    def left(self) -> int:
+        return self.boxes - self.marked
+
+
+class Unit(Model):
+    """A model on a round base [BU-1.1]."""
+
+    id: Id
+    side: Side
+    position: XY
+    base: Literal[30, 40, 50, 60]
+    rcp: Annotated[int, Field(strict=True, ge=0, le=MAX_RCP)] | None = None
+    armour: Annotated[int, Field(strict=True, ge=0, le=20)] = 0
+    wounds: Wounds
+    states: Annotated[tuple[State, ...], Field(max_length=6)] = ()
+    weapon: Weapon | None = None
+    traits: Annotated[tuple[Annotated[str, Field(max_length=64)], ...], Field(max_length=50)] = ()
+
+    @property
+    def disc(self) -> Disc:
+        return Disc.base(self.position, self.base)
+
+    @property
+    def size(self) -> str:
+        """Small, medium or large, from the base [BU-1.2]."""
+        return SIZES[self.base]
+
+    def has(self, state: str) -> bool:
+        return state in self.states
+
+
+class Terrain(Model):
+    """A terrain piece: solid, obscuring or clear [BU-1.4]."""
+
+    id: Id
+    kind: Literal["solid", "obscuring", "clear"]
+    polygon: PolygonField
+
+
+class Battle(Model):
+    """A Bushido battle: the scenario file, validated, immutable."""
+
+    ruleset: Literal["bushido"] = "bushido"
+    name: Annotated[str, Field(max_length=200)] | None = None
+    options: Options = Options()
+    active_side: Side | None = None
+    terrain: Annotated[tuple[Terrain, ...], Field(max_length=MAX_TERRAIN)] = ()
+    units: Annotated[tuple[Unit, ...], Field(max_length=MAX_MODELS)]
+
+    def unit(self, uid: str) -> Unit:
+        return find_by_id(self.units, uid)
+
+
+def cross_problems(data: Mapping[str, Any]) -> list[str]:
+    """Ids used twice, bases that overlap, an active side no model belongs to."""
+    problems = duplicate_ids(data, ("units", "terrain"))
+    units = data["units"] if isinstance(data.get("units"), list) else []
+    discs: list[tuple[int, str, Disc]] = []
+    for i, unit in enumerate(units):
+        if not isinstance(unit, dict) or unit.get("base") not in SIZES:
+            continue
+        try:
+            disc = Disc.base(tuple(parse_exact(v) for v in unit["position"]), int(unit["base"]))  # type: ignore[arg-type]
+        except (KeyError, TypeError, ValueError, IndexError):
+            continue  # the field validators report a bad position or base
+        for j, uid, other in discs:
+            if disc.overlaps(other):
+                problems.append(f"units[{i}].position: its base overlaps the base of units[{j}] ({uid}); bases may "
+                                "touch but not overlap [BU-2.3]")
+        discs.append((i, str(unit.get("id")), disc))
+    active = data.get("active_side")
+    sides = {u.get("side") for u in units if isinstance(u, dict)}
+    if isinstance(active, str) and units and active not in sides:
+        problems.append(f"active_side: {active!r} is not the side of any model (sides: "
+                        f"{', '.join(sorted(str(s) for s in sides))})")
+    return problems
+
+
+__all__ = ["KEY", "MAX_RCP", "SIZES", "Battle", "Options", "Terrain", "Unit", "Weapon", "Wounds",
+           "cross_problems"]

@@ -1,0 +1,196 @@
+"""The Bushido table: line of sight, zones of control, base contact, range bands, cover and who may be
+nominated as the new target [BU-1.5, BU-2, BU-4.2, BU-4.3, BU-5.1, BU-5.7].
+
+Sight between bases is judged over the finite family of segments of :mod:`rangefire.geometry.discs` (its one
+stated tolerance); everything else here is exact.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+
+from rangefire.geometry import Point, Segment, closest_on_segment
+from rangefire.geometry.discs import ZONE_TOLERANCE, Disc, Line, Piece, judge, sight_lines
+from rangefire.rulesets.bushido.scenario import Battle, Unit, Weapon
+
+#: How far into or through obscuring terrain a model sees [BU-1.4, BU-2.1].
+OBSCURING_SIGHT = Fraction(3)
+#: How far a zone of control reaches beyond the base edge [BU-2.2].
+ZONE = Fraction(1)
+#: How close to the target's base obscuring terrain gives cover [BU-5.7].
+COVER_REACH = Fraction(1)
+#: Defence dice by range band [BU-5.1].
+BAND_DICE = {"short": 1, "medium": 2, "long": 3}
+#: Points tried along the centre line where it passes through a zone of control [BU-4.2].
+ZONE_SAMPLES = 8
+
+
+def pieces(battle: Battle) -> list[Piece]:
+    return [Piece(t.id, t.kind, t.polygon) for t in battle.terrain]
+
+
+@dataclass(frozen=True)
+class Sight:
+    """Whether one model sees another [BU-2.1], with the segment that shows it or what blocks every one."""
+
+    line: Line | None
+    blocked_by: tuple[str, ...] = ()
+    too_deep: tuple[str, ...] = ()
+    tried: int = 0
+
+    @property
+    def is_clear(self) -> bool:
+        return self.line is not None
+
+    def describe(self) -> str:
+        if self.line is not None:
+            seen = self.line
+            if seen.segment.a == seen.segment.b:
+                return "clear: the bases touch"
+            through = (f", {seen.obscured:.2f} in through obscuring {', '.join(seen.obscuring)} (3 in at most)"
+                       if seen.obscuring else "")
+            return f"clear along {_fmt(seen.segment.a)} to {_fmt(seen.segment.b)}{through}"
+        parts = []
+        if self.blocked_by:
+            parts.append(f"solid {', '.join(self.blocked_by)}")
+        if self.too_deep:
+            parts.append(f"more than 3 in of obscuring {', '.join(self.too_deep)}")
+        return f"blocked on all {self.tried} lines tried: " + (" or ".join(parts) or "terrain")
+
+    def to_dict(self) -> dict[str, object]:
+        return {"clear": self.is_clear, "line": self.line.to_dict() if self.line else None,
+                "blocked_by": list(self.blocked_by), "too_deep": list(self.too_deep), "lines_tried": self.tried}
+
+
+def _fmt(p: Point) -> str:
+    return f"({float(p.x):.2f}, {float(p.y):.2f})"
+
+
+def _sight(a: Disc, b: Disc, terrain: list[Piece], every: bool = False) -> tuple[Sight, list[Line]]:
+    first, judged = sight_lines(a, b, terrain, OBSCURING_SIGHT, every)
+    if first is not None:
+        return Sight(first, tried=len(judged)), judged
+    blocked = sorted({pid for line in judged for pid in line.solid})
+    deep = sorted({pid for line in judged if not line.solid for pid in line.obscuring})
+    return Sight(None, tuple(blocked), tuple(deep), len(judged)), judged
+
+
+def sight(battle: Battle, a: Unit, b: Unit) -> Sight:
+    """Whether ``a`` has LoS to ``b`` (some segment base to base: no solid, at most 3 in obscuring) [BU-2.1].
+
+    Models never block sight; the relation is symmetric.
+    """
+    return _sight(a.disc, b.disc, pieces(battle))[0]
+
+
+def in_contact(a: Unit, b: Unit) -> bool:
+    """Base-to-base contact: the bases touch, edge distance 0 [BU-2.3]."""
+    return a.disc.is_within(b.disc, 0)
+
+
+def sees_point(battle: Battle, owner: Unit, point: Point) -> bool:
+    """Whether ``owner`` sees a point of the table (a point is a base of no size) [BU-2.1, BU-2.2]."""
+    return _sight(owner.disc, Disc(point, Fraction(0)), pieces(battle))[0].is_clear
+
+
+def in_zone(battle: Battle, owner: Unit, other: Unit) -> bool:
+    """Whether ``other`` stands in ``owner``'s zone of control [BU-2.2]: some point of its base lies within
+    1 in of ``owner``'s base edge (exact) and ``owner`` sees that point."""
+    a, b = owner.disc, other.disc
+    if not a.is_within(b, ZONE):
+        return False
+    if a.is_within(b, 0):
+        return True
+    reach = a.radius + ZONE + ZONE_TOLERANCE
+    terrain = pieces(battle)
+    for q in b.rim(a.centre):
+        if (q - a.centre).norm2() <= reach * reach and _sight(a, Disc(q, Fraction(0)), terrain)[0].is_clear:
+            return True
+    return False
+
+
+def distance_ok(shooter: Unit, target: Unit, bound: Fraction) -> bool:
+    """Whether the edge-to-edge distance is at most ``bound`` (exact) [BU-1.5]."""
+    return shooter.disc.is_within(target.disc, bound)
+
+
+def band(shooter: Unit, target: Unit, weapon: Weapon) -> str | None:
+    """The range band: up to short (inclusive) short, up to medium medium, up to long long; None beyond
+    [BU-5.1, BU-3.4]."""
+    for name, bound in (("short", weapon.short), ("medium", weapon.medium), ("long", weapon.long)):
+        if distance_ok(shooter, target, bound):
+            return name
+    return None
+
+
+def cover(battle: Battle, shooter: Unit, target: Unit) -> tuple[bool, Sight]:
+    """Whether the target is in cover [BU-5.7]: every segment that gives LoS passes through obscuring terrain
+    within 1 in of its base. With no segment giving LoS (possible only after a redirection) that holds of every
+    one of them, so the target is in cover."""
+    seen, judged = _sight(shooter.disc, target.disc, pieces(battle), every=True)
+    clear = [line for line in judged if line.is_clear(OBSCURING_SIGHT)]
+    return all(line.is_obscured_near(target.disc, COVER_REACH) for line in clear), seen
+
+
+@dataclass(frozen=True)
+class Nominee:
+    """A model the target's player may nominate instead of the declared target [BU-4.2]."""
+
+    id: str
+    crosses: str  # "base" or "zone of control"
+
+    def describe(self) -> str:
+        return f"{self.id} (the centre line crosses its {self.crosses}; it sees the shooter)"
+
+
+def crossing(battle: Battle, shooter: Unit, target: Unit, model: Unit) -> str | None:
+    """What of ``model`` the centre-to-centre segment from shooter to target crosses: its base, its zone of
+    control (a point of the segment within 1 in of its base that it sees), or nothing [BU-4.2, BU-4.3]."""
+    centre_line = Segment(shooter.disc.centre, target.disc.centre)
+    disc = model.disc
+    near = closest_on_segment(disc.centre, centre_line)
+    d2 = (near - disc.centre).norm2()
+    if d2 <= disc.radius * disc.radius:
+        return "base"
+    reach = disc.radius + ZONE
+    if d2 > reach * reach:
+        return None
+    for point in _zone_points(centre_line, disc, near, reach):
+        if sees_point(battle, model, point):
+            return "zone of control"
+    return None
+
+
+def _zone_points(line: Segment, disc: Disc, near: Point, reach: Fraction) -> list[Point]:
+    """The nearest point of the line to the disc, then points spread along the stretch within ``reach``."""
+    d = line.b - line.a
+    length = math.sqrt(float(d.norm2())) or 1.0
+    half = math.sqrt(max(0.0, float(reach * reach - (near - disc.centre).norm2()))) / length
+    t_near = (near - line.a).dot(d) / d.norm2() if d.norm2() else Fraction(0)
+    points = [near]
+    for i in range(1, ZONE_SAMPLES + 1):
+        offset = Fraction(half * i / (ZONE_SAMPLES + 1)).limit_denominator(10**6)
+        for t in (t_near - offset, t_near + offset):
+            p = line.at(t)
+            if 0 <= t <= 1 and (p - disc.centre).norm2() <= reach * reach:
+                points.append(p)
+    return points
+
+
+def nominees(battle: Battle, shooter: Unit, target: Unit) -> list[Nominee]:
+    """The target's player's other models that qualify for the swap [BU-4.2]: the centre line crosses their base
+    or zone of control [BU-4.3], and they see the shooter."""
+    found = []
+    for model in battle.units:
+        if model.side != target.side or model.id == target.id:
+            continue
+        what = crossing(battle, shooter, target, model)
+        if what is not None and sight(battle, model, shooter).is_clear:
+            found.append(Nominee(model.id, what))
+    return found
+
+
+__all__ = ["BAND_DICE", "Nominee", "Sight", "band", "cover", "crossing", "in_contact", "in_zone", "judge",
+           "nominees", "sight"]
