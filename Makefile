@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 RULES := ../shared/tools/rule-coverage
-RULE_PREFIXES ?= DC,SW,AL
+RULE_PREFIXES ?= DC,SW,AL,BU
 
 .PHONY: demo test lint typecheck coverage-rules bench clean
 

@@ -21,6 +21,7 @@ REFERENCE: dict[str, tuple[str, Attack, Attack, str]] = {
     "dress-on-the-colors": ("wheatfield.yaml", Attack("15th-alabama", "20th-maine"),
                             Attack("83rd-pennsylvania", "15th-alabama"), "DC-2.3"),
     "arcane-legions": ("ford.yaml", Attack("archers", "orc-band"), Attack("archers", "spearmen"), "AL-2.3"),
+    "bushido": ("temple.yaml", Attack("yoichi", "takeda"), Attack("yoichi", "scout"), "BU-3.2"),
     "swerve": ("ambush.yaml", Attack("rail-gun", "dune-buggy"), Attack("rail-gun", "spotter"), "SW-2.2"),
 }
 

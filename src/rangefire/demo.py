@@ -23,6 +23,10 @@ ENGAGEMENTS: tuple[tuple[str, tuple[Attack, ...]], ...] = (
                                                    "83rd-pennsylvania", "battery-d", "4th-texas"))),
     ("ford.yaml", (Attack("archers", "orc-band"), Attack("spearmen", "wolf-riders", (("order", "close"),)),
                    Attack("archers", "wolf-riders"))),
+    # a skirmish: the declared target, then the defender's nomination [BU-4.2], then a model held in a zone of
+    # control [BU-3.3]
+    ("temple.yaml", (Attack("yoichi", "takeda"), Attack("yoichi", "takeda", (("redirect_to", "yojimbo"),)),
+                     Attack("kenji", "oni"))),
     # the rules' own example, played as written [SW-7.1]
     ("sawblade.yaml", (Attack("sawblade-launcher", "road-warrior", (("actions", SAWBLADE_LINE),)),)),
     # a combat left to best play on both sides [SW-6.2]

@@ -1,16 +1,17 @@
 """Line of sight between round bases among polygonal terrain.
 
-A round base sees another when *some* segment from one to the other is clear (Bushido BU-2.1). The set of such
-segments is infinite and its edges are tangents to circles, which are irrational; so the question is answered
-over a fixed, finite family of segments, each judged exactly:
+A round base sees another when *some* segment from one to the other is clear (a skirmish-game rule). The set
+of such segments is infinite and its edges are tangents to circles, which are irrational; so the question is
+answered over a fixed, finite family of segments, each judged exactly:
 
 - the segment between the two centres, then
 - every segment between :data:`RIM_STEPS` + 1 points on the half of each base edge that faces the other base
   (the points lie exactly on the circles: rational points from :func:`~rangefire.geometry.exact.direction`).
 
 That family is the one stated tolerance of this module: a gap in the terrain narrower than the spacing of the
-rim points (a 30 mm base: about 0.12 in) can be missed, and a segment it names is always truly clear. Distances
-between bases (edge to edge) are exact: radii are rational (mm / 25.4) and distances are compared squared.
+rim points (15 degrees of the edge: about 0.15 in on a 30 mm base, 0.31 in on a 60 mm one) can be missed, and
+a segment it names is always truly clear. Distances between bases (edge to edge) are exact: radii are rational
+(mm / 25.4) and distances are compared squared.
 """
 
 from __future__ import annotations

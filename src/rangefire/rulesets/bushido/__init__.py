@@ -99,7 +99,7 @@ class BushidoPlan(Plan):
                      ("wound roll", f"1D6 {self.wound_roll_modifier:+d}")]
         if self.ammo_before is not None:
             rows.append(("ammo", f"{self.ammo_before} -> {self.ammo_before - 1} (spent on declaring) [BU-4.1]"))
-        if self.nominees:
+        if self.nominees and not self.redirected:
             rows.append(("may be nominated", "; ".join(n.describe() for n in self.nominees)))
         return rows
 
@@ -276,7 +276,7 @@ class Bushido(Ruleset[Battle, BushidoPlan]):
             log.insert(0, LogLine("BU-4.1", f"Ammo marker removed on declaring: {plan.ammo_before - 1} left"))
         outcome: dict[str, Any] = {"hit": False, "success_level": 0, "wounds": 0}
         if plan.fails:
-            return log + [LogLine("BU-4.3", "the attack fails: nothing is rolled")], {**outcome, "fails": True}
+            return [*log, LogLine("BU-4.3", "the attack fails: nothing is rolled")], {**outcome, "fails": True}
         cap = plan.supporting_dice_cap
         a_dice = source.roll("attack", plan.attack_dice)
         d_dice = source.roll("defense", plan.defense_dice)

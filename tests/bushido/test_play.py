@@ -1,0 +1,152 @@
+"""Bushido played out: dice by stage, the log by clause, wounds marked, models removed, Ammo spent; sampled play
+against the exact odds; the command line [BU-4.1, BU-6.1, BU-6.4, BU-7.1, BU-7.3]."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from rangefire.core import Attack, DiceError, EnteredSource, SeededSource
+from rangefire.demo import example_path
+from rangefire.rulesets import load_battle
+from tests.bushido.test_rules import BOW, BU, S, T, battle, guard
+from tests.oracles import chi_square
+from tests.test_cli import digest, run
+
+TEMPLE = example_path("temple.yaml")
+
+
+def play(b, dice, attacker="S", target="T", **choices):
+    return BU.play(b, Attack(attacker, target, tuple(choices.items())), EnteredSource(dice))
+
+
+def test_a_hit_marks_boxes_from_the_chart_bu_7_1_and_bu_7_3():
+    """BU-7.1, BU-7.2, BU-7.3: attack 6,5,1 (result 7) against 4,4 (result 5): SL 2; wound die 5, modifier
+    +1 - armour 1: roll 5 -> 3 wounds, marked on the track."""
+    b = battle(S(weapon={**BOW, "wound_modifier": 1}), T(12, armour=1, wounds={"boxes": 6, "marked": 1}))
+    resolution, after = play(b, {"attack": [6, 5, 1], "defense": [4, 4], "wound": [5]})
+    assert resolution.outcome == {"hit": True, "success_level": 2, "wounds": 3, "removed": False}
+    assert after.unit("T").wounds.marked == 4 and b.unit("T").wounds.marked == 1  # the old battle untouched
+    assert [line.clause for line in resolution.log][-4:] == ["BU-6.2", "BU-6.3", "BU-7.2", "BU-7.3"]
+
+
+def test_every_box_marked_removes_the_model_bu_7_3():
+    b = battle(S(), T(12, wounds={"boxes": 3, "marked": 1}))
+    resolution, after = play(b, {"attack": [6, 6, 6], "defense": [2, 1], "wound": [6]})  # SL 6, roll 6: 8 wounds
+    assert resolution.outcome["wounds"] == 8 and resolution.outcome["removed"]
+    assert "T" not in BU.unit_ids(after)
+
+
+def test_a_miss_deals_nothing_and_the_defender_takes_no_damage_bu_6_4():
+    """BU-6.4: the defender wins: no wound die is rolled, nobody is marked."""
+    b = battle(S(), T(12))
+    resolution, after = play(b, {"attack": [3, 1, 1], "defense": [6, 2]})
+    assert resolution.outcome == {"hit": False, "success_level": 0, "wounds": 0}
+    assert "wound" not in resolution.dice
+    assert after.unit("T").wounds == b.unit("T").wounds and after.unit("S").wounds == b.unit("S").wounds
+    with pytest.raises(DiceError):  # a wound die typed in for a miss is left unused: an error, nothing applied
+        play(b, {"attack": [3, 1, 1], "defense": [6, 2], "wound": [4]})
+
+
+def test_ammo_spent_on_declaring_hit_or_miss_bu_4_1():
+    """BU-4.1: the marker goes when the attack is declared, whatever the dice do."""
+    b = battle(S(weapon={**BOW, "ammo": 2}), T(12))
+    _, missed = play(b, {"attack": [1, 1, 1], "defense": [2, 2]})
+    assert missed.unit("S").weapon.ammo == 1
+    _, empty = play(missed, {"attack": [6, 6, 6], "defense": [1, 1], "wound": [1]})
+    assert empty.unit("S").weapon.ammo == 0
+    assert [r.clause for r in BU.check(empty, Attack("S", "T")).refusals] == ["BU-3.5"]
+
+
+def test_opposed_test_rolls_both_pools_at_once_bu_6_1():
+    """BU-6.1: one attack stage and one defense stage, each with its whole pool."""
+    b = battle(S(rcp=5), T(12, base=30))
+    resolution, _ = BU.play(b, Attack("S", "T"), SeededSource(4))
+    assert len(resolution.dice["attack"]) == 5 and len(resolution.dice["defense"]) == 3
+
+
+def test_sampled_play_agrees_with_exact_odds():
+    """Seeded resolutions (chi-square at a fixed seed) against the exact wounds and success levels."""
+    b = battle(S(rcp=4, weapon={**BOW, "wound_modifier": 1}), T(12, armour=1), guard(0, 6))
+    plan = BU.plan(b, Attack("S", "T"))
+    odds = BU.odds(plan)
+    n = 20000
+    source = SeededSource(2026)
+    wounds: Counter[int] = Counter()
+    levels: Counter[int] = Counter()
+    for _ in range(n):
+        outcome = BU.resolve(plan, source).outcome
+        wounds[outcome["wounds"]] += 1
+        if outcome["hit"]:
+            levels[outcome["success_level"]] += 1
+    assert chi_square(wounds, odds.outcomes["wounds"].probabilities(), n) > 0.001
+    assert chi_square(levels, odds.outcomes["success_level"].probabilities(), sum(levels.values())) > 0.001
+    hit = sum(levels.values()) / n
+    assert abs(hit - float(odds.events["hit"])) < 4 * (0.25 / n) ** 0.5
+
+
+# -- the command line -----------------------------------------------------------------------------------------
+@pytest.fixture
+def temple(tmp_path: Path) -> Path:
+    path = tmp_path / "temple.yaml"
+    path.write_bytes(TEMPLE.read_bytes())
+    return path
+
+
+def test_check_lists_nominees_and_odds_per_nomination(temple):
+    data = json.loads(run("check", str(temple), "-a", "yoichi", "-t", "takeda", "--json").stdout)
+    assert data["legal"] and [n["id"] for n in data["plan"]["nominees"]] == ["yojimbo"]
+    odds = json.loads(run("odds", str(temple), "-a", "yoichi", "-t", "takeda", "--json").stdout)
+    assert {"wounds", "success_level"} <= set(odds["outcomes"]) and "hit" in odds["events"]
+    assert set(odds["nominations"]) == {"yojimbo"}
+    alt = odds["nominations"]["yojimbo"]
+    assert sum(Fraction(p) for p in alt["outcomes"]["wounds"]["distribution"].values()) == 1
+    people = run("odds", str(temple), "-a", "yoichi", "-t", "takeda").stdout
+    assert "nominates instead" in people and "BU-5.3" in people
+
+
+def test_resolve_redirect_to_plays_the_swap_and_writes_the_battle(temple, tmp_path):
+    after = tmp_path / "after.yaml"
+    data = json.loads(run("resolve", str(temple), "-a", "yoichi", "-t", "takeda", "--redirect-to", "yojimbo",
+                          "--dice", "attack=6,5,4,1", "--dice", "defense=5,4", "--dice", "wound=6",
+                          "--out", str(after), "--json").stdout)
+    # aimed: 4 attack dice, result 6 + 2 = 8; medium band: 2 defence dice, result 5 + 1 = 6; SL 2
+    assert data["target"] == "yojimbo" and data["outcome"]["hit"] and data["outcome"]["success_level"] == 2
+    assert data["log"][1]["clause"] == "BU-4.2"
+    _, battle_after = load_battle(after)
+    assert battle_after.unit("yoichi").weapon.ammo == 3
+    assert battle_after.unit("yojimbo").wounds.marked == 3  # wound die 6 - armour 1 = roll 5 at SL 2: 3 wounds
+
+
+@pytest.mark.parametrize(("args", "needle"), [
+    (("-a", "kenji", "-t", "oni"), "zone of control of oni"),
+    (("-a", "yoichi", "-t", "scout"), "no line of sight to scout"),
+    (("-a", "takeda", "-t", "yoichi"), "prefecture's activation"),
+    (("-a", "yoichi", "-t", "takeda", "--redirect-to", "scout"), "scout does not qualify"),
+    (("-a", "yoichi", "-t", "takeda", "--redirect-to", "kenji"), "not one of ito's models"),
+])
+def test_refusals_exit_1_with_the_clause_and_nothing_spent(temple, tmp_path, args, needle):
+    """A refused attack (zone of control, no sight, not the active side, a bad nomination): one line naming
+    the clause, exit 1, the scenario file untouched and no --out written."""
+    before = digest(temple)
+    after = tmp_path / "after.yaml"
+    proc = run("resolve", str(temple), *args, "--seed", "1", "--out", str(after), ok=1, columns=50)
+    assert needle in proc.stderr and "[BU-" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+    assert digest(temple) == before and not after.exists()
+
+
+@pytest.mark.parametrize(("patch", "needle"), [
+    (("rcp: 3", "rcp: 1000000"), "units[0].rcp"),
+    (("base: 30", "base: 35"), "units[0].base"),
+    (("wounds: {boxes: 4}", "wounds: {boxes: 4, marked: 4}"), "removed [BU-7.3]"),
+    (("position: [0.5, 8]", "position: [0.5, 13.5]"), "overlaps"),
+    (("kind: obscuring", "kind: forest"), "terrain[0].kind"),
+])
+def test_bad_scenarios_name_the_path(temple, patch, needle):
+    temple.write_text(temple.read_text().replace(*patch, 1))
+    proc = run("check", str(temple), "-a", "yoichi", "-t", "takeda", ok=2)
+    assert needle in proc.stderr and str(temple) in proc.stderr

@@ -1,0 +1,112 @@
+"""Round bases and sight among terrain (rangefire.geometry.discs): exact distances, the family of segments,
+exact judgement of each [BU-1.5, BU-2.1, BU-5.7]."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rangefire.geometry import Point, Polygon, Segment
+from rangefire.geometry.discs import RIM_STEPS, Disc, Piece, candidates, judge, sight_lines
+
+THREE = Fraction(3)
+
+
+def square(pid: str, kind: str, x0: object, y0: object, x1: object, y1: object) -> Piece:
+    return Piece(pid, kind, Polygon.of([(x0, y0), (x1, y0), (x1, y1), (x0, y1)]))
+
+
+def test_base_sizes_in_inches_and_edge_distance_bu_1_5():
+    """BU-1.5: 30 mm is 75/127 in of radius; distance is edge to edge, exact at the boundary."""
+    a = Disc.base((Fraction(0), Fraction(0)), 30)
+    b = Disc.base((Fraction(6) + Fraction(175, 127), Fraction(0)), 40)
+    assert a.radius == Fraction(75, 127) and b.radius == Fraction(100, 127)
+    assert a.is_within(b, 6) and not a.is_within(b, Fraction(5999999, 1000000))
+    assert abs(a.gap(b) - 6) < 1e-12
+
+
+def test_rim_points_lie_exactly_on_the_edge_facing_the_other_base():
+    d = Disc(Point.of(1, 2), Fraction(3, 4))
+    rim = d.rim(Point.of(10, 2))
+    assert len(rim) == RIM_STEPS + 1
+    assert all((p - d.centre).norm2() == d.radius ** 2 for p in rim)
+    assert all(p.x >= d.centre.x for p in rim)  # the half facing +x
+    assert rim[0] == Point.of(Fraction(7, 4), 2)  # the middle point first, exact on an axis
+
+
+def test_touching_a_solid_corner_is_not_crossing_bu_2_1():
+    """BU-2.1: a line that only touches a solid piece crosses no solid terrain."""
+    corner = square("rock", "solid", 1, 1, 2, 2)
+    assert judge(Segment(Point.of(0, 0), Point.of(2, 0)), [corner]).solid == ()
+    assert judge(Segment(Point.of(0, 2), Point.of(2, 0)), [corner]).solid == ()  # through the corner (1, 1)
+    assert judge(Segment(Point.of(0, 0), Point.of(3, 3)), [corner]).solid == ("rock",)
+
+
+def test_obscuring_length_in_total_and_not_twice_bu_2_1():
+    """BU-2.1: obscuring stretches add up across pieces; overlapping pieces are not counted twice; 3 in exactly
+    is allowed."""
+    seg = Segment(Point.of(0, 0), Point.of(10, 0))
+    two = [square("a", "obscuring", 1, -1, 3, 1), square("b", "obscuring", 5, -1, 6, 1)]
+    line = judge(seg, two)
+    assert line.obscured2 == 9 and line.is_clear(THREE) and line.obscuring == ("a", "b")
+    overlapping = [square("a", "obscuring", 1, -1, 3, 1), square("b", "obscuring", 2, -1, 4, 1)]
+    assert judge(seg, overlapping).obscured2 == 9
+    more = [square("a", "obscuring", 1, -1, Fraction(4001, 1000), 1)]
+    assert not judge(seg, more).is_clear(THREE)
+
+
+def test_obscured_near_the_target_exactly_one_inch_bu_5_7():
+    """BU-5.7: obscuring terrain 1 in from the base edge exactly is within 1 in; 1.001 in is not."""
+    target = Disc(Point.of(0, 10), Fraction(1))
+    seg = Segment(Point.of(0, 0), Point.of(0, 9))
+    for top, near in ((8, True), (Fraction(7999, 1000), False)):
+        hedge = square("hedge", "obscuring", -2, 5, 2, top)
+        assert judge(seg, [hedge]).is_obscured_near(target, 1) is near
+
+
+def test_touching_bases_see_each_other_and_models_never_block_bu_2_1():
+    a, b = Disc(Point.of(0, 0), Fraction(1)), Disc(Point.of(2, 0), Fraction(1))
+    wall = square("wall", "solid", -5, -5, 5, 5)
+    first, _ = sight_lines(a, b, [wall], THREE)
+    assert first is not None and first.segment.a == first.segment.b == Point.of(1, 0)
+
+
+def test_a_gap_between_two_walls_is_found_bu_2_1():
+    """BU-2.1: some segment, not only the centre line: two walls leave a slot off the centre line."""
+    a, b = Disc(Point.of(0, 0), Fraction(1)), Disc(Point.of(0, 10), Fraction(1))
+    walls = [square("left", "solid", -5, 5, Fraction(3, 10), 6), square("right", "solid", Fraction(6, 10), 5, 5, 6)]
+    first, _ = sight_lines(a, b, walls, THREE)
+    assert first is not None and first.segment != Segment(a.centre, b.centre)
+    assert judge(first.segment, walls).solid == ()
+    shut = [*walls, square("door", "solid", Fraction(3, 10), 5, Fraction(6, 10), 6)]
+    assert sight_lines(a, b, shut, THREE)[0] is None
+
+
+coords = st.integers(-40, 40).map(lambda n: Fraction(n, 4))
+radii = st.sampled_from([Fraction(75, 127), Fraction(100, 127), Fraction(125, 127), Fraction(150, 127)])
+
+
+@settings(max_examples=40, deadline=None)
+@given(ax=coords, ay=coords, bx=coords, by=coords, ra=radii, rb=radii, wx=coords, wy=coords,
+       dx=st.integers(-20, 20), dy=st.integers(-20, 20))
+def test_sight_is_symmetric_and_translation_invariant_bu_2_1(ax, ay, bx, by, ra, rb, wx, wy, dx, dy):
+    """Property: A sees B exactly when B sees A, and moving everything together changes nothing."""
+    a, b = Disc(Point(ax, ay), ra), Disc(Point(bx, by), rb)
+    terrain = [square("w", "solid", wx, wy, wx + 1, wy + Fraction(1, 3)),
+               square("m", "obscuring", wy, wx, wy + 2, wx + 4)]
+    there = sight_lines(a, b, terrain, THREE)[0] is not None
+    back = sight_lines(b, a, terrain, THREE)[0] is not None
+    assert there == back
+    shift = Point(Fraction(dx), Fraction(dy))
+    moved = [Piece(p.id, p.kind, Polygon(tuple(v + shift for v in p.polygon.vertices))) for p in terrain]
+    assert (sight_lines(Disc(a.centre + shift, ra), Disc(b.centre + shift, rb), moved, THREE)[0] is not None) == there
+
+
+def test_every_candidate_runs_from_base_to_base():
+    a, b = Disc(Point.of(0, 0), Fraction(1, 2)), Disc(Point.of(3, 4), Fraction(3, 4))
+    segs = candidates(a, b)
+    assert len(segs) == 1 + (RIM_STEPS + 1) ** 2
+    for s in segs:
+        assert (s.a - a.centre).norm2() <= a.radius ** 2 and (s.b - b.centre).norm2() <= b.radius ** 2
