@@ -110,3 +110,34 @@ def test_every_candidate_runs_from_base_to_base():
     assert len(segs) == 1 + (RIM_STEPS + 1) ** 2
     for s in segs:
         assert (s.a - a.centre).norm2() <= a.radius ** 2 and (s.b - b.centre).norm2() <= b.radius ** 2
+
+
+small = st.integers(-12, 12).map(lambda n: Fraction(n, 2))
+
+
+@settings(max_examples=60, deadline=None)
+@given(x0=small, y0=small, w=st.integers(1, 6), h=st.integers(1, 6), teeth=st.integers(1, 5),
+       sx=small, sy=small, ex=small, ey=small)
+def test_float_filters_never_change_an_exact_verdict(x0, y0, w, h, teeth, sx, sy, ex, ey):
+    """The float box filters only skip work: locate, interior stretches and contact agree with them off.
+    The comb-shaped polygons put many edges at the exact heights and abscissas the filters compare."""
+    from rangefire.geometry import exact
+
+    pts = [(x0, y0), (x0 + w, y0)]
+    step = Fraction(w, 2 * teeth)
+    for i in range(teeth, 0, -1):  # teeth along the top, right to left
+        right = x0 + 2 * i * step
+        pts += [(right, y0 + h), (right - step, y0 + h), (right - step, y0 + Fraction(h, 2)),
+                (right - 2 * step, y0 + Fraction(h, 2))]
+    pts[-1] = (x0, y0 + Fraction(h, 2))
+    poly = Polygon.of(pts)
+    seg = Segment(Point(sx, sy), Point(ex, ey))
+    probes = [Point(sx, sy), Point(ex, ey), *poly.vertices]
+    fast = ([poly.locate(p) for p in probes], poly.interior_params(seg), poly.contact(seg))
+    exact.FAST_FILTERS = False
+    try:
+        slow_poly = Polygon.of(pts)
+        slow = ([slow_poly.locate(p) for p in probes], slow_poly.interior_params(seg), slow_poly.contact(seg))
+    finally:
+        exact.FAST_FILTERS = True
+    assert fast == slow

@@ -150,3 +150,14 @@ def test_bad_scenarios_name_the_path(temple, patch, needle):
     temple.write_text(temple.read_text().replace(*patch, 1))
     proc = run("check", str(temple), "-a", "yoichi", "-t", "takeda", ok=2)
     assert needle in proc.stderr and str(temple) in proc.stderr
+
+
+def test_a_hostile_table_is_refused_up_front(tmp_path):
+    """Thousands of terrain vertices are refused when the file is read, before any sight is judged."""
+    comb = [[i / 10, 5 + (i % 2)] for i in range(250)] + [[25, 0], [0, 0]]
+    pieces = "\n".join(f"  - {{id: t{i}, kind: obscuring, polygon: {comb}}}" for i in range(20))
+    text = TEMPLE.read_text().replace("terrain:\n", "terrain:\n" + pieces + "\n", 1)
+    path = tmp_path / "hostile.yaml"
+    path.write_text(text)
+    proc = run("check", str(path), "-a", "yoichi", "-t", "takeda", ok=2)
+    assert "terrain: 5" in proc.stderr and "at most 4000" in proc.stderr

@@ -26,6 +26,9 @@ _HALF_TAN_DENOMINATOR = 10**12
 #: Whether :meth:`Polygon.is_clearly_apart` may skip exact work (off only to measure what it saves).
 FAST_FILTERS = True
 
+#: Float boxes closer than this (inches) are looked at exactly: far beyond any float rounding of table numbers.
+_FLOAT_MARGIN = 1e-6
+
 #: A polygon with more vertices than this is refused (self-intersection checks are quadratic).
 MAX_POLYGON_VERTICES = 256
 
@@ -154,8 +157,9 @@ def closest_on_segment(p: Point, seg: Segment) -> Point:
 
 def _on_segment(p: Point, seg: Segment) -> bool:
     a, b = seg
-    return (orient(a, b, p) == 0 and min(a.x, b.x) <= p.x <= max(a.x, b.x)
-            and min(a.y, b.y) <= p.y <= max(a.y, b.y))
+    # the box first: comparisons are far cheaper than the orientation's products
+    return (min(a.x, b.x) <= p.x <= max(a.x, b.x) and min(a.y, b.y) <= p.y <= max(a.y, b.y)
+            and orient(a, b, p) == 0)
 
 
 def segments_intersect(s: Segment, u: Segment) -> bool:
@@ -305,12 +309,40 @@ class Polygon:
                     # adjacent edges meet only at their shared vertex (a fold-back overlaps more)
                     if (len(params) > 1 and params[0] != params[1]) or (params and edges[i].at(params[0]) != shared):
                         raise GeometryError(f"edges {i} and {j} overlap: the polygon folds back on itself")
-                elif segments_intersect(edges[i], edges[j]):
+                elif self._boxes_meet(i, j) and segments_intersect(edges[i], edges[j]):
                     raise GeometryError(f"edges {i} and {j} cross: the polygon intersects itself")
+
+    def _boxes_meet(self, i: int, j: int) -> bool:
+        """Whether edges i and j have float boxes within the margin (else they cannot meet)."""
+        (_, a), (_, b) = self._edges_with_boxes[i], self._edges_with_boxes[j]
+        m = _FLOAT_MARGIN
+        return not FAST_FILTERS or (a[0] <= b[2] + m and b[0] <= a[2] + m and a[1] <= b[3] + m and b[1] <= a[3] + m)
 
     def edges(self) -> list[Segment]:
         v = self.vertices
         return [Segment(v[i], v[(i + 1) % len(v)]) for i in range(len(v))]
+
+    @cached_property
+    def _edges_with_boxes(self) -> list[tuple[Segment, tuple[float, float, float, float]]]:
+        """Each edge with its float bounding box, for a quick first test (exact work still decides)."""
+        out = []
+        for e in self.edges():
+            xs, ys = sorted((float(e.a.x), float(e.b.x))), sorted((float(e.a.y), float(e.b.y)))
+            out.append((e, (xs[0], ys[0], xs[1], ys[1])))
+        return out
+
+    def _edges_near(self, seg: Segment) -> Iterable[Segment]:
+        """The edges whose boxes come within a margin of the segment's box: no other edge can meet it."""
+        if not FAST_FILTERS:
+            yield from self.edges()
+            return
+        ax, ay, bx, by = float(seg.a.x), float(seg.a.y), float(seg.b.x), float(seg.b.y)
+        x0, x1 = (ax, bx) if ax <= bx else (bx, ax)
+        y0, y1 = (ay, by) if ay <= by else (by, ay)
+        m = _FLOAT_MARGIN
+        for edge, (ex0, ey0, ex1, ey1) in self._edges_with_boxes:
+            if ex0 <= x1 + m and ex1 >= x0 - m and ey0 <= y1 + m and ey1 >= y0 - m:
+                yield edge
 
     def area2(self) -> Fraction:
         """Twice the signed area (positive when counter-clockwise)."""
@@ -349,8 +381,12 @@ class Polygon:
     def locate(self, p: Point) -> Where:
         """Inside, on the boundary or outside: exact, by crossing number with half-open edges."""
         inside = False
-        for a, b in self.edges():
-            if _on_segment(p, Segment(a, b)):
+        px, py, m = float(p.x), float(p.y), _FLOAT_MARGIN
+        for edge, (_, ey0, ex1, ey1) in self._edges_with_boxes:
+            if FAST_FILTERS and (ey0 > py + m or ey1 < py - m or ex1 < px - m):
+                continue  # above, below or left of p: neither holds p nor crosses its ray (to +x)
+            a, b = edge
+            if _on_segment(p, edge):
                 return Where.BOUNDARY
             if (a.y > p.y) != (b.y > p.y):
                 # x of the edge at height p.y, compared without division
@@ -365,7 +401,7 @@ class Polygon:
         if self.box.gap2(Box.around(seg.a, seg.b)) > 0:
             return []  # apart: no need to look closer
         ts = {Fraction(0), Fraction(1)}
-        for edge in self.edges():
+        for edge in self._edges_near(seg):
             ts.update(_intersection_params(seg, edge))
         ordered = sorted(t for t in ts if 0 <= t <= 1)
         out: list[tuple[Fraction, Fraction]] = []
@@ -384,7 +420,7 @@ class Polygon:
             return {Where.INSIDE: Contact.CROSSING, Where.BOUNDARY: Contact.TOUCHING}.get(where, Contact.CLEAR)
         if self.interior_params(seg):
             return Contact.CROSSING
-        if any(segments_intersect(seg, e) for e in self.edges()):
+        if any(segments_intersect(seg, e) for e in self._edges_near(seg)):
             return Contact.TOUCHING
         return Contact.CLEAR
 

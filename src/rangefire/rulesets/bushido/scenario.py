@@ -14,6 +14,8 @@ from rangefire.scenario import XY, Exact, Id, Model, PolygonField, duplicate_ids
 KEY = "bushido"
 MAX_MODELS = 200
 MAX_TERRAIN = 200
+#: All terrain vertices together: sight is judged over many segments, so a hostile table is refused up front.
+MAX_TERRAIN_VERTICES = 4000
 #: No model rolls more dice than this: a hostile "RCP 1000000" is refused when the file is read.
 MAX_RCP = 50
 State = Literal["aimed", "ran", "moved", "will_move", "prone", "surprised"]
@@ -136,6 +138,10 @@ def cross_problems(data: Mapping[str, Any]) -> list[str]:
                 problems.append(f"units[{i}].position: its base overlaps the base of units[{j}] ({uid}); bases may "
                                 "touch but not overlap [BU-2.3]")
         discs.append((i, str(unit.get("id")), disc))
+    terrain = data["terrain"] if isinstance(data.get("terrain"), list) else []
+    vertices = sum(len(t["polygon"]) for t in terrain if isinstance(t, dict) and isinstance(t.get("polygon"), list))
+    if vertices > MAX_TERRAIN_VERTICES:
+        problems.append(f"terrain: {vertices} vertices in all; at most {MAX_TERRAIN_VERTICES} are accepted")
     active = data.get("active_side")
     sides = {u.get("side") for u in units if isinstance(u, dict)}
     if isinstance(active, str) and units and active not in sides:
