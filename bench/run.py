@@ -25,7 +25,7 @@ from rangefire.rulesets import battle_from_mapping, find_ruleset
 from rangefire.rulesets.arcane_legions import table
 from rangefire.rulesets.dress_on_the_colors import volley
 from rangefire.rulesets.dress_on_the_colors.volley import VolleyPlan, casualties, volley_distribution
-from tests.oracles import icepool_lineup
+from tests.oracles import icepool_bushido_test, icepool_lineup
 
 
 def best_of(fn: Callable[[], Any], repeat: int = 5) -> float:
@@ -197,7 +197,70 @@ def main() -> int:
         note = "  budget 10 ms: " + ("met" if ours_t < 0.010 else "MISSED") if (a, d) == (20, 20) else ""
         print(f"  {a:3d} x {d:<3d} {ours_t * 1e3:10.3f} ms {theirs * 1e3:12.1f} ms {theirs / ours_t:8.0f}x   "
               f"{same}{note}")
+    bushido()
     return 0
+
+
+def skirmish() -> Any:
+    """20 models on round bases among 12 pieces of solid and obscuring terrain."""
+    rng = random.Random(5)
+    units = []
+    for i in range(20):
+        side = "prefecture" if i < 10 else "ito"
+        y = rng.uniform(0, 4) if side == "prefecture" else rng.uniform(14, 18)
+        units.append({"id": f"m{i}", "side": side, "base": rng.choice([30, 40, 50]), "rcp": 3,
+                      "position": [round(i % 10 * 3.3, 2), round(y, 2)], "wounds": {"boxes": 4},
+                      "weapon": {"short": 6, "medium": 12, "long": 24}})
+    terrain = []
+    for j in range(12):
+        x, y = round(rng.uniform(0, 30), 2), round(rng.uniform(6, 12), 2)
+        terrain.append({"id": f"t{j}", "kind": rng.choice(["solid", "obscuring"]),
+                        "polygon": [[x, y], [x + 2, y], [x + 2.4, y + 1.6], [x, y + 1.2]]})
+    return battle_from_mapping({"ruleset": "bushido", "units": units, "terrain": terrain})[1]
+
+
+def bushido() -> None:
+    """5. the Bushido opposed test with the wound chart, exact, against icepool and brute force; 6. checks."""
+    from rangefire.geometry import exact
+    from rangefire.rulesets.bushido.dice import attack_odds, contest, opposed_dist
+    from tests.bushido.test_dice import brute_force
+
+    print("Bushido, exact odds of a ranged attack (opposed test, SL, wound chart), A attack against D defence dice:")
+    print("     A x D      rangefire      reference     ratio   identical")
+    for a, d in ((4, 4), (8, 8), (12, 12)):
+        t_ours = best_of(lambda a=a, d=d: attack_odds(a, d, 0), 7)
+        start = time.perf_counter()
+        if (a, d) == (4, 4):
+            ref_name, reference = "brute force", brute_force(a, d, 0, None)[2]
+            same = attack_odds(a, d, 0)[2] == reference
+        else:
+            ref_name = "icepool"
+            same = opposed_dist(a, d).probabilities() == icepool_bushido_test(a, d, None, contest)
+        theirs = time.perf_counter() - start
+        note = "  budget 10 ms: " + ("met" if t_ours < 0.010 else "MISSED") if (a, d) == (12, 12) else ""
+        print(f"  {a:3d} x {d:<3d} {t_ours * 1e3:10.3f} ms {theirs * 1e3:12.1f} ms {theirs / t_ours:8.0f}x   "
+              f"{same} ({ref_name}){note}")
+
+    b20 = skirmish()
+    bu = find_ruleset("bushido")
+    pairs = [Attack(a.id, d.id) for a in b20.units for d in b20.units if a.side != d.side]
+
+    def check_all() -> list[Any]:
+        return [bu.check(b20, p) for p in pairs]
+
+    def verdicts() -> list[Any]:
+        return [(c.is_legal, c.plan.to_dict() if c.plan else [r.clause for r in c.refusals]) for c in check_all()]
+
+    fast = best_of(check_all, 3)
+    exact.FAST_FILTERS = False
+    slow = best_of(check_all, 1)
+    plain = verdicts()
+    exact.FAST_FILTERS = True
+    print(f"\nBushido, check all {len(pairs)} enemy pairs of a 20-model, 12-terrain skirmish (sight, zones, cover, "
+          "nominations):")
+    print(f"  with fast filters     {fast * 1e3:9.1f} ms   ({fast / len(pairs) * 1e3:.1f} ms a check)")
+    print(f"  exact tests only      {slow * 1e3:9.1f} ms")
+    print(f"  ratio: {slow / fast:8.1f}x faster; identical verdicts: {plain == verdicts()}")
 
 
 if __name__ == "__main__":

@@ -107,3 +107,24 @@ def chi_square(observed: Counter[Any], exact: dict[Any, Fraction], n: int) -> fl
         obs.append(rest_o)
         exp.append(rest_e)
     return float(chisquare(obs, exp).pvalue)
+
+
+def icepool_bushido_side(n: int, cap: int | None) -> icepool.Die:
+    """One side of the Bushido opposed test by icepool: every multiset of n d6, scored as BU-6.2 says."""
+
+    def score(dice: tuple[int, ...]) -> tuple[int, int]:
+        kept = [d for d in dice if d != 1]
+        if not kept:
+            return (0, 0)
+        support = len(kept) - 1 if cap is None else min(len(kept) - 1, cap)
+        return (max(kept) + support, len(kept))
+
+    return icepool.d6.pool(n).expand().map(score)
+
+
+def icepool_bushido_test(attack: int, defense: int, cap: int | None,
+                         contest: Any) -> dict[tuple[bool, int], Fraction]:
+    """The opposed test by icepool: both sides' results, combined by ``contest`` (attacker wins?, SL)."""
+    test = icepool.map(lambda a, d: contest(tuple(a), tuple(d)), icepool_bushido_side(attack, cap),
+                       icepool_bushido_side(defense, cap))
+    return {tuple(k): Fraction(w, test.denominator()) for k, w in sorted(test.items())}

@@ -8,7 +8,6 @@ from collections import Counter
 from fractions import Fraction
 from pathlib import Path
 
-import icepool
 import numpy as np
 import pytest
 
@@ -23,6 +22,7 @@ from rangefire.rulesets.bushido.dice import (
     wound_roll,
     wounds_for,
 )
+from tests.oracles import icepool_bushido_side, icepool_bushido_test
 
 RULES = Path(__file__).resolve().parents[3] / "shared" / "rules" / "bushido.md"
 
@@ -149,28 +149,15 @@ def test_exact_odds_equal_brute_force_bu_6_1(attack, defense, cap):
         assert sl.probabilities() == dict(sorted(b_sl.items()))
 
 
-def _icepool_side(n: int, cap: int | None) -> icepool.Die:
-    def score(dice: tuple[int, ...]) -> tuple[int, int]:
-        kept = [d for d in dice if d != 1]
-        if not kept:
-            return (0, 0)
-        support = len(kept) - 1 if cap is None else min(len(kept) - 1, cap)
-        return (max(kept) + support, len(kept))
-
-    return icepool.d6.pool(n).expand().map(score)
-
-
 @pytest.mark.parametrize("cap", [None, 2])
 @pytest.mark.parametrize(("attack", "defense"), [(1, 1), (3, 2), (2, 5), (6, 6), (8, 3), (12, 12)])
 def test_opposed_test_equals_icepool(attack, defense, cap):
     """BU-6.1 and BU-6.2 through icepool's multisets: one side's (result, remaining) and the whole test."""
     ours = side_dist(attack, cap)
-    theirs = _icepool_side(attack, cap)
+    theirs = icepool_bushido_side(attack, cap)
     assert {k: Fraction(w, ours.total) for k, w in ours.weights().items()} == \
         {tuple(k): Fraction(w, theirs.denominator()) for k, w in theirs.items()}
-    test = icepool.map(lambda a, d: contest(tuple(a), tuple(d)), theirs, _icepool_side(defense, cap))
-    exact = opposed_dist(attack, defense, cap)
-    assert exact.probabilities() == {tuple(k): Fraction(w, test.denominator()) for k, w in sorted(test.items())}
+    assert opposed_dist(attack, defense, cap).probabilities() == icepool_bushido_test(attack, defense, cap, contest)
 
 
 def test_more_attack_dice_never_hurt_bu_5_2():

@@ -6,7 +6,7 @@ answered over a fixed, finite family of segments, each judged exactly:
 
 - the segment between the two centres, then
 - every segment between :data:`RIM_STEPS` + 1 points on the half of each base edge that faces the other base
-  (the points lie exactly on the circles: rational points from :func:`~rangefire.geometry.exact.direction`).
+  (the points lie exactly on the circles: rational points of the unit circle, scaled by the radius).
 
 That family is the one stated tolerance of this module: a gap in the terrain narrower than the spacing of the
 rim points (15 degrees of the edge: about 0.15 in on a 30 mm base, 0.31 in on a 60 mm one) can be missed, and
@@ -17,11 +17,23 @@ a segment it names is always truly clear. Distances between bases (edge to edge)
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property, lru_cache
+from typing import TypeVar
 
-from rangefire.geometry.exact import Box, Contact, Point, Polygon, Segment, closest_on_segment, direction
+from rangefire.geometry import exact as _exact
+from rangefire.geometry.exact import (
+    Box,
+    Point,
+    Polygon,
+    Segment,
+    closest_on_segment,
+    float_gap_to_segment,
+)
+
+T = TypeVar("T", float, Fraction)
 
 #: Points per facing half of a base edge, less one: the rim points are 1/(2 * RIM_STEPS) of a turn apart.
 RIM_STEPS = 12
@@ -29,6 +41,7 @@ RIM_STEPS = 12
 #: within a bearing tolerance of the exact nearest point, never exactly on it.
 ZONE_TOLERANCE = Fraction(1, 10**9)
 MM_PER_INCH = Fraction(254, 10)
+_HALF_TAN_SCALE = 2**24
 
 
 @dataclass(frozen=True)
@@ -74,13 +87,25 @@ class Disc:
         d = toward - self.centre
         if d.x == 0 and d.y == 0:
             return [self.centre]
-        facing = math.degrees(math.atan2(float(d.x), float(d.y)))
+        facing = math.atan2(float(d.y), float(d.x))
         order = sorted(range(-steps // 2, steps // 2 + 1), key=lambda k: (abs(k), k))
         points = []
         for k in order:
-            u = direction(Fraction(facing + 180 * k / steps).limit_denominator(10**9))
+            u = _unit(facing + math.pi * k / steps)
             points.append(Point(self.centre.x + u.x * self.radius, self.centre.y + u.y * self.radius))
         return points
+
+
+def _unit(angle: float) -> Point:
+    """A rational point exactly on the unit circle within about 10^-7 radians of ``angle`` (counter-clockwise
+    from +x). Small denominators keep the exact work that follows cheap; where a rim point lies is a choice of
+    sample, so this precision is ample."""
+    quarter, rest = divmod(angle, math.pi / 2)
+    t = Fraction(round(math.tan(rest / 2) * _HALF_TAN_SCALE), _HALF_TAN_SCALE)
+    c, s = (1 - t * t) / (1 + t * t), 2 * t / (1 + t * t)
+    for _ in range(int(quarter) % 4):
+        c, s = -s, c  # a quarter turn, exactly
+    return Point(c, s)
 
 
 @dataclass(frozen=True)
@@ -92,17 +117,32 @@ class Piece:
     polygon: Polygon
 
 
+#: Float lengths and distances this close to a limit are settled exactly instead.
+_MARGIN = 1e-6
+
+
 @dataclass(frozen=True)
 class Line:
-    """One segment judged exactly: what it crosses, and how far it runs inside obscuring terrain."""
+    """One segment judged against the terrain: what it crosses, and how far it runs inside obscuring terrain.
+
+    Floats settle what they can by a clear margin (:meth:`Polygon.float_stretches`); whatever lies near a
+    boundary of a verdict (a touched corner, 3 in give or take a hair) is worked out exactly.
+    """
 
     segment: Segment
     solid: tuple[str, ...]
     obscuring: tuple[str, ...]
-    #: Stretches (t0, t1) of the segment inside obscuring terrain, merged where pieces overlap.
-    stretches: tuple[tuple[Fraction, Fraction], ...]
+    #: The obscuring pieces crossed, for exact work when floats cannot settle a verdict.
+    crossed: tuple[Polygon, ...] = ()
+    #: Stretches (t0, t1) inside obscuring terrain, merged where pieces overlap, in floats.
+    approx: tuple[tuple[float, float], ...] = ()
 
-    @property
+    @cached_property
+    def stretches(self) -> tuple[tuple[Fraction, Fraction], ...]:
+        """The stretches inside obscuring terrain, exact, merged where pieces overlap."""
+        return _merged(t for poly in self.crossed for t in poly.interior_params(self.segment))
+
+    @cached_property
     def obscured2(self) -> Fraction:
         """The squared length run inside obscuring terrain (exact)."""
         total = sum((t1 - t0 for t0, t1 in self.stretches), Fraction(0))
@@ -110,18 +150,41 @@ class Line:
 
     @property
     def obscured(self) -> float:
-        return math.sqrt(self.obscured2)
+        """The length run inside obscuring terrain, for display."""
+        length = math.dist((float(self.segment.a.x), float(self.segment.a.y)),
+                           (float(self.segment.b.x), float(self.segment.b.y)))
+        return sum(t1 - t0 for t0, t1 in self.approx) * length
 
     def is_clear(self, limit: Fraction) -> bool:
         """No solid terrain crossed and at most ``limit`` inches of obscuring terrain in total."""
-        return not self.solid and self.obscured2 <= limit * limit
+        if self.solid:
+            return False
+        estimate = self.obscured
+        if estimate < float(limit) - _MARGIN:
+            return True
+        if estimate > float(limit) + _MARGIN:
+            return False
+        return self.obscured2 <= limit * limit
 
     def is_obscured_near(self, disc: Disc, reach: Fraction | int) -> bool:
         """Whether some stretch inside obscuring terrain comes within ``reach`` of ``disc``'s edge."""
-        r = disc.radius + reach
-        for t0, t1 in self.stretches:
-            part = Segment(self.segment.at(t0), self.segment.at(t1))
-            if (closest_on_segment(disc.centre, part) - disc.centre).norm2() <= r * r:
+        r = float(disc.radius + reach)
+        a, b = self.segment
+        ax, ay, bx, by = float(a.x), float(a.y), float(b.x), float(b.y)
+        centre = (float(disc.centre.x), float(disc.centre.y))
+        unsure = False
+        for t0, t1 in self.approx:
+            gap = float_gap_to_segment(centre, (ax + t0 * (bx - ax), ay + t0 * (by - ay)),
+                                       (ax + t1 * (bx - ax), ay + t1 * (by - ay)))
+            if gap < r - _MARGIN:
+                return True
+            unsure = unsure or gap <= r + _MARGIN
+        if not unsure:
+            return False
+        exact_r = disc.radius + reach
+        for e0, e1 in self.stretches:
+            part = Segment(self.segment.at(e0), self.segment.at(e1))
+            if (closest_on_segment(disc.centre, part) - disc.centre).norm2() <= exact_r * exact_r:
                 return True
         return False
 
@@ -133,24 +196,31 @@ class Line:
 
 
 def judge(segment: Segment, pieces: Sequence[Piece]) -> Line:
-    """Judge one segment against the terrain, exactly. Touching a piece is not crossing it."""
+    """Judge one segment against the terrain. Touching a piece is not crossing it."""
     solid: list[str] = []
     obscuring: list[str] = []
-    stretches: list[tuple[Fraction, Fraction]] = []
+    crossed: list[Polygon] = []
+    approx: list[tuple[float, float]] = []
     for piece in pieces:
+        if piece.kind not in ("solid", "obscuring"):
+            continue
+        quick = piece.polygon.float_stretches(segment)
+        if quick is None:  # too close to call in floats
+            exact = piece.polygon.interior_params(segment)
+            quick = [(float(t0), float(t1)) for t0, t1 in exact]
+        if not quick:
+            continue
         if piece.kind == "solid":
-            if piece.polygon.contact(segment) is Contact.CROSSING:
-                solid.append(piece.id)
-        elif piece.kind == "obscuring":
-            found = piece.polygon.interior_params(segment)
-            if found:
-                obscuring.append(piece.id)
-                stretches.extend(found)
-    return Line(segment, tuple(solid), tuple(obscuring), _merged(stretches))
+            solid.append(piece.id)
+        else:
+            obscuring.append(piece.id)
+            crossed.append(piece.polygon)
+            approx.extend(quick)
+    return Line(segment, tuple(solid), tuple(obscuring), tuple(crossed), _merged(approx))
 
 
-def _merged(stretches: Iterable[tuple[Fraction, Fraction]]) -> tuple[tuple[Fraction, Fraction], ...]:
-    out: list[tuple[Fraction, Fraction]] = []
+def _merged(stretches: Iterable[tuple[T, T]]) -> tuple[tuple[T, T], ...]:
+    out: list[tuple[T, T]] = []
     for t0, t1 in sorted(stretches):
         if out and t0 <= out[-1][1]:
             out[-1] = (out[-1][0], max(out[-1][1], t1))
@@ -160,39 +230,57 @@ def _merged(stretches: Iterable[tuple[Fraction, Fraction]]) -> tuple[tuple[Fract
 
 
 def _near(pieces: Sequence[Piece], a: Disc, b: Disc) -> list[Piece]:
-    """The pieces whose boxes meet the box around both discs: no other piece can touch a segment between them."""
+    """The pieces that can touch a segment between the discs: those within the larger radius of the centre
+    line (every such segment lies in the hull of the two discs), by a clear float margin (the rest are judged
+    exactly as before)."""
     ba, bb = a.box(), b.box()
     hull = Box(min(ba.x0, bb.x0), min(ba.y0, bb.y0), max(ba.x1, bb.x1), max(ba.y1, bb.y1))
-    return [p for p in pieces if p.kind != "clear" and p.polygon.box.gap2(hull) == 0]
+    near = [p for p in pieces if p.kind != "clear" and p.polygon.box.gap2(hull) == 0]
+    if not _exact.FAST_FILTERS:
+        return near
+    centre_line = Segment(a.centre, b.centre)
+    reach = float(max(a.radius, b.radius)) + _MARGIN
+    return [p for p in near if p.polygon.float_gap(centre_line) <= reach]
 
 
-def candidates(a: Disc, b: Disc) -> list[Segment]:
-    """The family of segments from ``a`` to ``b`` that sight is judged over (see the module docstring).
+def candidates(a: Disc, b: Disc) -> tuple[Segment, ...]:
+    """The family of segments from ``a`` to ``b`` that sight is judged over (see the module docstring): the
+    centre line, then the segments between rim points."""
+    return (Segment(a.centre, b.centre), *_rim_segments(a, b))
 
-    The family is built for the pair in a fixed order, so that ``a`` sees ``b`` exactly when ``b`` sees ``a``.
-    """
+
+@lru_cache(maxsize=4096)
+def _rim_segments(a: Disc, b: Disc) -> tuple[Segment, ...]:
+    """The segments between rim points, built for the pair in a fixed order so that ``a`` sees ``b`` exactly
+    when ``b`` sees ``a``."""
     first, second = sorted((a, b), key=lambda d: (d.centre.x, d.centre.y, d.radius))
-    segments = [Segment(first.centre, second.centre)]
     rim_a, rim_b = first.rim(second.centre), second.rim(first.centre)
-    segments += [Segment(p, q) for p in rim_a for q in rim_b]
+    segments = [Segment(p, q) for p in rim_a for q in rim_b]
     if first is not a:
         segments = [Segment(s.b, s.a) for s in segments]
-    return segments
+    return tuple(segments)
+
+
+def lines_between(a: Disc, b: Disc, pieces: Sequence[Piece]) -> Iterator[Line]:
+    """Each segment of the family from ``a`` to ``b``, judged, in order (lazily: callers stop when they know).
+    Bases that touch or overlap see each other along a line of no length, the only one."""
+    if a.is_within(b, 0):
+        c = a.centre + (b.centre - a.centre).scale(a.radius / (a.radius + b.radius) if a.radius + b.radius else 0)
+        yield judge(Segment(c, c), [])
+        return
+    near = _near(pieces, a, b)
+    yield judge(Segment(a.centre, b.centre), near)
+    for segment in _rim_segments(a, b):  # built only when the centre line does not settle it
+        yield judge(segment, near)
 
 
 def sight_lines(a: Disc, b: Disc, pieces: Sequence[Piece], limit: Fraction,
                 every: bool = False) -> tuple[Line | None, list[Line]]:
     """The first clear line from ``a`` to ``b`` (or None), and the lines judged on the way (all, with
-    ``every``). Bases that touch or overlap see each other along a line of no length."""
-    if a.is_within(b, 0):
-        c = a.centre + (b.centre - a.centre).scale(a.radius / (a.radius + b.radius) if a.radius + b.radius else 0)
-        line = judge(Segment(c, c), [])
-        return line, [line]
-    near = _near(pieces, a, b)
+    ``every``)."""
     first: Line | None = None
     judged: list[Line] = []
-    for segment in candidates(a, b):
-        line = judge(segment, near)
+    for line in lines_between(a, b, pieces):
         judged.append(line)
         if first is None and line.is_clear(limit):
             first = line

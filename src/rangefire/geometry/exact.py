@@ -331,6 +331,15 @@ class Polygon:
             out.append((e, (xs[0], ys[0], xs[1], ys[1])))
         return out
 
+    @cached_property
+    def _float_ring(self) -> list[tuple[float, float]]:
+        return [(float(p.x), float(p.y)) for p in self.vertices]
+
+    @cached_property
+    def _float_edges(self) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+        ring = self._float_ring
+        return [(ring[i], ring[(i + 1) % len(ring)]) for i in range(len(ring))]
+
     def _edges_near(self, seg: Segment) -> Iterable[Segment]:
         """The edges whose boxes come within a margin of the segment's box: no other edge can meet it."""
         if not FAST_FILTERS:
@@ -374,6 +383,69 @@ class Polygon:
         dx = max(b[0] - a[2], a[0] - b[2], 0.0)
         dy = max(b[1] - a[3], a[1] - b[3], 0.0)
         return bool(math.hypot(dx, dy) > reach + 1e-6)
+
+    def float_gap(self, seg: Segment) -> float:
+        """The distance from a segment to this polygon (0 when they meet), in floats: for filters only."""
+        a = (float(seg.a.x), float(seg.a.y))
+        b = (float(seg.b.x), float(seg.b.y))
+        if _float_inside(a, self._float_ring):
+            return 0.0
+        return min(_float_segment_gap(a, b, c, e) for c, e in self._float_edges)
+
+    def float_stretches(self, seg: Segment) -> list[tuple[float, float]] | None:
+        """The stretches ``(t0, t1)`` of ``seg`` inside the interior, in floats, when floats settle them: every
+        boundary crossing is transversal and clear of vertices and of the segment's ends by more than the
+        margin, so each is a real crossing and the count of crossings is right. None when anything comes that
+        close (a corner touched, an edge run along, an end on the boundary): then only exact work can tell.
+        """
+        if not FAST_FILTERS:
+            return None
+        a = (float(seg.a.x), float(seg.a.y))
+        b = (float(seg.b.x), float(seg.b.y))
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        length = math.hypot(dx, dy)
+        m = _FLOAT_MARGIN
+        if length <= m:
+            return None
+        box = self._float_box
+        if (min(a[0], b[0]) > box[2] + m or max(a[0], b[0]) < box[0] - m
+                or min(a[1], b[1]) > box[3] + m or max(a[1], b[1]) < box[1] - m):
+            return []
+        ring = self._float_ring
+        # signed distances of the vertices from the segment's line: all on one side, the polygon is apart
+        sides = [(dx * (v[1] - a[1]) - dy * (v[0] - a[0])) / length for v in ring]
+        if min(sides) > m or max(sides) < -m:
+            return []
+        lo, hi = m / length, 1 - m / length
+        ts = []
+        for i, (c, e) in enumerate(self._float_edges):
+            sc, se = sides[i], sides[(i + 1) % len(sides)]
+            if float_gap_to_segment(a, c, e) <= m or float_gap_to_segment(b, c, e) <= m:
+                return None  # an end of the segment on or by this edge
+            if abs(sc) <= m or abs(se) <= m:
+                if _float_segment_gap(a, b, c, e) <= m:
+                    return None  # a vertex on or by the segment: touching or not, exact work decides
+                continue
+            if (sc > 0) == (se > 0):
+                continue  # wholly on one side of the segment's line
+            t = sc / (sc - se)  # where the edge crosses the segment's line, as a fraction of the edge...
+            px, py = c[0] + t * (e[0] - c[0]), c[1] + t * (e[1] - c[1])
+            u = ((px - a[0]) * dx + (py - a[1]) * dy) / (length * length)  # ...and of the segment
+            if lo < u < hi:
+                ts.append(u)
+            elif -lo <= u <= 1 + lo:
+                return None  # crossing by an end of the segment
+        ts.sort()
+        inside = _float_inside(a, ring)
+        out = []
+        start = 0.0
+        for t in ts:
+            if inside:
+                out.append((start, t))
+            inside, start = not inside, t
+        if inside:
+            out.append((start, 1.0))
+        return out
 
     def bbox(self) -> tuple[Fraction, Fraction, Fraction, Fraction]:
         return tuple(self.box)  # type: ignore[return-value]
@@ -464,6 +536,35 @@ class Polygon:
                     break
         assert best is not None
         return best
+
+
+def float_gap_to_segment(p: tuple[float, float], a: tuple[float, float], b: tuple[float, float]) -> float:
+    """The distance from a point to a segment, in floats (for filters and display only)."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    n2 = dx * dx + dy * dy
+    t = 0.0 if n2 == 0 else max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / n2))
+    return math.hypot(p[0] - a[0] - t * dx, p[1] - a[1] - t * dy)
+
+
+def _float_segment_gap(a: tuple[float, float], b: tuple[float, float], c: tuple[float, float],
+                       d: tuple[float, float]) -> float:
+    """The distance between two segments in floats (0 when they properly cross)."""
+    def side(p: tuple[float, float], q: tuple[float, float], r: tuple[float, float]) -> float:
+        return (q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0])
+
+    if side(a, b, c) * side(a, b, d) < 0 and side(c, d, a) * side(c, d, b) < 0:
+        return 0.0
+    return min(float_gap_to_segment(a, c, d), float_gap_to_segment(b, c, d), float_gap_to_segment(c, a, b),
+               float_gap_to_segment(d, a, b))
+
+
+def _float_inside(p: tuple[float, float], ring: list[tuple[float, float]]) -> bool:
+    inside = False
+    for i, a in enumerate(ring):
+        b = ring[(i + 1) % len(ring)]
+        if (a[1] > p[1]) != (b[1] > p[1]) and p[0] < a[0] + (p[1] - a[1]) * (b[0] - a[0]) / (b[1] - a[1]):
+            inside = not inside
+    return inside
 
 
 def rectangle(frame: Frame, x0: Fraction, x1: Fraction, y0: Fraction, y1: Fraction) -> Polygon:

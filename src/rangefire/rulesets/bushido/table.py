@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from rangefire.geometry import Point, Segment, closest_on_segment
-from rangefire.geometry.discs import ZONE_TOLERANCE, Disc, Line, Piece, judge, sight_lines
+from rangefire.geometry.discs import ZONE_TOLERANCE, Disc, Line, Piece, judge, lines_between, sight_lines
 from rangefire.rulesets.bushido.scenario import Battle, Unit, Weapon
 
 #: How far into or through obscuring terrain a model sees [BU-1.4, BU-2.1].
@@ -128,10 +128,24 @@ def band(shooter: Unit, target: Unit, weapon: Weapon) -> str | None:
 def cover(battle: Battle, shooter: Unit, target: Unit) -> tuple[bool, Sight]:
     """Whether the target is in cover [BU-5.7]: every segment that gives LoS passes through obscuring terrain
     within 1 in of its base. With no segment giving LoS (possible only after a redirection) that holds of every
-    one of them, so the target is in cover."""
-    seen, judged = _sight(shooter.disc, target.disc, pieces(battle), every=True)
-    clear = [line for line in judged if line.is_clear(OBSCURING_SIGHT)]
-    return all(line.is_obscured_near(target.disc, COVER_REACH) for line in clear), seen
+    one of them, so the target is in cover. The first clear line that does not pass so settles it."""
+    first: Line | None = None
+    judged = 0
+    blocked: set[str] = set()
+    deep: set[str] = set()
+    for line in lines_between(shooter.disc, target.disc, pieces(battle)):
+        judged += 1
+        if not line.is_clear(OBSCURING_SIGHT):
+            blocked.update(line.solid)
+            if not line.solid:
+                deep.update(line.obscuring)
+            continue
+        first = first or line
+        if not line.is_obscured_near(target.disc, COVER_REACH):
+            return False, Sight(first, tried=judged)
+    if first is not None:
+        return True, Sight(first, tried=judged)
+    return True, Sight(None, tuple(sorted(blocked)), tuple(sorted(deep)), judged)
 
 
 @dataclass(frozen=True)
