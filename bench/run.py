@@ -201,19 +201,20 @@ def main() -> int:
     return 0
 
 
-def skirmish() -> Any:
-    """20 models on round bases among 12 pieces of solid and obscuring terrain."""
-    rng = random.Random(5)
+def skirmish(models: int = 20, pieces: int = 12, seed: int = 5) -> Any:
+    """Models on round bases in two lines, with solid and obscuring terrain strewn between them."""
+    rng = random.Random(seed)
+    half = models // 2
     units = []
-    for i in range(20):
-        side = "prefecture" if i < 10 else "ito"
+    for i in range(models):
+        side = "prefecture" if i < half else "ito"
         y = rng.uniform(0, 4) if side == "prefecture" else rng.uniform(14, 18)
         units.append({"id": f"m{i}", "side": side, "base": rng.choice([30, 40, 50]), "rcp": 3,
-                      "position": [round(i % 10 * 3.3, 2), round(y, 2)], "wounds": {"boxes": 4},
+                      "position": [round(i % half * 3.1, 2), round(y, 2)], "wounds": {"boxes": 4},
                       "weapon": {"short": 6, "medium": 12, "long": 24}})
     terrain = []
-    for j in range(12):
-        x, y = round(rng.uniform(0, 30), 2), round(rng.uniform(6, 12), 2)
+    for j in range(pieces):
+        x, y = round(rng.uniform(0, 3.1 * half), 2), round(rng.uniform(6, 12), 2)
         terrain.append({"id": f"t{j}", "kind": rng.choice(["solid", "obscuring"]),
                         "polygon": [[x, y], [x + 2, y], [x + 2.4, y + 1.6], [x, y + 1.2]]})
     return battle_from_mapping({"ruleset": "bushido", "units": units, "terrain": terrain})[1]
@@ -241,11 +242,37 @@ def bushido() -> None:
         print(f"  {a:3d} x {d:<3d} {t_ours * 1e3:10.3f} ms {theirs * 1e3:12.1f} ms {theirs / t_ours:8.0f}x   "
               f"{same} ({ref_name}){note}")
 
+    from rangefire.geometry.discs import _rim_segments
+    from rangefire.rulesets.bushido.table import band, sight
+
+    b40 = skirmish(40, 30, seed=2)
+    los_pairs = [(u, v) for u in b40.units for v in b40.units if u.side != v.side]
+
+    def sight_all(pairs: list[Any] = los_pairs) -> list[Any]:
+        _rim_segments.cache_clear()
+        return [(sight(b40, u, v).to_dict(), band(u, v, u.weapon)) for u, v in pairs]
+
+    fast = best_of(sight_all, 3)
+    some = los_pairs[::8]  # exact tests only are slow: timed on every 8th pair, compared per pair
+    fast_some = best_of(lambda: sight_all(some), 3)
+    exact.FAST_FILTERS = False
+    slow_some = best_of(lambda: sight_all(some), 1)
+    plain = sight_all(some)
+    exact.FAST_FILTERS = True
+    print(f"\nBushido, line of sight and range for all {len(los_pairs)} enemy pairs of a 40-model, 30-terrain table "
+          f"(up to {1 + 13 * 13} segments a pair):")
+    print(f"  float filters, exact near boundaries {fast * 1e3:9.1f} ms   budget 200 ms: "
+          f"{'met' if fast < 0.2 else 'MISSED'}")
+    print(f"  every 8th pair ({len(some)}): filters {fast_some * 1e3:.1f} ms, "
+          f"exact tests only {slow_some * 1e3:.1f} ms")
+    print(f"  ratio: {slow_some / fast_some:8.1f}x faster; identical verdicts: {plain == sight_all(some)}")
+
     b20 = skirmish()
     bu = find_ruleset("bushido")
     pairs = [Attack(a.id, d.id) for a in b20.units for d in b20.units if a.side != d.side]
 
     def check_all() -> list[Any]:
+        _rim_segments.cache_clear()
         return [bu.check(b20, p) for p in pairs]
 
     def verdicts() -> list[Any]:
@@ -258,10 +285,9 @@ def bushido() -> None:
     exact.FAST_FILTERS = True
     print(f"\nBushido, check all {len(pairs)} enemy pairs of a 20-model, 12-terrain skirmish (sight, zones, cover, "
           "nominations):")
-    print(f"  with fast filters     {fast * 1e3:9.1f} ms   ({fast / len(pairs) * 1e3:.1f} ms a check)")
-    print(f"  exact tests only      {slow * 1e3:9.1f} ms")
+    print(f"  float filters, exact near boundaries {fast * 1e3:9.1f} ms   ({fast / len(pairs) * 1e3:.1f} ms a check)")
+    print(f"  exact tests only                     {slow * 1e3:9.1f} ms")
     print(f"  ratio: {slow / fast:8.1f}x faster; identical verdicts: {plain == verdicts()}")
-
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -141,3 +141,30 @@ def test_float_filters_never_change_an_exact_verdict(x0, y0, w, h, teeth, sx, sy
     finally:
         exact.FAST_FILTERS = True
     assert fast == slow
+
+
+@settings(max_examples=80, deadline=None)
+@given(ax=coords, ay=coords, bx=coords, by=coords, ra=radii, rb=radii,
+       pieces=st.lists(st.tuples(st.sampled_from(["solid", "obscuring"]), coords, coords,
+                                 st.integers(1, 12), st.integers(1, 12)), min_size=1, max_size=4))
+def test_float_paths_never_change_a_sight_verdict_bu_2_1_and_bu_5_7(ax, ay, bx, by, ra, rb, pieces):
+    """Sight, the obscured length and the near-the-target test agree with the float filters off. Quarter-inch
+    coordinates put corners exactly on lines and pieces exactly 3 in deep, where floats must hand over."""
+    from rangefire.geometry import exact
+
+    a, b = Disc(Point(ax, ay), ra), Disc(Point(bx, by), rb)
+    terrain = [square(f"p{i}", kind, x, y, x + Fraction(w, 4), y + Fraction(h, 4))
+               for i, (kind, x, y, w, h) in enumerate(pieces)]
+
+    def verdicts() -> list[object]:
+        lines = sight_lines(a, b, terrain, THREE, every=True)[1]
+        return [(line.solid, line.obscuring, line.is_clear(THREE), line.obscured2,
+                 line.is_obscured_near(b, 1)) for line in lines]
+
+    fast = verdicts()
+    exact.FAST_FILTERS = False
+    try:
+        slow = verdicts()
+    finally:
+        exact.FAST_FILTERS = True
+    assert fast == slow
