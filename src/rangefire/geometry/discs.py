@@ -23,6 +23,8 @@ from fractions import Fraction
 from functools import cached_property, lru_cache
 from typing import TypeVar
 
+import numpy as np
+
 from rangefire.geometry import exact as _exact
 from rangefire.geometry.exact import (
     Box,
@@ -32,6 +34,7 @@ from rangefire.geometry.exact import (
     closest_on_segment,
     float_gap_to_segment,
 )
+from rangefire.geometry.screen import Screen, ends
 
 T = TypeVar("T", float, Fraction)
 
@@ -101,8 +104,9 @@ def _unit(angle: float) -> Point:
     from +x). Small denominators keep the exact work that follows cheap; where a rim point lies is a choice of
     sample, so this precision is ample."""
     quarter, rest = divmod(angle, math.pi / 2)
-    t = Fraction(round(math.tan(rest / 2) * _HALF_TAN_SCALE), _HALF_TAN_SCALE)
-    c, s = (1 - t * t) / (1 + t * t), 2 * t / (1 + t * t)
+    k, n = round(math.tan(rest / 2) * _HALF_TAN_SCALE), _HALF_TAN_SCALE
+    # with t = k / n: cos = (n^2 - k^2) / (n^2 + k^2), sin = 2kn / (n^2 + k^2), exactly on the circle
+    c, s = Fraction(n * n - k * k, n * n + k * k), Fraction(2 * k * n, n * n + k * k)
     for _ in range(int(quarter) % 4):
         c, s = -s, c  # a quarter turn, exactly
     return Point(c, s)
@@ -195,19 +199,23 @@ class Line:
                 "obscured_inches": round(self.obscured, 4)}
 
 
-def judge(segment: Segment, pieces: Sequence[Piece]) -> Line:
-    """Judge one segment against the terrain. Touching a piece is not crossing it."""
+def judge(segment: Segment, pieces: Sequence[Piece],
+          screened: Sequence[list[tuple[float, float]] | None] | None = None) -> Line:
+    """Judge one segment against the terrain. Touching a piece is not crossing it.
+
+    ``screened`` holds, piece by piece, the float stretches a :class:`~rangefire.geometry.screen.Screen` settled
+    (None where it could not): only the rest is worked out exactly here.
+    """
     solid: list[str] = []
     obscuring: list[str] = []
     crossed: list[Polygon] = []
     approx: list[tuple[float, float]] = []
-    for piece in pieces:
+    for k, piece in enumerate(pieces):
         if piece.kind not in ("solid", "obscuring"):
             continue
-        quick = piece.polygon.float_stretches(segment)
-        if quick is None:  # too close to call in floats
-            exact = piece.polygon.interior_params(segment)
-            quick = [(float(t0), float(t1)) for t0, t1 in exact]
+        quick = screened[k] if screened is not None else None
+        if quick is None:  # not screened, or too close to call in floats
+            quick = [(float(t0), float(t1)) for t0, t1 in piece.polygon.interior_params(segment)]
         if not quick:
             continue
         if piece.kind == "solid":
@@ -217,6 +225,19 @@ def judge(segment: Segment, pieces: Sequence[Piece]) -> Line:
             crossed.append(piece.polygon)
             approx.extend(quick)
     return Line(segment, tuple(solid), tuple(obscuring), tuple(crossed), _merged(approx))
+
+
+def _judged(segments: Sequence[Segment], pieces: Sequence[Piece],
+            arrays: tuple[np.ndarray, np.ndarray] | None = None) -> Iterator[Line]:
+    """Judge segments in order, after one float screen of all of them against each piece."""
+    if not pieces or not _exact.FAST_FILTERS:
+        for segment in segments:
+            yield judge(segment, pieces)
+        return
+    a, b = arrays if arrays is not None else ends(segments)
+    screens = [Screen(a, b, piece.polygon) for piece in pieces]
+    for i, segment in enumerate(segments):
+        yield judge(segment, pieces, [screen.stretches(i) for screen in screens])
 
 
 def _merged(stretches: Iterable[tuple[T, T]]) -> tuple[tuple[T, T], ...]:
@@ -229,36 +250,48 @@ def _merged(stretches: Iterable[tuple[T, T]]) -> tuple[tuple[T, T], ...]:
     return tuple(out)
 
 
-def _near(pieces: Sequence[Piece], a: Disc, b: Disc) -> list[Piece]:
+def _near(pieces: Sequence[Piece], a: Disc, b: Disc) -> tuple[list[Piece], list[Piece]]:
     """The pieces that can touch a segment between the discs: those within the larger radius of the centre
-    line (every such segment lies in the hull of the two discs), by a clear float margin (the rest are judged
-    exactly as before)."""
-    ba, bb = a.box(), b.box()
-    hull = Box(min(ba.x0, bb.x0), min(ba.y0, bb.y0), max(ba.x1, bb.x1), max(ba.y1, bb.y1))
-    near = [p for p in pieces if p.kind != "clear" and p.polygon.box.gap2(hull) == 0]
+    line (every such segment lies in the hull of the two discs); and of those, the ones that can touch the
+    centre line itself. Both by a clear float margin: the rest are judged exactly."""
+    near = [p for p in pieces if p.kind != "clear"]
     if not _exact.FAST_FILTERS:
-        return near
-    centre_line = Segment(a.centre, b.centre)
+        return near, near
     reach = float(max(a.radius, b.radius)) + _MARGIN
-    return [p for p in near if p.polygon.float_gap(centre_line) <= reach]
+    ax, ay, bx, by = float(a.centre.x), float(a.centre.y), float(b.centre.x), float(b.centre.y)
+    x0, x1, y0, y1 = min(ax, bx) - reach, max(ax, bx) + reach, min(ay, by) - reach, max(ay, by) + reach
+    centre_line = Segment(a.centre, b.centre)
+    corridor, on_line = [], []
+    for piece in near:
+        px0, py0, px1, py1 = piece.polygon.float_box
+        if px0 > x1 or px1 < x0 or py0 > y1 or py1 < y0:
+            continue
+        gap = piece.polygon.float_gap(centre_line)
+        if gap <= reach:
+            corridor.append(piece)
+            if gap <= _MARGIN:
+                on_line.append(piece)
+    return corridor, on_line
 
 
 def candidates(a: Disc, b: Disc) -> tuple[Segment, ...]:
     """The family of segments from ``a`` to ``b`` that sight is judged over (see the module docstring): the
     centre line, then the segments between rim points."""
-    return (Segment(a.centre, b.centre), *_rim_segments(a, b))
+    return (Segment(a.centre, b.centre), *_rim_segments(a, b)[0])
 
 
 @lru_cache(maxsize=4096)
-def _rim_segments(a: Disc, b: Disc) -> tuple[Segment, ...]:
+def _rim_segments(a: Disc, b: Disc) -> tuple[tuple[Segment, ...], tuple[np.ndarray, np.ndarray]]:
     """The segments between rim points, built for the pair in a fixed order so that ``a`` sees ``b`` exactly
-    when ``b`` sees ``a``."""
+    when ``b`` sees ``a``; and their ends as float arrays, for the screen."""
     first, second = sorted((a, b), key=lambda d: (d.centre.x, d.centre.y, d.radius))
     rim_a, rim_b = first.rim(second.centre), second.rim(first.centre)
-    segments = [Segment(p, q) for p in rim_a for q in rim_b]
     if first is not a:
-        segments = [Segment(s.b, s.a) for s in segments]
-    return tuple(segments)
+        rim_a, rim_b = rim_b, rim_a
+    segments = tuple(Segment(p, q) for p in rim_a for q in rim_b)
+    fa = np.array([(float(p.x), float(p.y)) for p in rim_a])
+    fb = np.array([(float(q.x), float(q.y)) for q in rim_b])
+    return segments, (np.repeat(fa, len(rim_b), axis=0), np.tile(fb, (len(rim_a), 1)))
 
 
 def lines_between(a: Disc, b: Disc, pieces: Sequence[Piece]) -> Iterator[Line]:
@@ -268,10 +301,11 @@ def lines_between(a: Disc, b: Disc, pieces: Sequence[Piece]) -> Iterator[Line]:
         c = a.centre + (b.centre - a.centre).scale(a.radius / (a.radius + b.radius) if a.radius + b.radius else 0)
         yield judge(Segment(c, c), [])
         return
-    near = _near(pieces, a, b)
-    yield judge(Segment(a.centre, b.centre), near)
-    for segment in _rim_segments(a, b):  # built only when the centre line does not settle it
-        yield judge(segment, near)
+    near, on_line = _near(pieces, a, b)
+    yield from _judged([Segment(a.centre, b.centre)], on_line)  # only the pieces it may meet
+    # the rim segments are built and screened only when the centre line does not settle the question
+    segments, arrays = _rim_segments(a, b)
+    yield from _judged(segments, near, arrays)
 
 
 def sight_lines(a: Disc, b: Disc, pieces: Sequence[Piece], limit: Fraction,

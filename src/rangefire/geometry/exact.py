@@ -365,6 +365,11 @@ class Polygon:
         ys = [p.y for p in self.vertices]
         return Box(min(xs), min(ys), max(xs), max(ys))
 
+    @property
+    def float_box(self) -> tuple[float, float, float, float]:
+        """The bounding box in floats (for filters only)."""
+        return self._float_box
+
     @cached_property
     def _float_box(self) -> tuple[float, float, float, float]:
         return tuple(float(c) for c in self.box)  # type: ignore[return-value]
@@ -391,61 +396,6 @@ class Polygon:
         if _float_inside(a, self._float_ring):
             return 0.0
         return min(_float_segment_gap(a, b, c, e) for c, e in self._float_edges)
-
-    def float_stretches(self, seg: Segment) -> list[tuple[float, float]] | None:
-        """The stretches ``(t0, t1)`` of ``seg`` inside the interior, in floats, when floats settle them: every
-        boundary crossing is transversal and clear of vertices and of the segment's ends by more than the
-        margin, so each is a real crossing and the count of crossings is right. None when anything comes that
-        close (a corner touched, an edge run along, an end on the boundary): then only exact work can tell.
-        """
-        if not FAST_FILTERS:
-            return None
-        a = (float(seg.a.x), float(seg.a.y))
-        b = (float(seg.b.x), float(seg.b.y))
-        dx, dy = b[0] - a[0], b[1] - a[1]
-        length = math.hypot(dx, dy)
-        m = _FLOAT_MARGIN
-        if length <= m:
-            return None
-        box = self._float_box
-        if (min(a[0], b[0]) > box[2] + m or max(a[0], b[0]) < box[0] - m
-                or min(a[1], b[1]) > box[3] + m or max(a[1], b[1]) < box[1] - m):
-            return []
-        ring = self._float_ring
-        # signed distances of the vertices from the segment's line: all on one side, the polygon is apart
-        sides = [(dx * (v[1] - a[1]) - dy * (v[0] - a[0])) / length for v in ring]
-        if min(sides) > m or max(sides) < -m:
-            return []
-        lo, hi = m / length, 1 - m / length
-        ts = []
-        for i, (c, e) in enumerate(self._float_edges):
-            sc, se = sides[i], sides[(i + 1) % len(sides)]
-            if float_gap_to_segment(a, c, e) <= m or float_gap_to_segment(b, c, e) <= m:
-                return None  # an end of the segment on or by this edge
-            if abs(sc) <= m or abs(se) <= m:
-                if _float_segment_gap(a, b, c, e) <= m:
-                    return None  # a vertex on or by the segment: touching or not, exact work decides
-                continue
-            if (sc > 0) == (se > 0):
-                continue  # wholly on one side of the segment's line
-            t = sc / (sc - se)  # where the edge crosses the segment's line, as a fraction of the edge...
-            px, py = c[0] + t * (e[0] - c[0]), c[1] + t * (e[1] - c[1])
-            u = ((px - a[0]) * dx + (py - a[1]) * dy) / (length * length)  # ...and of the segment
-            if lo < u < hi:
-                ts.append(u)
-            elif -lo <= u <= 1 + lo:
-                return None  # crossing by an end of the segment
-        ts.sort()
-        inside = _float_inside(a, ring)
-        out = []
-        start = 0.0
-        for t in ts:
-            if inside:
-                out.append((start, t))
-            inside, start = not inside, t
-        if inside:
-            out.append((start, 1.0))
-        return out
 
     def bbox(self) -> tuple[Fraction, Fraction, Fraction, Fraction]:
         return tuple(self.box)  # type: ignore[return-value]
