@@ -94,6 +94,8 @@ class BushidoPlan(Plan):
         rows.append(("range", f"{self.distance:.2f} in, " + (f"{self.band} band" if self.band else
                                                             "beyond long range: the attack fails [BU-4.3]")))
         rows.append(("line of sight", str(self.line_of_sight.get("verdict", ""))))
+        rows.append(("cover", "in cover: obscuring terrain within 1 in on every line [BU-5.7]" if self.in_cover
+                     else "none"))
         if not self.fails:
             rows += [("attack dice", str(self.attack_dice)), ("defense dice", str(self.defense_dice)),
                      ("wound roll", f"1D6 {self.wound_roll_modifier:+d}")]
