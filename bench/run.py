@@ -44,6 +44,22 @@ def best_of(fn: Callable[[], Any], repeat: int = 5) -> float:
     return min(times)
 
 
+def filters_compared(work: Callable[[], Any], verdicts: Callable[[], Any],
+                     repeat: int = 3) -> tuple[float, float, bool]:
+    """The time of ``work`` with the float filters on and with exact tests only, and whether ``verdicts`` come out
+    identical both ways."""
+    from rangefire.geometry import exact
+
+    fast = best_of(work, repeat)
+    exact.FAST_FILTERS = False
+    try:
+        slow = best_of(work, 1)
+        plain = verdicts()
+    finally:
+        exact.FAST_FILTERS = True
+    return fast, slow, plain == verdicts()
+
+
 def enfilading_volley() -> tuple[Any, VolleyPlan]:
     """12 stands enfilading a regiment in light woods: 18 dice, saves on 6+, a micro-hit, every stage."""
     data = {"ruleset": "dress-on-the-colors",
@@ -161,8 +177,6 @@ def main() -> int:
     print(f"  ratio: {rate_np / rate_py:8.1f}x faster\n")
 
     # 3. every enemy pair of a 40-unit, 30-terrain Arcane Legions battle: range, sides, line of sight
-    from rangefire.geometry import exact
-
     b40 = forty_unit_battle()
     al = find_ruleset("arcane-legions")
     pairs = [Attack(a.id, d.id) for a in b40.units for d in b40.units if a.side != d.side]
@@ -174,15 +188,11 @@ def main() -> int:
     def verdicts() -> list[Any]:
         return [(c.is_legal, c.plan.to_dict() if c.plan else [r.clause for r in c.refusals]) for c in check_all()]
 
-    fast = best_of(check_all, 3)
-    exact.FAST_FILTERS = False
-    slow = best_of(check_all, 1)
-    plain = verdicts()
-    exact.FAST_FILTERS = True
+    fast, slow, same = filters_compared(check_all, verdicts)
     print(f"Arcane Legions, check all {len(pairs)} enemy pairs of a 40-unit, 30-terrain battle (exact verdicts):")
     print(f"  with fast filters     {fast * 1e3:9.1f} ms   budget 200 ms: {'met' if fast < 0.2 else 'MISSED'}")
     print(f"  exact tests only      {slow * 1e3:9.1f} ms")
-    print(f"  ratio: {slow / fast:8.1f}x faster; identical verdicts: {plain == verdicts()}\n")
+    print(f"  ratio: {slow / fast:8.1f}x faster; identical verdicts: {same}\n")
 
     # 4. the Arcane Legions lineup, exact, against icepool on the same lineup (critical hits included)
     print("Arcane Legions lineup, exact hits distribution, A attack against D defense dice (criticals on):")
@@ -222,7 +232,6 @@ def skirmish(models: int = 20, pieces: int = 12, seed: int = 5) -> Any:
 
 def bushido() -> None:
     """5. the Bushido opposed test with the wound chart, exact, against icepool and brute force; 6. checks."""
-    from rangefire.geometry import exact
     from rangefire.rulesets.bushido.dice import attack_odds, contest, opposed_dist
     from tests.bushido.test_dice import brute_force
 
@@ -254,18 +263,14 @@ def bushido() -> None:
 
     fast = best_of(sight_all, 3)
     some = los_pairs[::8]  # exact tests only are slow: timed on every 8th pair, compared per pair
-    fast_some = best_of(lambda: sight_all(some), 3)
-    exact.FAST_FILTERS = False
-    slow_some = best_of(lambda: sight_all(some), 1)
-    plain = sight_all(some)
-    exact.FAST_FILTERS = True
+    fast_some, slow_some, same = filters_compared(lambda: sight_all(some), lambda: sight_all(some))
     print(f"\nBushido, line of sight and range for all {len(los_pairs)} enemy pairs of a 40-model, 30-terrain table "
           f"(up to {1 + 13 * 13} segments a pair):")
     print(f"  float filters, exact near boundaries {fast * 1e3:9.1f} ms   budget 200 ms: "
           f"{'met' if fast < 0.2 else 'MISSED'}")
     print(f"  every 8th pair ({len(some)}): filters {fast_some * 1e3:.1f} ms, "
           f"exact tests only {slow_some * 1e3:.1f} ms")
-    print(f"  ratio: {slow_some / fast_some:8.1f}x faster; identical verdicts: {plain == sight_all(some)}")
+    print(f"  ratio: {slow_some / fast_some:8.1f}x faster; identical verdicts: {same}")
 
     b20 = skirmish()
     bu = find_ruleset("bushido")
@@ -278,16 +283,12 @@ def bushido() -> None:
     def verdicts() -> list[Any]:
         return [(c.is_legal, c.plan.to_dict() if c.plan else [r.clause for r in c.refusals]) for c in check_all()]
 
-    fast = best_of(check_all, 3)
-    exact.FAST_FILTERS = False
-    slow = best_of(check_all, 1)
-    plain = verdicts()
-    exact.FAST_FILTERS = True
+    fast, slow, same = filters_compared(check_all, verdicts)
     print(f"\nBushido, check all {len(pairs)} enemy pairs of a 20-model, 12-terrain skirmish (sight, zones, cover, "
           "nominations):")
     print(f"  float filters, exact near boundaries {fast * 1e3:9.1f} ms   ({fast / len(pairs) * 1e3:.1f} ms a check)")
     print(f"  exact tests only                     {slow * 1e3:9.1f} ms")
-    print(f"  ratio: {slow / fast:8.1f}x faster; identical verdicts: {plain == verdicts()}")
+    print(f"  ratio: {slow / fast:8.1f}x faster; identical verdicts: {same}")
 
 if __name__ == "__main__":
     sys.exit(main())
