@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from rangefire.core import Attack, IllegalAttackError, ScenarioError
+from rangefire.core import Attack, IllegalAttackError, ScenarioError, UnknownUnitError
 from rangefire.rulesets import battle_from_mapping, find_ruleset
 from rangefire.rulesets.bushido.table import in_contact, in_zone, sight
 
@@ -342,10 +342,12 @@ class _NoDice:
 
 
 def test_redirect_refusals_leave_nothing_spent_bu_4_2():
-    """BU-4.2: a redirect to an unknown model, to the declared target itself: refused, nothing spent."""
+    """BU-4.2: a redirect to the declared target itself is refused, one to an unknown model is bad input; nothing
+    is spent either way."""
     b = battle(S(weapon={**BOW, "ammo": 2}), T(12), guard(0, 6))
     assert clauses(check(b, redirect_to="T")) == ["BU-4.2"]
-    assert clauses(check(b, redirect_to="nobody")) == ["BU-4.2"]
+    with pytest.raises(UnknownUnitError, match="'nobody' is not in this battle"):
+        check(b, redirect_to="nobody")
     with pytest.raises(IllegalAttackError):
         BU.play(b, Attack("S", "T", (("redirect_to", "T"),)), _NoDice())
     assert b.unit("S").weapon.ammo == 2

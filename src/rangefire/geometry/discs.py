@@ -8,10 +8,17 @@ answered over a fixed, finite family of segments, each judged exactly:
 - every segment between :data:`RIM_STEPS` + 1 points on the half of each base edge that faces the other base
   (the points lie exactly on the circles: rational points of the unit circle, scaled by the radius).
 
-That family is the one stated tolerance of this module: a gap in the terrain narrower than the spacing of the
-rim points (15 degrees of the edge: about 0.15 in on a 30 mm base, 0.31 in on a 60 mm one) can be missed, and
-a segment it names is always truly clear. Distances between bases (edge to edge) are exact: radii are rational
-(mm / 25.4) and distances are compared squared.
+The tolerances of this module, stated here and nowhere else:
+
+- the family of segments (:data:`RIM_STEPS`): a gap in the terrain narrower than the spacing of the rim points
+  (15 degrees of the edge: about 0.15 in on a 30 mm base, 0.31 in on a 60 mm one) can be missed; a segment it
+  names is always truly clear;
+- :data:`ZONE_TOLERANCE`: a rim point lies within 10^-7 radians of where it is meant to be, never exactly on an
+  irrational nearest point, so a zone's edge is widened by 10^-9 in when rim points are tested against it
+  (whether a base is within reach of a zone at all is decided exactly).
+
+Distances between bases (edge to edge) are exact: radii are rational (mm / 25.4) and distances are compared
+squared.
 """
 
 from __future__ import annotations

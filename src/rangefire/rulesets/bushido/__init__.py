@@ -12,7 +12,18 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rangefire.core import Attack, DiceSource, LogLine, Modifier, Odds, Plan, Refusal, Resolution, Ruleset
+from rangefire.core import (
+    Attack,
+    DiceSource,
+    LogLine,
+    Modifier,
+    Odds,
+    Plan,
+    Refusal,
+    Resolution,
+    Ruleset,
+    UnknownUnitError,
+)
 from rangefire.core.numbers import fraction_str
 from rangefire.dice import Dist
 from rangefire.rulesets.bushido.dice import attack_odds, contest, pools, side_result, wound_roll, wounds_for
@@ -158,7 +169,8 @@ class Bushido(Ruleset[Battle, BushidoPlan]):
             alternatives = tuple(self._plan(battle, shooter, declared, battle.unit(n.id), ()) for n in found)
             return self._plan(battle, shooter, declared, declared, found, alternatives)
         if wanted not in self._unit_ids(battle):
-            return [Refusal("BU-4.2", f"--redirect-to {wanted!r}: no such model in this battle")]
+            known = ", ".join(self._unit_ids(battle))
+            raise UnknownUnitError(f"--redirect-to {wanted!r} is not in this battle (units: {known})")
         if wanted == declared.id:
             return [Refusal("BU-4.2", f"{wanted} is the declared target: a nomination names another model")]
         match = [n for n in found if n.id == wanted]
