@@ -168,3 +168,25 @@ def test_float_paths_never_change_a_sight_verdict_bu_2_1_and_bu_5_7(ax, ay, bx, 
     finally:
         exact.FAST_FILTERS = True
     assert fast == slow
+
+
+def test_the_screen_hands_over_what_touches_a_corner_or_runs_along_an_edge():
+    """Segments through corners, along edges, ending on the boundary: the float screen must not settle them
+    wrongly; every one agrees with the exact stretches."""
+    from rangefire.geometry.screen import Screen, ends
+
+    sq = Polygon.of([(1, 1), (2, 1), (2, 2), (1, 2)])
+    segments = [Segment(Point.of(0, 0), Point.of(3, 3)),    # in through one corner, out through the other
+                Segment(Point.of(0, 2), Point.of(2, 0)),    # touches the corner (1, 1) only
+                Segment(Point.of(0, 1), Point.of(3, 1)),    # runs along the bottom edge
+                Segment(Point.of(0, 1.5), Point.of(1, 1.5)),  # ends on the left edge
+                Segment(Point.of(1.5, 0), Point.of(1.5, 3)),  # straight through: floats settle it
+                Segment(Point.of(5, 5), Point.of(6, 7))]    # far away
+    a, b = ends(segments)
+    screen = Screen(a, b, sq)
+    for i, seg in enumerate(segments):
+        exact_stretches = [(float(t0), float(t1)) for t0, t1 in sq.interior_params(seg)]
+        quick = screen.stretches(i)
+        assert quick is None or quick == exact_stretches, (i, quick, exact_stretches)
+    assert screen.stretches(0) is None and screen.stretches(1) is None and screen.stretches(2) is None
+    assert screen.stretches(4) == [(1 / 3, 2 / 3)] and screen.stretches(5) == []

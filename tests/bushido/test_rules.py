@@ -287,6 +287,8 @@ def test_nominee_through_its_zone_of_control_bu_4_2():
     between G and the line takes the zone away (G still sees the shooter)."""
     b = battle(S(), T(12), guard(Fraction(3, 2), 7))
     assert [(n.id, n.crosses) for n in check(b).plan.nominees] == [("G", "zone of control")]
+    tangent = battle(S(), T(12), guard(R40, 7))  # the line grazes the base's edge: it reaches the base
+    assert [(n.id, n.crosses) for n in check(tangent).plan.nominees] == [("G", "base")]
     screened = battle(S(), T(12), guard(Fraction(3, 2), 7),
                       terrain=(box("screen", "solid", Fraction(3, 10), 5, Fraction(35, 100), 9),))
     assert check(screened).plan.nominees == ()
@@ -301,9 +303,13 @@ def test_nominee_must_see_the_shooter_bu_4_2():
     # G sits between two walls, the shooter sees T between them; G's sight to S is checked from G's whole base
     b = battle(S(), T(12), guard(0, 6), terrain=walls)
     assert [n.id for n in check(b).plan.nominees] == ["G"]  # the gap lets G see S
-    hidden = battle(S(), T(12), guard(5, 6), terrain=(box("hut", "solid", 2, 1, 4, 6),))
+    # G's zone reaches the centre line and G sees it there, but a slab below G hides the shooter from it
+    slab = box("slab", "solid", Fraction(1, 5), Fraction(11, 2), 3, Fraction(29, 5))
+    hidden = battle(S(), T(12), guard(Fraction(3, 2), 7), terrain=(slab,))
     assert not sight(hidden, hidden.unit("G"), hidden.unit("S")).is_clear
-    assert clauses(check(hidden, redirect_to="G")) == ["BU-4.2"]
+    assert check(hidden).is_legal and check(hidden).plan.nominees == ()
+    refused = check(hidden, redirect_to="G")
+    assert clauses(refused) == ["BU-4.2"] and "no line of sight to S" in refused.refusals[0].reason
 
 
 def test_centre_line_only_one_swap_and_range_again_bu_4_3():
