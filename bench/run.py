@@ -235,7 +235,7 @@ def bushido() -> None:
     from rangefire.rulesets.bushido.dice import attack_odds, contest, opposed_dist
     from tests.bushido.test_dice import brute_force
 
-    print("Bushido, exact odds of a ranged attack (opposed test, SL, wound chart), A attack against D defence dice:")
+    print("\nBushido, exact odds of a ranged attack (opposed test, SL, wound chart), A attack against D defence dice:")
     print("     A x D      rangefire      reference     ratio   identical")
     for a, d in ((4, 4), (8, 8), (12, 12)):
         t_ours = best_of(lambda a=a, d=d: attack_odds(a, d, 0), 7)
