@@ -183,7 +183,7 @@ def test_the_screen_hands_over_what_touches_a_corner_or_runs_along_an_edge():
                 Segment(Point.of(1.5, 0), Point.of(1.5, 3)),  # straight through: floats settle it
                 Segment(Point.of(5, 5), Point.of(6, 7))]    # far away
     a, b = ends(segments)
-    screen = Screen(a, b, sq)
+    screen = Screen(a, b, [sq])
     for i, seg in enumerate(segments):
         exact_stretches = [(float(t0), float(t1)) for t0, t1 in sq.interior_params(seg)]
         quick = screen.stretches(i)

@@ -41,7 +41,7 @@ from rangefire.geometry.exact import (
     closest_on_segment,
     float_gap_to_segment,
 )
-from rangefire.geometry.screen import Screen, ends
+from rangefire.geometry.screen import APART, Screen, ends
 
 T = TypeVar("T", float, Fraction)
 
@@ -236,15 +236,17 @@ def judge(segment: Segment, pieces: Sequence[Piece],
 
 def _judged(segments: Sequence[Segment], pieces: Sequence[Piece],
             arrays: tuple[np.ndarray, np.ndarray] | None = None) -> Iterator[Line]:
-    """Judge segments in order, after one float screen of all of them against each piece."""
+    """Judge segments in order, after one float screen of all of them against every piece: each segment is
+    then judged only against the pieces the screen did not find apart from it."""
     if not pieces or not _exact.FAST_FILTERS:
         for segment in segments:
             yield judge(segment, pieces)
         return
     a, b = arrays if arrays is not None else ends(segments)
-    screens = [Screen(a, b, piece.polygon) for piece in pieces]
+    screen = Screen(a, b, [piece.polygon for piece in pieces])
     for i, segment in enumerate(segments):
-        yield judge(segment, pieces, [screen.stretches(i) for screen in screens])
+        ks = np.flatnonzero(screen.status[i] != APART).tolist()
+        yield judge(segment, [pieces[k] for k in ks], [screen.stretches(i, k) for k in ks])
 
 
 def _merged(stretches: Iterable[tuple[T, T]]) -> tuple[tuple[T, T], ...]:

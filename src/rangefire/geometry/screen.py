@@ -43,27 +43,33 @@ def _point_gaps(p: np.ndarray, c: np.ndarray, e: np.ndarray) -> np.ndarray:
 
 
 class Screen:
-    """The screen of segments ``a``-``b`` (arrays of shape (S, 2)) against one polygon."""
+    """The screen of segments ``a``-``b`` (arrays of shape (S, 2)) against several polygons at once: the edges
+    of all of them are laid side by side, and each polygon's verdict is reduced from its own columns."""
 
-    def __init__(self, a: np.ndarray, b: np.ndarray, polygon: Polygon) -> None:
+    def __init__(self, a: np.ndarray, b: np.ndarray, polygons: Sequence[Polygon]) -> None:
         m = MARGIN
-        ring = np.array([(float(p.x), float(p.y)) for p in polygon.vertices], dtype=float)
-        c, e = ring, np.roll(ring, -1, axis=0)
-        s = len(a)
+        rings = [np.array([(float(p.x), float(p.y)) for p in poly.vertices], dtype=float) for poly in polygons]
+        self.offsets = np.cumsum([0] + [len(r) for r in rings])
+        starts = self.offsets[:-1]
+        c = np.concatenate(rings)
+        e = np.concatenate([np.roll(r, -1, axis=0) for r in rings])
         d = b - a
         length = np.hypot(d[:, 0], d[:, 1])
         safe = np.maximum(length, 1e-300)
-        lo_xy, hi_xy = ring.min(axis=0), ring.max(axis=0)
-        apart = ((np.minimum(a, b) > hi_xy + m) | (np.maximum(a, b) < lo_xy - m)).any(axis=1)
-        # signed distances of the vertices from each segment's line
-        sides = (d[:, None, 0] * (ring[None, :, 1] - a[:, None, 1])
-                 - d[:, None, 1] * (ring[None, :, 0] - a[:, None, 0])) / safe[:, None]
-        apart |= (sides.min(axis=1) > m) | (sides.max(axis=1) < -m)
-        sc, se = sides, np.roll(sides, -1, axis=1)
+        lo_xy = np.array([r.min(axis=0) for r in rings])
+        hi_xy = np.array([r.max(axis=0) for r in rings])
+        seg_lo, seg_hi = np.minimum(a, b), np.maximum(a, b)
+        apart = ((seg_lo[:, None, :] > hi_xy[None, :, :] + m)
+                 | (seg_hi[:, None, :] < lo_xy[None, :, :] - m)).any(axis=2)
+        # signed distances of the vertices (each edge's first) from each segment's line
+        sc = (d[:, None, 0] * (c[None, :, 1] - a[:, None, 1]) - d[:, None, 1] * (c[None, :, 0] - a[:, None, 0])) \
+            / safe[:, None]
+        se = (d[:, None, 0] * (e[None, :, 1] - a[:, None, 1]) - d[:, None, 1] * (e[None, :, 0] - a[:, None, 0])) \
+            / safe[:, None]
+        apart |= (np.minimum.reduceat(sc, starts, axis=1) > m) | (np.maximum.reduceat(sc, starts, axis=1) < -m)
         ends_near = (_point_gaps(a, c, e) <= m) | (_point_gaps(b, c, e) <= m)
         near_vertex = (np.abs(sc) <= m) | (np.abs(se) <= m)
         box_lo, box_hi = np.minimum(c, e), np.maximum(c, e)
-        seg_lo, seg_hi = np.minimum(a, b), np.maximum(a, b)
         boxes_meet = ((box_lo[None, :, :] <= seg_hi[:, None, :] + m)
                       & (box_hi[None, :, :] >= seg_lo[:, None, :] - m)).all(axis=2)
         straddle = ~near_vertex & ((sc > 0) != (se > 0))
@@ -75,28 +81,29 @@ class Screen:
         lo = (m / safe)[:, None]
         crossing = straddle & (u > lo) & (u < 1 - lo)
         by_an_end = straddle & ~crossing & (u >= -lo) & (u <= 1 + lo)
-        unsure = (ends_near | (near_vertex & boxes_meet) | by_an_end).any(axis=1) | (length <= m)
+        unsure = np.logical_or.reduceat(ends_near | (near_vertex & boxes_meet) | by_an_end, starts, axis=1)
+        unsure |= (length <= m)[:, None]
         # is each start inside? crossing number along +x, in floats (the start is clear of the boundary)
         with np.errstate(divide="ignore", invalid="ignore"):
             above_c, above_e = c[None, :, 1] > a[:, None, 1], e[None, :, 1] > a[:, None, 1]
             x_at = c[None, :, 0] + (a[:, None, 1] - c[None, :, 1]) * (e - c)[None, :, 0] / (e - c)[None, :, 1]
             toggles = (above_c != above_e) & (a[:, None, 0] < x_at)
-        self.inside = (toggles.sum(axis=1) % 2) == 1
-        self.status = np.where(apart & ~unsure, APART, np.where(unsure, UNSURE, SETTLED)).astype(np.int8)
-        self.status[apart] = APART  # a segment wholly on one side is apart whatever else it is near
-        self.ts = np.sort(np.where(crossing, u, np.nan), axis=1) if s else np.zeros((0, len(ring)))
+        self.inside = (np.add.reduceat(toggles.astype(np.int64), starts, axis=1) % 2) == 1
+        # a segment wholly apart is apart whatever else it comes near
+        self.status = np.where(apart, APART, np.where(unsure, UNSURE, SETTLED)).astype(np.int8)
+        self.ts = np.where(crossing, u, np.nan)
 
-    def stretches(self, i: int) -> list[tuple[float, float]] | None:
-        """Segment i's stretches inside the polygon in floats; None when only exact work can tell."""
-        status = self.status[i]
+    def stretches(self, i: int, k: int = 0) -> list[tuple[float, float]] | None:
+        """Segment i's stretches inside polygon k in floats; None when only exact work can tell."""
+        status = self.status[i, k]
         if status == APART:
             return []
         if status == UNSURE:
             return None
-        row = self.ts[i]
+        row = self.ts[i, self.offsets[k]:self.offsets[k + 1]]
         out = []
-        inside, start = bool(self.inside[i]), 0.0
-        for t in row[~np.isnan(row)].tolist():
+        inside, start = bool(self.inside[i, k]), 0.0
+        for t in sorted(row[~np.isnan(row)].tolist()):
             if inside:
                 out.append((start, t))
             inside, start = not inside, t
