@@ -34,6 +34,20 @@ def test_a_hit_marks_boxes_from_the_chart_bu_7_1_and_bu_7_3():
     assert [line.clause for line in resolution.log][-4:] == ["BU-6.2", "BU-6.3", "BU-7.2", "BU-7.3"]
 
 
+def test_armour_and_armour_piercing_bu_7_2():
+    """BU-7.2: armour comes off the wound roll; an armour-piercing weapon ignores it (same dice, more wounds)."""
+    dice = {"attack": [6, 5, 1], "defense": [4, 4], "wound": [4]}  # SL 2
+    plain = battle(S(), T(12, armour=2, wounds={"boxes": 9}))
+    piercing = battle(S(weapon={**BOW, "armour_piercing": True}), T(12, armour=2, wounds={"boxes": 9}))
+    assert BU.plan(plain, Attack("S", "T")).wound_roll_modifier == -2
+    assert BU.plan(piercing, Attack("S", "T")).wound_roll_modifier == 0
+    assert play(plain, dice)[0].outcome["wounds"] == 1      # roll 4 - 2 = 2 at SL 2
+    assert play(piercing, dice)[0].outcome["wounds"] == 2   # roll 4 at SL 2
+    odds_plain = BU.odds(BU.plan(plain, Attack("S", "T"))).outcomes["wounds"]
+    odds_piercing = BU.odds(BU.plan(piercing, Attack("S", "T"))).outcomes["wounds"]
+    assert odds_piercing.mean() > odds_plain.mean()
+
+
 def test_every_box_marked_removes_the_model_bu_7_3():
     b = battle(S(), T(12, wounds={"boxes": 3, "marked": 1}))
     resolution, after = play(b, {"attack": [6, 6, 6], "defense": [2, 1], "wound": [6]})  # SL 6, roll 6: 8 wounds

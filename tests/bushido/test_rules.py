@@ -237,7 +237,8 @@ def test_cover_costs_the_attacker_a_die_bu_5_3_and_bu_5_7():
         plan = check(battle(S(), T(), terrain=(hedge,))).plan
         assert plan.in_cover is covered, gap
         assert plan.attack_pool == 3 - covered
-        assert any("in cover" in m.reason and m.delta == -1 for m in plan.modifiers) is covered
+        assert any("in cover (hedge)" in m.reason and m.delta == -1 for m in plan.modifiers) is covered
+        assert plan.cover_by == (("hedge",) if covered else ())
     narrow = box("bush", "obscuring", -Fraction(1, 5), t_edge - 1, Fraction(1, 5), t_edge - Fraction(1, 2))
     assert not check(battle(S(), T(), terrain=(narrow,))).plan.in_cover  # a line passes beside it
 

@@ -199,6 +199,18 @@ class Line:
                 return True
         return False
 
+    def pieces_near(self, disc: Disc, reach: Fraction | int) -> tuple[str, ...]:
+        """The obscuring pieces whose own stretches on this line come within ``reach`` of ``disc``'s edge."""
+        r2 = (disc.radius + reach) ** 2
+        found = []
+        for pid, polygon in zip(self.obscuring, self.crossed, strict=True):
+            for t0, t1 in polygon.interior_params(self.segment):
+                part = Segment(self.segment.at(t0), self.segment.at(t1))
+                if (closest_on_segment(disc.centre, part) - disc.centre).norm2() <= r2:
+                    found.append(pid)
+                    break
+        return tuple(found)
+
     def to_dict(self) -> dict[str, object]:
         return {"from": [round(float(c), 4) for c in self.segment.a],
                 "to": [round(float(c), 4) for c in self.segment.b],

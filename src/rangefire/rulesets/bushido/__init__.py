@@ -55,6 +55,7 @@ class BushidoPlan(Plan):
     band: str | None = None
     line_of_sight: Mapping[str, Any] = field(default_factory=dict)
     in_cover: bool = False
+    cover_by: tuple[str, ...] = ()
     rcp: int = 0
     attack_pool: int = 0
     defense_pool: int = 0
@@ -89,6 +90,7 @@ class BushidoPlan(Plan):
             "fails": self.fails,
             "line_of_sight": dict(self.line_of_sight),
             "in_cover": self.in_cover,
+            "cover_by": list(self.cover_by),
             "pools": {"attack": self.attack_pool, "defense": self.defense_pool},
             "attack_dice": self.attack_dice,
             "defense_dice": self.defense_dice,
@@ -98,6 +100,11 @@ class BushidoPlan(Plan):
             "target_wounds_left": self.target_wounds_left,
         }
 
+    def _cover_text(self) -> str:
+        if self.cover_by:
+            return f"{', '.join(self.cover_by)} within 1 in of {self.target} on every line of sight"
+        return f"no line of sight to {self.target} at all"
+
     def summary(self) -> list[tuple[str, str]]:
         rows = [("weapon", self.weapon)]
         if self.redirected:
@@ -105,8 +112,7 @@ class BushidoPlan(Plan):
         rows.append(("range", f"{self.distance:.2f} in, " + (f"{self.band} band" if self.band else
                                                             "beyond long range: the attack fails [BU-4.3]")))
         rows.append(("line of sight", str(self.line_of_sight.get("verdict", ""))))
-        rows.append(("cover", "in cover: obscuring terrain within 1 in on every line [BU-5.7]" if self.in_cover
-                     else "none"))
+        rows.append(("cover", f"in cover: {self._cover_text()} [BU-5.7]" if self.in_cover else "none"))
         if not self.fails:
             rows += [("attack dice", str(self.attack_dice)), ("defense dice", str(self.defense_dice)),
                      ("wound roll", f"1D6 {self.wound_roll_modifier:+d}")]
@@ -215,7 +221,7 @@ class Bushido(Ruleset[Battle, BushidoPlan]):
         assert weapon is not None and shooter.rcp is not None
         redirected = target.id != declared.id
         band_ = band(shooter, target, weapon)
-        covered, seen = cover(battle, shooter, target)
+        covered, seen, cover_by = cover(battle, shooter, target)
         notes = [LogLine("BU-2.1", f"line of sight to {target.id} {seen.describe()}")]
         if redirected:
             notes.insert(0, LogLine("BU-4.2", f"{declared.id}'s player nominates {target.id} as the target"))
@@ -231,7 +237,8 @@ class Bushido(Ruleset[Battle, BushidoPlan]):
         if shooter.has("moved") or shooter.has("will_move"):
             mods.append(Modifier("BU-5.3", -1, "attack dice: has moved or will move this activation"))
         if covered:
-            mods.append(Modifier("BU-5.3", -1, f"attack dice: {target.id} is in cover [BU-5.7]"))
+            mods.append(Modifier("BU-5.3", -1, f"attack dice: {target.id} is in cover"
+                                               f"{' (' + ', '.join(cover_by) + ')' if cover_by else ''} [BU-5.7]"))
         attack += sum(m.delta for m in mods)
         defense = BAND_DICE.get(band_ or "long", 0)
         dmods = []
@@ -256,7 +263,8 @@ class Bushido(Ruleset[Battle, BushidoPlan]):
             ruleset=self.key, attacker=shooter.id, target=target.id, modifiers=tuple(mods + dmods + extra),
             notes=tuple(notes), declared_target=declared.id, redirected=redirected, nominees=found,
             weapon=weapon.name, distance=max(0.0, shooter.disc.gap(target.disc)), band=band_,
-            line_of_sight={"verdict": seen.describe(), **seen.to_dict()}, in_cover=covered, rcp=shooter.rcp,
+            line_of_sight={"verdict": seen.describe(), **seen.to_dict()}, in_cover=covered, cover_by=cover_by,
+            rcp=shooter.rcp,
             attack_pool=attack, defense_pool=defense, attack_dice=rolled_a, defense_dice=rolled_d,
             supporting_dice_cap=battle.options.cap, wound_modifier=weapon.wound_modifier, armour=target.armour,
             armour_piercing=weapon.armour_piercing, ammo_before=weapon.ammo,

@@ -125,10 +125,11 @@ def band(shooter: Unit, target: Unit, weapon: Weapon) -> str | None:
     return None
 
 
-def cover(battle: Battle, shooter: Unit, target: Unit) -> tuple[bool, Sight]:
+def cover(battle: Battle, shooter: Unit, target: Unit) -> tuple[bool, Sight, tuple[str, ...]]:
     """Whether the target is in cover [BU-5.7]: every segment that gives LoS passes through obscuring terrain
-    within 1 in of its base. With no segment giving LoS (possible only after a redirection) that holds of every
-    one of them, so the target is in cover. The first clear line that does not pass so settles it."""
+    within 1 in of its base; with the sight found and the pieces that give the cover on the first such segment.
+    With no segment giving LoS (possible only after a redirection) that holds of every one of them, so the
+    target is in cover. The first clear line that does not pass so settles it."""
     first: Line | None = None
     judged = 0
     blocked: set[str] = set()
@@ -142,10 +143,10 @@ def cover(battle: Battle, shooter: Unit, target: Unit) -> tuple[bool, Sight]:
             continue
         first = first or line
         if not line.is_obscured_near(target.disc, COVER_REACH):
-            return False, Sight(first, tried=judged)
+            return False, Sight(first, tried=judged), ()
     if first is not None:
-        return True, Sight(first, tried=judged)
-    return True, Sight(None, tuple(sorted(blocked)), tuple(sorted(deep)), judged)
+        return True, Sight(first, tried=judged), first.pieces_near(target.disc, COVER_REACH)
+    return True, Sight(None, tuple(sorted(blocked)), tuple(sorted(deep)), judged), ()
 
 
 @dataclass(frozen=True)
