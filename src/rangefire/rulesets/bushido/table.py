@@ -1,8 +1,8 @@
 """The Bushido table: line of sight, zones of control, base contact, range bands, cover and who may be
 nominated as the new target [BU-1.5, BU-2, BU-4.2, BU-4.3, BU-5.1, BU-5.7].
 
-Sight between bases is judged over the finite family of segments of :mod:`rangefire.geometry.discs` (its one
-stated tolerance); everything else here is exact.
+Sight between bases is judged over the finite family of segments of :mod:`rangefire.geometry.discs` (its stated
+tolerances); everything else here is exact.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from rangefire.geometry import Point, Segment, closest_on_segment
-from rangefire.geometry.discs import ZONE_TOLERANCE, Disc, Line, Piece, judge, lines_between, sight_lines
+from rangefire.geometry.discs import ZONE_TOLERANCE, Disc, Line, Piece, lines_between, sight_lines
 from rangefire.rulesets.bushido.scenario import Battle, Unit, Weapon
 
 #: How far into or through obscuring terrain a model sees [BU-1.4, BU-2.1].
@@ -68,13 +68,13 @@ def _fmt(p: Point) -> str:
     return f"({float(p.x):.2f}, {float(p.y):.2f})"
 
 
-def _sight(a: Disc, b: Disc, terrain: list[Piece], every: bool = False) -> tuple[Sight, list[Line]]:
-    first, judged = sight_lines(a, b, terrain, OBSCURING_SIGHT, every)
+def _sight(a: Disc, b: Disc, terrain: list[Piece]) -> Sight:
+    first, judged = sight_lines(a, b, terrain, OBSCURING_SIGHT)
     if first is not None:
-        return Sight(first, tried=len(judged)), judged
+        return Sight(first, tried=len(judged))
     blocked = sorted({pid for line in judged for pid in line.solid})
     deep = sorted({pid for line in judged if not line.solid for pid in line.obscuring})
-    return Sight(None, tuple(blocked), tuple(deep), len(judged)), judged
+    return Sight(None, tuple(blocked), tuple(deep), len(judged))
 
 
 def sight(battle: Battle, a: Unit, b: Unit) -> Sight:
@@ -82,7 +82,7 @@ def sight(battle: Battle, a: Unit, b: Unit) -> Sight:
 
     Models never block sight; the relation is symmetric.
     """
-    return _sight(a.disc, b.disc, pieces(battle))[0]
+    return _sight(a.disc, b.disc, pieces(battle))
 
 
 def in_contact(a: Unit, b: Unit) -> bool:
@@ -92,7 +92,7 @@ def in_contact(a: Unit, b: Unit) -> bool:
 
 def sees_point(battle: Battle, owner: Unit, point: Point) -> bool:
     """Whether ``owner`` sees a point of the table (a point is a base of no size) [BU-2.1, BU-2.2]."""
-    return _sight(owner.disc, Disc(point, Fraction(0)), pieces(battle))[0].is_clear
+    return _sight(owner.disc, Disc(point, Fraction(0)), pieces(battle)).is_clear
 
 
 def in_zone(battle: Battle, owner: Unit, other: Unit) -> bool:
@@ -106,7 +106,7 @@ def in_zone(battle: Battle, owner: Unit, other: Unit) -> bool:
     reach = a.radius + ZONE + ZONE_TOLERANCE
     terrain = pieces(battle)
     for q in b.rim(a.centre):
-        if (q - a.centre).norm2() <= reach * reach and _sight(a, Disc(q, Fraction(0)), terrain)[0].is_clear:
+        if (q - a.centre).norm2() <= reach * reach and _sight(a, Disc(q, Fraction(0)), terrain).is_clear:
             return True
     return False
 
@@ -207,5 +207,5 @@ def nominees(battle: Battle, shooter: Unit, target: Unit) -> list[Nominee]:
     return found
 
 
-__all__ = ["BAND_DICE", "Nominee", "Sight", "band", "cover", "crossing", "in_contact", "in_zone", "judge",
-           "nominees", "sight"]
+__all__ = ["BAND_DICE", "Nominee", "Sight", "band", "cover", "crossing", "in_contact", "in_zone", "nominees",
+           "sight"]
