@@ -27,6 +27,8 @@ ENGAGEMENTS: tuple[tuple[str, tuple[Attack, ...]], ...] = (
     # control [BU-3.3]
     ("temple.yaml", (Attack("yoichi", "takeda"), Attack("yoichi", "takeda", (("redirect_to", "yojimbo"),)),
                      Attack("kenji", "oni"))),
+    # a pool below 1 [BU-5.6], sight past a shrine along a line off the centres [BU-2.1]
+    ("mist-bridge.yaml", (Attack("cultist", "ogre"), Attack("archer", "acolyte"))),
     # the rules' own example, played as written [SW-7.1]
     ("sawblade.yaml", (Attack("sawblade-launcher", "road-warrior", (("actions", SAWBLADE_LINE),)),)),
     # a combat left to best play on both sides [SW-6.2]

@@ -175,3 +175,14 @@ def test_a_hostile_table_is_refused_up_front(tmp_path):
     path.write_text(text)
     proc = run("check", str(path), "-a", "yoichi", "-t", "takeda", ok=2)
     assert "terrain: 5" in proc.stderr and "at most 4000" in proc.stderr
+
+
+def test_the_misty_bridge_example_bu_5_6_and_bu_6_2():
+    """The second example: a pool of -1 rolls one die and the ogre gains two (BU-5.6); the file's option caps
+    supporting dice at 2 (BU-6.2); the archer sees the acolyte along a line off the centres (BU-2.1)."""
+    bu, bridge = load_battle(example_path("mist-bridge.yaml"))
+    plan = bu.plan(bridge, Attack("cultist", "ogre"))
+    assert (plan.attack_pool, plan.attack_dice, plan.defense_pool, plan.defense_dice) == (-1, 1, 1, 3)
+    assert plan.supporting_dice_cap == 2 and plan.wound_roll_modifier == 1  # armour piercing: armour 2 ignored
+    seen = bu.plan(bridge, Attack("archer", "acolyte")).line_of_sight
+    assert seen["clear"] and seen["line"]["from"] != [-4.0, -1.0]
