@@ -34,7 +34,6 @@ import numpy as np
 
 from rangefire.geometry import exact as _exact
 from rangefire.geometry.exact import (
-    Box,
     Point,
     Polygon,
     Segment,
@@ -86,10 +85,6 @@ class Disc:
         return math.dist((float(self.centre.x), float(self.centre.y)),
                          (float(other.centre.x), float(other.centre.y))) - float(self.radius + other.radius)
 
-    def box(self) -> Box:
-        c, r = self.centre, self.radius
-        return Box(c.x - r, c.y - r, c.x + r, c.y + r)
-
     def rim(self, toward: Point, steps: int = RIM_STEPS) -> list[Point]:
         """Points exactly on the edge, on the half facing ``toward``, from the middle outwards."""
         if self.radius == 0:
@@ -136,7 +131,7 @@ _MARGIN = 1e-6
 class Line:
     """One segment judged against the terrain: what it crosses, and how far it runs inside obscuring terrain.
 
-    Floats settle what they can by a clear margin (:meth:`Polygon.float_stretches`); whatever lies near a
+    Floats settle what they can by a clear margin (:class:`~rangefire.geometry.screen.Screen`); whatever lies near a
     boundary of a verdict (a touched corner, 3 in give or take a hair) is worked out exactly.
     """
 
