@@ -190,3 +190,24 @@ def test_the_screen_hands_over_what_touches_a_corner_or_runs_along_an_edge():
         assert quick is None or quick == exact_stretches, (i, quick, exact_stretches)
     assert screen.stretches(0) is None and screen.stretches(1) is None and screen.stretches(2) is None
     assert screen.stretches(4) == [(1 / 3, 2 / 3)] and screen.stretches(5) == []
+
+
+@settings(max_examples=80, deadline=None)
+@given(ax=coords, ay=coords, bx=coords, by=coords, ra=radii, rb=radii,
+       pieces=st.lists(st.tuples(st.sampled_from(["solid", "obscuring"]), coords, coords,
+                                 st.integers(1, 24), st.integers(1, 24)), min_size=1, max_size=5))
+def test_first_clear_decides_as_judging_every_line_in_turn_bu_2_1(ax, ay, bx, by, ra, rb, pieces):
+    """first_clear settles the lines floats can settle all at once; it must find the same first clear line,
+    after the same number of lines, and name the same blockers as judging every line in turn."""
+    from rangefire.geometry.discs import first_clear
+
+    a, b = Disc(Point(ax, ay), ra), Disc(Point(bx, by), rb)
+    terrain = [square(f"p{i}", kind, x, y, x + Fraction(w, 4), y + Fraction(h, 4))
+               for i, (kind, x, y, w, h) in enumerate(pieces)]
+    fast = first_clear(a, b, terrain, THREE)
+    first, judged = sight_lines(a, b, terrain, THREE)
+    assert (fast.line.segment if fast.line else None) == (first.segment if first else None)
+    assert fast.tried == len(judged)
+    if first is None:
+        assert fast.solid == tuple(sorted({p for line in judged for p in line.solid}))
+        assert fast.deep == tuple(sorted({p for line in judged if not line.solid for p in line.obscuring}))

@@ -324,6 +324,69 @@ def lines_between(a: Disc, b: Disc, pieces: Sequence[Piece]) -> Iterator[Line]:
     yield from _judged(segments, near, arrays)
 
 
+@dataclass(frozen=True)
+class Seen:
+    """Whether one disc sees another: the first clear line of the family (or None), how many lines were looked
+    at to find it, and, when none is clear, the solid pieces crossed and the obscuring pieces seen too deep into
+    on lines crossing no solid."""
+
+    line: Line | None
+    tried: int
+    solid: tuple[str, ...] = ()
+    deep: tuple[str, ...] = ()
+
+
+def first_clear(a: Disc, b: Disc, pieces: Sequence[Piece], limit: Fraction) -> Seen:
+    """The first clear line from ``a`` to ``b``, as :func:`sight_lines` finds it, but deciding the lines that
+    floats settle by a clear margin (a solid piece crossed, far more than ``limit`` inside obscuring terrain)
+    all at once, and judging one by one only the rest, in order."""
+    if a.is_within(b, 0) or not _exact.FAST_FILTERS:
+        return _seen(*sight_lines(a, b, pieces, limit, every=False))
+    near, on_line = _near(pieces, a, b)
+    centre = next(_judged([Segment(a.centre, b.centre)], on_line))
+    if centre.is_clear(limit):
+        return Seen(centre, 1)
+    segments, arrays = _rim_segments(a, b)
+    screen = Screen(*arrays, [piece.polygon for piece in near])
+    inside = screen.lengths()
+    unsure = np.isnan(inside)
+    crossed = unsure | (inside > 0)
+    solid_kind = np.array([piece.kind == "solid" for piece in near], dtype=bool)
+    seg_length = np.hypot(*(arrays[1] - arrays[0]).T)
+    blocked_solid = (~unsure & (inside > 0) & solid_kind[None, :]).any(axis=1)
+    simple = ~unsure.any(axis=1) & (crossed[:, ~solid_kind].sum(axis=1) <= 1)  # no overlap of obscuring pieces
+    obscured = np.nan_to_num(inside)[:, ~solid_kind].sum(axis=1) * seg_length
+    too_deep = simple & ~blocked_solid & (obscured > float(limit) + _MARGIN)
+    look = ~(blocked_solid | too_deep)
+    solid, deep = set(centre.solid), set() if centre.solid else set(centre.obscuring)
+
+    def judged(i: int) -> Line:
+        ks = np.flatnonzero(screen.status[i] != APART).tolist()
+        return judge(segments[i], [near[k] for k in ks], [screen.stretches(i, k) for k in ks])
+
+    for i in np.flatnonzero(look).tolist():
+        line = judged(i)
+        if line.is_clear(limit):
+            return Seen(line, i + 2)
+        solid.update(line.solid)
+        deep.update(() if line.solid else line.obscuring)
+    # nothing is clear: name what blocks, exactly where the floats were unsure of a piece
+    for i in np.flatnonzero(blocked_solid & unsure.any(axis=1)).tolist():
+        solid.update(judged(i).solid)
+    names = np.array([piece.id for piece in near], dtype=object)
+    solid.update(names[(blocked_solid[:, None] & ~unsure & (inside > 0) & solid_kind[None, :]).any(axis=0)])
+    deep.update(names[(too_deep[:, None] & (inside > 0) & ~solid_kind[None, :]).any(axis=0)])
+    return Seen(None, 1 + len(segments), tuple(sorted(solid)), tuple(sorted(deep)))
+
+
+def _seen(first: Line | None, judged: list[Line]) -> Seen:
+    if first is not None:
+        return Seen(first, len(judged))
+    solid = sorted({pid for line in judged for pid in line.solid})
+    deep = sorted({pid for line in judged if not line.solid for pid in line.obscuring})
+    return Seen(None, len(judged), tuple(solid), tuple(deep))
+
+
 def sight_lines(a: Disc, b: Disc, pieces: Sequence[Piece], limit: Fraction,
                 every: bool = False) -> tuple[Line | None, list[Line]]:
     """The first clear line from ``a`` to ``b`` (or None), and the lines judged on the way (all, with

@@ -93,6 +93,20 @@ class Screen:
         self.status = np.where(apart, APART, np.where(unsure, UNSURE, SETTLED)).astype(np.int8)
         self.ts = np.where(crossing, u, np.nan)
 
+    def lengths(self) -> np.ndarray:
+        """For every segment and polygon, the fraction of the segment inside (0 when apart), NaN where unsure."""
+        out = np.zeros(self.status.shape)
+        for k in range(self.status.shape[1]):
+            cols = np.sort(np.nan_to_num(self.ts[:, self.offsets[k]:self.offsets[k + 1]], nan=1.0), axis=1)
+            ends = np.concatenate([np.zeros((len(cols), 1)), cols, np.ones((len(cols), 1))], axis=1)
+            steps = np.diff(ends, axis=1)
+            # the stretch after the j-th crossing is inside when the start is, j even, or the start is not, j odd
+            odd = (np.arange(steps.shape[1]) % 2 == 1)[None, :]
+            out[:, k] = (steps * (self.inside[:, k][:, None] != odd)).sum(axis=1)
+        out[self.status == APART] = 0.0
+        out[self.status == UNSURE] = np.nan
+        return out
+
     def stretches(self, i: int, k: int = 0) -> list[tuple[float, float]] | None:
         """Segment i's stretches inside polygon k in floats; None when only exact work can tell."""
         status = self.status[i, k]

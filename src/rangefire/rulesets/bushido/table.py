@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from rangefire.geometry import Point, Segment, closest_on_segment
-from rangefire.geometry.discs import ZONE_TOLERANCE, Disc, Line, Piece, lines_between, sight_lines
+from rangefire.geometry.discs import ZONE_TOLERANCE, Disc, Line, Piece, first_clear, lines_between
 from rangefire.rulesets.bushido.scenario import Battle, Unit, Weapon
 
 #: How far into or through obscuring terrain a model sees [BU-1.4, BU-2.1].
@@ -69,12 +69,8 @@ def _fmt(p: Point) -> str:
 
 
 def _sight(a: Disc, b: Disc, terrain: list[Piece]) -> Sight:
-    first, judged = sight_lines(a, b, terrain, OBSCURING_SIGHT)
-    if first is not None:
-        return Sight(first, tried=len(judged))
-    blocked = sorted({pid for line in judged for pid in line.solid})
-    deep = sorted({pid for line in judged if not line.solid for pid in line.obscuring})
-    return Sight(None, tuple(blocked), tuple(deep), len(judged))
+    seen = first_clear(a, b, terrain, OBSCURING_SIGHT)
+    return Sight(seen.line, seen.solid, seen.deep, seen.tried)
 
 
 def sight(battle: Battle, a: Unit, b: Unit) -> Sight:
