@@ -28,7 +28,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property, lru_cache
-from typing import TypeVar
+from typing import TypeVar, overload
 
 import numpy as np
 
@@ -85,33 +85,52 @@ class Disc:
         return math.dist((float(self.centre.x), float(self.centre.y)),
                          (float(other.centre.x), float(other.centre.y))) - float(self.radius + other.radius)
 
-    def rim(self, toward: Point, steps: int = RIM_STEPS) -> list[Point]:
-        """Points exactly on the edge, on the half facing ``toward``, from the middle outwards."""
-        if self.radius == 0:
-            return [self.centre]
+    def rim_params(self, toward: Point, steps: int = RIM_STEPS) -> list[tuple[int, int]]:
+        """The unit vectors (see :func:`_unit_params`) of the rim points facing ``toward``, middle first; none
+        for a point, or when ``toward`` is the centre."""
         d = toward - self.centre
-        if d.x == 0 and d.y == 0:
-            return [self.centre]
+        if self.radius == 0 or (d.x == 0 and d.y == 0):
+            return []
         facing = math.atan2(float(d.y), float(d.x))
         order = sorted(range(-steps // 2, steps // 2 + 1), key=lambda k: (abs(k), k))
-        points = []
-        for k in order:
-            u = _unit(facing + math.pi * k / steps)
-            points.append(Point(self.centre.x + u.x * self.radius, self.centre.y + u.y * self.radius))
-        return points
+        return [_unit_params(facing + math.pi * k / steps) for k in order]
+
+    def rim_point(self, param: tuple[int, int] | None) -> Point:
+        """The rim point of a unit vector, exact (the centre for None)."""
+        if param is None:
+            return self.centre
+        u = _unit(*param)
+        return Point(self.centre.x + u.x * self.radius, self.centre.y + u.y * self.radius)
+
+    def rim(self, toward: Point, steps: int = RIM_STEPS) -> list[Point]:
+        """Points exactly on the edge, on the half facing ``toward``, from the middle outwards."""
+        return [self.rim_point(p) for p in self.rim_params(toward, steps)] or [self.centre]
 
 
-def _unit(angle: float) -> Point:
-    """A rational point exactly on the unit circle within about 10^-7 radians of ``angle`` (counter-clockwise
-    from +x). Small denominators keep the exact work that follows cheap; where a rim point lies is a choice of
-    sample, so this precision is ample."""
+def _unit_params(angle: float) -> tuple[int, int]:
+    """A rational point of the unit circle within about 10^-7 radians of ``angle`` (counter-clockwise from +x),
+    as (quarter turns, k): from t = k / 2^24, the tangent of half the rest of the angle. Small denominators keep
+    the exact work that follows cheap; where a rim point lies is a choice of sample, so this precision is ample."""
     quarter, rest = divmod(angle, math.pi / 2)
-    k, n = round(math.tan(rest / 2) * _HALF_TAN_SCALE), _HALF_TAN_SCALE
-    # with t = k / n: cos = (n^2 - k^2) / (n^2 + k^2), sin = 2kn / (n^2 + k^2), exactly on the circle
+    return int(quarter) % 4, round(math.tan(rest / 2) * _HALF_TAN_SCALE)
+
+
+def _unit(quarter: int, k: int) -> Point:
+    """The point of :func:`_unit_params`, exact: cos = (n^2 - k^2) / (n^2 + k^2), sin = 2kn / (n^2 + k^2)."""
+    n = _HALF_TAN_SCALE
     c, s = Fraction(n * n - k * k, n * n + k * k), Fraction(2 * k * n, n * n + k * k)
-    for _ in range(int(quarter) % 4):
+    for _ in range(quarter):
         c, s = -s, c  # a quarter turn, exactly
     return Point(c, s)
+
+
+def _unit_float(quarter: int, k: int) -> tuple[float, float]:
+    """The same point in floats, each coordinate the correctly rounded quotient of the same integers."""
+    n = _HALF_TAN_SCALE
+    c, s = (n * n - k * k) / (n * n + k * k), (2 * k * n) / (n * n + k * k)
+    for _ in range(quarter):
+        c, s = -s, c
+    return c, s
 
 
 @dataclass(frozen=True)
@@ -293,21 +312,63 @@ def _near(pieces: Sequence[Piece], a: Disc, b: Disc) -> tuple[list[Piece], list[
 def candidates(a: Disc, b: Disc) -> tuple[Segment, ...]:
     """The family of segments from ``a`` to ``b`` that sight is judged over (see the module docstring): the
     centre line, then the segments between rim points."""
-    return (Segment(a.centre, b.centre), *_rim_segments(a, b)[0])
+    return (Segment(a.centre, b.centre), *_rim_segments(a, b))
+
+
+class RimFamily(Sequence[Segment]):
+    """The segments between the rim points of two discs, built for the pair in a fixed order so that ``a`` sees
+    ``b`` exactly when ``b`` sees ``a``. Their ends are ready in floats for the screen (``arrays``); the exact
+    points are made only for the segments asked for."""
+
+    def __init__(self, a: Disc, b: Disc) -> None:
+        first, second = sorted((a, b), key=lambda d: (d.centre.x, d.centre.y, d.radius))
+        # a point (radius 0) has one "rim point": its centre, written None
+        params_first: list[tuple[int, int] | None] = [*first.rim_params(second.centre)] or [None]
+        params_second: list[tuple[int, int] | None] = [*second.rim_params(first.centre)] or [None]
+        self.discs = (a, b)
+        self.params = (params_first, params_second) if first is a else (params_second, params_first)
+        floats = [np.array([self._float(disc, p) for p in params]) for disc, params in zip(self.discs, self.params,
+                                                                                               strict=True)]
+        self.arrays = (np.repeat(floats[0], len(floats[1]), axis=0), np.tile(floats[1], (len(floats[0]), 1)))
+        self._points: tuple[dict[int, Point], dict[int, Point]] = ({}, {})
+
+    @staticmethod
+    def _float(disc: Disc, param: tuple[int, int] | None) -> tuple[float, float]:
+        cx, cy = float(disc.centre.x), float(disc.centre.y)
+        if param is None:
+            return cx, cy
+        ux, uy = _unit_float(*param)
+        r = float(disc.radius)
+        return cx + ux * r, cy + uy * r
+
+    def _point(self, side: int, j: int) -> Point:
+        cache = self._points[side]
+        if j not in cache:
+            cache[j] = self.discs[side].rim_point(self.params[side][j])
+        return cache[j]
+
+    def __len__(self) -> int:
+        return len(self.params[0]) * len(self.params[1])
+
+    @overload
+    def __getitem__(self, i: int) -> Segment: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[Segment]: ...
+
+    def __getitem__(self, i: int | slice) -> Segment | list[Segment]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(len(self))[i]]
+        if not -len(self) <= i < len(self):
+            raise IndexError(i)
+        i %= len(self)
+        per = len(self.params[1])
+        return Segment(self._point(0, i // per), self._point(1, i % per))
 
 
 @lru_cache(maxsize=4096)
-def _rim_segments(a: Disc, b: Disc) -> tuple[tuple[Segment, ...], tuple[np.ndarray, np.ndarray]]:
-    """The segments between rim points, built for the pair in a fixed order so that ``a`` sees ``b`` exactly
-    when ``b`` sees ``a``; and their ends as float arrays, for the screen."""
-    first, second = sorted((a, b), key=lambda d: (d.centre.x, d.centre.y, d.radius))
-    rim_a, rim_b = first.rim(second.centre), second.rim(first.centre)
-    if first is not a:
-        rim_a, rim_b = rim_b, rim_a
-    segments = tuple(Segment(p, q) for p in rim_a for q in rim_b)
-    fa = np.array([(float(p.x), float(p.y)) for p in rim_a])
-    fb = np.array([(float(q.x), float(q.y)) for q in rim_b])
-    return segments, (np.repeat(fa, len(rim_b), axis=0), np.tile(fb, (len(rim_a), 1)))
+def _rim_segments(a: Disc, b: Disc) -> RimFamily:
+    return RimFamily(a, b)
 
 
 def lines_between(a: Disc, b: Disc, pieces: Sequence[Piece]) -> Iterator[Line]:
@@ -320,8 +381,8 @@ def lines_between(a: Disc, b: Disc, pieces: Sequence[Piece]) -> Iterator[Line]:
     near, on_line = _near(pieces, a, b)
     yield from _judged([Segment(a.centre, b.centre)], on_line)  # only the pieces it may meet
     # the rim segments are built and screened only when the centre line does not settle the question
-    segments, arrays = _rim_segments(a, b)
-    yield from _judged(segments, near, arrays)
+    family = _rim_segments(a, b)
+    yield from _judged(family, near, family.arrays)
 
 
 @dataclass(frozen=True)
@@ -346,7 +407,8 @@ def first_clear(a: Disc, b: Disc, pieces: Sequence[Piece], limit: Fraction) -> S
     centre = next(_judged([Segment(a.centre, b.centre)], on_line))
     if centre.is_clear(limit):
         return Seen(centre, 1)
-    segments, arrays = _rim_segments(a, b)
+    segments = _rim_segments(a, b)
+    arrays = segments.arrays
     screen = Screen(*arrays, [piece.polygon for piece in near])
     inside = screen.lengths()
     unsure = np.isnan(inside)
