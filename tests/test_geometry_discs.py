@@ -211,3 +211,17 @@ def test_first_clear_decides_as_judging_every_line_in_turn_bu_2_1(ax, ay, bx, by
     if first is None:
         assert fast.solid == tuple(sorted({p for line in judged for p in line.solid}))
         assert fast.deep == tuple(sorted({p for line in judged if not line.solid for p in line.obscuring}))
+
+
+def test_rim_family_floats_are_the_exact_points_rounded():
+    """The screen works on the family's float ends: they must be the exact rim points, correctly rounded."""
+    from rangefire.geometry.discs import RimFamily
+
+    family = RimFamily(Disc(Point.of("1/3", 2), Fraction(75, 127)), Disc(Point.of(7, "-5/7"), Fraction(150, 127)))
+    a, b = family.arrays
+    assert len(family) == len(a) == (RIM_STEPS + 1) ** 2
+    for i in (0, 1, 17, len(family) - 1):
+        seg = family[i]
+        assert abs(a[i][0] - float(seg.a.x)) < 1e-12 and abs(a[i][1] - float(seg.a.y)) < 1e-12
+        assert abs(b[i][0] - float(seg.b.x)) < 1e-12 and abs(b[i][1] - float(seg.b.y)) < 1e-12
+    assert family[-1] == family[len(family) - 1] and family[:2] == [family[0], family[1]]
