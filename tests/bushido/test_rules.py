@@ -276,6 +276,7 @@ def test_nominees_listed_bu_4_2():
     b = battle(S(), T(), guard(), model("F", "prefecture", (0, Fraction(5, 2)), 30))
     plan = check(b).plan
     assert [(n.id, n.crosses) for n in plan.nominees] == [("G", "base")]
+    assert any(n.clause == "BU-4.2" and "may nominate G instead" in n.text for n in plan.notes)
     odds = BU.odds(plan).to_dict()
     assert set(odds["nominations"]) == {"G"}
     assert odds["nominations"]["G"]["events"]["hit"] != odds["events"]["hit"]  # closer: fewer defence dice

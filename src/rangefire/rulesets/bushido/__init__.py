@@ -228,6 +228,9 @@ class Bushido(Ruleset[Battle, BushidoPlan]):
             if band_ is None:
                 notes.append(LogLine("BU-4.3", f"{target.id} is beyond long range: the attack fails (the Ammo "
                                                "marker stays spent)"))
+        elif found:
+            notes.append(LogLine("BU-4.2", f"{target.side} may nominate {' or '.join(n.id for n in found)} instead "
+                                           f"(--redirect-to); {target.id} stays the target"))
         mods: list[Modifier] = []
         attack = shooter.rcp
         if shooter.has("aimed"):
