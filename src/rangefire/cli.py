@@ -69,19 +69,18 @@ def make_attack(attacker: str, target: str | None, actions: str | None = None, f
 
 
 def ask_choices(ruleset: Any, battle: Any, attack: Attack) -> Attack:
-    """At a terminal, ask each player in turn for an action from the legal ones (games played by choices)."""
+    """At a terminal, ask each player in turn for a choice from the legal ones (a swerve line of play, a Bushido
+    nomination), until the game has nothing left to ask."""
     from rich.prompt import Prompt
 
-    chosen: list[str] = list(attack.choice("actions") or ())
-    while (question := ruleset.next_choices(battle, make_attack(attack.attacker, attack.target,
-                                                                 ",".join(chosen) or None))) is not None:
+    while (question := ruleset.next_choices(battle, attack)) is not None:
         who, legal = question
-        for i, action in enumerate(legal, start=1):
-            out.print(f"  {i}. {action}")
+        for i, option in enumerate(legal, start=1):
+            out.print(f"  {i}. {option}")
         answer = Prompt.ask(f"{who}: choose", choices=[str(i) for i in range(1, len(legal) + 1)], default="1",
                             console=out)
-        chosen.append(legal[int(answer) - 1])
-    return make_attack(attack.attacker, attack.target, ",".join(chosen) or None)
+        attack = ruleset.with_choice(attack, legal[int(answer) - 1])
+    return attack
 
 
 @contextmanager
@@ -292,7 +291,7 @@ def resolve(
             seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
             source = SeededSource(seed)
         attack = make_attack(attacker, target, actions, from_side, to_side, order, redirect_to)
-        if actions is None and sys.stdin.isatty() and not as_json:
+        if actions is None and redirect_to is None and sys.stdin.isatty() and not as_json:
             attack = ask_choices(ruleset, battle, attack)
         resolution, after = ruleset.play(battle, attack, source)
         after_data = ruleset.dump(after)

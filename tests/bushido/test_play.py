@@ -15,6 +15,7 @@ from rangefire.demo import example_path
 from rangefire.rulesets import load_battle
 from tests.bushido.test_rules import BOW, BU, S, T, battle, guard
 from tests.oracles import chi_square
+from tests.terminal import at_terminal
 from tests.test_cli import digest, run
 
 TEMPLE = example_path("temple.yaml")
@@ -134,6 +135,18 @@ def test_resolve_redirect_to_plays_the_swap_and_writes_the_battle(temple, tmp_pa
     _, battle_after = load_battle(after)
     assert battle_after.unit("yoichi").weapon.ammo == 3
     assert battle_after.unit("yojimbo").wounds.marked == 3  # wound die 6 - armour 1 = roll 5 at SL 2: 3 wounds
+
+
+def test_a_terminal_asks_the_target_s_player_bu_4_2(temple):
+    """Without --redirect-to at a terminal, the target's player keeps the declared target or nominates."""
+    code, text, left = at_terminal(["resolve", str(temple), "-a", "yoichi", "-t", "takeda", "--seed", "3"],
+                                   [b"2\n"])
+    assert code == 0 and not left, text
+    assert "1. keep takeda" in text and "2. nominate yojimbo" in text and "ito (the target's player)" in text
+    assert "takeda's player nominates yojimbo as the target" in text
+    code, text, left = at_terminal(["resolve", str(temple), "-a", "yoichi", "-t", "takeda", "--seed", "3"],
+                                   [b"1\n"])
+    assert code == 0 and not left and "yoichi fires at takeda" in text and "nominates" not in text, text
 
 
 @pytest.mark.parametrize(("args", "needle"), [

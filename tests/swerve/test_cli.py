@@ -4,18 +4,13 @@ scenario untouched, and a player asked for each action at a terminal (SW-3.1, SW
 from __future__ import annotations
 
 import json
-import os
-import pty
-import re
-import select
-import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
+from tests.terminal import at_terminal
 from tests.test_cli import EXAMPLE, digest, run
 
 SAWBLADE = EXAMPLE.parent / "sawblade.yaml"
@@ -71,37 +66,11 @@ def test_actions_do_not_apply_to_other_games():
 
 def test_a_terminal_is_asked_for_each_action(scenario):
     """Without --actions at a terminal, each player in turn picks from the legal actions."""
-    pid, fd = pty.fork()
-    if pid == 0:  # the child: rangefire at a terminal
-        os.environ["COLUMNS"] = "200"
-        os.execv(sys.executable, [sys.executable, "-m", "rangefire.cli", "resolve", str(scenario),
-                                  "-a", "sawblade-launcher", "-t", "road-warrior", "--seed", "1"])
-    transcript = b""
     # attacker: 1 (pass); defender: 2 (swerve-target); attacker: 1 (pass); defender: 1 (pass)
-    answers = [b"1\n", b"2\n", b"1\n", b"1\n"]
-    sent = 0
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        ready, _, _ = select.select([fd], [], [], 1)
-        if not ready:
-            continue
-        try:
-            chunk = os.read(fd, 4096)
-        except OSError:
-            break
-        if not chunk:
-            break
-        transcript += chunk
-        asked = re.sub(r"\x1b\[[0-9;]*m", "", transcript.decode(errors="replace")).count("choose [")
-        if answers and asked > sent:
-            os.write(fd, answers.pop(0))
-            sent += 1
-    else:
-        os.kill(pid, signal.SIGKILL)  # never hang the suite on a prompt that did not come
-    _, status = os.waitpid(pid, 0)
-    text = re.sub(r"\x1b\[[0-9;]*m", "", transcript.decode(errors="replace"))
-    assert os.WEXITSTATUS(status) == 0, text
-    assert not answers, text
+    code, text, left = at_terminal(["resolve", str(scenario), "-a", "sawblade-launcher", "-t", "road-warrior",
+                                    "--seed", "1"], [b"1\n", b"2\n", b"1\n", b"1\n"])
+    assert code == 0, text
+    assert not left, text
     assert "2. defender:swerve-target" in text
     assert "total speed 20 + 20 = 40" in text and "the defender wins" in text
 

@@ -106,6 +106,12 @@ class Ruleset(ABC, Generic[B, P]):
         is left to choose (the default: the attack is fully described by attacker and target)."""
         return None
 
+    def with_choice(self, attack: Attack, answer: str) -> Attack:
+        """The attack with one more answer to :meth:`next_choices` (by default, one more action in the line)."""
+        choices = dict(attack.choices)
+        choices["actions"] = (*choices.get("actions", ()), answer)
+        return Attack(attack.attacker, attack.target, tuple(choices.items()))
+
     def unit_ids(self, battle: B) -> Sequence[str]:
         """The ids an attack may name, in file order."""
         return self._unit_ids(battle)

@@ -148,6 +148,24 @@ class Bushido(Ruleset[Battle, BushidoPlan]):
                  "ammo": "-" if u.weapon is None or u.weapon.ammo is None else u.weapon.ammo,
                  "states": ", ".join(u.states) or "-"} for u in battle.units]
 
+    def next_choices(self, battle: Battle, attack: Attack) -> tuple[str, list[str]] | None:
+        """At a terminal, the target's player chooses: keep the declared target or nominate another [BU-4.2].
+        Nothing to ask once they have answered, when no model qualifies, or when the attack is refused."""
+        if any(name == "redirect_to" for name, _ in attack.choices):
+            return None
+        checked = self.check(battle, attack)
+        plan = checked.plan
+        if not isinstance(plan, BushidoPlan) or not plan.nominees:
+            return None
+        side = battle.unit(plan.target).side
+        return (f"{side} (the target's player)",
+                [f"keep {plan.target}", *(f"nominate {n.id}" for n in plan.nominees)])
+
+    def with_choice(self, attack: Attack, answer: str) -> Attack:
+        """``nominate ID`` redirects the attack; ``keep ...`` leaves the declared target (an empty redirect)."""
+        chosen = answer.removeprefix("nominate ") if answer.startswith("nominate ") else ""
+        return Attack(attack.attacker, attack.target, (*attack.choices, ("redirect_to", chosen)))
+
     # -- check and plan --------------------------------------------------------------------------
     def _check(self, battle: Battle, attack: Attack) -> BushidoPlan | Sequence[Refusal]:
         shooter = battle.unit(attack.attacker)
@@ -170,7 +188,7 @@ class Bushido(Ruleset[Battle, BushidoPlan]):
         if refusals:
             return refusals
         found = tuple(nominees(battle, shooter, declared))
-        wanted = attack.choice("redirect_to")
+        wanted = attack.choice("redirect_to") or None  # an empty answer keeps the declared target
         if wanted is None:
             alternatives = tuple(self._plan(battle, shooter, declared, battle.unit(n.id), ()) for n in found)
             return self._plan(battle, shooter, declared, declared, found, alternatives)
