@@ -26,7 +26,7 @@ class Ruleset(ABC, Generic[B, P]):
 
     Class attributes describe the game; the hooks implement it:
 
-    - ``_unit_ids(battle)``: the ids an attack may name;
+    - ``_unit_ids(battle)``: the ids an attack may name (by default those of ``battle.units``);
     - ``_check(battle, attack)``: a plan, or the refusals with their clauses;
     - ``_odds(plan)``: the exact distributions;
     - ``_resolve(plan, source)``: the log and the outcome of one attack;
@@ -137,8 +137,9 @@ class Ruleset(ABC, Generic[B, P]):
         return [{"id": uid} for uid in self.unit_ids(battle)]
 
     # -- hooks -------------------------------------------------------------------------------------
-    @abstractmethod
-    def _unit_ids(self, battle: B) -> Sequence[str]: ...
+    def _unit_ids(self, battle: B) -> Sequence[str]:
+        """The ids of the battle's ``units`` (a game whose pieces live elsewhere overrides this)."""
+        return [unit.id for unit in getattr(battle, "units", ())]
 
     @abstractmethod
     def _check(self, battle: B, attack: Attack) -> P | Sequence[Refusal]: ...

@@ -58,9 +58,6 @@ class ArcaneLegions(Ruleset[Battle, OrderPlan]):
     def raw_problems(self, data: Mapping[str, Any]) -> list[str]:
         return cross_problems(data)
 
-    def _unit_ids(self, battle: Battle) -> Sequence[str]:
-        return [u.id for u in battle.units]
-
     def status(self, battle: Battle) -> list[dict[str, Any]]:
         return [{"id": u.id, "side": u.side, "figures": u.figures, "blue": u.ready("blue"), "red": u.ready("red"),
                  "white": u.ready("white"), "order points": battle.players[u.side].order_points

@@ -140,9 +140,6 @@ class Bushido(Ruleset[Battle, BushidoPlan]):
     def raw_problems(self, data: Mapping[str, Any]) -> list[str]:
         return cross_problems(data)
 
-    def _unit_ids(self, battle: Battle) -> Sequence[str]:
-        return [u.id for u in battle.units]
-
     def status(self, battle: Battle) -> list[dict[str, Any]]:
         return [{"id": u.id, "side": u.side, "wounds": f"{u.wounds.marked}/{u.wounds.boxes}",
                  "ammo": "-" if u.weapon is None or u.weapon.ammo is None else u.weapon.ammo,

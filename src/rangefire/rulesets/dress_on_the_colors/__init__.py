@@ -66,9 +66,6 @@ class DressOnTheColors(Ruleset[Battle, VolleyPlan]):
         return [{"id": u.id, "side": u.side, "stands": u.stands, "micro-hit": u.micro_hits,
                  "disordered": u.disordered, "gunsmoke": u.gunsmoke and not u.moved} for u in battle.units]
 
-    def _unit_ids(self, battle: Battle) -> Sequence[str]:
-        return [u.id for u in battle.units]
-
     # -- check and plan --------------------------------------------------------------------------
     def _check(self, battle: Battle, attack: Attack) -> VolleyPlan | Sequence[Refusal]:
         firer = battle.unit(attack.attacker)
