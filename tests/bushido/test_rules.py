@@ -12,6 +12,8 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rangefire.core import Attack, IllegalAttackError, ScenarioError, UnknownUnitError
 from rangefire.rulesets import battle_from_mapping, find_ruleset
@@ -359,3 +361,46 @@ def test_redirect_refusals_leave_nothing_spent_bu_4_2():
     with pytest.raises(IllegalAttackError):
         BU.play(b, Attack("S", "T", (("redirect_to", "T"),)), _NoDice())
     assert b.unit("S").weapon.ammo == 2
+
+
+# -- robustness: random tables ----------------------------------------------------------------------------------
+quarter = st.integers(-48, 48).map(lambda n: Fraction(n, 4))
+
+
+@settings(max_examples=60, deadline=None)
+@given(spots=st.lists(st.tuples(quarter, quarter, st.sampled_from([30, 40, 50, 60])), min_size=2, max_size=5,
+                      unique_by=lambda t: (t[0], t[1])),
+       blocks=st.lists(st.tuples(st.sampled_from(["solid", "obscuring", "clear"]), quarter, quarter,
+                                 st.integers(1, 16), st.integers(1, 16)), max_size=4),
+       dx=st.integers(-30, 30), dy=st.integers(-30, 30))
+def test_every_pair_of_a_random_table_is_checked_by_clause_bu_2_1(spots, blocks, dx, dy):
+    """Any table: every pair gets a plan or refusals citing BU clauses, the odds sum to 1, and moving the whole
+    table changes no verdict (BU-2.1 to BU-5.7 depend on relative positions only)."""
+    from hypothesis import assume
+
+    def table(shift_x: int, shift_y: int) -> Any:
+        units = [model(f"m{i}", "a" if i % 2 == 0 else "b", (x + shift_x, y + shift_y), base,
+                       rcp=2, weapon=BOW) for i, (x, y, base) in enumerate(spots)]
+        terrain = tuple(box(f"t{j}", kind, x + shift_x, y + shift_y, x + shift_x + Fraction(w, 4),
+                            y + shift_y + Fraction(h, 4)) for j, (kind, x, y, w, h) in enumerate(blocks))
+        try:
+            return battle(*units, terrain=terrain)
+        except ScenarioError:
+            return None  # overlapping bases: refused on reading [BU-2.3]
+
+    here, there = table(0, 0), table(dx, dy)
+    assume(here is not None)
+    assert there is not None
+    for u in here.units:
+        for v in here.units:
+            if u.id == v.id:
+                continue
+            c1, c2 = check(here, u.id, v.id), check(there, u.id, v.id)
+            assert c1.is_legal == c2.is_legal and clauses(c1) == clauses(c2)
+            assert all(c.startswith("BU-") for c in clauses(c1))
+            if c1.plan is not None:
+                assert (c1.plan.attack_dice, c1.plan.defense_dice, c1.plan.in_cover, c1.plan.band) == \
+                    (c2.plan.attack_dice, c2.plan.defense_dice, c2.plan.in_cover, c2.plan.band)
+                assert [n.id for n in c1.plan.nominees] == [n.id for n in c2.plan.nominees]
+                odds = BU.odds(c1.plan)
+                assert sum(odds.outcomes["wounds"].probabilities().values()) == 1
