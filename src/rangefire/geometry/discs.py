@@ -271,8 +271,13 @@ def _judged(segments: Sequence[Segment], pieces: Sequence[Piece],
     a, b = arrays if arrays is not None else ends(segments)
     screen = Screen(a, b, [piece.polygon for piece in pieces])
     for i, segment in enumerate(segments):
-        ks = np.flatnonzero(screen.status[i] != APART).tolist()
-        yield judge(segment, [pieces[k] for k in ks], [screen.stretches(i, k) for k in ks])
+        yield _judge_screened(segment, i, pieces, screen)
+
+
+def _judge_screened(segment: Segment, i: int, pieces: Sequence[Piece], screen: Screen) -> Line:
+    """Judge segment i of a screen, against the pieces the screen did not find apart from it."""
+    ks = np.flatnonzero(screen.status[i] != APART).tolist()
+    return judge(segment, [pieces[k] for k in ks], [screen.stretches(i, k) for k in ks])
 
 
 def _merged(stretches: Iterable[tuple[T, T]]) -> tuple[tuple[T, T], ...]:
@@ -402,7 +407,7 @@ def first_clear(a: Disc, b: Disc, pieces: Sequence[Piece], limit: Fraction) -> S
     floats settle by a clear margin (a solid piece crossed, far more than ``limit`` inside obscuring terrain)
     all at once, and judging one by one only the rest, in order."""
     if a.is_within(b, 0) or not _exact.FAST_FILTERS:
-        return _seen(*sight_lines(a, b, pieces, limit, every=False))
+        return seen_on(*sight_lines(a, b, pieces, limit, every=False))
     near, on_line = _near(pieces, a, b)
     centre = next(_judged([Segment(a.centre, b.centre)], on_line))
     if centre.is_clear(limit):
@@ -422,26 +427,23 @@ def first_clear(a: Disc, b: Disc, pieces: Sequence[Piece], limit: Fraction) -> S
     look = ~(blocked_solid | too_deep)
     solid, deep = set(centre.solid), set() if centre.solid else set(centre.obscuring)
 
-    def judged(i: int) -> Line:
-        ks = np.flatnonzero(screen.status[i] != APART).tolist()
-        return judge(segments[i], [near[k] for k in ks], [screen.stretches(i, k) for k in ks])
-
     for i in np.flatnonzero(look).tolist():
-        line = judged(i)
+        line = _judge_screened(segments[i], i, near, screen)
         if line.is_clear(limit):
             return Seen(line, i + 2)
         solid.update(line.solid)
         deep.update(() if line.solid else line.obscuring)
     # nothing is clear: name what blocks, exactly where the floats were unsure of a piece
     for i in np.flatnonzero(blocked_solid & unsure.any(axis=1)).tolist():
-        solid.update(judged(i).solid)
+        solid.update(_judge_screened(segments[i], i, near, screen).solid)
     names = np.array([piece.id for piece in near], dtype=object)
     solid.update(names[(blocked_solid[:, None] & ~unsure & (inside > 0) & solid_kind[None, :]).any(axis=0)])
     deep.update(names[(too_deep[:, None] & (inside > 0) & ~solid_kind[None, :]).any(axis=0)])
     return Seen(None, 1 + len(segments), tuple(sorted(solid)), tuple(sorted(deep)))
 
 
-def _seen(first: Line | None, judged: list[Line]) -> Seen:
+def seen_on(first: Line | None, judged: Sequence[Line]) -> Seen:
+    """What lines judged in turn show: the first clear one, or what blocks them all."""
     if first is not None:
         return Seen(first, len(judged))
     solid = sorted({pid for line in judged for pid in line.solid})

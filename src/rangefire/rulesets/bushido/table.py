@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from rangefire.geometry import Point, Segment, closest_on_segment
-from rangefire.geometry.discs import ZONE_TOLERANCE, Disc, Line, Piece, first_clear, lines_between
+from rangefire.geometry.discs import ZONE_TOLERANCE, Disc, Line, Piece, Seen, first_clear, lines_between, seen_on
 from rangefire.rulesets.bushido.scenario import Battle, Unit, Weapon
 
 #: How far into or through obscuring terrain a model sees [BU-1.4, BU-2.1].
@@ -68,9 +68,12 @@ def _fmt(p: Point) -> str:
     return f"({float(p.x):.2f}, {float(p.y):.2f})"
 
 
-def _sight(a: Disc, b: Disc, terrain: list[Piece]) -> Sight:
-    seen = first_clear(a, b, terrain, OBSCURING_SIGHT)
+def _as_sight(seen: Seen) -> Sight:
     return Sight(seen.line, seen.solid, seen.deep, seen.tried)
+
+
+def _sight(a: Disc, b: Disc, terrain: list[Piece]) -> Sight:
+    return _as_sight(first_clear(a, b, terrain, OBSCURING_SIGHT))
 
 
 def sight(battle: Battle, a: Unit, b: Unit) -> Sight:
@@ -127,22 +130,16 @@ def cover(battle: Battle, shooter: Unit, target: Unit) -> tuple[bool, Sight, tup
     With no segment giving LoS (possible only after a redirection) that holds of every one of them, so the
     target is in cover. The first clear line that does not pass so settles it."""
     first: Line | None = None
-    judged = 0
-    blocked: set[str] = set()
-    deep: set[str] = set()
+    judged: list[Line] = []
     for line in lines_between(shooter.disc, target.disc, pieces(battle)):
-        judged += 1
+        judged.append(line)
         if not line.is_clear(OBSCURING_SIGHT):
-            blocked.update(line.solid)
-            if not line.solid:
-                deep.update(line.obscuring)
             continue
         first = first or line
         if not line.is_obscured_near(target.disc, COVER_REACH):
-            return False, Sight(first, tried=judged), ()
-    if first is not None:
-        return True, Sight(first, tried=judged), first.pieces_near(target.disc, COVER_REACH)
-    return True, Sight(None, tuple(sorted(blocked)), tuple(sorted(deep)), judged), ()
+            return False, _as_sight(seen_on(first, judged)), ()
+    near = first.pieces_near(target.disc, COVER_REACH) if first is not None else ()
+    return True, _as_sight(seen_on(first, judged)), near
 
 
 @dataclass(frozen=True)
