@@ -143,10 +143,11 @@ def test_sight_is_symmetric_bu_2_1():
     assert sight(b, s, t).is_clear == sight(b, t, s).is_clear
 
 
-def test_zone_of_control_reaches_one_inch_bu_2_2():
-    """BU-2.2: an enemy exactly 1 in away holds the shooter in its zone; 1.001 in does not; nor does an enemy it
-    cannot see."""
-    for edge, inside in ((1, True), (Fraction(1001, 1000), False)):
+def test_zone_of_control_reaches_one_inch_exactly_not_a_hair_more_bu_2_2():
+    """BU-2.2: an enemy exactly 1 in away holds the shooter in its zone; 1 in + 10^-10 in does not (decided
+    exactly: a rim point may miss the zone's edge by 10^-9 in, so only the exact gate keeps this one out); nor
+    does an enemy it cannot see."""
+    for edge, inside in ((1, True), (1 + Fraction(1, 10**10), False), (Fraction(1001, 1000), False)):
         b = battle(S(), T(12), model("E", "ito", (edge + R30 + R40, 0)))
         assert in_zone(b, b.unit("E"), b.unit("S")) is inside
         assert ("BU-3.3" in clauses(check(b))) is inside
@@ -291,8 +292,6 @@ def test_nominee_through_its_zone_of_control_bu_4_2():
     between G and the line takes the zone away (G still sees the shooter)."""
     b = battle(S(), T(12), guard(Fraction(3, 2), 7))
     assert [(n.id, n.crosses) for n in check(b).plan.nominees] == [("G", "zone of control")]
-    tangent = battle(S(), T(12), guard(R40, 7))  # the line grazes the base's edge: it reaches the base
-    assert [(n.id, n.crosses) for n in check(tangent).plan.nominees] == [("G", "base")]
     screened = battle(S(), T(12), guard(Fraction(3, 2), 7),
                       terrain=(box("screen", "solid", Fraction(3, 10), 5, Fraction(35, 100), 9),))
     assert check(screened).plan.nominees == ()
@@ -314,6 +313,30 @@ def test_nominee_must_see_the_shooter_bu_4_2():
     assert check(hidden).is_legal and check(hidden).plan.nominees == ()
     refused = check(hidden, redirect_to="G")
     assert clauses(refused) == ["BU-4.2"] and "no line of sight to S" in refused.refusals[0].reason
+
+
+def test_touching_a_base_is_not_crossing_it_bu_4_4():
+    """BU-4.4: a centre line that only grazes G's base does not cross the base; it still runs through the ring
+    of G's zone of control beside the base (points 1 in from the base edge and nearer), which G sees."""
+    tangent = battle(S(), T(12), guard(R40, 7))
+    assert [(n.id, n.crosses) for n in check(tangent).plan.nominees] == [("G", "zone of control")]
+    inside = battle(S(), T(12), guard(R40 - Fraction(1, 10**10), 7))  # a hair nearer: the line enters the base
+    assert [(n.id, n.crosses) for n in check(inside).plan.nominees] == [("G", "base")]
+
+
+def test_touching_the_edge_of_a_zone_of_control_is_not_crossing_it_bu_4_4():
+    """BU-4.4: a centre line exactly 1 in from G's base edge only touches its zone of control: G may not be
+    nominated, and a nomination of G is refused; a hair nearer, the line crosses the zone."""
+    touching = battle(S(), T(12), guard(R40 + 1, 7))
+    assert check(touching).plan.nominees == ()
+    refused = check(touching, redirect_to="G")
+    assert clauses(refused) == ["BU-4.2"] and "crosses neither its base nor a zone of control" in \
+        refused.refusals[0].reason
+    crossing = battle(S(), T(12), guard(R40 + 1 - Fraction(1, 10**10), 7))
+    assert [(n.id, n.crosses) for n in check(crossing).plan.nominees] == [("G", "zone of control")]
+    # the line's end (the target's centre) exactly on the zone's edge, the line running away from it: touching
+    end = battle(S(), T(12), model("G", "ito", (0, 12 + R30 + R40 + R40 + 1), 40))
+    assert check(end).plan.nominees == ()
 
 
 def test_centre_line_only_one_swap_and_range_again_bu_4_3():

@@ -1,5 +1,6 @@
 """The Bushido table: line of sight, zones of control, base contact, range bands, cover and who may be
-nominated as the new target [BU-1.5, BU-2, BU-4.2, BU-4.3, BU-5.1, BU-5.7].
+nominated as the new target [BU-1.5, BU-2, BU-4.2 to BU-4.4, BU-5.1,
+BU-5.7].
 
 Sight between bases is judged over the finite family of segments of :mod:`rangefire.geometry.discs` (its stated
 tolerances); everything else here is exact.
@@ -155,16 +156,17 @@ class Nominee:
 
 def crossing(battle: Battle, shooter: Unit, target: Unit, model: Unit) -> str | None:
     """What of ``model`` the centre-to-centre segment from shooter to target crosses: its base, its zone of
-    control (a point of the segment within 1 in of its base that it sees), or nothing [BU-4.2, BU-4.3]."""
+    control (a point of the segment less than 1 in from its base that it sees), or nothing [BU-4.2, BU-4.3].
+    A segment that only touches the base or the zone's edge does not cross it [BU-4.4]: the tests are strict."""
     centre_line = Segment(shooter.disc.centre, target.disc.centre)
     disc = model.disc
     near = closest_on_segment(disc.centre, centre_line)
     d2 = (near - disc.centre).norm2()
-    if d2 <= disc.radius * disc.radius:
+    if d2 < disc.radius * disc.radius:
         return "base"
     reach = disc.radius + ZONE
-    if d2 > reach * reach:
-        return None
+    if d2 >= reach * reach:
+        return None  # clear of the zone, or touching its edge only [BU-4.4]
     for point in _zone_points(centre_line, disc, near, reach):
         if sees_point(battle, model, point):
             return "zone of control"
@@ -172,7 +174,8 @@ def crossing(battle: Battle, shooter: Unit, target: Unit, model: Unit) -> str | 
 
 
 def _zone_points(line: Segment, disc: Disc, near: Point, reach: Fraction) -> list[Point]:
-    """The nearest point of the line to the disc, then points spread along the stretch within ``reach``."""
+    """The nearest point of the line to the disc, then points spread along the stretch nearer than ``reach``
+    (a point on the zone's edge is only touched [BU-4.4])."""
     d = line.b - line.a
     length = math.sqrt(float(d.norm2())) or 1.0
     half = math.sqrt(max(0.0, float(reach * reach - (near - disc.centre).norm2()))) / length
@@ -182,7 +185,7 @@ def _zone_points(line: Segment, disc: Disc, near: Point, reach: Fraction) -> lis
         offset = Fraction(half * i / (ZONE_SAMPLES + 1)).limit_denominator(10**6)
         for t in (t_near - offset, t_near + offset):
             p = line.at(t)
-            if 0 <= t <= 1 and (p - disc.centre).norm2() <= reach * reach:
+            if 0 <= t <= 1 and (p - disc.centre).norm2() < reach * reach:
                 points.append(p)
     return points
 
