@@ -1,6 +1,5 @@
 """The Bushido table: line of sight, zones of control, base contact, range bands, cover and who may be
-nominated as the new target [BU-1.5, BU-2, BU-4.2 to BU-4.4, BU-5.1,
-BU-5.7].
+nominated as the new target [BU-1.5, BU-2, BU-4.2 to BU-4.4, BU-5.1, BU-5.7].
 
 Sight between bases is judged over the finite family of segments of :mod:`rangefire.geometry.discs` (its stated
 tolerances); everything else here is exact.
