@@ -52,3 +52,10 @@ def test_a_million_dice_are_refused_at_once():
         SeededSource(1).roll("hit", 1_000_000)
     with pytest.raises(LimitError):
         parse_entered(["hit=" + ",".join(["6"] * 20_000)], ("hit",))
+
+
+@pytest.mark.parametrize("item", ["hit=²", "hit=6,²", "hit=١", "hit=" + "6" * 5000, "hit=６"])
+def test_entered_dice_that_are_not_plain_digits_are_a_dice_error(item):
+    """Today `--dice hit=²` (a digit to str.isdigit, not to int) and a 5000-digit face are ValueError tracebacks."""
+    with pytest.raises(DiceError, match=r"stage hit|--dice hit"):
+        parse_entered([item], ("hit", "save")).roll("hit", 1)

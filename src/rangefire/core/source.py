@@ -204,10 +204,20 @@ def parse_entered(items: Sequence[str], stages: Sequence[str]) -> EnteredSource:
         for part in (p.strip() for p in text.split(",")):
             if not part:
                 continue
-            if not part.isdigit():
-                raise DiceError(f"--dice {stage}: {part!r} is not a die face")
+            # ASCII digits only: str.isdigit also accepts '²' and other scripts' digits, which int() refuses or
+            # reads as a number the player did not type; a face never needs more than a few digits.
+            if not (part.isascii() and part.isdigit()) or len(part) > _MAX_FACE_DIGITS:
+                raise DiceError(f"--dice {stage}: {_shown(part)} is not a die face (digits 0-9)")
             values.append(int(part))
         if len(values) > MAX_DICE_PER_ROLL:
             raise LimitError(f"--dice {stage}: more than {MAX_DICE_PER_ROLL} dice entered")
         dice.setdefault(stage, []).extend(values)
     return EnteredSource(dice, stages)
+
+
+#: A die face of more digits than this is not a face of any die (and int() refuses past 4300 digits).
+_MAX_FACE_DIGITS = 6
+
+
+def _shown(part: str) -> str:
+    return repr(part) if len(part) <= 20 else repr(part[:17]) + f"... ({len(part)} characters)"
