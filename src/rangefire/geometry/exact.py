@@ -208,22 +208,115 @@ def closest_points(s: Segment, u: Segment) -> tuple[Fraction, Point, Point]:
     return best
 
 
-def _parallel_middle(s: Segment, u: Segment) -> tuple[Fraction, Point, Point] | None:
-    """For parallel segments facing each other, the shortest segment from the middle of the shared stretch.
-
-    Every such segment is equally short; the middle one is the natural, deterministic choice.
-    """
+def _facing_stretch(s: Segment, u: Segment) -> tuple[Fraction, Fraction] | None:
+    """For parallel segments, the parameters ``lo <= hi`` on ``s`` of the stretch that faces ``u`` (where a
+    perpendicular meets both); None when they are not parallel or do not face each other."""
     d = s.b - s.a
     n2 = d.norm2()
     if n2 == 0 or d.cross(u.b - u.a) != 0:
         return None
     t0, t1 = sorted(((u.a - s.a).dot(d) / n2, (u.b - s.a).dot(d) / n2))
     lo, hi = max(t0, Fraction(0)), min(t1, Fraction(1))
-    if lo > hi:
+    return (lo, hi) if lo <= hi else None
+
+
+def _parallel_middle(s: Segment, u: Segment) -> tuple[Fraction, Point, Point] | None:
+    """For parallel segments facing each other, the shortest segment from the middle of the shared stretch.
+
+    Every such segment is equally short; the middle one is the natural, deterministic choice.
+    """
+    stretch = _facing_stretch(s, u)
+    if stretch is None:
         return None
-    p = s.at((lo + hi) / 2)
+    p = s.at((stretch[0] + stretch[1]) / 2)
     q = closest_on_segment(p, u)
     return (p - q).norm2(), p, q
+
+
+class Stretch(NamedTuple):
+    """Equally short segments from ``p0 + s (p1 - p0)`` to ``q0 + s (q1 - q0)`` for s in [0, 1]: a whole
+    family where parallel edges face each other, a single segment when ``p0 == p1`` and ``q0 == q1``."""
+
+    p0: Point
+    q0: Point
+    p1: Point
+    q1: Point
+
+    def at(self, s: Fraction) -> tuple[Point, Point]:
+        return self.p0 + (self.p1 - self.p0).scale(s), self.q0 + (self.q1 - self.q0).scale(s)
+
+    @property
+    def single(self) -> bool:
+        return self.p0 == self.p1 and self.q0 == self.q1
+
+
+def shortest_stretches(sources: Sequence[Segment], targets: Sequence[Polygon], distance2: Fraction) -> list[Stretch]:
+    """Every segment of squared length ``distance2`` (the known, positive shortest distance) from a source
+    segment to a target polygon, as stretches: each tied pair of edges gives one segment, or a family when
+    the edges are parallel and face each other (two non-parallel segments have one closest pair).
+
+    >>> front = Segment(Point.of(-3, 0), Point.of(3, 0))
+    >>> [st] = shortest_stretches([front], [Polygon.of([(1, 10), (7, 10), (7, 11), (1, 11)])], Fraction(100))
+    >>> [(str(p.x), str(p.y)) for p in st]    # from (1, 0) to (1, 10), through to (3, 0) to (3, 10)
+    [('1', '0'), ('1', '10'), ('3', '0'), ('3', '10')]
+    """
+    families: list[Stretch] = []
+    singles: dict[tuple[Point, Point], None] = {}  # in the order found, each once
+    for source in sources:
+        source_box = Box.around(source.a, source.b)
+        for target in targets:
+            if target.box.gap2(source_box) > distance2:
+                continue  # too far apart for any tie
+            for edge in target.edges():
+                if source_box.gap2(Box.around(edge.a, edge.b)) > distance2:
+                    continue
+                d2, p, q = closest_points(source, edge)
+                if d2 != distance2:
+                    continue
+                facing = _facing_stretch(source, edge)
+                if facing is not None and facing[0] < facing[1]:
+                    p0, p1 = source.at(facing[0]), source.at(facing[1])
+                    families.append(Stretch(p0, closest_on_segment(p0, edge), p1, closest_on_segment(p1, edge)))
+                else:
+                    singles[p, q] = None
+    # A corner is the end of both its edges, and a tie found at a family's end is that family's: once each.
+    ends = {end for st in families for end in ((st.p0, st.q0), (st.p1, st.q1))}
+    return families + [Stretch(p, q, p, q) for p, q in singles if (p, q) not in ends]
+
+
+def middle_segment(stretches: Sequence[Stretch], across: Point) -> tuple[Point, Point]:
+    """The middle one of a set of tied shortest segments.
+
+    Each segment is placed by its midpoint's position along ``across`` (a direction: for a unit, its
+    right). The tied segments cover a span of positions, from the lowest to the highest; the middle one
+    is the tied segment whose position is nearest the midpoint of that span. Where the ties form one
+    family (parallel edges facing each other), that is the segment at the middle of the family; where
+    the middle of the span falls between ties (a gap between stands), it is the tie nearest to it, and
+    of two equally near, the one of lower position (to a unit's left).
+
+    >>> fam = Stretch(Point.of(-1, 0), Point.of(-1, 5), Point.of(3, 0), Point.of(3, 5))
+    >>> middle_segment([fam], Point.of(1, 0))
+    (Point(x=Fraction(1, 1), y=Fraction(0, 1)), Point(x=Fraction(1, 1), y=Fraction(5, 1)))
+    >>> a, b = Stretch(*[Point.of(0, 0), Point.of(-1, 5)] * 2), Stretch(*[Point.of(1, 0), Point.of(2, 5)] * 2)
+    >>> middle_segment([b, a], Point.of(1, 0))[1]    # midpoints at -1/2 and 3/2: both 1 from the middle
+    Point(x=Fraction(-1, 1), y=Fraction(5, 1))
+    """
+    def position(p: Point, q: Point) -> Fraction:
+        return (p + q).dot(across) / 2
+
+    spans = [(position(st.p0, st.q0), position(st.p1, st.q1), st) for st in stretches]
+    low = min(min(a, b) for a, b, _ in spans)
+    high = max(max(a, b) for a, b, _ in spans)
+    middle = (low + high) / 2
+    best: tuple[Fraction, Fraction, Point, Point] | None = None
+    for a, b, st in spans:
+        nearest = min(max(middle, min(a, b)), max(a, b))  # the position in this stretch nearest the middle
+        s = Fraction(0) if a == b else (nearest - a) / (b - a)
+        key = (abs(nearest - middle), nearest)
+        if best is None or key < best[:2]:
+            best = (*key, *st.at(s))
+    assert best is not None, "no segments to choose from"
+    return best[2], best[3]
 
 
 # -- polygons --------------------------------------------------------------------------------------

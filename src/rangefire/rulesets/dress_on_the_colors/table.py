@@ -12,6 +12,7 @@ from functools import lru_cache
 from typing import Literal
 
 from rangefire.geometry import Box, Frame, Point, Polygon, Segment, arc_meets, rectangle
+from rangefire.geometry.exact import middle_segment, shortest_stretches
 from rangefire.rulesets.dress_on_the_colors.scenario import Terrain, Unit
 
 Band = Literal["short", "medium", "long"]
@@ -108,11 +109,13 @@ def in_arc(firer: Footprint, target: Footprint, arc: str) -> bool:
 
 @dataclass(frozen=True)
 class LineOfFire:
-    """The shortest segment from the firer's front edge to the target's footprint [DC-2.2, DC-7.2]."""
+    """The shortest segment from the firer's front edge to the target's footprint [DC-2.2, DC-7.2];
+    ``tied`` when other segments are as short and this is the middle one of them [DC-7.3]."""
 
     distance2: Fraction
     start: Point
     end: Point
+    tied: bool = False
 
     @property
     def segment(self) -> Segment:
@@ -120,10 +123,25 @@ class LineOfFire:
 
 
 def line_of_fire(firer: Footprint, target: Footprint) -> LineOfFire:
-    """Range is the shortest distance from the firer's front edge to the target's footprint [DC-2.2]."""
+    """Range is the shortest distance from the firer's front edge to the target's footprint [DC-2.2]; where
+    several segments tie as shortest, the line of fire is the middle one of them [DC-7.3].
+
+    "The middle one" (see :func:`rangefire.geometry.exact.middle_segment`): each tied segment is placed by
+    its midpoint across the firer's front (from its left to its right); the one nearest the middle of the
+    span of the ties is taken: the middle of the family where parallel edges face each other, and of two
+    equally near across a gap, the one on the firer's left. At range 0 the line of fire is a point where the
+    units touch: nothing it decides (gunsmoke beyond 6 in, cover crossed short of the target) depends on
+    which point, so no tie is sought.
+    """
     found = line_of_fire_within(firer, target, None)
     assert found is not None
-    return found
+    if found.distance2 == 0:
+        return found
+    ties = shortest_stretches(firer.front, target.outline, found.distance2)
+    if not ties or (len(ties) == 1 and ties[0].single):
+        return found
+    start, end = middle_segment(ties, firer.frame.right)
+    return LineOfFire(found.distance2, start, end, tied=True)
 
 
 def line_of_fire_within(firer: Footprint, target: Footprint, limit2: Fraction | None) -> LineOfFire | None:
