@@ -6,6 +6,7 @@ The standard set-up: firer F (blue) at the origin facing +y (0 degrees), its fro
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 
 import pytest
@@ -264,6 +265,30 @@ def test_dc_4_2_line_touching_a_corner_is_not_crossing(doc):
     assert plan_of(doc, *units, terrain=(crossing,)).cover == "light"
 
 
+@pytest.mark.parametrize(("near_side", "grade"), [("9", "open"), ("9.1", "heavy"), ("8.99", "open")])
+def test_terrain_exactly_one_inch_away_gives_no_cover_DC_4_4(doc, near_side, grade):
+    """DC-4.4: "within 1 in" is strict: terrain whose nearest point to the footprint (front edge y = 10) is
+    exactly 1.0 in away gives no cover; at 0.9 in it does."""
+    wall = {"id": "wall", "kind": "heavy", "polygon": square(-5, 8, 5, near_side)}
+    assert plan_of(doc, F(), T(10), terrain=(wall,)).cover == grade
+
+
+@pytest.mark.parametrize(("away", "grade"), [("1", "open"), ("0.9", "heavy"), ("1.1", "open")])
+def test_terrain_exactly_one_inch_away_on_a_slanting_line_gives_no_cover_DC_4_4(doc, away, grade):
+    """DC-4.4 on a line of fire that is not square to the table: from F's right front corner (3/4, 0) to T's
+    nearest corner (27/4, 8), a 6-8-10 line. A wall square to that line whose near side is ``away`` inches
+    from that corner along it: exactly 1.0 in gives no cover, 0.9 in does."""
+    units = (unit("F", "blue", (0, 0), 0, stands=1), unit("T", "grey", ("7.5", 8), 180, stands=1))
+    assert plan_of(doc, *units).line_of_fire == ((Fraction(3, 4), 0), (Fraction(27, 4), 8))
+    t = Fraction(away)
+    corner = Point(Fraction(27, 4) - t * Fraction(3, 5), 8 - t * Fraction(4, 5))  # t along the line from T
+    along, back = Point(Fraction(4, 5), Fraction(-3, 5)), Point(Fraction(-3, 5), Fraction(-4, 5))
+    pts = [corner + along.scale(2), corner + along.scale(-2), corner + along.scale(-2) + back.scale(Fraction(1, 2)),
+           corner + along.scale(2) + back.scale(Fraction(1, 2))]
+    wall = {"id": "wall", "kind": "heavy", "polygon": [[str(p.x), str(p.y)] for p in pts]}
+    assert plan_of(doc, *units, terrain=(wall,)).cover == grade
+
+
 @pytest.mark.parametrize(("stands", "marker", "unsaved", "lost", "left_marker"), [
     (4, 0, 1, 0, 1), (4, 1, 1, 1, 0), (4, 0, 2, 1, 0), (4, 1, 4, 2, 1), (2, 1, 9, 2, 0), (1, 0, 2, 1, 0)])
 def test_dc_4_3_casualties_closed_form(stands, marker, unsaved, lost, left_marker):
@@ -378,6 +403,31 @@ def test_dc_6_3_enfilade_worsens_the_save(doc, kind, save):
     assert doc.plan(b, Attack("F", "T")).save == save
 
 
+def test_enfilade_dice_and_worse_save_are_cited_as_modifiers_DC_6_2_DC_6_3(doc):
+    """DC-6.2 and DC-6.3 in the check: the extra dice and the worse save are modifiers with their clauses;
+    the cover note (DC-4.2) gives the grade's own save, and the to-hit number is untouched."""
+    wall = {"id": "wall", "kind": "heavy", "polygon": square(-5, -3, 5, 1)}
+    b = dc_battle(unit("F", "blue", (-12, -8), 90, stands=4), unit("T", "grey", (0, 0), 0, stands=2),
+                  terrain=(wall,))
+    p = doc.plan(b, Attack("F", "T"))
+    assert [(m.clause, m.delta) for m in p.modifiers] == [("DC-6.2", 2), ("DC-6.3", 1)]
+    assert "4+ becomes 5+" in p.modifiers[1].reason
+    notes = {n.clause: n.text for n in p.notes}
+    assert notes["DC-4.2"].endswith("saves on 4+")
+    assert (p.need, p.save, p.dice) == (4, 5, 6)
+    assert dict(p.summary())["to hit"] == "4+: a natural 4+"
+
+
+def test_enfilade_with_nothing_to_add_says_so_DC_6_2_DC_6_3(doc):
+    """DC-6.2 rounded down (1 stand: +0 dice) and DC-6.3 in the open (no save stays none): notes, not
+    modifiers of nothing."""
+    b = dc_battle(unit("F", "blue", (-12, -8), 90, stands=1), unit("T", "grey", (0, 0), 0, stands=2))
+    p = doc.plan(b, Attack("F", "T"))
+    assert p.enfilade and p.modifiers == ()
+    notes = {n.clause: n.text for n in p.notes}
+    assert "no extra dice" in notes["DC-6.2"] and "no save" in notes["DC-6.3"]
+
+
 # -- DC-7 gunsmoke ---------------------------------------------------------------------------------
 def test_dc_7_1_stationary_fire_places_a_marker(doc):
     """DC-7.1: a unit that did not move places a marker as wide as its front and 1 in deep, after the volley."""
@@ -415,15 +465,89 @@ def test_dc_7_2_through_a_marker_once_however_many(doc):
     assert plan_of(doc, F(), T(10, gunsmoke=True)).smoke_from == ("T:gunsmoke",)
 
 
+def _tie_notes(plan):
+    return [n.text for n in plan.notes if n.clause == "DC-7.3"]
+
+
+@pytest.mark.parametrize(("firer", "target", "middle"), [
+    # a skirmish target: three tied stretches, one per stand; the middle one is the middle stand's
+    ({"stands": 8}, {"stands": 3, "formation": "skirmish"}, 0),
+    # skirmish firer: three front edges tie; the middle one is the middle stand's
+    ({"stands": 3, "formation": "skirmish"}, {"stands": 8}, 0),
+    # lines overlapping by x in [1, 3] (F spans -3..3, T spans 1..7): the middle of the overlap
+    ({}, {"x": 4}, 2),
+])
+def test_tied_shortest_lines_use_the_middle_one_DC_7_3(doc, firer, target, middle):
+    """DC-7.3: where several segments tie as the shortest line of fire, gunsmoke and cover are judged on the
+    middle one, and the check says that others tied. Smoke and a wall only in front of the middle count."""
+    p = plan_of(doc, F(**firer), T(10, **target))
+    assert p.line_of_fire == ((middle, 0), (middle, 10))
+    assert _tie_notes(p) and "tie" in _tie_notes(p)[0]
+    left, right = middle - Fraction(1, 4), middle + Fraction(1, 4)
+    smoke = {"id": "smoke", "kind": "gunsmoke", "polygon": square(left, 4, right, 5)}
+    assert plan_of(doc, F(**firer), T(10, **target), terrain=(smoke,)).smoke_from == ("smoke",)
+    wall = {"id": "wall", "kind": "heavy", "polygon": square(left, "9.5", right, "9.9")}
+    assert plan_of(doc, F(**firer), T(10, **target), terrain=(wall,)).cover == "heavy"
+
+
+def test_tied_lines_with_nothing_at_the_middle_take_the_firers_left_DC_7_3(doc):
+    """DC-7.3: F's one narrow stand (front x 1.25..1.75) sits under the gap between two skirmish stands
+    (x -0.75..0.75 and 2.25..3.75): two lines tie, 1.0 and 2.0 across by their midpoints, equally far from
+    the middle 1.5; the one on the firer's left is taken."""
+    p = plan_of(doc, unit("F", "blue", ("1.5", 0), 0, stands=1, stand_width="0.5"),
+                T(10, stands=3, formation="skirmish"))
+    assert p.line_of_fire == ((Fraction(5, 4), 0), (Fraction(3, 4), 10))
+    assert _tie_notes(p)
+
+
+def test_a_single_shortest_line_is_not_a_tie_DC_7_3(doc):
+    """DC-7.3: no note when one segment alone is shortest (a corner to a corner)."""
+    p = plan_of(doc, F(stands=1), T(8, x=9, stands=1))
+    assert p.line_of_fire == ((Fraction(3, 4), 0), (Fraction(33, 4), 8))
+    assert _tie_notes(p) == []
+
+
+def test_the_tie_is_said_in_check_and_in_the_log_DC_7_3(doc):
+    """DC-7.3: "the check says that others tied": the plan's note, and the resolve log, cite DC-7.3."""
+    p = plan_of(doc, F(), T(10, stands=3, formation="skirmish"))
+    r = doc.resolve(p, ScriptedSource([1] * 4))
+    assert "DC-7.3" in [line.clause for line in r.log]
+
+
 # -- DC-8 the volley in order ----------------------------------------------------------------------
 def test_dc_8_1_the_volley_in_order(doc):
     """DC-8.1: check, to hit, saves, casualties, suppression, gunsmoke; each step logged with its clause."""
     wall = {"id": "wall", "kind": "heavy", "polygon": square(-5, "9.5", 5, 10)}
     p = plan_of(doc, F(), T(10), terrain=(wall,))
     r = doc.resolve(p, EnteredSource({"hit": [6, 5, 4, 1], "save": [1, 2, 3], "discipline": [1, 1]}))
-    assert [line.clause for line in r.log] == ["DC-3.1", "DC-3.4", "DC-4.1", "DC-4.3", "DC-5.1", "DC-5.2", "DC-7.1"]
+    assert [line.clause for line in r.log] == ["DC-2.3", "DC-2.4", "DC-7.3", "DC-3.2", "DC-4.2", "DC-3.1", "DC-3.4",
+                                               "DC-4.1", "DC-4.3", "DC-5.1", "DC-5.2", "DC-7.1"]
     assert r.outcome == {"hits": 3, "unsaved_hits": 3, "stands_lost": 1, "suppression": True, "disorder": True,
                          "target_stands": 3, "micro_hits": 1, "destroyed": False}
+
+
+def test_planning_steps_are_in_the_resolve_log_DC_8_1(doc):
+    """DC-8.1: the log names each step's clause, the planning steps too: target (DC-2.3), range (DC-2.4),
+    target number (DC-3.2), cover (DC-4.2), modifiers (DC-7.2, DC-3.3), as the check shows them."""
+    smoke = {"id": "smoke", "kind": "gunsmoke", "polygon": square(2, 4, 6, 5)}
+    p = plan_of(doc, F(disordered=True), T(10, x=7), terrain=(smoke,))  # corner to corner: one line, no DC-7.3
+    r = doc.resolve(p, ScriptedSource([1] * 4))
+    clauses = [line.clause for line in r.log]
+    assert clauses[:6] == ["DC-2.3", "DC-2.4", "DC-3.2", "DC-4.2", "DC-7.2", "DC-3.3"]
+    assert [(line.clause, line.text) for line in r.log[:6]] == (
+        [(n.clause, n.text) for n in p.notes] + [(m.clause, str(m).rsplit(" [", 1)[0]) for m in p.modifiers])
+    assert "-1 firer is disordered" in [line.text for line in r.log]
+
+
+def test_the_log_says_1_die_and_1_hit_not_1_dice(doc):
+    """DC-8.1 log lines count in the singular for one: "1 die", "1 hit", "1 stand", never "1 dice"."""
+    wall = {"id": "wall", "kind": "heavy", "polygon": square(-5, "9.5", 5, 10)}
+    p = plan_of(doc, F(stands=1), T(10, stands=2, micro_hits=1), terrain=(wall,))
+    r = doc.resolve(p, EnteredSource({"hit": [5], "save": [3]}))
+    text = "\n".join(line.text for line in r.log)
+    assert not re.search(r"\b1 (dice|hits|stands|saves|unsaved hits|micro-hits)\b", text), text
+    for said in ("fires 1 die (1 stand)", ": 1 hit", "1 unsaved hit + 1 micro-hit: 1 stand lost, 1 left"):
+        assert said in text
 
 
 def test_illegal_attack_raises_with_clause(doc):

@@ -13,6 +13,7 @@ from fractions import Fraction
 from typing import Any
 
 from rangefire.core import Attack, DiceSource, LogLine, Modifier, Odds, Refusal, Resolution, Ruleset
+from rangefire.geometry import Point
 from rangefire.rulesets.dress_on_the_colors.scenario import KEY, Battle, Options, Unit, cross_problems
 from rangefire.rulesets.dress_on_the_colors.table import (
     MAX_RANGE2,
@@ -34,6 +35,7 @@ from rangefire.rulesets.dress_on_the_colors.volley import (
     WEAPON_NAMES,
     VolleyPlan,
     need_for,
+    plural,
     resolve_volley,
     volley_distribution,
     worsen_save,
@@ -44,6 +46,10 @@ __all__ = ["Battle", "DressOnTheColors", "Options", "Unit", "VolleyPlan"]
 
 def _inches(distance2: Fraction) -> str:
     return f"{math.sqrt(distance2):.2f} in"
+
+
+def _at(p: Point) -> str:
+    return f"({float(p.x):.2f}, {float(p.y):.2f})"
 
 
 class DressOnTheColors(Ruleset[Battle, VolleyPlan]):
@@ -134,6 +140,9 @@ class DressOnTheColors(Ruleset[Battle, VolleyPlan]):
                                    + (f" (tied with {', '.join(t for t in tied if t != target.id)}: "
                                       "the firer chooses)" if tied else "")),
                  LogLine("DC-2.4", f"range {_inches(lof.distance2)} from the front edge: {band}"),
+                 *([LogLine("DC-7.3", f"other lines of fire tie as the shortest: gunsmoke and cover are judged "
+                                      f"on the middle one, from {_at(lof.start)} to {_at(lof.end)}")]
+                   if lof.tied else []),
                  LogLine("DC-3.2", f"{WEAPON_NAMES[firer.weapon]}"
                                    + (" (canister)" if firer.weapon == "artillery" and band == "short" else
                                       " (roundshot)" if firer.weapon == "artillery" else "")
@@ -152,16 +161,33 @@ class DressOnTheColors(Ruleset[Battle, VolleyPlan]):
             modifiers.append(Modifier("DC-3.3", -1, "firer is disordered"))
         if firer.formation == "march-column":
             modifiers.append(Modifier("DC-3.3", -1, "firer is in march column"))
-        need = need_for(tn, sum(m.delta for m in modifiers))
+        need = need_for(tn, sum(m.delta for m in modifiers))  # only the to-hit modifiers so far [DC-3.3]
         enfilade = is_behind_front_baseline(firer, tfp)
+        enfilade_dice = firer.stands // 2 if enfilade else 0  # one per two stands, rounded down [DC-6.2]
         grade, cover_from = cover(tfp, lof, battle.terrain)
         save = SAVES[grade]
+        where = f"in {grade} cover ({', '.join(cover_from)})" if cover_from else "in the open"
         if enfilade:
             notes.append(LogLine("DC-6.1", f"{firer.id} began its turn wholly behind {target.id}'s front "
                                            "baseline: enfilade"))
-            save = worsen_save(save)
-        where = f"in {grade} cover ({', '.join(cover_from)})" if cover_from else "in the open"
         notes.append(LogLine("DC-4.2", f"{target.id} is {where}" + (f": saves on {save}+" if save else ": no save")))
+        if enfilade:
+            # The extra dice and the worse save are modifiers like any other, each with its clause; where
+            # they change nothing, a note says why.
+            if enfilade_dice:
+                modifiers.append(Modifier("DC-6.2", enfilade_dice, f"to-hit dice: enfilade, one for every two of "
+                                                                   f"the {plural(firer.stands, 'stand')} firing"))
+            else:
+                notes.append(LogLine("DC-6.2", "enfilade: no extra dice for 1 stand firing (one for every two, "
+                                               "rounded down)"))
+            if save is None:
+                notes.append(LogLine("DC-6.3", f"enfilade worsens a save by one, but {target.id} is in the open: "
+                                               "still no save"))
+            else:
+                worse = worsen_save(save)
+                modifiers.append(Modifier("DC-6.3", 1, f"cover save: enfilade worsens it by one, {save}+ becomes "
+                                                       f"{worse}+"))
+                save = worse
         if need > 6:
             notes.append(LogLine("DC-3.4", f"needs a natural {need}: no die can hit (a 6 still suppresses)"))
         opts = battle.options
@@ -170,7 +196,7 @@ class DressOnTheColors(Ruleset[Battle, VolleyPlan]):
             notes=tuple(notes), weapon=firer.weapon, band=band, distance2=lof.distance2,
             line_of_fire=(tuple(lof.start), tuple(lof.end)),  # type: ignore[arg-type]
             target_number=tn, need=need, stands_firing=firer.stands, enfilade=enfilade,
-            enfilade_dice=firer.stands // 2 if enfilade else 0, cover=grade, cover_from=tuple(cover_from),
+            enfilade_dice=enfilade_dice, cover=grade, cover_from=tuple(cover_from),
             save=save, smoke_from=tuple(smoke), target_stands=target.stands,
             target_micro_hits=target.micro_hits, target_disordered=target.disordered,
             target_discipline=target.discipline, discipline_dice=opts.discipline_dice,

@@ -32,11 +32,20 @@ WEAPON_NAMES = {
 }
 #: Cover saves by grade [DC-4.1]; None is no save.
 SAVES: dict[str, int | None] = {"open": None, "light": 5, "heavy": 4}
+#: The clauses whose modifiers change each to-hit die [DC-3.3, DC-7.2]; enfilade's modifiers change the number
+#: of dice [DC-6.2] and the save [DC-6.3] instead.
+TO_HIT_CLAUSES = ("DC-3.3", "DC-7.2")
 
 
 def plural(n: int, word: str) -> str:
-    """``plural(1, "stand")`` is "1 stand", ``plural(3, "stand")`` is "3 stands"."""
-    return f"{n} {word}{'s' if n != 1 else ''}"
+    """A count with its noun, singular for one.
+
+    >>> plural(1, "stand"), plural(3, "stand"), plural(1, "die"), plural(0, "die")
+    ('1 stand', '3 stands', '1 die', '0 dice')
+    """
+    if n == 1:
+        return f"{n} {word}"
+    return f"{n} {'dice' if word == 'die' else word + 's'}"
 
 
 def worsen_save(save: int | None) -> int | None:
@@ -104,13 +113,18 @@ class VolleyPlan(Plan):
         return self.stands_firing + self.enfilade_dice
 
     @property
+    def to_hit_modifier(self) -> int:
+        """The sum of the modifiers to each to-hit die [DC-3.3, DC-7.2] (not enfilade's dice or save)."""
+        return sum(m.delta for m in self.modifiers if m.clause in TO_HIT_CLAUSES)
+
+    @property
     def discipline_modifier(self) -> int:
         """The unit's discipline modifier, -1 if already disordered [DC-5.2]."""
         return self.target_discipline - (1 if self.target_disordered else 0)
 
     def summary(self) -> list[tuple[str, str]]:
         dice = plural(self.stands_firing, "stand") + (f" + {self.enfilade_dice} enfilade" if self.enfilade else "")
-        modified = sum(m.delta for m in self.modifiers)
+        modified = self.to_hit_modifier
         to_hit = f"{self.target_number}+" + (f", {modified:+d}" if modified else "")
         to_hit += f": a natural {self.need}+" if self.need <= 6 else ": no die can hit"
         if self.save is None:
@@ -247,15 +261,20 @@ def resolve_volley(plan: VolleyPlan, source: DiceSource) -> tuple[list[LogLine],
     def say(clause: str, text: str) -> None:
         log.append(LogLine(clause, text))
 
+    # The planning steps first: target, range, target number, cover, modifiers [DC-2, DC-3, DC-4.2, DC-6,
+    # DC-7.2, DC-7.3], as the check shows them; the need is stated with the roll below.
+    log.extend(note for note in plan.notes if note.clause != "DC-3.4")
+    log.extend(LogLine(m.clause, f"{m.delta:+d} {m.reason}") for m in plan.modifiers)
     dice_text = plural(plan.stands_firing, "stand")
     if plan.enfilade_dice:
         dice_text += f" + {plan.enfilade_dice} enfilade [DC-6.2]"
     rolled = source.roll("hit", plan.dice)
-    say("DC-3.1", f"{plan.attacker} fires {plan.dice} dice ({dice_text}) at {plan.target}: {_faces(rolled)}")
+    say("DC-3.1", f"{plan.attacker} fires {plural(plan.dice, 'die')} ({dice_text}) at {plan.target}: "
+                  f"{_faces(rolled)}")
     if plan.need <= 6:
         hits = sum(1 for v in rolled if v >= plan.need)
         say("DC-3.4", f"needs a natural {plan.need}+ (target number {plan.target_number}+, modifiers "
-                      f"{sum(m.delta for m in plan.modifiers):+d}); a natural 1 never hits: {plural(hits, 'hit')}")
+                      f"{plan.to_hit_modifier:+d}); a natural 1 never hits: {plural(hits, 'hit')}")
     else:
         hits = 0
         say("DC-3.4", f"needs a natural {plan.need}: no die can hit")
@@ -275,7 +294,8 @@ def resolve_volley(plan: VolleyPlan, source: DiceSource) -> tuple[list[LogLine],
                       f"{saved} saved, {unsaved} unsaved")
     lost, marker = casualties(plan.target_stands, plan.target_micro_hits, unsaved)
     left = plan.target_stands - lost
-    say("DC-4.3", f"{unsaved} unsaved + {plan.target_micro_hits} micro-hit: {plural(lost, 'stand')} lost, "
+    say("DC-4.3", f"{plural(unsaved, 'unsaved hit')} + {plural(plan.target_micro_hits, 'micro-hit')}: "
+                  f"{plural(lost, 'stand')} lost, "
                   f"{left} left, micro-hit marker {marker}"
                   + ("; the unit is destroyed" if left == 0 else ""))
     disorder = False
