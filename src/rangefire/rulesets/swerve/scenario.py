@@ -68,6 +68,12 @@ class Card(Model):
     ranged: Ranged | None = None
     timing: Timing | None = None
     effect: Effect | None = None
+    #: The activated ability's cost: "swerve this" unless the card says ``none`` [SW-1.6].
+    cost: Literal["swerve-self", "none"] | None = None
+
+    @property
+    def ability_cost(self) -> Literal["swerve-self", "none"]:
+        return self.cost or "swerve-self"
 
 
 class Battle(Model):
@@ -83,12 +89,25 @@ class Battle(Model):
     def card(self, cid: str) -> Card:
         return find_by_id(self.cards, cid)
 
+    def holder(self, cid: str) -> str | None:
+        """The player whose hand holds the card, if any [SW-1.5]."""
+        return next((player for player, hand in self.hands.items() if cid in hand), None)
+
+
+def _names(keys: Any) -> str:
+    return ", ".join(str(k) for k in keys)
+
 
 def cross_problems(data: Mapping[str, Any]) -> list[str]:
     """What field validation cannot see: duplicate ids, owners and hands naming players or cards that do not
-    exist, a card in two hands."""
+    exist, a card in two hands or both in a hand and at a mission [SW-1.5], a tactic or ability without an
+    effect [SW-1.6].
+
+    It runs on the raw mapping, before validation, so every value may be of any type: what is not of the
+    expected type is skipped here and reported by validation with its path.
+    """
     problems = duplicate_ids(data, ("cards",))
-    players: dict[str, Any] = data["players"] if isinstance(data.get("players"), dict) else {}
+    players: dict[Any, Any] = data["players"] if isinstance(data.get("players"), dict) else {}
     cards: list[Any] = data["cards"] if isinstance(data.get("cards"), list) else []
     ids: dict[str, int] = {}
     for i, card in enumerate(cards):
@@ -99,20 +118,45 @@ def cross_problems(data: Mapping[str, Any]) -> list[str]:
             ids.setdefault(cid, i)
         owner = card.get("owner")
         if isinstance(owner, str) and players and owner not in players:
-            problems.append(f"cards[{i}].owner: {owner!r} is not a player ({', '.join(players)})")
-    hands: dict[str, Any] = data["hands"] if isinstance(data.get("hands"), dict) else {}
-    held: dict[str, str] = {}
+            problems.append(f"cards[{i}].owner: {owner!r} is not a player ({_names(players)})")
+        problems += _effect_problems(i, card)
+    hands: dict[Any, Any] = data["hands"] if isinstance(data.get("hands"), dict) else {}
+    held: dict[str, Any] = {}
     for player, hand in hands.items():
         if players and player not in players:
-            problems.append(f"hands.{player}: {player!r} is not a player ({', '.join(players)})")
+            problems.append(f"hands.{player}: {player!r} is not a player ({_names(players)})")
         for j, cid in enumerate(hand if isinstance(hand, list) else []):
+            if not isinstance(cid, str):
+                continue  # validation says it must be a card id, with its path
             if cid not in ids:
                 problems.append(f"hands.{player}[{j}]: no card has the id {cid!r}")
             elif cid in held:
                 problems.append(f"hands.{player}[{j}]: {cid!r} is already in {held[cid]}'s hand")
             else:
                 held[cid] = player
-                owner = cards[ids[cid]].get("owner") if isinstance(cards[ids[cid]], dict) else None
+                card = cards[ids[cid]]
+                owner = card.get("owner")
                 if owner != player:
                     problems.append(f"hands.{player}[{j}]: {cid!r} belongs to {owner!r}")
+                mission = card.get("mission")
+                if mission is not None:
+                    problems.append(f"hands.{player}[{j}]: {cid!r} is at mission {mission!r}: a card is in a hand "
+                                    "or in play at a mission, not both [SW-1.5]")
     return problems
+
+
+def _effect_problems(i: int, card: dict[Any, Any]) -> list[str]:
+    """A tactic, or a card with an activated ability (a timing with no ranged text to time, or a cost of its
+    own), must say what it does [SW-1.6]: without an effect it could be played or used to no end."""
+    if card.get("effect") is not None:
+        return []
+    kind = card.get("type")
+    if kind == "tactic":
+        what = "a tactic"
+    elif card.get("cost") is not None:
+        what = "an activated ability (the card gives its cost)"
+    elif card.get("timing") is not None and card.get("ranged") is None:
+        what = "an activated ability (the card gives its timing)"
+    else:
+        return []
+    return [f"cards[{i}].effect: is required for {what}: add N to accuracy, speed or damage [SW-1.6]"]
