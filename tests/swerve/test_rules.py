@@ -15,14 +15,16 @@ SW = find_ruleset("swerve")
 
 
 def game(*extra_cards: dict[str, Any], deck=(5, 10, 0), order="known", hands=None, **options: Any) -> Any:
+    """Cards other than tactics are in play at one mission [SW-1.5] unless they say otherwise."""
+    in_play = [c if c["type"] == "tactic" or "mission" in c else {**c, "mission": "canyon"} for c in extra_cards]
     data: dict[str, Any] = {
         "ruleset": "swerve",
         "players": {"jason": {"deck": list(deck), "deck_order": order}, "tyler": {"deck": [0]}},
         "cards": [
-            {"id": "launcher", "owner": "jason", "type": "weapon", "timing": "main",
+            {"id": "launcher", "owner": "jason", "type": "weapon", "timing": "main", "mission": "canyon",
              "ranged": {"accuracy": 30, "damage": 1, "cost": "swerve-self", "targets": ["unit"]}},
-            {"id": "unit", "owner": "tyler", "type": "unit", "speed": 20, "toughness": 2},
-            *extra_cards],
+            {"id": "unit", "owner": "tyler", "type": "unit", "speed": 20, "toughness": 2, "mission": "canyon"},
+            *in_play],
         "hands": hands or {},
     }
     if options:

@@ -13,7 +13,7 @@ from typing import Any
 
 from rangefire.core import Attack, DiceSource, LogLine, Modifier, Odds, Plan, Refusal, Resolution, Ruleset
 from rangefire.core.numbers import fraction_str
-from rangefire.rulesets.swerve.combat import Action, Combat, State
+from rangefire.rulesets.swerve.combat import Action, Combat, State, not_in_play
 from rangefire.rulesets.swerve.scenario import KEY, Battle, Card, Options, cross_problems
 
 __all__ = ["Action", "Battle", "Combat", "CombatPlan", "Swerve"]
@@ -21,7 +21,8 @@ __all__ = ["Action", "Battle", "Combat", "CombatPlan", "Swerve"]
 
 @dataclass(frozen=True)
 class CombatPlan(Plan):
-    """A ranged combat begun and its line of play: the actions given, completed by best play."""
+    """A ranged combat begun and the line of play given so far (checked, not searched: ``odds`` and
+    ``resolve`` complete it by best play)."""
 
     attacker_player: str = ""
     defender_player: str = ""
@@ -29,6 +30,7 @@ class CombatPlan(Plan):
     given: int = 0
     start: tuple[int, int, int] = (0, 0, 0)
     final: tuple[int, int, int] = (0, 0, 0)
+    complete: bool = False
     bonus_options: tuple[int, ...] = ()
     known_bonus: int | None = None
     #: The combat's fixed facts (cards, hands, deck), for the search and the replay; not part of the data.
@@ -41,6 +43,7 @@ class CombatPlan(Plan):
             "actions": list(self.actions),
             "actions_given": self.given,
             "totals_before_reveal": dict(zip(("accuracy", "speed", "damage"), self.final, strict=True)),
+            "line_complete": self.complete,
             "reveal": {"known": self.known_bonus} if self.known_bonus is not None else
                       {"deck": list(self.bonus_options)},
         }
@@ -52,11 +55,9 @@ class CombatPlan(Plan):
         rows = [("attacker", f"{self.attacker_player} with {self.attacker}: accuracy {acc}, damage {dmg}"),
                 ("defender", f"{self.defender_player} with {self.target}: speed {speed}"),
                 ("reveal", reveal)]
-        if self.actions:
-            played = ", ".join(self.actions[: self.given]) or "none"
-            rows.append(("actions given", played))
-            if self.given < len(self.actions):
-                rows.append(("best play after", ", ".join(self.actions[self.given:])))
+        rows.append(("actions given", ", ".join(self.actions) or "none"))
+        if not self.complete:
+            rows.append(("then", "best play by both sides [SW-6.2]"))
         return rows
 
 
@@ -89,6 +90,9 @@ class Swerve(Ruleset[Battle, CombatPlan]):
     def begin(self, battle: Battle, attack: Attack) -> Combat | list[Refusal]:
         """The combat a card begins against a target [SW-2.1, SW-2.2], or why it cannot begin."""
         launcher = battle.card(attack.attacker)
+        away = not_in_play(launcher, battle.holder(launcher.id))
+        if away is not None:
+            return [Refusal("SW-1.5", f"{away}: it never begins combat")]
         if launcher.ranged is None:
             return [Refusal("SW-2.1", f"{launcher.id} has no text that begins ranged combat")]
         if launcher.ranged.cost == "swerve-self" and launcher.swerved:
@@ -96,6 +100,9 @@ class Swerve(Ruleset[Battle, CombatPlan]):
         if attack.target is None:
             return [Refusal("SW-2.2", "ranged combat targets exactly one unit or vehicle: name it with --target")]
         target = battle.card(attack.target)
+        away = not_in_play(target, battle.holder(target.id))
+        if away is not None:
+            return [Refusal("SW-1.5", f"{away}: it is never a target")]
         refusals = []
         if target.type not in launcher.ranged.targets:
             allowed = " or ".join(launcher.ranged.targets)
@@ -138,12 +145,12 @@ class Swerve(Ruleset[Battle, CombatPlan]):
         if isinstance(actions, Refusal):
             return [actions]
         start = combat.start()
-        state, _, refusal, index = combat.play(start, actions)
+        _, _, refusal, index = combat.play(start, actions)
         if refusal is not None:
             return [Refusal(refusal.clause, f"action {index + 1} ({actions[index]}): {refusal.reason}")]
-        full = actions + combat.best_line(state)
+        # only the line given is checked: best play is searched by odds and resolve, never here
         modifiers, s = [], start
-        for action in full:
+        for action in actions:
             nxt, line = combat.after(s, action)
             for total in ("accuracy", "speed", "damage"):
                 delta = getattr(nxt, total) - getattr(s, total)
@@ -157,7 +164,7 @@ class Swerve(Ruleset[Battle, CombatPlan]):
         return CombatPlan(
             ruleset=self.key, attacker=combat.launcher.id, target=combat.target.id, modifiers=tuple(modifiers),
             notes=tuple(notes), attacker_player=combat.owner["attacker"], defender_player=combat.owner["defender"],
-            actions=tuple(str(a) for a in full), given=len(actions),
+            actions=tuple(str(a) for a in actions), given=len(actions), complete=s.is_over,
             start=(start.accuracy, start.speed, start.damage), final=(s.accuracy, s.speed, s.damage),
             bonus_options=combat.bonus_options(),
             known_bonus=None if combat.bonus_options() else combat.known_bonus(), combat=combat)
@@ -171,7 +178,8 @@ class Swerve(Ruleset[Battle, CombatPlan]):
     # -- odds [SW-6] -------------------------------------------------------------------------------
     def _odds(self, plan: CombatPlan) -> Odds:
         combat, start, actions = self._replay(plan)
-        state, _, _, _ = combat.play(start, actions[: plan.given])
+        state, _, _, _ = combat.play(start, actions)
+        combat.require_searchable(state)
         best = combat.best_line(state)
         final, _, _, _ = combat.play(state, best)
         result = combat.outcome(final)
@@ -191,13 +199,21 @@ class Swerve(Ruleset[Battle, CombatPlan]):
     # -- resolution and application ----------------------------------------------------------------
     def _resolve(self, plan: CombatPlan, source: DiceSource) -> tuple[list[LogLine], Mapping[str, Any]]:
         combat, state, actions = self._replay(plan)
-        log = [LogLine("SW-2.1", f"{combat.owner['attacker']} swerves {combat.launcher.id} to begin ranged combat "
-                                 f"against {combat.target.id}"), *plan.notes]
-        if plan.given < len(actions):
-            log.append(LogLine("SW-6.2", f"actions {plan.given + 1} on are the best line of play for both sides"))
+        who, launcher_id, target_id = combat.owner["attacker"], combat.launcher.id, combat.target.id
+        if combat.launcher_paid:
+            begin = LogLine("SW-2.1", f"{who} swerves {launcher_id} to begin ranged combat against {target_id}")
+        else:
+            begin = LogLine("SW-2.5", f"{launcher_id} begins ranged combat against {target_id} at no cost: it "
+                                      "stays unswerved")
+        log = [begin, *plan.notes]
         state, lines, refusal, _ = combat.play(state, actions)
-        assert refusal is None
+        assert refusal is None, "a CombatPlan's actions were checked"
         log += lines
+        if not state.is_over:
+            combat.require_searchable(state)
+            log.append(LogLine("SW-6.2", f"from action {len(actions) + 1} on, both sides play the best line"))
+            state, lines, _, _ = combat.play(state, combat.best_line(state))
+            log += lines
         log.append(LogLine("SW-3.2", "both players passed in succession: the actions stage ends"))
         options = combat.bonus_options()
         bonus = source.choose("bonus", options, "combat bonus left in the deck") if options else combat.known_bonus()
@@ -234,7 +250,8 @@ class Swerve(Ruleset[Battle, CombatPlan]):
         for card in battle.cards:
             if card.id in played:
                 continue  # a tactic played is discarded
-            if card.id == plan.attacker or card.id in spent:
+            paid = card.id == plan.attacker and plan.combat is not None and plan.combat.launcher_paid  # [SW-2.5]
+            if paid or card.id in spent:
                 card = card.model_copy(update={"swerved": True})  # costs paid stay paid [SW-5.3]
             if card.id == plan.target and out["damage"]:
                 if out["destroyed"]:

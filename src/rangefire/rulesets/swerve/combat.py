@@ -15,7 +15,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Literal
 
-from rangefire.core import LogLine, Refusal
+from rangefire.core import LimitError, LogLine, Refusal
 from rangefire.dice import Dist
 from rangefire.rulesets.swerve.scenario import Battle, Card
 
@@ -24,6 +24,37 @@ ROLES: tuple[Role, Role] = ("attacker", "defender")
 USABLE_TIMINGS = ("combat", "ranged-combat")
 #: Lines of play listed by ``odds`` before the list is cut (the best line is always searched in full).
 MAX_LINES = 2000
+#: The most work the best-play search is given, in the units of :func:`search_work`. The search visits every
+#: set of the k actions open to the players (2**k positions, each weighing k actions) and judges every finished
+#: one against each different combat bonus left in the deck (D), so its work is about 2**k * (10 k + D). This
+#: bound keeps an answer under about 3 s on a small machine: measured in CPU time, 12 actions with 4 different
+#: bonuses (506,000 units) take 2.3 s and 10 actions with 200 (307,000) 1.5 s, while 13 actions (over 1.1
+#: million) take 5 s and 12 with 200 (1.3 million) 10 s. A position beyond it is refused before any search,
+#: not cut off by a timer.
+MAX_SEARCH_WORK = 520_000
+
+
+def search_work(actions: int, bonuses: int) -> int:
+    """The best-play search's work, in units of about 5 microseconds, for ``actions`` actions open to the
+    players and ``bonuses`` different combat bonuses the reveal may show."""
+    return (1 << actions) * (10 * actions + bonuses)
+
+
+def max_search_actions(bonuses: int) -> int:
+    """The most open actions searched with ``bonuses`` different combat bonuses in the deck."""
+    k = 0
+    while search_work(k + 1, bonuses) <= MAX_SEARCH_WORK:
+        k += 1
+    return k
+
+
+def not_in_play(card: Card, holder: str | None) -> str | None:
+    """Why a card does not act, or None when it is in play: at a mission and not in ``holder``'s hand [SW-1.5]."""
+    if holder is not None:
+        return f"{card.id} is in {holder}'s hand, not in play"
+    if card.mission is None:
+        return f"{card.id} is at no mission: only cards in play (at a mission) act"
+    return None
 
 
 @dataclass(frozen=True)
@@ -66,7 +97,8 @@ class Action:
 
 @dataclass(frozen=True)
 class State:
-    """The moving side of a combat: totals, whose turn, consecutive passes, cards spent in this combat."""
+    """The moving side of a combat: totals, whose turn, consecutive passes, cards spent in this combat (swerved
+    to pay a cost, or tactics played) and cards whose ability was used in it."""
 
     accuracy: int
     speed: int
@@ -74,6 +106,7 @@ class State:
     turn: Role = "attacker"
     passes: int = 0
     spent: frozenset[str] = frozenset()
+    used: frozenset[str] = frozenset()
     history: tuple[Action, ...] = ()
 
     @property
@@ -82,8 +115,11 @@ class State:
         return self.passes >= 2
 
     @property
-    def key(self) -> tuple[int, int, int, str, int, frozenset[str]]:
-        return (self.accuracy, self.speed, self.damage, self.turn, self.passes, self.spent)
+    def key(self) -> StateKey:
+        return (self.accuracy, self.speed, self.damage, self.turn, self.passes, self.spent, self.used)
+
+
+StateKey = tuple[int, int, int, str, int, frozenset[str], frozenset[str]]
 
 
 class Combat:
@@ -97,7 +133,14 @@ class Combat:
         self.players: dict[str, Role] = {launcher.owner: "attacker", target.owner: "defender"}
         self.owner: dict[Role, str] = {"attacker": launcher.owner, "defender": target.owner}
         self.ties_to_attacker = battle.options.attacker_wins_ties
+        #: The launcher paid "swerve this" to begin: it is swerved from then on [SW-2.5].
+        self.launcher_paid = launcher.ranged.cost == "swerve-self"
+        self.cards = {card.id: card for card in battle.cards}
+        self.holders = {cid: player for player, hand in battle.hands.items() for cid in hand}
+        # listed once: the search asks for them at every position, and most cards of a battle take no part
+        self._candidates = {role: tuple(self._all_candidates(role)) for role in ROLES}
         self._value = lru_cache(maxsize=None)(self._value_uncached)
+
 
     # -- beginning ---------------------------------------------------------------------------------
     def start(self) -> State:
@@ -107,8 +150,11 @@ class Combat:
                      damage=self.launcher.ranged.damage)
 
     # -- legality and generation -------------------------------------------------------------------
-    def candidates(self, role: Role) -> Iterator[Action]:
+    def candidates(self, role: Role) -> tuple[Action, ...]:
         """Every action a role might try, pass first (so that, all else equal, best play passes)."""
+        return self._candidates[role]
+
+    def _all_candidates(self, role: Role) -> Iterator[Action]:
         yield Action(role, "pass")
         if role == "defender":
             yield Action(role, "swerve-target")
@@ -124,7 +170,7 @@ class Combat:
         return [a for a in self.candidates(state.turn) if self.refusal(state, a) is None]
 
     def _is_swerved(self, state: State, card: Card) -> bool:
-        return card.swerved or card.id in state.spent
+        return card.swerved or card.id in state.spent or (card.id == self.launcher.id and self.launcher_paid)
 
     def refusal(self, state: State, action: Action) -> Refusal | None:
         """Why ``action`` may not be taken now, with the clause; None when it may."""
@@ -147,9 +193,8 @@ class Combat:
                 return Refusal("SW-3.4", f"{self.target.id} is already swerved")
             return None
         assert action.card is not None
-        try:
-            card = self.battle.card(action.card)
-        except KeyError:
+        card = self.cards.get(action.card)
+        if card is None:
             return Refusal("SW-1.1", f"no card has the id {action.card!r}")
         player = self.owner[action.role]
         if action.kind == "play":
@@ -162,8 +207,17 @@ class Combat:
                 return Refusal("SW-1.1", f"{card.id} belongs to {card.owner}, not {player}")
             if card.type == "tactic" or card.effect is None:
                 return Refusal("SW-1.3", f"{card.id} has no activated ability")
-            if self._is_swerved(state, card):
-                return Refusal("SW-2.1", f"{card.id} is swerved: it cannot pay \"swerve this\" again")
+            away = not_in_play(card, self.holders.get(card.id))
+            if away is not None:
+                return Refusal("SW-1.5", f"{away}: its abilities cannot be used")
+            if card.id in state.used:
+                # a cost of none could otherwise be paid without end; each ability is used once in a combat
+                return Refusal("SW-1.6", f"{card.id}'s ability has been used in this combat")
+            if card.ability_cost == "swerve-self" and self._is_swerved(state, card):
+                if card.id == self.launcher.id and self.launcher_paid and not card.swerved:
+                    return Refusal("SW-2.5", f"{card.id} was swerved to begin this ranged combat: it cannot pay "
+                                             "\"swerve this\" again for its own ability")
+                return Refusal("SW-1.6", f"{card.id} is swerved: it cannot pay \"swerve this\" for its ability")
         if card.timing not in USABLE_TIMINGS:
             timing = card.timing or "no timing"
             return Refusal("SW-3.5", f"{card.id} is timed {timing}: only Combat and Ranged Combat are usable here")
@@ -184,11 +238,15 @@ class Combat:
                     LogLine("SW-3.4", f"{who} swerves {self.target.id}: total speed {state.speed} + {speed} = "
                                       f"{state.speed + speed}"))
         assert action.card is not None
-        card = self.battle.card(action.card)
+        card = self.cards[action.card]
         effect = card.effect
-        assert effect is not None
-        nxt = replace(nxt, spent=state.spent | {card.id})
-        verb = "plays" if action.kind == "play" else "swerves to use"
+        assert effect is not None, "a tactic or ability without an effect is refused when read [SW-1.6]"
+        if action.kind == "play":
+            nxt, verb = replace(nxt, spent=state.spent | {card.id}), "plays"
+        elif card.ability_cost == "none":
+            nxt, verb = replace(nxt, used=state.used | {card.id}), "uses (at no cost)"
+        else:
+            nxt, verb = replace(nxt, spent=state.spent | {card.id}, used=state.used | {card.id}), "swerves to use"
         changes = []
         if role == "attacker":
             nxt = replace(nxt, accuracy=nxt.accuracy + effect.accuracy, damage=nxt.damage + effect.damage)
@@ -202,7 +260,8 @@ class Combat:
             idle = [k for k in ("accuracy", "damage") if getattr(effect, k)]
         text = f"{who} {verb} {card.id}: " + (", ".join(changes) or "no change")
         if idle:
-            text += f" ({' and '.join(idle)} count for nothing on the {role}'s side)"
+            counts = "counts" if len(idle) == 1 else "count"
+            text += f" ({' and '.join(idle)} {counts} for nothing on the {role}'s side)"
         text += f"; accuracy {nxt.accuracy}, speed {nxt.speed}, damage {nxt.damage}"
         return nxt, LogLine("SW-3.5", text)
 
@@ -255,9 +314,28 @@ class Combat:
         return self.bonus().map(lambda b: (w := self.attacker_wins(state, b), self.damage_dealt(state, w)))
 
     # -- best play [SW-6.2] ------------------------------------------------------------------------
+    def search_size(self, state: State) -> int:
+        """How many actions are still open to the two players from ``state``: what the best-play search's
+        work grows with. Cheap: one legality check per card, no search."""
+        open_actions = set()
+        for role in ROLES:
+            turned = replace(state, turn=role, passes=0)
+            open_actions |= {a for a in self.candidates(role) if a.kind != "pass" and self.refusal(turned, a) is None}
+        return len(open_actions)
+
+    def require_searchable(self, state: State) -> None:
+        """Refuse, before any search, a position whose best play the search cannot answer within seconds."""
+        size, bonuses = self.search_size(state), len(set(self.bonus_options())) or 1
+        if search_work(size, bonuses) > MAX_SEARCH_WORK:
+            most = max_search_actions(bonuses)
+            raise LimitError(f"best play is not searched with more than {most} actions open to the players (here "
+                             f"{size}) against a deck of {bonuses} different combat bonuses: the search would run "
+                             "too long; give the line of play with --actions (a longer start leaves fewer open)")
+
     def value(self, state: State) -> Fraction:
         """P(attacker wins) when both sides play their best from ``state`` (the attacker maximises it,
         the defender minimises it; the reveal is chance)."""
+        self.require_searchable(state)
         return self.score(state)[0]
 
     def score(self, state: State) -> tuple[Fraction, Fraction]:
@@ -266,7 +344,7 @@ class Combat:
         less, and between lines equal in both, the earlier action (pass first)."""
         return self._value(state.key)
 
-    def _value_uncached(self, key: tuple[int, int, int, str, int, frozenset[str]]) -> tuple[Fraction, Fraction]:
+    def _value_uncached(self, key: StateKey) -> tuple[Fraction, Fraction]:
         state = State(*key)  # type: ignore[arg-type]
         if state.is_over:
             outcome = self.outcome(state)
@@ -286,6 +364,7 @@ class Combat:
         return best[1]
 
     def best_line(self, state: State) -> list[Action]:
+        self.require_searchable(state)
         line = []
         while not state.is_over:
             action = self.best_action(state)
