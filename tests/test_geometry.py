@@ -17,6 +17,7 @@ from rangefire.geometry import (
     Segment,
     Where,
     arc_meets,
+    clip_halfplane,
     closest_points,
     direction,
     segments_intersect,
@@ -152,3 +153,27 @@ def orient_zero(tri):
     from rangefire.geometry import orient
 
     return orient(*tri) == 0
+
+
+def test_polygon_touching_the_arc_only_at_its_corner_is_in_it_DC_2_1():
+    """DC-2.1: the arc is closed. A triangle whose edge passes exactly through the arc's corner (2, 0), with no
+    vertex on any boundary line and none inside, touches the arc at that one point: it is in the arc. Only
+    the clipping decides this (the vertex tests find nothing), and the corner must survive each clip."""
+    frame = Frame(Point(Fraction(0), Fraction(0)), Point(Fraction(0), Fraction(1)))
+    tri = [Point.of(0, -1), Point.of(4, 1), Point.of(4, -1)]  # x >= 2 + 2y: outside y >= 0, x <= 2 + y but at (2, 0)
+    assert arc_meets(Polygon(tuple(tri)), frame, Fraction(2))
+    assert clip_halfplane(clip_halfplane(tri, Point.of(0, 0), Point.of(1, 0)), Point.of(2, 0), Point.of(3, 1)) == [
+        Point.of(2, 0)]
+    # a hair lower, the triangle misses the arc
+    lower = [p - Point(Fraction(0), Fraction(1, 10**9)) for p in tri]
+    assert not arc_meets(Polygon(tuple(lower)), frame, Fraction(2))
+
+
+def test_clip_keeps_a_vertex_on_the_line_and_cuts_a_crossing_edge():
+    """clip_halfplane: the closed half-plane keeps a vertex lying on the line, and cuts an edge that crosses
+    it where it crosses."""
+    square_ = [Point.of(0, 0), Point.of(2, 0), Point.of(2, 2), Point.of(0, 2)]
+    assert clip_halfplane(square_, Point.of(1, 0), Point.of(1, 1)) == [  # x <= 1
+        Point.of(0, 0), Point.of(1, 0), Point.of(1, 2), Point.of(0, 2)]
+    # x <= 0: only the edge on the line is left, kept (a closed half-plane)
+    assert clip_halfplane(square_, Point.of(0, 0), Point.of(0, 1)) == [Point.of(0, 0), Point.of(0, 2)]

@@ -18,13 +18,14 @@ from tests.conftest import dc_battle, unit
 SAVES = {"open": None, "light": 5, "heavy": 4}
 
 
-def make_plan(stands, enfilade, cover, micro, target_disordered, firer_disordered, discipline=0):
-    """A rifled-musket volley at medium range (4+), built the way the clauses say [DC-6.2, DC-6.3]."""
+def make_plan(stands, enfilade, cover, micro, target_disordered, need, discipline=0):
+    """A volley needing a natural ``need`` (4: rifled muskets at medium range; 5: the same disordered; 6: a
+    smoothbore at medium range with a penalty), built the way the clauses say [DC-3.4, DC-6.2, DC-6.3]."""
     save = SAVES[cover]
     if enfilade and save is not None:
         save += 1
-    return VolleyPlan(ruleset="dress-on-the-colors", attacker="F", target="T", target_number=4,
-                      need=5 if firer_disordered else 4, stands_firing=stands, enfilade=enfilade,
+    return VolleyPlan(ruleset="dress-on-the-colors", attacker="F", target="T", target_number=min(need, 5),
+                      need=need, stands_firing=stands, enfilade=enfilade,
                       enfilade_dice=stands // 2 if enfilade else 0, cover=cover, save=save, target_stands=2,
                       target_micro_hits=micro, target_disordered=target_disordered,
                       target_discipline=discipline)
@@ -76,29 +77,41 @@ def brute_force(plan: VolleyPlan) -> dict[VolleyOutcome, Fraction]:
     return {k: Fraction(v, denominator) for k, v in out.items() if v}
 
 
+#: Needs 4, 5 and 6: a need of 6 is the one where only a natural 6 hits [DC-3.4].
 GRID = list(itertools.product(range(1, 6), (False, True), ("open", "light", "heavy"), (0, 1), (False, True),
-                              (False, True)))
+                              (4, 5, 6)))
 
 
-@pytest.mark.parametrize(("stands", "enfilade", "cover", "micro", "t_dis", "f_dis"), GRID)
-def test_exact_equals_brute_force(stands, enfilade, cover, micro, t_dis, f_dis):
+@pytest.mark.parametrize(("stands", "enfilade", "cover", "micro", "t_dis", "need"), GRID)
+def test_exact_equals_brute_force(stands, enfilade, cover, micro, t_dis, need):
     """The joint distribution equals the enumeration of every die: to hit, saves, discipline."""
-    plan = make_plan(stands, enfilade, cover, micro, t_dis, f_dis)
+    plan = make_plan(stands, enfilade, cover, micro, t_dis, need)
     assert volley_distribution(plan).probabilities() == brute_force(plan)
 
 
 def test_brute_force_oracle_can_fail():
     """The comparison has teeth: a plan one pip off gives a different distribution."""
-    plan = make_plan(3, False, "light", 0, False, False)
-    other = make_plan(3, False, "heavy", 0, False, False)
+    plan = make_plan(3, False, "light", 0, False, 4)
+    other = make_plan(3, False, "heavy", 0, False, 4)
     assert volley_distribution(plan).probabilities() != brute_force(other)
+
+
+def test_a_natural_six_needed_still_hits_DC_3_4(doc):
+    """DC-3.4 at the edge: a smoothbore at medium range (5+) fired by a disordered unit (-1, DC-3.3) needs a
+    natural 6, and every 6 hits: the ruleset's own plan against the enumeration of every die."""
+    b = dc_battle(unit("F", "blue", (0, 0), 0, weapon="smoothbore", disordered=True), unit("T", "grey", (0, 10), 180))
+    plan = doc.plan(b, Attack("F", "T"))
+    assert (plan.band, plan.target_number, plan.need) == ("medium", 5, 6)
+    assert volley_distribution(plan).probabilities() == brute_force(plan)
+    assert doc.odds(plan).outcomes["hits"].probability(0) == Fraction(5, 6) ** 4
 
 
 def icepool_probabilities(die):
     return {k: Fraction(p) for k, p in zip(die.outcomes(), die.probabilities(), strict=True) if p}
 
 
-@pytest.mark.parametrize(("dice", "need", "save"), [(1, 2, None), (6, 4, 5), (12, 5, 4), (18, 3, 6), (9, 7, 5)])
+@pytest.mark.parametrize(("dice", "need", "save"), [(1, 2, None), (6, 4, 5), (12, 5, 4), (18, 3, 6), (9, 7, 5),
+                                                    (1, 6, None), (8, 6, 5), (15, 6, 4)])
 def test_marginals_equal_icepool(dice, need, save):
     """hits, unsaved hits and suppression agree with icepool: each die hits, then fails its save, alone."""
     hit_die = icepool.d6.map(lambda v: 1 if v != 1 and v >= need else 0)

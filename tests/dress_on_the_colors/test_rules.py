@@ -296,6 +296,16 @@ def test_dc_4_3_casualties_closed_form(stands, marker, unsaved, lost, left_marke
     assert casualties(stands, marker, unsaved) == (lost, left_marker)
 
 
+@pytest.mark.parametrize(("stands", "marker", "unsaved"), [(1, 1, 2), (3, 0, 7), (2, 1, 4)])
+def test_losses_exactly_the_stands_with_an_odd_total_leave_no_marker_DC_4_3(doc, stands, marker, unsaved):
+    """DC-4.3: losses that exactly equal the stands destroy the unit even when m + U is odd; a destroyed unit
+    keeps no micro-hit marker (the odd hit has nothing left to mark)."""
+    assert casualties(stands, marker, unsaved) == (stands, 0)
+    p = plan_of(doc, F(stands=unsaved), T(10, stands=stands, micro_hits=marker))
+    r = doc.resolve(p, EnteredSource({"hit": [5] * unsaved}))
+    assert (r.outcome["stands_lost"], r.outcome["micro_hits"], r.outcome["destroyed"]) == (stands, 0, True)
+
+
 def test_dc_4_3_applied_to_the_battle(doc):
     """DC-4.3: the target loses stands and keeps the marker; at 0 stands it is destroyed and removed."""
     b = dc_battle(F(stands=5), T(10, stands=3, micro_hits=1))
