@@ -18,10 +18,12 @@ from rangefire.geometry import (
     Where,
     arc_meets,
     clip_halfplane,
+    closest_on_segment,
     closest_points,
     direction,
     segments_intersect,
 )
+from rangefire.geometry.exact import middle_segment, shortest_stretches
 
 coords = st.fractions(min_value=-50, max_value=50, max_denominator=8)
 points = st.builds(Point, coords, coords)
@@ -177,3 +179,35 @@ def test_clip_keeps_a_vertex_on_the_line_and_cuts_a_crossing_edge():
         Point.of(0, 0), Point.of(1, 0), Point.of(1, 2), Point.of(0, 2)]
     # x <= 0: only the edge on the line is left, kept (a closed half-plane)
     assert clip_halfplane(square_, Point.of(0, 0), Point.of(0, 1)) == [Point.of(0, 0), Point.of(0, 2)]
+
+
+@settings(max_examples=150)
+@given(segments, coords, coords, st.fractions(min_value=Fraction(1, 4), max_value=8, max_denominator=4),
+       st.fractions(min_value=Fraction(1, 4), max_value=8, max_denominator=4), rotations, points)
+def test_tied_shortest_segments_are_all_shortest_and_the_middle_moves_with_the_table(s, x, y, w, h, r, t):
+    """DC-7.3's geometry: every tied segment found (each end and the middle of each family) is as short as
+    the distance, runs from the source segment to the polygon's boundary, and the middle one turns and
+    moves with the table."""
+    rect = Polygon((Point(x, y), Point(x + w, y), Point(x + w, y + h), Point(x, y + h)))
+    if s.a == s.b:
+        return
+    d2 = rect.closest(s)[0]
+    if d2 == 0:
+        return
+    ties = shortest_stretches([s], [rect], d2)
+    assert ties
+    for st_ in ties:
+        for k in (Fraction(0), Fraction(1, 2), Fraction(1)):
+            p, q = st_.at(k)
+            assert (p - q).norm2() == d2
+            assert closest_on_segment(p, s) == p and rect.locate(q) is Where.BOUNDARY
+    across = s.b - s.a
+    start, end = middle_segment(ties, across)
+    assert (start - end).norm2() == d2
+
+    def turn(p):
+        return rotate(p, r) + t
+
+    moved = Polygon(tuple(turn(v) for v in rect.vertices))
+    moved_ties = shortest_stretches([move(s, turn)], [moved], d2)
+    assert middle_segment(moved_ties, rotate(across, r)) == (turn(start), turn(end))

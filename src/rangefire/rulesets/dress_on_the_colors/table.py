@@ -23,7 +23,8 @@ BANDS: tuple[tuple[Band, int], ...] = (("short", 6 * 6), ("medium", 14 * 14), ("
 MAX_RANGE2 = Fraction(20 * 20)
 #: Gunsmoke penalises only lines of fire longer than 6.0 in [DC-7.2].
 SMOKE_FREE2 = 6 * 6
-#: Terrain the line of fire crosses within this distance of the target gives cover [DC-4.2].
+#: Terrain the line of fire crosses closer than this to the target gives cover [DC-4.2]; exactly this far
+#: away gives none [DC-4.4].
 COVER_REACH = 1
 GRADE_ORDER: dict[Grade, int] = {"open": 0, "light": 1, "heavy": 2}
 
@@ -187,7 +188,10 @@ def cover(target: Footprint, lof: LineOfFire, terrain: Sequence[Terrain]) -> tup
     it [DC-4.2], with the pieces that give it.
 
     The line of fire is walked from the target (t = 0) towards the firer; its point at t lies t * |PQ| from
-    the target, so the stretch within 1 in is t <= 1 / |PQ|, compared squared: t^2 * |PQ|^2 <= 1.
+    the target's footprint (Q is the footprint's nearest point to the whole segment, so to every point of it).
+    "Within 1 in" is strict [DC-4.4]: a piece gives cover when the line is inside it somewhere closer than
+    1 in, t0 < 1 / |PQ| where it enters, compared squared: t0^2 * |PQ|^2 < 1. A piece whose nearest point
+    is exactly 1.0 in away only begins there, so it gives none; one 0.9 in away does.
     """
     best: Grade = "open"
     sources: dict[Grade, list[str]] = {"open": [], "light": [], "heavy": []}
@@ -198,7 +202,7 @@ def cover(target: Footprint, lof: LineOfFire, terrain: Sequence[Terrain]) -> tup
         grade: Grade = piece.kind
         gives = any(piece.polygon.overlaps(stand) for stand in target.outline)
         if not gives and lof.distance2 > 0:
-            gives = any(t0 * t0 * lof.distance2 < COVER_REACH
+            gives = any(t0 * t0 * lof.distance2 < COVER_REACH  # strictly within [DC-4.4]
                         for t0, _ in piece.polygon.interior_params(towards_firer))
         if gives:
             sources[grade].append(piece.id)
