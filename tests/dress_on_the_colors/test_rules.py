@@ -493,6 +493,7 @@ def test_tied_shortest_lines_use_the_middle_one_DC_7_3(doc, firer, target, middl
     p = plan_of(doc, F(**firer), T(10, **target))
     assert p.line_of_fire == ((middle, 0), (middle, 10))
     assert _tie_notes(p) and "tie" in _tie_notes(p)[0]
+    assert p.details()["line_of_fire_tied"] is True
     left, right = middle - Fraction(1, 4), middle + Fraction(1, 4)
     smoke = {"id": "smoke", "kind": "gunsmoke", "polygon": square(left, 4, right, 5)}
     assert plan_of(doc, F(**firer), T(10, **target), terrain=(smoke,)).smoke_from == ("smoke",)
@@ -514,7 +515,7 @@ def test_a_single_shortest_line_is_not_a_tie_DC_7_3(doc):
     """DC-7.3: no note when one segment alone is shortest (a corner to a corner)."""
     p = plan_of(doc, F(stands=1), T(8, x=9, stands=1))
     assert p.line_of_fire == ((Fraction(3, 4), 0), (Fraction(33, 4), 8))
-    assert _tie_notes(p) == []
+    assert _tie_notes(p) == [] and p.details()["line_of_fire_tied"] is False
 
 
 def test_the_tie_is_said_in_check_and_in_the_log_DC_7_3(doc):

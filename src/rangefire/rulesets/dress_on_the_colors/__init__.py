@@ -195,6 +195,7 @@ class DressOnTheColors(Ruleset[Battle, VolleyPlan]):
             ruleset=self.key, attacker=firer.id, target=target.id, modifiers=tuple(modifiers),
             notes=tuple(notes), weapon=firer.weapon, band=band, distance2=lof.distance2,
             line_of_fire=(tuple(lof.start), tuple(lof.end)),  # type: ignore[arg-type]
+            line_of_fire_tied=lof.tied,
             target_number=tn, need=need, stands_firing=firer.stands, enfilade=enfilade,
             enfilade_dice=enfilade_dice, cover=grade, cover_from=tuple(cover_from),
             save=save, smoke_from=tuple(smoke), target_stands=target.stands,

@@ -89,6 +89,7 @@ class VolleyPlan(Plan):
     band: str = ""
     distance2: Fraction = Fraction(0)
     line_of_fire: tuple[tuple[Fraction, Fraction], tuple[Fraction, Fraction]] | None = None
+    line_of_fire_tied: bool = False
     target_number: int = 0
     need: int = 7
     stands_firing: int = 0
@@ -154,6 +155,7 @@ class VolleyPlan(Plan):
             "weapon": self.weapon,
             "range": {"inches": round(distance, 4), "squared": str(self.distance2), "band": self.band},
             "line_of_fire": [[str(c) for c in lof[0]], [str(c) for c in lof[1]]] if lof else None,
+            "line_of_fire_tied": self.line_of_fire_tied,
             "target_number": self.target_number,
             "need": self.need,
             "can_hit": self.need <= 6,
