@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+from fractions import Fraction
 
 import pytest
 import tomli_w
@@ -130,3 +131,117 @@ def test_ids_used_twice_are_named_in_every_game(example, section):
     with pytest.raises(ScenarioError, match=rf"{section}\[{len(items)}\]\.id: .* is already the id of "
                                             rf"{section}\[0\]"):
         battle_from_mapping(data)
+
+
+# -- messages in the project's own words ----------------------------------------------------------------
+PYDANTIC_PHRASES = ("Input should", "valid dictionary", "instance of", "after validation", "Value error",
+                    "should be", "should have", "Field required", "Extra inputs", "[type=", "pydantic",
+                    "Assertion failed")
+WRONG_VALUES = ({"a": 1}, [1, 2], [], "text", "", "x" * 300, 12345678, -1, 1.5, True, None, "[/x]",
+                [{"a": 1}], "9" * 80, 10**30)
+EXAMPLE_FILES = ("wheatfield.yaml", "ford.yaml", "temple.yaml", "mist-bridge.yaml", "sawblade.yaml", "ambush.yaml")
+
+
+def _paths(node, path=()):
+    """Every place in a scenario mapping (the first item of each list stands for the rest)."""
+    yield path
+    if isinstance(node, dict):
+        for key, value in node.items():
+            yield from _paths(value, (*path, key))
+    elif isinstance(node, list) and node:
+        yield from _paths(node[0], (*path, 0))
+
+
+def _replaced(data, path, value):
+    if not path:
+        return value
+    head, rest = path[0], path[1:]
+    if isinstance(data, dict):
+        return {**data, head: _replaced(data[head], rest, value)}
+    return [_replaced(item, rest, value) if i == head else item for i, item in enumerate(data)]
+
+
+@pytest.mark.parametrize("example", EXAMPLE_FILES)
+def test_no_pydantic_wording_leaks_for_any_wrong_type_in_any_game(example):
+    """Every wrong type in every place of each game's models gives a message in our own words (today:
+    "must be a valid dictionary or instance of Wounds", "Tuple should have at least 1 item after validation")."""
+    from rangefire.demo import example_path
+    from rangefire.scenario import read_scenario
+
+    data = read_scenario(example_path(example))
+    seen = 0
+    for path in list(_paths(data))[1:]:
+        if path == ("ruleset",):
+            continue
+        for value in WRONG_VALUES:
+            try:
+                battle_from_mapping(_replaced(data, path, value))
+            except ScenarioError as exc:
+                seen += 1
+                for problem in exc.problems:
+                    assert not any(p in problem for p in PYDANTIC_PHRASES), (path, value, problem)
+                    assert ": " in problem, problem
+    assert seen > 50
+
+
+@pytest.mark.parametrize(("field", "value", "message"), [
+    ("wounds", 3, r"units\[0\]\.wounds: must be a mapping of keys, got 3"),
+    ("states", "aimed", r"units\[0\]\.states: must be a list, got 'aimed'"),
+    ("states", ["sleepy"], r"units\[0\]\.states\[0\]: must be one of aimed, ran, moved, will_move, prone, "
+                           r"surprised, got 'sleepy'"),
+    ("base", 35, r"units\[0\]\.base: must be one of 30, 40, 50, 60, got 35"),
+    ("id", "a b", r"units\[0\]\.id: may hold only letters, digits and _ \. : -, got 'a b'"),
+    ("id", "", r"units\[0\]\.id: must not be empty"),
+    ("side", "x" * 65, r"units\[0\]\.side: must be at most 64 characters"),
+    ("armour", "1", r"units\[0\]\.armour: must be a whole number, got '1'"),
+])
+def test_bushido_wrong_types_read_in_our_words(field, value, message):
+    from rangefire.demo import example_path
+    from rangefire.scenario import read_scenario
+
+    data = read_scenario(example_path("temple.yaml"))
+    data["units"][0][field] = value
+    with pytest.raises(ScenarioError, match=message):
+        battle_from_mapping(data)
+
+
+def test_a_union_of_choices_is_one_message():
+    from rangefire.demo import example_path
+    from rangefire.scenario import read_scenario
+
+    data = read_scenario(example_path("temple.yaml"))
+    data["options"] = {"supporting_dice_cap": "many"}
+    with pytest.raises(ScenarioError) as caught:
+        battle_from_mapping(data)
+    assert caught.value.problems == ("options.supporting_dice_cap: must be 'none' or a whole number, got 'many'",)
+
+
+@pytest.mark.parametrize(("text", "value"), [("1e-13", Fraction(1, 10**13)), ("2.5e-3", Fraction(1, 400)),
+                                             ("0e999999", Fraction(0)), ("12e5", Fraction(1_200_000) / 1)])
+def test_small_numbers_in_exponent_notation_are_read_exactly(text, value):
+    """Today 1e-13 is refused as if too large ("magnitude at most 1000000")."""
+    from rangefire.core.numbers import parse_exact
+
+    if value > 10**6:
+        with pytest.raises(ValueError, match="magnitude at most"):
+            parse_exact(text)
+        return
+    assert parse_exact(text) == value
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("1e-41", "at most 40 decimal places"), ("1e-999999", "at most 40 decimal places"),
+    ("1e999999", "magnitude at most 1000000"), ("١٢", "must be a number"), ("1_0", "must be a number")])
+def test_numbers_beyond_the_precision_say_so(text, message):
+    from rangefire.core.numbers import parse_exact
+
+    with pytest.raises(ValueError, match=message):
+        parse_exact(text)
+
+
+def test_a_number_written_back_reads_again():
+    """0.0000000000001 is accepted and written back as 1e-13, which must read again."""
+    from rangefire.core.numbers import dump_exact, parse_exact
+
+    value = parse_exact("0.0000000000001")
+    assert parse_exact(dump_exact(value)) == value

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 from typing import Any
 
@@ -22,12 +23,20 @@ def fraction_str(p: Fraction | int) -> str:
 def parse_exact(value: Any) -> Fraction:
     """Read a scenario number exactly: ints, decimals (``10.1`` is 101/10, not the float) and ``"n/d"``.
 
-    >>> parse_exact(10.1), parse_exact("1/3"), parse_exact(6)
-    (Fraction(101, 10), Fraction(1, 3), Fraction(6, 1))
+    A decimal may have at most :data:`MAX_PLACES` decimal places, however it is written (``0.001`` or
+    ``1e-3``), and a magnitude of at most :data:`MAX_MAGNITUDE`; both are checked on the digits before any
+    large number is built.
+
+    >>> parse_exact(10.1), parse_exact("1/3"), parse_exact(6), parse_exact("1e-13")
+    (Fraction(101, 10), Fraction(1, 3), Fraction(6, 1), Fraction(1, 10000000000000))
     >>> parse_exact("1e999999")
     Traceback (most recent call last):
     ...
     ValueError: must be a number of magnitude at most 1000000, got '1e999999'
+    >>> parse_exact("1e-41")
+    Traceback (most recent call last):
+    ...
+    ValueError: must be a number of at most 40 decimal places, got '1e-41'
     """
     if isinstance(value, bool):
         raise ValueError(f"must be a number, got {value!r}")
@@ -35,7 +44,7 @@ def parse_exact(value: Any) -> Fraction:
         result = value
     elif isinstance(value, int):
         if abs(value) > MAX_MAGNITUDE:
-            raise ValueError(f"must be a number of magnitude at most {MAX_MAGNITUDE}, got {value}")
+            raise ValueError(f"must be a number of magnitude at most {MAX_MAGNITUDE}, got {_shown_int(value)}")
         result = Fraction(value)
     elif isinstance(value, float):
         if value != value or value in (float("inf"), float("-inf")):
@@ -45,22 +54,53 @@ def parse_exact(value: Any) -> Fraction:
     elif isinstance(value, str):
         result = _from_text(value.strip())
     else:
-        raise ValueError(f"must be a number, got {value!r}")
+        raise ValueError(f"must be a number, got {_shown_other(value)}")
     if abs(result) > MAX_MAGNITUDE:
-        raise ValueError(f"must be a number of magnitude at most {MAX_MAGNITUDE}, got {value!r}")
+        raise ValueError(f"must be a number of magnitude at most {MAX_MAGNITUDE}, got {_shown_other(value)}")
     return result
+
+
+#: Decimal places beyond this are refused: the precision a 40-character decimal can write, however the
+#: number is written (``1e-13`` is read exactly; ``1e-999999`` would build a huge denominator).
+MAX_PLACES = 40
+_DECIMAL = re.compile(r"([+-]?)([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?", re.ASCII)
+_RATIO = re.compile(r"([+-]?[0-9]+)\s*/\s*([0-9]+)", re.ASCII)
 
 
 def _from_text(text: str) -> Fraction:
     if len(text) > _MAX_TEXT:
         raise ValueError(f"must be a number of at most {_MAX_TEXT} characters, got {text[:20]!r}...")
-    exponent = text.lower().partition("e")[2]
-    if exponent and (not exponent.lstrip("+-").isdigit() or abs(int(exponent)) > 12):
+    ratio = _RATIO.fullmatch(text)
+    if ratio:
+        if int(ratio.group(2)) == 0:
+            raise ValueError(f"must be a number, got {text!r} (a division by zero)")
+        return Fraction(int(ratio.group(1)), int(ratio.group(2)))
+    found = _DECIMAL.fullmatch(text)
+    if not found or not (found.group(2) or found.group(3)):
+        raise ValueError(f"must be a number, got {text!r}")
+    sign, whole, frac, exp = found.group(1), found.group(2), found.group(3) or "", found.group(4) or "0"
+    digits = (whole + frac).lstrip("0")
+    if not digits:
+        return Fraction(0)
+    # the value is int(digits) * 10**shift; judge its size and precision on the digits, before building it
+    shift = int(exp) - len(frac)
+    stripped = digits.rstrip("0")
+    shift += len(digits) - len(stripped)
+    if len(stripped) + shift > len(str(MAX_MAGNITUDE)):
         raise ValueError(f"must be a number of magnitude at most {MAX_MAGNITUDE}, got {text!r}")
-    try:
-        return Fraction(text)
-    except (ValueError, ZeroDivisionError):
-        raise ValueError(f"must be a number, got {text!r}") from None
+    if -shift > MAX_PLACES:
+        raise ValueError(f"must be a number of at most {MAX_PLACES} decimal places, got {text!r}")
+    value = Fraction(int(stripped)) * Fraction(10) ** shift
+    return -value if sign == "-" else value
+
+
+def _shown_int(value: int) -> str:
+    # str() of a whole number past 4300 digits raises; a message never needs more than its size
+    return str(value) if value.bit_length() < 200 else f"a number of about {int(value.bit_length() * 0.30103)} digits"
+
+
+def _shown_other(value: Any) -> str:
+    return _shown_int(value) if isinstance(value, int) else repr(value)[:60]
 
 
 def dump_exact(value: Fraction) -> int | float | str:

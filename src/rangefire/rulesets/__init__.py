@@ -44,8 +44,16 @@ def battle_from_mapping(data: dict[str, Any], source: str = "scenario") -> tuple
         ruleset = find_ruleset(key)
     except UnknownRulesetError as exc:
         raise ScenarioError([f"ruleset: {exc}"], source=source) from None
-    battle = validate(ruleset.battle_model, {**data, "ruleset": ruleset.key}, source=source,
-                      extra_problems=ruleset.raw_problems(data))
+    try:
+        raw = ruleset.raw_problems(data)
+        crash: Exception | None = None
+    except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
+        # A check on the raw mapping that trips over a value of the wrong kind: the field validation below
+        # names that value; only when it finds nothing is this a fault of ours, and raised as such.
+        raw, crash = [], exc
+    battle = validate(ruleset.battle_model, {**data, "ruleset": ruleset.key}, source=source, extra_problems=raw)
+    if crash is not None:
+        raise crash
     return ruleset, battle
 
 
