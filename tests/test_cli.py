@@ -134,3 +134,114 @@ def test_demo_plays_the_engagement():
     data = json.loads(run("demo", "--json").stdout)
     assert len(data["steps"]) >= 5
     assert data == json.loads(run("demo", "--json").stdout)  # deterministic
+
+
+@pytest.mark.parametrize("dice", ["hit=²", "hit=" + "6" * 5000])
+def test_entered_dice_that_int_cannot_read_exit_2(scenario, dice):
+    """Today both are ValueError tracebacks."""
+    proc = run("resolve", str(scenario), "-a", "47th-alabama", "--dice", dice, ok=2)
+    assert "--dice hit" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("suffix", [".yaml", ".json", ".toml"])
+def test_a_number_over_4300_digits_in_a_file_exits_2(tmp_path, suffix):
+    path = tmp_path / f"big{suffix}"
+    digits = "1" * 5000
+    path.write_text({".yaml": f"ruleset: swerve\nx: {digits}\n", ".json": f'{{"ruleset": "swerve", "x": {digits}}}',
+                     ".toml": f'ruleset = "swerve"\nx = {digits}\n'}[suffix])
+    proc = run("check", str(path), "-a", "x", ok=2)
+    assert "more than 4300 digits" in proc.stderr
+
+
+# -- scenario text is shown as text ---------------------------------------------------------------------
+HOSTILE = "[/x] [masterwork] [bold]b[/bold] :smile: \x1b[2J\x1b]0;title\x07\u202e\x00"
+SHOWN = "[/x] [masterwork] [bold]b[/bold] :smile: \\x1b[2J\\x1b]0;title\\x07\\u202e\\x00"
+
+
+def _hostile_scenario(tmp_path: Path, example: str) -> Path:
+    import yaml
+
+    data = yaml.safe_load((EXAMPLE.parent / example).read_text())
+    data["name"] = HOSTILE
+    rename = {}
+    for unit in data.get("units", []):
+        rename.setdefault(unit["side"], HOSTILE[:24] + unit["side"])
+        unit["side"] = rename[unit["side"]]
+        if isinstance(unit.get("weapon"), dict):
+            unit["weapon"]["name"] = HOSTILE[:40] + unit["weapon"]["name"]
+        unit["traits"] = [HOSTILE[:60]] if data["ruleset"] == "bushido" else unit.get("traits", [])
+        if not unit["traits"]:
+            del unit["traits"]
+    if "active_side" in data:
+        data["active_side"] = rename[data["active_side"]]
+    if data["ruleset"] == "swerve":
+        rename = {p: HOSTILE[:40] + p for p in data["players"]}
+        for card in data["cards"]:
+            card["owner"] = rename[card["owner"]]
+            card["name"] = HOSTILE + card.get("name", "")
+            if "mission" in card:
+                card["mission"] = HOSTILE[:60]
+        data["hands"] = {rename[p]: cards for p, cards in data.get("hands", {}).items()}
+    if "players" in data:
+        data["players"] = {rename.get(p, p): v for p, v in data["players"].items()}
+    path = tmp_path / (Path(example).stem + ".json")
+    path.write_text(json.dumps(data))
+    return path
+
+
+HOSTILE_ATTACKS = [("wheatfield.yaml", ["-a", "47th-alabama"]), ("ford.yaml", ["-a", "archers", "-t", "orc-band"]),
+                   ("temple.yaml", ["-a", "yoichi", "-t", "takeda"]), ("mist-bridge.yaml", ["-a", "archer", "-t",
+                                                                                            "acolyte"]),
+                   ("sawblade.yaml", ["-a", "sawblade-launcher", "-t", "road-warrior", "--actions",
+                                      "attacker:pass,defender:swerve-target,attacker:pass,defender:pass"]),
+                   ("ambush.yaml", ["-a", "rail-gun", "-t", "dune-buggy"])]
+
+
+@pytest.mark.parametrize(("example", "attack"), HOSTILE_ATTACKS)
+def test_scenario_text_is_never_read_as_markup_or_sent_raw_to_the_terminal(tmp_path, example, attack):
+    """A weapon or player named `[/x]` crashed every table, `yumi [masterwork]` showed as `yumi`, and escape
+    sequences from the file reached the terminal: names are shown as text, control characters visibly."""
+    path = _hostile_scenario(tmp_path, example)
+    outputs = []
+    for command in (["check"], ["odds"], ["resolve", "--seed", "3"]):
+        proc = run(*command, str(path), *attack, ok=None)
+        assert proc.returncode in (0, 1), (command, proc.stderr)
+        outputs.append(proc.stdout + proc.stderr)
+    text = "\n".join(outputs)
+    assert "\x1b" not in text and "\x07" not in text and "\u202e" not in text and "\x00" not in text
+    if example in ("temple.yaml", "sawblade.yaml"):  # the weapon's and the cards' names are shown
+        assert SHOWN[:30] in text.replace("\n", ""), text
+
+
+def test_a_control_character_in_an_error_is_shown_visibly(tmp_path):
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps({"ruleset": "swerve", "players": {}, "\x1b[2Jkey": 1}))
+    proc = run("check", str(path), "-a", "x", ok=2)
+    assert "\x1b" not in proc.stderr and "[2Jkey" in proc.stderr
+
+
+@pytest.mark.parametrize("where", ["missing", "folder"])
+def test_resolve_out_where_it_cannot_write_exits_2_and_the_scenario_survives(scenario, tmp_path, where):
+    target = {"missing": tmp_path / "no" / "after.yaml", "folder": tmp_path / "after.yaml"}[where]
+    if where == "folder":
+        target.mkdir()
+    before = digest(scenario)
+    proc = run("resolve", str(scenario), "-a", "47th-alabama", "--seed", "1", "--out", str(target), ok=2)
+    assert "cannot write" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+    assert digest(scenario) == before
+
+
+def test_a_chart_into_a_missing_folder_exits_2(scenario, tmp_path):
+    proc = run("odds", str(scenario), "-a", "47th-alabama", "--plot", str(tmp_path / "no" / "chart.png"), ok=2)
+    assert "cannot write" in proc.stderr
+
+
+@pytest.mark.parametrize("special", ["fifo", "zero"])
+def test_special_files_exit_2(tmp_path, special):
+    path = tmp_path / "s.yaml"
+    if special == "fifo":
+        os.mkfifo(path)
+    else:
+        path.symlink_to("/dev/zero")
+    proc = run("check", str(path), "-a", "x", ok=2)
+    assert "not a regular file" in proc.stderr

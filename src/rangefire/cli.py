@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import random
 import sys
+import unicodedata
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from fractions import Fraction
@@ -18,6 +19,7 @@ from typing import Annotated, Any, Optional
 import typer
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from rangefire.core import (
     Attack,
@@ -39,8 +41,10 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     help="Ranged combat for tabletop games, rule for rule, with the exact odds of every outcome.",
 )
-out = Console(highlight=False)
-err = Console(stderr=True, highlight=False)
+# Scenario text (names, sides, weapons) reaches every table and log line: it is always printed as Text, never
+# read as Rich markup or emoji codes, and its control characters are shown, not sent (see ``shown``).
+out = Console(highlight=False, emoji=False)
+err = Console(stderr=True, highlight=False, emoji=False)
 
 Scenario = Annotated[Path, typer.Argument(help="scenario file (.yaml, .toml or .json)", show_default=False)]
 AttackerOpt = Annotated[str, typer.Option("--attacker", "-a", help="id of the attacking unit")]
@@ -76,11 +80,37 @@ def ask_choices(ruleset: Any, battle: Any, attack: Attack) -> Attack:
     while (question := ruleset.next_choices(battle, attack)) is not None:
         who, legal = question
         for i, option in enumerate(legal, start=1):
-            out.print(f"  {i}. {option}")
-        answer = Prompt.ask(f"{who}: choose", choices=[str(i) for i in range(1, len(legal) + 1)], default="1",
+            out.print(text(f"  {i}. {option}"))
+        answer = Prompt.ask(text(f"{who}: choose"), choices=[str(i) for i in range(1, len(legal) + 1)], default="1",
                             console=out)
         attack = ruleset.with_choice(attack, legal[int(answer) - 1])
     return attack
+
+
+_HIDDEN = {"Cc", "Cf", "Cs", "Zl", "Zp"}
+
+
+def shown(value: object) -> str:
+    r"""Text from a scenario as a terminal must show it: control and format characters (an escape sequence,
+    a bell, a right-to-left override) written out as ``\x1b``, ``\u202e``, never acted on.
+
+    >>> shown("yumi [masterwork]\x1b[2J\u202e")
+    'yumi [masterwork]\\x1b[2J\\u202e'
+    """
+    text = str(value)
+    if text.isprintable():
+        return text
+    return "".join(repr(c)[1:-1] if unicodedata.category(c) in _HIDDEN else c for c in text)
+
+
+def text(value: object, style: str = "") -> Text:
+    """A piece of text to print as it is: never markup, never emoji codes, control characters shown."""
+    return Text(shown(value), style=style)
+
+
+def line(clause: str, rest: object) -> Text:
+    """A log or plan line: the clause dimmed, then the text as it is."""
+    return Text.assemble((f"  {shown(clause):>7}", "dim"), "  ", shown(rest))
 
 
 @contextmanager
@@ -89,7 +119,8 @@ def user_errors() -> Iterator[None]:
     try:
         yield
     except RangefireError as exc:
-        err.print(f"rangefire: {exc}", markup=False, soft_wrap=True)  # one line, however narrow the terminal
+        message = "\n".join(shown(part) for part in f"rangefire: {exc}".split("\n"))
+        err.print(Text(message), soft_wrap=True)  # one line, however narrow the terminal
         raise typer.Exit(exc.exit_code) from None
 
 
@@ -103,32 +134,31 @@ def _percent(p: Any) -> str:
 
 # -- rendering -------------------------------------------------------------------------------------
 def render_plan(plan: Plan) -> None:
-    table = Table(title=f"{plan.attacker} fires at {plan.target}", show_header=False, title_justify="left")
+    table = Table(title=text(f"{plan.attacker} fires at {plan.target}"), show_header=False, title_justify="left")
     table.add_column("what", style="bold")
     table.add_column("value")
     for key, value in plan.summary():
-        table.add_row(key, value)
+        table.add_row(text(key), text(value))
     out.print(table)
     for note in plan.notes:
-        out.print(f"  [dim]{note.clause:>7}[/dim]  {note.text}")
+        out.print(line(note.clause, note.text))
     for m in plan.modifiers:
-        out.print(f"  [dim]{m.clause:>7}[/dim]  {m.delta:+d} {m.reason}")
+        out.print(line(m.clause, f"{m.delta:+d} {m.reason}"))
     if not plan.modifiers:
         out.print("  [dim]no modifiers[/dim]")
 
 
 def render_refusals(check: Check) -> None:
-    out.print(f"[bold red]{check.attacker} may not fire"
-              + (f" at {check.target}" if check.target else "") + "[/bold red]")
+    out.print(text(f"{check.attacker} may not fire" + (f" at {check.target}" if check.target else ""), "bold red"))
     for r in check.refusals:
-        out.print(f"  [dim]{r.clause:>7}[/dim]  {r.reason}")
+        out.print(line(r.clause, r.reason))
 
 
 def render_odds(odds: Odds) -> None:
     data = odds.to_dict()
     for name, dist in odds.outcomes.items():
         mean = float(Fraction(data["outcomes"][name]["mean"]))
-        table = Table(title=f"{name} (mean {mean:.3f})", title_justify="left")
+        table = Table(title=text(f"{name} (mean {mean:.3f})"), title_justify="left")
         table.add_column("N", justify="right")
         table.add_column("exactly N", justify="right")
         table.add_column("", justify="right", style="dim")
@@ -144,28 +174,29 @@ def render_odds(odds: Odds) -> None:
     events.add_column("probability", justify="right")
     events.add_column("", justify="right", style="dim")
     for name, p in odds.events.items():
-        events.add_row(name, _percent(p), fraction_str(p))
+        events.add_row(text(name), _percent(p), fraction_str(p))
     out.print(events)
     if not odds.exact:
-        out.print("[yellow]estimate, not exact:[/yellow] " + json.dumps(odds.estimate))
+        out.print(Text.assemble(("estimate, not exact: ", "yellow"), shown(json.dumps(odds.estimate))))
 
 
 def render_resolution(resolution: Resolution) -> None:
-    for line in resolution.log:
-        out.print(f"  [dim]{line.clause:>7}[/dim]  {line.text}")
+    for entry in resolution.log:
+        out.print(line(entry.clause, entry.text))
     summary = ", ".join(f"{k} {v}" for k, v in resolution.outcome.items())
-    out.print(f"  [bold]outcome:[/bold] {summary}")
+    out.print(Text.assemble(("  outcome:", "bold"), " ", shown(summary)))
 
 
 def render_lines(extra: Any) -> None:
-    out.print(f"[bold]best line[/bold] (each side maximising its own chance): {', '.join(extra['best_line'])}")
+    out.print(Text.assemble(("best line", "bold"), " (each side maximising its own chance): ",
+                            shown(", ".join(extra["best_line"]))))
     table = Table(title="lines of play" + (" (cut)" if extra["lines_cut"] else ""), title_justify="left")
     table.add_column("actions")
     table.add_column("attacker wins", justify="right")
     table.add_column("", justify="right", style="dim")
     for line in extra["lines"]:
         p = Fraction(line["attacker_wins"])
-        table.add_row(", ".join(line["actions"]), _percent(p), line["attacker_wins"])
+        table.add_row(text(", ".join(line["actions"])), _percent(p), text(line["attacker_wins"]))
     out.print(table)
 
 
@@ -176,18 +207,19 @@ def render_nominations(nominations: Any) -> None:
         table.add_column(col, justify="right" if col != "model" else "left", style="dim" if col == "" else None)
     for uid, alt in nominations.items():
         hit = alt["events"]["hit"]
-        table.add_row(uid, _percent(Fraction(hit)), hit, f"{float(Fraction(alt['outcomes']['wounds']['mean'])):.3f}")
+        mean = float(Fraction(alt["outcomes"]["wounds"]["mean"]))
+        table.add_row(text(uid), _percent(Fraction(hit)), hit, f"{mean:.3f}")
     out.print(table)
 
 
 def render_status(title: str, rows: Sequence[dict[str, Any]]) -> None:
     if not rows:
         return
-    table = Table(title=title, title_justify="left")
+    table = Table(title=text(title), title_justify="left")
     for col in rows[0]:
-        table.add_column(col)
+        table.add_column(text(col))
     for row in rows:
-        table.add_row(*(str(v) for v in row.values()))
+        table.add_row(*(text(v) for v in row.values()))
     out.print(table)
 
 
@@ -207,8 +239,8 @@ def rulesets(as_json: JsonOpt = False) -> None:
     table.add_column("options (defaults)", no_wrap=True)
     for row in rows:
         opts = "\n".join(f"{k} = {json.dumps(v)}" for k, v in row["options"].items())
-        name = f"{row['key']}\n[dim]{row['title']}\n{', '.join(row['aliases'])}[/dim]"
-        table.add_row(name, "\n".join(row["stages"]), opts)
+        name = Text.assemble(row["key"], "\n", (f"{row['title']}\n{', '.join(row['aliases'])}", "dim"))
+        table.add_row(name, text("\n".join(row["stages"])), text(opts))
     out.print(table)
 
 
@@ -221,12 +253,12 @@ def check(scenario: Scenario, attacker: AttackerOpt, target: TargetOpt = None, a
         ruleset, battle = load_battle(scenario)
         checked = ruleset.check(battle, make_attack(attacker, target, actions, from_side, to_side, order,
                                                     redirect_to))
-    if as_json:
-        _emit(checked.to_dict(ruleset.key))
-    elif checked.plan is not None:
-        render_plan(checked.plan)
-    else:
-        render_refusals(checked)
+        if as_json:
+            _emit(checked.to_dict(ruleset.key))
+        elif checked.plan is not None:
+            render_plan(checked.plan)
+        else:
+            render_refusals(checked)
     if not checked.is_legal:
         raise typer.Exit(1)
 
@@ -252,17 +284,17 @@ def odds(scenario: Scenario, attacker: AttackerOpt, target: TargetOpt = None, as
             from rangefire.analysis.plots import plot_odds
 
             plot_odds(result, plot)
-    if as_json:
-        _emit(result.to_dict())
-        return
-    render_plan(checked.plan)
-    render_odds(result)
-    if "best_line" in result.extra:
-        render_lines(result.extra)
-    if "nominations" in result.extra:
-        render_nominations(result.extra["nominations"])
-    if plot is not None:
-        out.print(f"chart written to {plot}")
+        if as_json:
+            _emit(result.to_dict())
+            return
+        render_plan(checked.plan)
+        render_odds(result)
+        if "best_line" in result.extra:
+            render_lines(result.extra)
+        if "nominations" in result.extra:
+            render_nominations(result.extra["nominations"])
+        if plot is not None:
+            out.print(text(f"chart written to {plot}"))
 
 
 @app.command()
@@ -297,14 +329,14 @@ def resolve(
         after_data = ruleset.dump(after)
         if out_file is not None:
             write_scenario(out_file, after_data)
-    if as_json:
-        _emit({**resolution.to_dict(), "seed": seed if not dice else None, "battle": after_data})
-        return
-    render_plan(resolution.plan)
-    out.print(f"[bold]resolution[/bold] ({'entered dice' if dice else f'seed {seed}'})")
-    render_resolution(resolution)
-    if out_file is not None:
-        out.print(f"battle after the attack written to {out_file}")
+        if as_json:
+            _emit({**resolution.to_dict(), "seed": seed if not dice else None, "battle": after_data})
+            return
+        render_plan(resolution.plan)
+        out.print(Text.assemble(("resolution", "bold"), f" ({'entered dice' if dice else f'seed {seed}'})"))
+        render_resolution(resolution)
+        if out_file is not None:
+            out.print(text(f"battle after the attack written to {out_file}"))
 
 
 @app.command()
@@ -321,7 +353,7 @@ def demo(seed: Annotated[int, typer.Option(help="seed of the first attack")] = 1
                               "resolution": step.resolution.to_dict() if step.resolution else None,
                               "status": list(step.status)})
                 continue
-            out.rule(f"[bold]{step.engagement}[/bold]: attack {number}")
+            out.rule(Text.assemble((shown(step.engagement), "bold"), f": attack {number}"))
             if step.odds is None or step.resolution is None:
                 render_refusals(step.check)
                 if step.last:
@@ -330,13 +362,13 @@ def demo(seed: Annotated[int, typer.Option(help="seed of the first attack")] = 1
             render_plan(step.odds.plan)
             render_odds(step.odds)
             if "best_line" in step.odds.extra:
-                out.print(f"[bold]best line[/bold]: {', '.join(step.odds.extra['best_line'])}")
+                out.print(Text.assemble(("best line", "bold"), ": ", shown(", ".join(step.odds.extra["best_line"]))))
             out.print("[bold]the attack[/bold]")
             render_resolution(step.resolution)
             if step.last:
                 render_status(f"{step.engagement}: after the last attack", step.status)
-    if as_json:
-        _emit({"steps": steps})
+        if as_json:
+            _emit({"steps": steps})
 
 
 def main() -> None:
