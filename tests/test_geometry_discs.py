@@ -3,8 +3,10 @@ exact judgement of each [BU-1.5, BU-2.1, BU-5.7]."""
 
 from __future__ import annotations
 
+import itertools
 from fractions import Fraction
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -225,3 +227,172 @@ def test_rim_family_floats_are_the_exact_points_rounded():
         assert abs(a[i][0] - float(seg.a.x)) < 1e-12 and abs(a[i][1] - float(seg.a.y)) < 1e-12
         assert abs(b[i][0] - float(seg.b.x)) < 1e-12 and abs(b[i][1] - float(seg.b.y)) < 1e-12
     assert family[-1] == family[len(family) - 1] and family[:2] == [family[0], family[1]]
+
+
+# -- BU-2.5 and BU-2.6: terrain judged on the union of its pieces ------------------------------------------------
+@pytest.fixture(params=[True, False], ids=["float-screen", "exact-only"])
+def screen(request, monkeypatch):
+    """Every verdict below must come out the same with the float screen and filters on and off."""
+    from rangefire.geometry import exact
+
+    monkeypatch.setattr(exact, "FAST_FILTERS", request.param)
+    return request.param
+
+
+ALONG = Segment(Point.of(0, 0), Point.of(0, 10))  # runs up x = 0, the shared edge of the pieces below
+
+
+def test_a_line_along_the_shared_edge_of_abutting_solid_pieces_is_blocked_bu_2_5(screen):
+    """BU-2.5: two solid pieces abut along x = 0; a segment running up that edge meets the interior of neither,
+    but the two together cover it on both sides: blocked (judged on their union), naming both."""
+    left, right = square("left", "solid", -5, 4, 0, 6), square("right", "solid", 0, 4, 5, 6)
+    line = judge(ALONG, [left, right])
+    assert line.solid == ("left", "right") and not line.is_clear(THREE)
+    # covered on both sides only from y = 5 to 6: still blocked
+    assert judge(ALONG, [left, square("right", "solid", 0, 5, 5, 7)]).solid == ("left", "right")
+    # both sides covered at the single point y = 6 only, or one side only: the segment only touches them
+    assert judge(ALONG, [left, square("right", "solid", 0, 6, 5, 8)]).solid == ()
+    assert judge(ALONG, [left]).solid == () and judge(ALONG, [right]).solid == ()
+    # the two pieces on the same side of the segment: it runs along the union's edge, not through it
+    assert judge(ALONG, [left, square("below", "solid", -5, 2, 0, 4)]).solid == ()
+    # pieces meeting at a corner only, the segment through the corner
+    corner = [square("ne", "solid", 0, 5, 5, 7), square("sw", "solid", -5, 3, 0, 5)]
+    assert judge(Segment(Point.of(-1, 6), Point.of(1, 4)), corner).solid == ()
+
+
+def test_sight_along_the_seam_of_a_wall_of_two_pieces_is_blocked_bu_2_5(screen):
+    """BU-2.5: a wall made of two abutting pieces across the table; the centre line (and the rim segment beside
+    it) run exactly along their shared edge: no line of sight, as through one wall."""
+    from rangefire.geometry.discs import first_clear
+
+    a, b = Disc(Point.of(0, 0), Fraction(1)), Disc(Point.of(0, 10), Fraction(1))
+    wall = [square("left", "solid", -5, 4, 0, 6), square("right", "solid", 0, 4, 5, 6)]
+    assert sight_lines(a, b, wall, THREE)[0] is None
+    seen = first_clear(a, b, wall, THREE)
+    assert seen.line is None and seen.solid == ("left", "right")
+
+
+def test_abutting_obscuring_pieces_count_along_their_shared_edge_bu_2_6(screen):
+    """BU-2.6: the obscured length is measured on the union of the obscuring pieces: a segment running 4 in
+    along the shared edge of two abutting pieces is 4 in inside their union (too deep); 2 in is allowed."""
+    from rangefire.geometry.discs import first_clear
+
+    deep = [square("west", "obscuring", -5, 3, 0, 7), square("east", "obscuring", 0, 3, 5, 7)]
+    line = judge(ALONG, deep)
+    assert line.obscured2 == 16 and not line.is_clear(THREE) and line.obscuring == ("west", "east")
+    assert abs(line.obscured - 4) < 1e-9
+    shallow = [square("west", "obscuring", -5, 3, 0, 5), square("east", "obscuring", 0, 3, 5, 5)]
+    assert judge(ALONG, shallow).obscured2 == 4 and judge(ALONG, shallow).is_clear(THREE)
+    # along the shared edge from 4 to 6 in, through a third piece from 5 to 8 in: 4 in of the union, once
+    mixed = [square("west", "obscuring", -5, 3, 0, 6), square("east", "obscuring", 0, 4, 5, 7),
+             square("cap", "obscuring", -1, 5, 1, 8)]
+    assert judge(ALONG, mixed).obscured2 == 16
+    a, b = Disc(Point.of(0, 0), Fraction(1)), Disc(Point.of(0, 10), Fraction(1))
+    seen = first_clear(a, b, deep, THREE)
+    assert seen.line is None and seen.deep == ("east", "west")
+    assert sight_lines(a, b, deep, THREE)[0] is None
+    # cover: the stretch along the seam comes within 1 in of the target, and both pieces give it
+    near = judge(Segment(Point.of(0, 0), Point.of(0, 8)), deep)
+    target = Disc(Point.of(0, 9), Fraction(1))
+    assert near.is_obscured_near(target, 1) and near.pieces_near(target, 1) == ("west", "east")
+
+
+def test_a_piece_wholly_inside_another_counts_once_bu_2_6(screen):
+    """BU-2.6: 4 in of mist with a second piece wholly inside it (2 to 3 in along the line) is 4 in, not 2 in:
+    too deep, on its own and as the only way from base to base."""
+    from rangefire.geometry.discs import first_clear
+
+    seg = Segment(Point.of(0, 0), Point.of(10, 0))
+    nested = [square("outer", "obscuring", 1, -1, 5, 1), square("inner", "obscuring", 2, "-1/2", 3, "1/2")]
+    line = judge(seg, nested)
+    assert line.obscured2 == 16 and abs(line.obscured - 4) < 1e-9 and not line.is_clear(THREE)
+    a, b = Disc(Point.of(-1, 0), Fraction(1, 2)), Disc(Point.of(7, 0), Fraction(1, 2))
+    band = [square("outer", "obscuring", 1, -20, 5, 20), square("inner", "obscuring", 2, -1, 3, 1)]
+    assert first_clear(a, b, band, THREE).line is None
+    assert sight_lines(a, b, band, THREE)[0] is None
+
+
+def test_first_clear_finds_a_line_just_under_three_inches_of_mist_bu_2_1(screen):
+    """BU-2.1: the float screen must not call "too deep" a line within its margin of 3 in: the only clear lines
+    run through 2.9999995 in of mist (the centre line is blocked by a post), and first_clear finds the same one
+    as judging every line exactly."""
+    from rangefire.geometry.discs import first_clear
+
+    a, b = Disc(Point.of(0, 0), Fraction(1)), Disc(Point.of(0, 10), Fraction(1))
+    terrain = [square("post", "solid", "-1/100", "3/2", "1/100", 2),
+               square("mist", "obscuring", -20, 3, 20, 3 + Fraction("2.9999995"))]
+    first, _ = sight_lines(a, b, terrain, THREE)
+    assert first is not None and first.obscuring == ("mist",)
+    assert abs(first.obscured - 2.9999995) < 1e-9 and first.obscured2 < 9
+    seen = first_clear(a, b, terrain, THREE)
+    assert seen.line is not None and seen.line.segment == first.segment
+
+
+def test_first_clear_counts_overlapping_mist_once_bu_2_6(screen):
+    """BU-2.6: two overlapping bands of mist, 2 in each, 2.5 in together: lines through both are clear, and
+    first_clear (which settles lines through one piece in floats) finds the same first one as judging each
+    line exactly; the centre line is blocked by a post so that the rim segments decide."""
+    from rangefire.geometry.discs import first_clear
+
+    a, b = Disc(Point.of(0, 0), Fraction(1)), Disc(Point.of(0, 10), Fraction(1))
+    terrain = [square("post", "solid", "-1/100", "3/2", "1/100", 2),
+               square("low", "obscuring", -20, 3, 20, 5), square("high", "obscuring", -20, "7/2", 20, "11/2")]
+    first, _ = sight_lines(a, b, terrain, THREE)
+    assert first is not None and first.obscuring == ("low", "high") and first.obscured2 < 9
+    seen = first_clear(a, b, terrain, THREE)
+    assert seen.line is not None and seen.line.segment == first.segment
+
+
+grid = st.integers(0, 4).map(Fraction)
+
+
+def _union_oracle(seg: Segment, rects: list[tuple[Fraction, Fraction, Fraction, Fraction]]) -> Fraction:
+    """The length of ``seg`` inside the interior of the union of closed axis-aligned rectangles, from the
+    definition: cut the segment wherever it meets a line through a rectangle's side; the middle of each piece is
+    inside the union's interior when the corners of a tiny square around it are all covered (the rectangles lie
+    on an inch grid, so nothing but the lines through the middle passes that close)."""
+    (ax, ay), (bx, by) = seg
+    dx, dy = bx - ax, by - ay
+    cuts = {Fraction(0), Fraction(1)}
+    for x0, y0, x1, y1 in rects:
+        cuts.update((x - ax) / dx for x in (x0, x1) if dx)
+        cuts.update((y - ay) / dy for y in (y0, y1) if dy)
+    ts = sorted(t for t in cuts if 0 <= t <= 1)
+    if not rects:
+        return Fraction(0)
+    eps = Fraction(1, 10**6)
+    inside = Fraction(0)
+    for t0, t1 in itertools.pairwise(ts):
+        mx, my = ax + (t0 + t1) / 2 * dx, ay + (t0 + t1) / 2 * dy
+        corners = [(mx + sx * eps, my + sy * eps) for sx in (-1, 1) for sy in (-1, 1)]
+        if all(any(x0 <= x <= x1 and y0 <= y <= y1 for x0, y0, x1, y1 in rects) for x, y in corners):
+            inside += t1 - t0
+    return inside * inside * (dx * dx + dy * dy)
+
+
+@settings(max_examples=200, deadline=None)
+@given(rects=st.lists(st.tuples(st.sampled_from(["solid", "obscuring"]), grid, grid, st.integers(1, 2),
+                                st.integers(1, 2)), min_size=2, max_size=6),
+       start=st.tuples(grid, grid), end=st.tuples(grid, grid), way=st.sampled_from(["across", "along x", "along y"]),
+       one_kind=st.booleans())
+def test_terrain_is_judged_on_the_union_of_its_pieces_bu_2_5_and_bu_2_6(rects, start, end, way, one_kind):
+    """BU-2.5, BU-2.6, against the definition: on an inch grid where pieces often abut and segments often
+    run along their edges, a segment is blocked exactly when it meets the interior of the union of the solid
+    pieces, and the obscured length is that inside the union of the obscuring pieces (float filters on and off)."""
+    from rangefire.geometry import exact
+
+    end = {"across": end, "along x": (end[0], start[1]), "along y": (start[0], end[1])}[way]
+    seg = Segment(Point(*start), Point(*end))
+    if seg.a == seg.b:
+        return
+    boxes = [(rects[0][0] if one_kind else kind, (x, y, x + w, y + h)) for kind, x, y, w, h in rects]
+    pieces = [square(f"p{i}", kind, *box) for i, (kind, box) in enumerate(boxes)]
+    blocked = _union_oracle(seg, [box for kind, box in boxes if kind == "solid"]) > 0
+    obscured2 = _union_oracle(seg, [box for kind, box in boxes if kind == "obscuring"])
+    for fast in (True, False):
+        exact.FAST_FILTERS = fast
+        try:
+            line = judge(seg, pieces)
+        finally:
+            exact.FAST_FILTERS = True
+        assert bool(line.solid) == blocked and line.obscured2 == obscured2, fast

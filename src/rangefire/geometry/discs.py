@@ -18,11 +18,13 @@ The tolerances of this module, stated here and nowhere else:
   (whether a base is within reach of a zone at all is decided exactly).
 
 Distances between bases (edge to edge) are exact: radii are rational (mm / 25.4) and distances are compared
-squared.
+squared. Terrain of a kind is judged on the union of its pieces: a segment running along the shared edge of two
+pieces that cover both sides of it runs through them, and overlapping pieces count once [BU-2.5, BU-2.6].
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -39,6 +41,7 @@ from rangefire.geometry.exact import (
     Segment,
     closest_on_segment,
     float_gap_to_segment,
+    orient,
 )
 from rangefire.geometry.screen import APART, Screen, ends
 
@@ -161,11 +164,16 @@ class Line:
     crossed: tuple[Polygon, ...] = ()
     #: Stretches (t0, t1) inside obscuring terrain, merged where pieces overlap, in floats.
     approx: tuple[tuple[float, float], ...] = ()
+    #: Stretches (t0, t1) run along the shared edge of obscuring pieces that cover both sides of it, with those
+    #: pieces: inside their union though inside neither's interior [BU-2.6].
+    seams: tuple[tuple[Fraction, Fraction, tuple[str, ...]], ...] = ()
 
     @cached_property
     def stretches(self) -> tuple[tuple[Fraction, Fraction], ...]:
-        """The stretches inside obscuring terrain, exact, merged where pieces overlap."""
-        return _merged(t for poly in self.crossed for t in poly.interior_params(self.segment))
+        """The stretches inside obscuring terrain, exact: the union of the pieces, where they overlap or abut
+        counted once [BU-2.6]."""
+        return _merged([*(t for poly in self.crossed for t in poly.interior_params(self.segment)),
+                        *((t0, t1) for t0, t1, _ in self.seams)])
 
     @cached_property
     def obscured2(self) -> Fraction:
@@ -216,14 +224,15 @@ class Line:
     def pieces_near(self, disc: Disc, reach: Fraction | int) -> tuple[str, ...]:
         """The obscuring pieces whose own stretches on this line come within ``reach`` of ``disc``'s edge."""
         r2 = (disc.radius + reach) ** 2
-        found = []
+        def near(t0: Fraction, t1: Fraction) -> bool:
+            part = Segment(self.segment.at(t0), self.segment.at(t1))
+            return (closest_on_segment(disc.centre, part) - disc.centre).norm2() <= r2
+
+        found = {pid for t0, t1, pids in self.seams if near(t0, t1) for pid in pids}
         for pid, polygon in zip(self.obscuring, self.crossed, strict=True):
-            for t0, t1 in polygon.interior_params(self.segment):
-                part = Segment(self.segment.at(t0), self.segment.at(t1))
-                if (closest_on_segment(disc.centre, part) - disc.centre).norm2() <= r2:
-                    found.append(pid)
-                    break
-        return tuple(found)
+            if pid not in found and any(near(t0, t1) for t0, t1 in polygon.interior_params(self.segment)):
+                found.add(pid)
+        return tuple(pid for pid in self.obscuring if pid in found)
 
     def to_dict(self) -> dict[str, object]:
         return {"from": [round(float(c), 4) for c in self.segment.a],
@@ -234,30 +243,96 @@ class Line:
 
 def judge(segment: Segment, pieces: Sequence[Piece],
           screened: Sequence[list[tuple[float, float]] | None] | None = None) -> Line:
-    """Judge one segment against the terrain. Touching a piece is not crossing it.
+    """Judge one segment against the terrain. Touching a piece is not crossing it; pieces of a kind are judged
+    on their union, so a segment running along the shared edge of two pieces that cover it on both sides runs
+    through them [BU-2.5, BU-2.6].
 
     ``screened`` holds, piece by piece, the float stretches a :class:`~rangefire.geometry.screen.Screen` settled
-    (None where it could not): only the rest is worked out exactly here.
+    (None where it could not): only the rest is worked out exactly here. A settled piece has no edge along the
+    segment (the screen hands over every edge that comes near its line), so only the rest are searched for one.
     """
     solid: list[str] = []
     obscuring: list[str] = []
     crossed: list[Polygon] = []
     approx: list[tuple[float, float]] = []
+    along: list[tuple[Fraction, Fraction, int, int]] = []  # edges the segment runs along: (t0, t1, side, k)
+    inside: list[int] = []  # the pieces whose interior it crosses
     for k, piece in enumerate(pieces):
         if piece.kind not in ("solid", "obscuring"):
             continue
         quick = screened[k] if screened is not None else None
         if quick is None:  # not screened, or too close to call in floats
             quick = [(float(t0), float(t1)) for t0, t1 in piece.polygon.interior_params(segment)]
+            along.extend((t0, t1, side, k) for t0, t1, side in _along_edges(segment, piece.polygon))
         if not quick:
             continue
+        inside.append(k)
         if piece.kind == "solid":
             solid.append(piece.id)
         else:
             obscuring.append(piece.id)
             crossed.append(piece.polygon)
             approx.extend(quick)
-    return Line(segment, tuple(solid), tuple(obscuring), tuple(crossed), _merged(approx))
+    if len(along) < 2:  # no shared edge: each piece on its own is its part of the union
+        return Line(segment, tuple(solid), tuple(obscuring), tuple(crossed), _merged(approx))
+    solid_seams = _seams([e for e in along if pieces[e[3]].kind == "solid"])  # [BU-2.5]
+    seams = _seams([e for e in along if pieces[e[3]].kind == "obscuring"])  # [BU-2.6]
+    # every piece in piece order: those whose interior is crossed, and those that cover a seam
+    with_solid = {k for _, _, ks in solid_seams for k in ks} | {k for k in inside if pieces[k].kind == "solid"}
+    with_obscuring = {k for _, _, ks in seams for k in ks} | {k for k in inside if pieces[k].kind == "obscuring"}
+    approx.extend((float(t0), float(t1)) for t0, t1, _ in seams)
+    return Line(segment, tuple(pieces[k].id for k in sorted(with_solid)),
+                tuple(pieces[k].id for k in sorted(with_obscuring)),
+                tuple(pieces[k].polygon for k in sorted(with_obscuring)), _merged(approx),
+                tuple((t0, t1, tuple(pieces[k].id for k in ks)) for t0, t1, ks in seams))
+
+
+def _along_edges(segment: Segment, polygon: Polygon) -> list[tuple[Fraction, Fraction, int]]:
+    """The stretches (t0, t1) of ``segment`` that run along an edge of ``polygon``, each with the side of the
+    segment the polygon's interior lies on beside it: +1 left, -1 right (exact)."""
+    a, b = segment
+    d = b - a
+    n2 = d.norm2()
+    if n2 == 0:
+        return []
+    if _exact.FAST_FILTERS:  # only vertices near the segment's line can end an edge along it
+        ax, ay, dx, dy = float(a.x), float(a.y), float(d.x), float(d.y)
+        slack = _MARGIN * math.hypot(dx, dy)
+        on_line = [abs(dx * (float(p.y) - ay) - dy * (float(p.x) - ax)) <= slack
+                   and orient(a, b, p) == 0 for p in polygon.vertices]
+    else:
+        on_line = [orient(a, b, p) == 0 for p in polygon.vertices]
+    out: list[tuple[Fraction, Fraction, int]] = []
+    turn = 0
+    for i, edge in enumerate(polygon.edges()):
+        if not (on_line[i] and on_line[(i + 1) % len(on_line)]):
+            continue
+        t0, t1 = sorted(((edge.a - a).dot(d) / n2, (edge.b - a).dot(d) / n2))
+        lo, hi = max(t0, Fraction(0)), min(t1, Fraction(1))
+        if lo < hi:
+            # the interior lies left of each edge of a counter-clockwise polygon, as it is walked
+            turn = turn or (1 if polygon.area2() > 0 else -1)
+            out.append((lo, hi, turn if (edge.b - edge.a).dot(d) > 0 else -turn))
+    return out
+
+
+def _seams(along: Sequence[tuple[Fraction, Fraction, int, int]]) -> list[tuple[Fraction, Fraction, tuple[int, ...]]]:
+    """Where edges run along a segment, (t0, t1, side, piece), the stretches covered on both sides at once, with
+    the pieces that cover them: inside the union of the pieces though inside no piece's interior."""
+    if len(along) < 2:
+        return []
+    cuts = sorted({t for t0, t1, _, _ in along for t in (t0, t1)})
+    out: list[tuple[Fraction, Fraction, tuple[int, ...]]] = []
+    for lo, hi in itertools.pairwise(cuts):
+        cover = [(side, k) for t0, t1, side, k in along if t0 <= lo and hi <= t1]
+        if {side for side, _ in cover} != {1, -1}:
+            continue
+        ks = tuple(sorted({k for _, k in cover}))
+        if out and out[-1][1] == lo and out[-1][2] == ks:
+            out[-1] = (out[-1][0], hi, ks)
+        else:
+            out.append((lo, hi, ks))
+    return out
 
 
 def _judged(segments: Sequence[Segment], pieces: Sequence[Piece],
@@ -421,9 +496,10 @@ def first_clear(a: Disc, b: Disc, pieces: Sequence[Piece], limit: Fraction) -> S
     solid_kind = np.array([piece.kind == "solid" for piece in near], dtype=bool)
     seg_length = np.hypot(*(arrays[1] - arrays[0]).T)
     blocked_solid = (~unsure & (inside > 0) & solid_kind[None, :]).any(axis=1)
-    simple = ~unsure.any(axis=1) & (crossed[:, ~solid_kind].sum(axis=1) <= 1)  # no overlap of obscuring pieces
+    # through one obscuring piece at most: the sum is the union's length; overlaps are measured by judging [BU-2.6]
+    simple = ~unsure.any(axis=1) & (crossed[:, ~solid_kind].sum(axis=1) <= 1)
     obscured = np.nan_to_num(inside)[:, ~solid_kind].sum(axis=1) * seg_length
-    too_deep = simple & ~blocked_solid & (obscured > float(limit) + _MARGIN)
+    too_deep = simple & ~blocked_solid & (obscured > float(limit) + _MARGIN)  # within the margin: judged exactly
     look = ~(blocked_solid | too_deep)
     solid, deep = set(centre.solid), set() if centre.solid else set(centre.obscuring)
 
