@@ -1,5 +1,5 @@
 """Round bases and sight among terrain (rangefire.geometry.discs): exact distances, the family of segments,
-exact judgement of each [BU-1.5, BU-2.1, BU-5.7]."""
+exact judgement of each, terrain judged on the union of its pieces [BU-1.5, BU-2.1, BU-2.5, BU-2.6, BU-5.7]."""
 
 from __future__ import annotations
 

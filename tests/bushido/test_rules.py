@@ -143,6 +143,33 @@ def test_sight_is_symmetric_bu_2_1():
     assert sight(b, s, t).is_clear == sight(b, t, s).is_clear
 
 
+def test_a_wall_of_two_abutting_pieces_blocks_along_their_shared_edge_bu_2_5():
+    """BU-2.5: a wall across the table built of two solid pieces that abut on the centre line: the centre line
+    runs along their shared edge, inside neither, yet the two cover it on both sides: no line of sight (as one
+    wall), and the refusal names both pieces."""
+    wall = (box("west", "solid", -5, 4, 0, Fraction(21, 5)), box("east", "solid", 0, 4, 5, Fraction(21, 5)))
+    b = battle(S(), T(), terrain=wall)
+    seen = sight(b, b.unit("S"), b.unit("T"))
+    assert not seen.is_clear and seen.blocked_by == ("east", "west")
+    refused = check(b)
+    assert clauses(refused) == ["BU-3.2"] and "solid east, west" in refused.refusals[0].reason
+
+
+def test_obscuring_depth_is_measured_on_the_union_of_the_pieces_bu_2_6():
+    """BU-2.6: two pieces of mist overlap (2 to 4.5 in and 3.5 to 5.5 in up the table): 3.5 in of the union, too
+    deep, though neither alone is; and two pieces abutting along the centre line are 4 in deep along it."""
+    overlapping = (box("low", "obscuring", -20, 2, 20, Fraction(9, 2)),
+                   box("high", "obscuring", -20, Fraction(7, 2), 20, Fraction(11, 2)))
+    b = battle(S(), T(), terrain=overlapping)
+    seen = sight(b, b.unit("S"), b.unit("T"))
+    assert not seen.is_clear and seen.too_deep == ("high", "low")
+    for single in overlapping:
+        assert sight(battle(S(), T(), terrain=(single,)), *_st()).is_clear
+    abutting = (box("west", "obscuring", -20, 2, 0, 6), box("east", "obscuring", 0, 2, 20, 6))
+    b = battle(S(), T(), terrain=abutting)
+    assert not sight(b, b.unit("S"), b.unit("T")).is_clear
+
+
 def test_zone_of_control_reaches_one_inch_exactly_not_a_hair_more_bu_2_2():
     """BU-2.2: an enemy exactly 1 in away holds the shooter in its zone; 1 in + 10^-10 in does not (decided
     exactly: a rim point may miss the zone's edge by 10^-9 in, so only the exact gate keeps this one out); nor
