@@ -37,7 +37,7 @@ TIMEOUT = 10.0
 MEMORY = 2 * 1024**3
 #: Wording that is not the project's own: a traceback, or the validation library's phrases.
 NOT_OURS = ("Traceback", "instance of", "valid dictionary", "after validation", "constrained-", "Input should",
-            "Field required", "Extra inputs", "pydantic", "errors.pydantic.dev")
+            "Field required", "Extra inputs", "pydantic", "errors.pydantic.dev", "<unicode string>")
 #: Raw control characters (ESC and the rest, but not tab or newline) must never reach the terminal.
 CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f\x9b]")
 
@@ -172,8 +172,9 @@ def problems(entry: dict[str, Any], run: Run) -> list[str]:
         lines = run.stderr.rstrip("\n").split("\n")
         if not lines[0].startswith("rangefire: "):
             found.append("stderr does not begin 'rangefire: '")
-        elif any(line and not line[0].isspace() for line in lines[1:]):
-            found.append("stderr holds more than one message")
+        elif len(lines) > 1 and (not re.search(r"\b\d+ (errors|problems)$", lines[0])
+                                 or any(line and not line[0].isspace() for line in lines[1:])):
+            found.append("more than one line, and not a list of the problems under their count")
     if run.code == 2:
         for fragment in entry["stderr"]:
             if not holds(run.stderr, fragment):
@@ -190,7 +191,7 @@ def problems(entry: dict[str, Any], run: Run) -> list[str]:
     if CONTROL.search(both) and "\x1b" not in entry["absent"]:
         found.append("raw control characters in the output")
     if found and run.code != 0 and run.stderr.strip():
-        found.append("said: " + run.stderr.strip().splitlines()[0][:200])
+        found.append("said: " + run.stderr.strip().splitlines()[0].replace(str(CORPUS) + "/", "")[:200])
     return found
 
 

@@ -392,8 +392,10 @@ def out_of_range(corpus: Corpus, game: str, base: dict[str, Any]) -> None:
                   (("players", "jason", "deck"), [5] * 201), (("players", "jason", "top_revealed"), -1001),
                   (("cards", 4, "effect", "speed"), 1001), (("cards", 1, "effect", "accuracy"), HUGE_INT)]
     for path, value in cases:
+        # a length or a facing is any number: a message that asks for a whole number misleads
+        exact = path[-1] in ("stand_width", "stand_depth", "facing", "short", "position")
         corpus.scenario(game, "range", f"{path_text(path)}-{slug(value)}".replace("[", "").replace("]", ""),
-                        put(base, path, value), stderr=where(path, value),
+                        put(base, path, value), stderr=where(path, value), absent=["whole"] if exact else [],
                         why=f"{path_text(path)} given {value!r}: out of range")
 
 
