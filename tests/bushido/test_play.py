@@ -67,6 +67,40 @@ def test_a_miss_deals_nothing_and_the_defender_takes_no_damage_bu_6_4():
         play(b, {"attack": [3, 1, 1], "defense": [6, 2], "wound": [4]})
 
 
+def test_when_neither_wins_the_log_does_not_say_the_defender_wins_bu_6_3_and_bu_6_4():
+    """BU-6.3: both results 0 (every die a 1): a result of 0 never wins, so neither side wins; the attack does
+    not hit, but BU-6.4 (the defender wins) must not be logged."""
+    b = battle(S(), T(12))
+    resolution, after = play(b, {"attack": [1, 1, 1], "defense": [1, 1]})
+    assert resolution.outcome == {"hit": False, "success_level": 0, "wounds": 0}
+    assert "wound" not in resolution.dice and after.unit("T").wounds == b.unit("T").wounds
+    texts = [f"{line.clause} {line.text}" for line in resolution.log]
+    assert not any("defender wins" in text or text.startswith("BU-6.4") for text in texts), texts
+    assert any(text.startswith("BU-6.3") and "neither wins" in text for text in texts), texts
+    # the defender does win with a result of 2 against 0: then BU-6.4 says so
+    lost, _ = play(b, {"attack": [1, 1, 1], "defense": [2, 1]})
+    assert any(line.clause == "BU-6.4" and "the defender wins" in line.text for line in lost.log)
+
+
+def test_one_die_one_wound_one_box_in_the_singular():
+    """The log says "1 remains", "1 remaining die", "1 wound", "1 box", "+1 attack die" and "+2 defense dice"."""
+    b = battle(S(rcp=1, states=["aimed"]), T(12, states=["prone"]))
+    plan = BU.plan(b, Attack("S", "T"))
+    reasons = [str(m) for m in plan.modifiers]
+    assert any(r.startswith("+1 attack die: aimed") for r in reasons), reasons
+    assert any(r.startswith("-1 defense die: T is prone") for r in reasons), reasons
+    # 2 attack dice against 1: equal results 6 and 6, one die left each: the attacker wins at SL 0; roll 4 at
+    # SL 0 is 1 wound
+    resolution, _ = play(b, {"attack": [6, 1], "defense": [6], "wound": [4]})
+    texts = [line.text for line in resolution.log]
+    assert "attack dice 6, 1: 1s discarded, 1 remains, result 6" in texts, texts
+    assert "equal results; the attacker wins at SL 0 (1 remaining die against 1)" in texts, texts
+    assert any(t.endswith("at SL 0: 1 wound") for t in texts) and "T marks 1 box" in texts, texts
+    # a pool of -1 rolls 1 die and the defender gains 2 dice
+    starved = BU.plan(battle(S(rcp=1, states=["ran", "moved"]), T(12)), Attack("S", "T"))
+    assert "+2 defense dice: the attack pool is -1 [BU-5.6]" in [str(m) for m in starved.modifiers]
+
+
 def test_ammo_spent_on_declaring_hit_or_miss_bu_4_1():
     """BU-4.1: the marker goes when the attack is declared, whatever the dice do."""
     b = battle(S(weapon={**BOW, "ammo": 2}), T(12))

@@ -43,6 +43,16 @@ from rangefire.rulesets.bushido.table import (
 __all__ = ["Battle", "Bushido", "BushidoPlan", "Unit"]
 
 
+def _count(n: int, one: str, many: str) -> str:
+    """``1 die``, ``2 dice``, ``0 dice``: a number with its noun in the right number."""
+    return f"{n} {one if n == 1 else many}"
+
+
+def _dice_noun(pool: str, delta: int) -> str:
+    """The pool a modifier changes, in the number its size asks for: ``+1 attack die``, ``+2 attack dice``."""
+    return f"{pool} {'die' if abs(delta) == 1 else 'dice'}"
+
+
 @dataclass(frozen=True)
 class BushidoPlan(Plan):
     """Everything decided before the dice of a ranged attack are rolled."""
@@ -248,33 +258,38 @@ class Bushido(Ruleset[Battle, BushidoPlan]):
                                            f"(--redirect-to); {target.id} stays the target"))
         mods: list[Modifier] = []
         attack = shooter.rcp
+        one = _dice_noun("attack", 1)
         if shooter.has("aimed"):
-            mods.append(Modifier("BU-5.3", +1, "attack dice: aimed this turn"))
+            mods.append(Modifier("BU-5.3", +1, f"{one}: aimed this turn"))
         if shooter.has("ran"):
-            mods.append(Modifier("BU-5.3", -1, "attack dice: ran this turn"))
+            mods.append(Modifier("BU-5.3", -1, f"{one}: ran this turn"))
         if shooter.has("moved") or shooter.has("will_move"):
-            mods.append(Modifier("BU-5.3", -1, "attack dice: has moved or will move this activation"))
+            mods.append(Modifier("BU-5.3", -1, f"{one}: has moved or will move this activation"))
         if covered:
-            mods.append(Modifier("BU-5.3", -1, f"attack dice: {target.id} is in cover"
+            mods.append(Modifier("BU-5.3", -1, f"{one}: {target.id} is in cover"
                                                f"{' (' + ', '.join(cover_by) + ')' if cover_by else ''} [BU-5.7]"))
         attack += sum(m.delta for m in mods)
         defense = BAND_DICE.get(band_ or "long", 0)
         dmods = []
         for state, reason in (("prone", "prone"), ("ran", "ran"), ("surprised", "surprised")):
             if target.has(state):
-                dmods.append(Modifier("BU-5.4", -1, f"defense dice: {target.id} is {reason}"))
+                dmods.append(Modifier("BU-5.4", -1, f"{_dice_noun('defense', 1)}: {target.id} is {reason}"))
         if target.size == "large":
-            dmods.append(Modifier("BU-5.4", -1, f"defense dice: {target.id} is Large ({target.base} mm)"))
+            dmods.append(Modifier("BU-5.4", -1, f"{_dice_noun('defense', 1)}: {target.id} is Large "
+                                                f"({target.base} mm)"))
         elif target.size == "small":
-            dmods.append(Modifier("BU-5.4", +1, f"defense dice: {target.id} is Small ({target.base} mm)"))
+            dmods.append(Modifier("BU-5.4", +1, f"{_dice_noun('defense', 1)}: {target.id} is Small "
+                                                f"({target.base} mm)"))
         defense += sum(m.delta for m in dmods)
         rolled_a, rolled_d, gain_a, gain_d = pools(attack, defense)
         extra = []
         if attack < 1 or defense < 1:
             if gain_a:
-                extra.append(Modifier("BU-5.6", gain_a, f"attack dice: the defense pool is {defense}"))
+                extra.append(Modifier("BU-5.6", gain_a, f"{_dice_noun('attack', gain_a)}: the defense pool is "
+                                                        f"{defense}"))
             if gain_d:
-                extra.append(Modifier("BU-5.6", gain_d, f"defense dice: the attack pool is {attack}"))
+                extra.append(Modifier("BU-5.6", gain_d, f"{_dice_noun('defense', gain_d)}: the attack pool is "
+                                                        f"{attack}"))
             notes.append(LogLine("BU-5.6", f"pools {attack} and {defense}: a pool below 1 rolls 1 die"
                                            + ("; neither gains, both were below 1" if not (gain_a or gain_d) else "")))
         return BushidoPlan(
@@ -322,16 +337,21 @@ class Bushido(Ruleset[Battle, BushidoPlan]):
         d_dice = source.roll("defense", plan.defense_dice)
         a, d = side_result(a_dice, cap), side_result(d_dice, cap)
         for who, dice, (result, kept) in (("attack", a_dice, a), ("defense", d_dice, d)):
-            log.append(LogLine("BU-6.2", f"{who} dice {', '.join(map(str, dice))}: 1s discarded, {kept} remain, "
-                                         f"result {result}"))
+            log.append(LogLine("BU-6.2", f"{who} dice {', '.join(map(str, dice))}: 1s discarded, "
+                                         f"{kept} remain{'s' if kept == 1 else ''}, result {result}"))
         hit, sl = contest(a, d)
-        if a[0] == d[0]:
-            why = ("both results are 0: neither wins, the attack misses" if a[0] == 0 else
-                   f"equal results; {'the attacker' if hit else 'the defender'} wins at SL 0 "
-                   f"({a[1]} remaining dice against {d[1]})")
-            log.append(LogLine("BU-6.3", why))
+        neither = a[0] == d[0] == 0  # a result of 0 never wins, so two of them leave no winner [BU-6.3]
+        if neither:
+            log.append(LogLine("BU-6.3", "both results are 0: neither wins, the attack misses"))
+        elif a[0] == d[0]:
+            log.append(LogLine("BU-6.3", f"equal results; {'the attacker' if hit else 'the defender'} wins at SL 0 "
+                                         f"({_count(a[1], 'remaining die', 'remaining dice')} against {d[1]})"))
         else:
             log.append(LogLine("BU-6.3", f"{'the attacker' if hit else 'the defender'} wins at SL {sl}"))
+        if neither:
+            # not a successful attack, so no wound roll [BU-7.1]; nor did the defender win, so BU-6.4 is not cited
+            log.append(LogLine("BU-7.1", "no successful attack: no wound roll, no damage"))
+            return log, outcome
         if not hit:
             log.append(LogLine("BU-6.4", "the defender wins: the attack misses and deals no damage"))
             return log, outcome
@@ -339,11 +359,11 @@ class Bushido(Ruleset[Battle, BushidoPlan]):
         roll = wound_roll(die, plan.wound_roll_modifier)
         wounds = wounds_for(roll, sl)
         log.append(LogLine("BU-7.2", f"wound die {die} {plan.wound_roll_modifier:+d} = roll {roll} at SL {min(sl, 6)}"
-                                     f"{' (SL ' + str(sl) + ' counts as 6)' if sl > 6 else ''}: {wounds} wound"
-                                     f"{'s' if wounds != 1 else ''}"))
+                                     f"{' (SL ' + str(sl) + ' counts as 6)' if sl > 6 else ''}: "
+                                     f"{_count(wounds, 'wound', 'wounds')}"))
         removed = wounds >= plan.target_wounds_left
-        log.append(LogLine("BU-7.3", f"{plan.target} marks {min(wounds, plan.target_wounds_left)} box"
-                                     f"{'es' if min(wounds, plan.target_wounds_left) != 1 else ''}"
+        marked = _count(min(wounds, plan.target_wounds_left), "box", "boxes")
+        log.append(LogLine("BU-7.3", f"{plan.target} marks {marked}"
                                      + (": every box is marked, the model is removed" if removed else "")))
         return log, {"hit": True, "success_level": sl, "wounds": wounds, "removed": removed}
 
