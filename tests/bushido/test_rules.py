@@ -8,6 +8,7 @@ centres of S and T are d + 175/127 apart when their edges are d apart.
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 from typing import Any
 
@@ -454,3 +455,65 @@ def test_every_pair_of_a_random_table_is_checked_by_clause_bu_2_1(spots, blocks,
                 assert [n.id for n in c1.plan.nominees] == [n.id for n in c2.plan.nominees]
                 odds = BU.odds(c1.plan)
                 assert sum(odds.outcomes["wounds"].probabilities().values()) == 1
+
+
+# -- bad input: checks on the raw file run before validation ----------------------------------------------------
+ODD_VALUES = [["ito"], [30, 40], {"a": 1}, {}, [], None, True, 30.0, "30", 10**30, [[1, 2]], "12", {"x": 0, "y": 0}]
+
+
+@pytest.mark.parametrize("value", ODD_VALUES, ids=repr)
+@pytest.mark.parametrize("key", ["side", "base", "position", "id"])
+def test_side_or_base_as_a_list_or_mapping_is_a_scenario_error_with_its_path(key, value):
+    """A model's side, base, position or id of any type: the file is refused with the path, never a TypeError
+    from the checks that run on the raw file before validation (overlapping bases, the active side, ids)."""
+    units = [S(), T(), model("U", "ito", (5, 5))]
+    units[2][key] = value
+    if (isinstance(value, str) and key in ("side", "id")) or (key, value) in (("base", 30.0), ("position", [30, 40])):
+        assert battle(*units, active_side="prefecture").units[2]  # any text is a valid side or id; 30.0 is 30
+    else:
+        with pytest.raises(ScenarioError, match=re.escape(f"units[2].{key}")):
+            battle(*units, active_side="prefecture")
+
+
+@pytest.mark.parametrize("value", ODD_VALUES, ids=repr)
+@pytest.mark.parametrize("key", ["units", "terrain", "active_side", "options", "name"])
+def test_top_level_keys_of_any_type_are_scenario_errors(key, value):
+    """Top-level sections of any type: a clean error naming the key, never a traceback."""
+    data = {"ruleset": "bushido", "units": [S(), T()], "terrain": [], key: value}
+    try:
+        battle_from_mapping(data)
+    except ScenarioError as exc:
+        assert key in str(exc)
+
+
+@pytest.mark.parametrize("value", ODD_VALUES, ids=repr)
+def test_terrain_and_positions_of_any_type_are_scenario_errors(value):
+    """A terrain piece, a polygon, a vertex, a coordinate or a whole model of any type: a clean error."""
+    for where, data in (
+            ("terrain[0]", {"terrain": [value]}),
+            ("terrain[0].polygon", {"terrain": [{"id": "w", "kind": "solid", "polygon": value}]}),
+            ("terrain[0].polygon[0]", {"terrain": [{"id": "w", "kind": "solid", "polygon": [value, [0, 0], [1, 1]]}]}),
+            ("units[1].position", {"units": [S(), {**T(), "position": [value, 0]}]}),
+            ("units[1]", {"units": [S(), value]})):
+        try:
+            battle_from_mapping({"ruleset": "bushido", "units": [S(), T()], **data})
+        except ScenarioError as exc:
+            assert where.split("[")[0] in str(exc)
+
+
+def test_a_base_written_30_0_is_still_checked_for_overlap_bu_2_3():
+    """BU-2.3: validation reads base 30.0 as 30, so the overlap check on the raw file must read it too."""
+    with pytest.raises(ScenarioError, match=r"units\[1\]\.position: its base overlaps"):
+        battle(model("S", "prefecture", (0, 0), 30.0), model("E", "ito", (R30, 0), 30.0))
+
+
+@pytest.mark.parametrize("value", [*ODD_VALUES, "00", {"0": 1, "1": 2}], ids=repr)
+@pytest.mark.parametrize("key", ["side", "base", "position", "id"])
+def test_raw_checks_take_values_of_any_type(key, value):
+    """The checks on the raw file (bases overlapping [BU-2.3], the active side, ids used twice) run before
+    validation, so they meet values of every type: they must neither raise nor read a malformed value as a
+    valid one ("00" is no position at the origin, overlapping S), leaving validation to name it."""
+    units = [S(), T(), model("U", "ito", (5, 5))]
+    units[2][key] = value
+    problems = BU.raw_problems({"ruleset": "bushido", "units": units, "active_side": "prefecture"})
+    assert problems == []

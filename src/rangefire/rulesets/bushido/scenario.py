@@ -122,17 +122,25 @@ class Battle(Model):
 
 
 def cross_problems(data: Mapping[str, Any]) -> list[str]:
-    """Ids used twice, bases that overlap, an active side no model belongs to."""
+    """Ids used twice, bases that overlap, an active side no model belongs to.
+
+    These run on the raw file, before validation, so every value may be of any type: a value not of the kind
+    expected is passed over (never read as another kind: a string is no position), and validation names it."""
     problems = duplicate_ids(data, ("units", "terrain"))
     units = data["units"] if isinstance(data.get("units"), list) else []
     discs: list[tuple[int, str, Disc]] = []
     for i, unit in enumerate(units):
-        if not isinstance(unit, dict) or unit.get("base") not in SIZES:
+        if not isinstance(unit, dict):
             continue
-        try:
-            disc = Disc.base(tuple(parse_exact(v) for v in unit["position"]), int(unit["base"]))  # type: ignore[arg-type]
-        except (KeyError, TypeError, ValueError, IndexError):
+        base, position = unit.get("base"), unit.get("position")
+        # a base as validation takes it (30 or 30.0; never True, text or a list, which cannot be looked up)
+        size = base if isinstance(base, int | float) and not isinstance(base, bool) and base in SIZES else None
+        if size is None or not isinstance(position, list) or len(position) != 2:
             continue  # the field validators report a bad position or base
+        try:
+            disc = Disc.base((parse_exact(position[0]), parse_exact(position[1])), int(size))
+        except ValueError:
+            continue  # not a number: the field validators report it
         for j, uid, other in discs:
             if disc.overlaps(other):
                 problems.append(f"units[{i}].position: its base overlaps the base of units[{j}] ({uid}); bases may "
@@ -143,7 +151,10 @@ def cross_problems(data: Mapping[str, Any]) -> list[str]:
     if vertices > MAX_TERRAIN_VERTICES:
         problems.append(f"terrain: {vertices} vertices in all; at most {MAX_TERRAIN_VERTICES} are accepted")
     active = data.get("active_side")
-    sides = {u.get("side") for u in units if isinstance(u, dict)}
+    given = [u.get("side") for u in units if isinstance(u, dict)]
+    if not all(isinstance(side, str) for side in given):
+        return problems  # a side of another kind is reported by validation; no side to compare with yet
+    sides = set(given)
     if isinstance(active, str) and units and active not in sides:
         problems.append(f"active_side: {active!r} is not the side of any model (sides: "
                         f"{', '.join(sorted(str(s) for s in sides))})")
