@@ -149,15 +149,41 @@ def test_exact_odds_equal_brute_force_bu_6_1(attack, defense, cap):
         assert sl.probabilities() == dict(sorted(b_sl.items()))
 
 
+def contest_as_written(attacker: tuple[int, int], defender: tuple[int, int]) -> tuple[bool, int]:
+    """BU-6.3 read afresh, for the oracle (not the module's ``contest``): find the winner step by step, then
+    apply the exception; (the attacker wins?, the winner's SL), with SL 0 when nobody wins."""
+    (ra, ka), (rd, kd) = attacker, defender
+    if ra != rd:
+        winner = "attacker" if ra > rd else "defender"  # the higher result wins
+    elif ka != kd:
+        winner = "attacker" if ka > kd else "defender"  # equal results: more remaining dice
+    else:
+        winner = "attacker"  # still equal: the attacker
+    if (ra if winner == "attacker" else rd) == 0:
+        return False, 0  # a result of 0 never wins: nobody does
+    return winner == "attacker", abs(ra - rd)
+
+
+def test_contest_as_written_bu_6_3():
+    """The oracle's own reading of BU-6.3, on the cases the clause names."""
+    assert contest_as_written((8, 2), (5, 1)) == (True, 3)
+    assert contest_as_written((5, 1), (8, 3)) == (False, 3)
+    assert contest_as_written((7, 1), (7, 2)) == (False, 0)
+    assert contest_as_written((7, 2), (7, 2)) == (True, 0)
+    assert contest_as_written((0, 0), (0, 0)) == (False, 0)
+
+
 @pytest.mark.parametrize("cap", [None, 2])
 @pytest.mark.parametrize(("attack", "defense"), [(1, 1), (3, 2), (2, 5), (6, 6), (8, 3), (12, 12)])
-def test_opposed_test_equals_icepool(attack, defense, cap):
-    """BU-6.1 and BU-6.2 through icepool's multisets: one side's (result, remaining) and the whole test."""
+def test_opposed_test_equals_icepool_bu_6_3(attack, defense, cap):
+    """BU-6.1 to BU-6.3 through icepool's multisets: one side's (result, remaining) and the whole test, the two
+    sides compared by the oracle's own reading of BU-6.3 (not the module's)."""
     ours = side_dist(attack, cap)
     theirs = icepool_bushido_side(attack, cap)
     assert {k: Fraction(w, ours.total) for k, w in ours.weights().items()} == \
         {tuple(k): Fraction(w, theirs.denominator()) for k, w in theirs.items()}
-    assert opposed_dist(attack, defense, cap).probabilities() == icepool_bushido_test(attack, defense, cap, contest)
+    assert opposed_dist(attack, defense, cap).probabilities() == \
+        icepool_bushido_test(attack, defense, cap, contest_as_written)
 
 
 def test_more_attack_dice_never_hurt_bu_5_2():
