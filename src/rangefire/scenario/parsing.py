@@ -187,6 +187,10 @@ class _Refused(ConstructorError):
         super().__init__(None, None, problem, node.start_mark)
 
 
+_TAG_WORDS = {"int": "whole number", "float": "number", "bool": "true or false", "timestamp": "date",
+              "binary": "base64 text", "null": "null"}
+
+
 class _Checks:
     """Mixed into a PyYAML loader: duplicate keys noted with their path, huge numbers and values that do not
     convert refused with their line. Paths come from :func:`_walk_nodes`, run before anything is built."""
@@ -216,7 +220,7 @@ class _Checks:
         except (ValueError, TypeError, IndexError, OverflowError, AttributeError):
             # a value its tag cannot read: a date such as 2001-02-30, "!!int abc", "!!float" of nothing
             tag = str(node.tag).rpartition(":")[2] or str(node.tag)
-            raise _Refused(f"not a valid {tag} value", node) from None
+            raise _Refused(f"not a valid {_TAG_WORDS.get(tag, tag)}", node) from None
 
     def construct_yaml_int(self, node: Any) -> int:
         if isinstance(node.value, str) and len(node.value) > MAX_DIGITS:
