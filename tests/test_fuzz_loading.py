@@ -3,23 +3,29 @@
 Each example scenario is mutated (a value anywhere replaced by one of another type or a random JSON-like value,
 keys deleted or added, list items duplicated) and handed to ``battle_from_mapping``: it must return a battle or
 raise a ``RangefireError``, never another exception. A battle it returns is then checked for a pair of its
-units: the rules may refuse the attack (a ``Check`` with refusals, or a ``RangefireError``), never crash.
+units: the rules may refuse the attack (a ``Check`` with refusals, or a ``RangefireError``), never crash; and
+written out as a scenario it reads back as the same battle. The files themselves are fuzzed too: the examples
+in YAML, JSON and TOML with bytes changed, cut or inserted must load or be refused with our own error.
 """
 
 from __future__ import annotations
 
+import contextlib
 import copy
+import json
 import math
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
+import tomli_w
 import yaml
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 
 from rangefire.core import Attack, Check, RangefireError
-from rangefire.rulesets import battle_from_mapping
+from rangefire.rulesets import RULESETS, battle_from_mapping, load_battle
 
 EXAMPLES = sorted((Path(__file__).resolve().parent.parent / "examples").glob("*.yaml"))
 #: Mutated scenarios tried per example: about 200 for each game (Bushido and swerve have two examples each).
@@ -116,10 +122,72 @@ def test_any_mutated_scenario_gives_a_battle_or_our_own_error(example):
             return
         attacker = data.draw(st.sampled_from(ids))
         target = data.draw(st.sampled_from([None, *ids]))
+        again = battle_from_mapping(ruleset.dump(battle), source="written.yaml")[1]
+        assert again == battle, "a battle written out reads back as another"
         try:
             checked = ruleset.check(battle, Attack(attacker, target))
         except RangefireError:
             return
         assert isinstance(checked, Check)
+
+    fuzz()
+
+
+@pytest.mark.parametrize("key", [r.key for r in RULESETS])
+@settings(max_examples=50, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+@given(extra=st.dictionaries(KEYS, JSONISH | NASTY, max_size=6))
+def test_any_mapping_naming_a_game_gives_a_battle_or_our_own_error(key, extra):
+    """Not only mutated examples: any mapping at all under a game's key."""
+    with contextlib.suppress(RangefireError):
+        battle_from_mapping({**copy.deepcopy(extra), "ruleset": key})
+
+
+#: Numbers as a file might spell them: past the digits Python reads, past a float, not numbers at all.
+NUMBERS = st.sampled_from([b"9" * 5000, b"-" + b"9" * 4400, b"1e999", b"1.0e+999", b"-1.0e+999", b".nan", b"nan",
+                           b"NaN", b"Infinity", b"0x1F", b"1_000", b"1e-13", b"0.1e-40", b"00", b"+5", b"1/3"])
+
+
+def spellings(example: Path) -> dict[str, bytes]:
+    data = load(example)
+    return {"yaml": example.read_bytes(), "json": json.dumps(data, indent=1).encode(),
+            "toml": tomli_w.dumps(data).encode()}
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=[p.stem for p in EXAMPLES])
+def test_any_damaged_file_loads_or_is_refused_with_our_own_error(example, tmp_path):
+    """An example file with bytes replaced, deleted or inserted (any byte, or one that matters to the format),
+    in each format: load_battle returns a battle or raises a RangefireError, never another exception."""
+    texts = spellings(example)
+    special = st.sampled_from([b"\x00", b"\xff", b"\xef\xbb\xbf", b"{", b"[", b"]", b"}", b":", b",", b"\"", b"'",
+                               b"&a", b"*a", b"!!", b"\n", b"\t", b"#", b"=", b"9" * 5000, b"1e999", b"-", b"."])
+
+    @settings(max_examples=100 // EXAMPLES_PER_GAME[load(example)["ruleset"]], deadline=None, database=None,
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+    @given(data=st.data())
+    def fuzz(data: st.DataObject) -> None:
+        fmt = data.draw(st.sampled_from(sorted(texts)))
+        content = bytearray(texts[fmt])
+        for _ in range(data.draw(st.integers(1, 3))):
+            kind = data.draw(st.sampled_from(["replace", "delete", "insert", "number", "line"]))
+            if kind in ("number", "line"):
+                # a number spelt otherwise (too long to read, past a float, not a number), or a line given twice
+                spans = [m.span() for m in re.finditer(rb"\d+(\.\d+)?" if kind == "number" else rb"[^\n]*\n",
+                                                       bytes(content))]
+                if not spans:
+                    continue
+                start, end = data.draw(st.sampled_from(spans))
+                content[start:end] = (data.draw(NUMBERS) if kind == "number" else content[start:end] * 2)
+                continue
+            at_ = data.draw(st.integers(0, len(content)))
+            piece = data.draw(special | st.binary(min_size=1, max_size=3))
+            if kind == "insert":
+                content[at_:at_] = piece
+            else:
+                content[at_:at_ + len(piece) if kind == "replace" else at_ + data.draw(st.integers(1, 40))] = (
+                    piece if kind == "replace" else b"")
+        path = tmp_path / f"damaged.{fmt}"
+        path.write_bytes(bytes(content))
+        with contextlib.suppress(RangefireError):
+            load_battle(path)
 
     fuzz()
