@@ -248,6 +248,9 @@ def test_a_line_along_the_shared_edge_of_abutting_solid_pieces_is_blocked_bu_2_5
     left, right = square("left", "solid", -5, 4, 0, 6), square("right", "solid", 0, 4, 5, 6)
     line = judge(ALONG, [left, right])
     assert line.solid == ("left", "right") and not line.is_clear(THREE)
+    clockwise = Piece("right", "solid", Polygon(right.polygon.vertices[::-1]))  # the same piece written clockwise
+    assert judge(ALONG, [left, clockwise]).solid == ("left", "right")
+    assert judge(ALONG, [left, square("left too", "solid", -3, 3, 0, 7)]).solid == ()  # both on the left
     # covered on both sides only from y = 5 to 6: still blocked
     assert judge(ALONG, [left, square("right", "solid", 0, 5, 5, 7)]).solid == ("left", "right")
     # both sides covered at the single point y = 6 only, or one side only: the segment only touches them
@@ -374,11 +377,12 @@ def _union_oracle(seg: Segment, rects: list[tuple[Fraction, Fraction, Fraction, 
 @given(rects=st.lists(st.tuples(st.sampled_from(["solid", "obscuring"]), grid, grid, st.integers(1, 2),
                                 st.integers(1, 2)), min_size=2, max_size=6),
        start=st.tuples(grid, grid), end=st.tuples(grid, grid), way=st.sampled_from(["across", "along x", "along y"]),
-       one_kind=st.booleans())
-def test_terrain_is_judged_on_the_union_of_its_pieces_bu_2_5_and_bu_2_6(rects, start, end, way, one_kind):
+       one_kind=st.booleans(), clockwise=st.lists(st.booleans(), min_size=6, max_size=6))
+def test_terrain_is_judged_on_the_union_of_its_pieces_bu_2_5_and_bu_2_6(rects, start, end, way, one_kind, clockwise):
     """BU-2.5, BU-2.6, against the definition: on an inch grid where pieces often abut and segments often
     run along their edges, a segment is blocked exactly when it meets the interior of the union of the solid
-    pieces, and the obscured length is that inside the union of the obscuring pieces (float filters on and off)."""
+    pieces, and the obscured length is that inside the union of the obscuring pieces (float filters on and off,
+    pieces written either way round)."""
     from rangefire.geometry import exact
 
     end = {"across": end, "along x": (end[0], start[1]), "along y": (start[0], end[1])}[way]
@@ -387,6 +391,9 @@ def test_terrain_is_judged_on_the_union_of_its_pieces_bu_2_5_and_bu_2_6(rects, s
         return
     boxes = [(rects[0][0] if one_kind else kind, (x, y, x + w, y + h)) for kind, x, y, w, h in rects]
     pieces = [square(f"p{i}", kind, *box) for i, (kind, box) in enumerate(boxes)]
+    # some pieces written clockwise: the side of an edge their interior lies on must not depend on it
+    pieces = [Piece(p.id, p.kind, Polygon(p.polygon.vertices[::-1])) if cw else p
+              for p, cw in zip(pieces, clockwise, strict=False)]
     blocked = _union_oracle(seg, [box for kind, box in boxes if kind == "solid"]) > 0
     obscured2 = _union_oracle(seg, [box for kind, box in boxes if kind == "obscuring"])
     for fast in (True, False):
