@@ -65,7 +65,7 @@ for line in sys.stdin:
     result = {"id": job["id"], "code": None, "stdout": "", "stderr": "", "crash": ""}
     signal.setitimer(signal.ITIMER_REAL, float(sys.argv[1]))
     try:
-        run = runner.invoke(app, job["args"])
+        run = runner.invoke(app, job["args"], prog_name="rangefire")
         result.update(code=run.exit_code, stdout=run.stdout, stderr=run.stderr)
         if run.exception is not None and not isinstance(run.exception, SystemExit):
             frames = [f for f in traceback.extract_tb(run.exception.__traceback__) if "rangefire" in f.filename]
@@ -168,7 +168,8 @@ def problems(entry: dict[str, Any], run: Run) -> list[str]:
         found.append("a traceback: " + run.stderr.strip().splitlines()[-1][:160])
     if run.code not in entry["exit"]:
         found.append(f"exit {run.code}, expected {' or '.join(map(str, entry['exit']))}")
-    if run.code == 2 or (run.stderr.strip() and run.code != 0):
+    # a usage error is the option parser's own message (a box under "Usage:"), so its form is not judged here
+    if entry["category"] != "usage" and (run.code == 2 or (run.stderr.strip() and run.code != 0)):
         lines = run.stderr.rstrip("\n").split("\n")
         if not lines[0].startswith("rangefire: "):
             found.append("stderr does not begin 'rangefire: '")

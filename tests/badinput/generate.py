@@ -606,9 +606,19 @@ def malformed(corpus: Corpus, game: str, base: dict[str, Any]) -> None:
 
 
 def misc(corpus: Corpus) -> None:
-    """Bad files that are not about one game: types, depth, expansion."""
+    """Bad files that are not about one game: types, depth, expansion; and command lines the parser of options
+    refuses (its own usage message, which need not begin ``rangefire:``, but must name the option)."""
     scenario = (EXAMPLES / "wheatfield.yaml").read_bytes()
     attack = GAMES["dc"]["attack"]
+    wheatfield = "{examples}/wheatfield.yaml"
+    for name, args, option in (("no-attacker", ["check", wheatfield], "--attacker"),
+                               ("unknown-option", ["check", wheatfield, *attack, "--bogus"], "--bogus"),
+                               ("seed-text", ["resolve", wheatfield, *attack, "--seed", "abc"], "--seed"),
+                               ("seed-huge", ["resolve", wheatfield, *attack, "--seed", DIGITS], "--seed")):
+        corpus.add(f"misc-usage-{name}", "usage", args, stderr=[option], why=f"{option}: a usage error")
+    for name, target in (("missing-folder", "{here}/no-such-folder/odds.png"), ("unknown-type", "{here}/no-such-folder/odds.txt")):
+        corpus.add(f"misc-plot-{name}", "choice", ["odds", wheatfield, *attack, "--plot", target],
+                   stderr=["--plot"], why=f"--plot where no chart can be written ({name})")
 
     def bad(label: str, ext: str, content: bytes, stderr: list[str], why: str) -> None:
         corpus.raw("misc", "malformed", label, ext, content, stderr=stderr, why=why,
