@@ -13,6 +13,7 @@ manifest run as ``python -m rangefire.cli`` in a process of their own each.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import re
@@ -192,7 +193,11 @@ def problems(entry: dict[str, Any], run: Run) -> list[str]:
     if CONTROL.search(both) and "\x1b" not in entry["absent"]:
         found.append("raw control characters in the output")
     if found and run.code != 0 and run.stderr.strip():
-        found.append("said: " + run.stderr.strip().splitlines()[0].replace(str(CORPUS) + "/", "")[:200])
+        lines = run.stderr.strip().splitlines()
+        said = lines[0]
+        if entry["category"] == "usage":  # the first line inside the parser's box under "Error"
+            said = next((b for a, b in itertools.pairwise(lines) if "Error" in a), said)
+        found.append("said: " + said.strip("│╭╮─ ").replace(str(CORPUS) + "/", "")[:200])
     return found
 
 
