@@ -1,0 +1,214 @@
+"""A drawing of a battle as data: shapes in table units, each with a meaning, before any pixel is decided.
+
+A game turns its battle (and, optionally, the checks of an attack) into a :class:`Scene`; a renderer
+(``rangefire.draw``) turns the scene into a picture. The scene says *what* a shape is (its ``kind``: a
+unit, a piece of terrain by kind, gunsmoke, an arc of fire, a line of fire and its state, a blocker, a
+zone of control, a legal or refused target), whose it is (``side``), which piece it belongs to (``id``) and
+what a reader hovering over it should be told (``title``); the renderer decides colours and line styles
+from those, so the same scene serves a file, a terminal preview or a web page that styles and scripts it.
+
+Coordinates are table units (inches, steps...) with x to the right and y up the table, as in scenario
+files; floats, since a drawing only shows the exact verdicts made elsewhere.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+XY = tuple[float, float]
+
+#: States a line of fire or sight is drawn in: the verdicts of the games, and ``refused`` for a line the
+#: rules refuse for a reason other than sight (out of arc, out of range, not the closest enemy).
+LINE_STATES = ("clear", "touching", "hindered", "blocked", "refused")
+
+
+@dataclass(frozen=True)
+class Shape:
+    """What every shape carries: its meaning and whose it is.
+
+    ``kind`` names the meaning, optionally with a sub-kind after a colon (``terrain:heavy``); ``state`` is a
+    further class (``hindered``, ``legal``...); ``id`` the piece it belongs to; ``side`` the player or army
+    whose colour it takes; ``title`` the text shown on hovering over it.
+    """
+
+    kind: str
+    id: str = ""
+    side: str | None = None
+    title: str = ""
+    state: str = ""
+
+
+@dataclass(frozen=True)
+class Poly(Shape):
+    """A closed polygon: a stand, a base, a terrain piece, a marker, an arc of fire."""
+
+    points: tuple[XY, ...] = ()
+
+
+@dataclass(frozen=True)
+class Circle(Shape):
+    """A circle: a round base, a zone of control, a range ring."""
+
+    centre: XY = (0.0, 0.0)
+    radius: float = 0.0
+
+
+@dataclass(frozen=True)
+class Segment(Shape):
+    """A straight line: a line of fire or sight, a front edge, a coloured side of a base.
+
+    ``arrow`` puts an arrowhead at ``end`` (a facing mark).
+    """
+
+    start: XY = (0.0, 0.0)
+    end: XY = (0.0, 0.0)
+    arrow: bool = False
+
+
+@dataclass(frozen=True)
+class Label(Shape):
+    """Text at a point of the table. ``anchor`` is where the point is on the text: start, middle or end;
+    ``size`` is relative to the renderer's normal text (1.0); ``angle`` turns it (degrees, anticlockwise)."""
+
+    at: XY = (0.0, 0.0)
+    text: str = ""
+    anchor: str = "middle"
+    size: float = 1.0
+    angle: float = 0.0
+
+
+@dataclass(frozen=True)
+class Group(Shape):
+    """Shapes that make one piece (a unit with its stands, facing mark and name), drawn and titled together."""
+
+    items: tuple[Shape, ...] = ()
+
+
+@dataclass(frozen=True)
+class LegendEntry:
+    """One line of the legend: a sample of a kind (with its state and side), and what it means."""
+
+    kind: str
+    text: str
+    state: str = ""
+    side: str | None = None
+    sample: str = "fill"  # fill | line | circle | mark
+
+
+@dataclass(frozen=True)
+class Scene:
+    """A battle ready to draw: the shapes in drawing order (first underneath), the part of the table to show
+    ``(x0, y0, x1, y1)``, the table unit (``in``, ``steps``; empty when there is no table and no scale), the
+    sides in the order their colours are given, the legend, notes written under the picture, and the scale
+    the game draws at."""
+
+    title: str
+    items: tuple[Shape, ...]
+    bounds: tuple[float, float, float, float]
+    unit: str = "in"
+    sides: tuple[str, ...] = ()
+    legend: tuple[LegendEntry, ...] = ()
+    notes: tuple[str, ...] = field(default=())
+    #: Pixels per table unit where a game asks for its own fixed scale (a skirmish table is smaller than a
+    #: battlefield); None leaves it to the renderer's scale for the unit.
+    scale: float | None = None
+
+    def groups(self, kind: str) -> list[Group]:
+        """The groups of a kind (``unit``...), in drawing order."""
+        return [item for item in self.items if isinstance(item, Group) and item.kind == kind]
+
+
+def bounds_of(points: list[XY], margin: float) -> tuple[float, float, float, float]:
+    """The box around ``points`` grown by ``margin`` on every side (a unit square around the origin if none).
+
+    >>> bounds_of([(0, 0), (4, 2)], 1)
+    (-1, -1, 5, 3)
+    """
+    if not points:
+        return (-1.0, -1.0, 1.0, 1.0)
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    return (min(xs) - margin, min(ys) - margin, max(xs) + margin, max(ys) + margin)
+
+
+def grown(points: tuple[XY, ...], d: float) -> tuple[XY, ...]:
+    """A convex polygon pushed out by ``d`` on every side (each corner moved along its bisector), to draw
+    a halo around a piece without covering it.
+
+    >>> grown(((0, 0), (2, 0), (2, 1), (0, 1)), 0.5)
+    ((-0.5, -0.5), (2.5, -0.5), (2.5, 1.5), (-0.5, 1.5))
+    """
+    n = len(points)
+    if n < 3:
+        return points
+    area = sum(points[i][0] * points[(i + 1) % n][1] - points[(i + 1) % n][0] * points[i][1] for i in range(n))
+    sign = 1.0 if area > 0 else -1.0  # outward is to the right of each edge when anticlockwise
+
+    def normal(a: XY, b: XY) -> XY:
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        length = math.hypot(dx, dy) or 1.0
+        return (sign * dy / length, -sign * dx / length)
+
+    out = []
+    for i in range(n):
+        n1 = normal(points[i - 1], points[i])
+        n2 = normal(points[i], points[(i + 1) % n])
+        bx, by = n1[0] + n2[0], n1[1] + n2[1]
+        cos = n1[0] * n2[0] + n1[1] * n2[1]
+        k = d / (1 + cos) if cos > -0.99 else d
+        out.append((points[i][0] + bx * k, points[i][1] + by * k))
+    return tuple(out)
+
+
+#: What the marks and lines every game draws mean, for the legend, by (kind, state) and the sample drawn.
+MARKS: tuple[tuple[str, str, str, str], ...] = (
+    ("attacker", "", "fill", "the attacker"),
+    ("legal-target", "legal", "fill", "a legal target"),
+    ("refused-target", "refused", "fill", "refused: the clause beside it, the reason on hovering"),
+    ("line-of-fire", "clear", "line", "line clear"),
+    ("line-of-fire", "touching", "line", "line touching (neither blocks nor hinders)"),
+    ("line-of-fire", "hindered", "line", "line hindered"),
+    ("line-of-fire", "blocked", "line", "line blocked"),
+    ("line-of-fire", "refused", "line", "line of a refused attack"),
+    ("blocker", "", "fill", "what blocks the line"),
+    ("hindrance", "", "fill", "what hinders the line"),
+    ("touched", "", "fill", "what the line only touches"),
+    ("cover", "", "fill", "what gives the target cover"),
+    ("centre-line", "", "line", "centre to centre line"),
+    ("nominee", "", "circle", "may be nominated as the target instead"),
+)
+
+
+def _walk(items: Iterable[Shape]) -> Iterator[Shape]:
+    for item in items:
+        yield item
+        if isinstance(item, Group):
+            yield from _walk(item.items)
+
+
+def mark_legend(items: Iterable[Shape]) -> list[LegendEntry]:
+    """Legend entries for the marks and lines present among ``items``, in a fixed order."""
+    present = {(s.kind, s.state if s.kind == "line-of-fire" else "") for s in _walk(items)}
+    return [LegendEntry(kind, text, state=state, sample=sample)
+            for kind, state, sample, text in MARKS if (kind, state if kind == "line-of-fire" else "") in present]
+
+
+def points_of(item: Shape) -> list[XY]:
+    """Every point a shape reaches (a circle by its bounding box), to fit the picture around them."""
+    if isinstance(item, Poly):
+        return list(item.points)
+    if isinstance(item, Circle):
+        (x, y), r = item.centre, item.radius
+        return [(x - r, y - r), (x + r, y + r)]
+    if isinstance(item, Segment):
+        return [item.start, item.end]
+    if isinstance(item, Label):
+        return [item.at]
+    if isinstance(item, Group):
+        return [p for sub in item.items for p in points_of(sub)]
+    return []
+
+
+__all__ = ["LINE_STATES", "MARKS", "XY", "Circle", "Group", "Label", "LegendEntry", "Poly", "Scene", "Segment", "Shape",
+           "bounds_of", "grown", "mark_legend", "points_of"]

@@ -1,0 +1,102 @@
+"""Battles drawn: a battle (and an attacker's checks) as a to-scale SVG picture, or a PNG of it.
+
+>>> from rangefire.demo import example_path
+>>> from rangefire.rulesets import load_battle
+>>> ruleset, battle = load_battle(example_path("wheatfield.yaml"))
+>>> svg = draw_battle(ruleset, battle, attacker="15th-alabama")   # the rules choose the target
+>>> 'class="line-of-fire hindered' in svg, svg.count('<g class="unit')
+(True, 6)
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from rangefire.core import Attack, Check, RangefireError, Ruleset
+from rangefire.core.scene import Scene
+from rangefire.draw.svg import render_svg
+from rangefire.rulesets.arcane_legions import scene as arcane_legions_scene
+from rangefire.rulesets.bushido import scene as bushido_scene
+from rangefire.rulesets.dress_on_the_colors import scene as dress_on_the_colors_scene
+from rangefire.rulesets.swerve import scene as swerve_scene
+
+SceneFunction = Callable[[Any, Check | None, Sequence[Check] | None], Scene]
+EnemiesFunction = Callable[[Any, str], list[str]]
+
+#: Each game's drawing, by ruleset key: the scene of a battle, and the pieces an attacker's checks are run
+#: against. The one place that ties a game to its drawing.
+SCENES: dict[str, tuple[SceneFunction, EnemiesFunction]] = {
+    "dress-on-the-colors": (dress_on_the_colors_scene.scene, dress_on_the_colors_scene.enemies),
+    "arcane-legions": (arcane_legions_scene.scene, arcane_legions_scene.enemies),
+    "bushido": (bushido_scene.scene, bushido_scene.enemies),
+    "swerve": (swerve_scene.scene, swerve_scene.enemies),
+}
+
+
+def battle_scene(ruleset: Ruleset[Any, Any], battle: Any, attacker: str | None = None,
+                 target: str | None = None) -> Scene:
+    """The scene of a battle: with an attacker, the check of every enemy marked legal or refused (with the
+    clause); with a target, or where the rules choose the target themselves, that check's line drawn."""
+    try:
+        make, enemies = SCENES[ruleset.key]
+    except KeyError:
+        raise RangefireError(f"no drawing for the ruleset {ruleset.key!r}") from None
+    if attacker is None:
+        if target is not None:
+            raise RangefireError("a target needs an attacker: name the attacker too")
+        return make(battle, None, None)
+    check: Check | None = ruleset.check(battle, Attack(attacker, target))  # an unknown id is bad input, raised
+    if target is None and check is not None and not check.is_legal:
+        check = None  # the rules chose no target: nothing to draw a line to
+    checks = [ruleset.check(battle, Attack(attacker, uid)) for uid in enemies(battle, attacker)]
+    return make(battle, check, checks)
+
+
+def draw_battle(ruleset: Ruleset[Any, Any], battle: Any, attacker: str | None = None,
+                target: str | None = None) -> str:
+    """The battle as SVG text (see :func:`battle_scene` for what is marked)."""
+    return render_svg(battle_scene(ruleset, battle, attacker, target))
+
+
+def svg_to_png(svg_text: str) -> bytes:
+    """The picture as PNG bytes, through cairosvg (imported only when a PNG is asked for)."""
+    try:
+        import cairosvg  # type: ignore[import-untyped]
+    except ImportError:
+        raise RangefireError("writing a PNG needs the Python package cairosvg (pip install cairosvg); "
+                             "write .svg instead") from None
+    png = cairosvg.svg2png(bytestring=svg_text.encode("utf-8"))
+    assert isinstance(png, bytes)
+    return png
+
+
+def write_drawing(svg_text: str, path: str | Path) -> None:
+    """Write the picture to ``path``: ``.svg`` as it is, ``.png`` rendered; atomically (a temporary file in
+    the same folder, then renamed), so a failure leaves any old file whole."""
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix == ".svg":
+        data = svg_text.encode("utf-8")
+    elif suffix == ".png":
+        data = svg_to_png(svg_text)
+    else:
+        raise RangefireError(f"{path}: a drawing is written as .svg or .png, not {suffix or 'a file without one'}")
+    folder = path.parent if str(path.parent) else Path(".")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    except OSError as exc:
+        raise RangefireError(f"{path}: cannot write ({exc.strerror or exc})") from None
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+        os.replace(tmp, path)
+    except OSError as exc:
+        Path(tmp).unlink(missing_ok=True)
+        raise RangefireError(f"{path}: cannot write ({exc.strerror or exc})") from None
+
+
+__all__ = ["SCENES", "battle_scene", "draw_battle", "render_svg", "svg_to_png", "write_drawing"]

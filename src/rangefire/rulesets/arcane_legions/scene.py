@@ -1,0 +1,247 @@
+"""Arcane Legions drawn, in steps: bases with their coloured sides, notches and facing, terrain by kind, the
+attacker's 6-step reach, targets marked legal or refused, and the line of sight between the chosen notches
+with what hinders, touches or blocks it [AL-1.1 to AL-1.3, AL-3.1, AL-3.3, AL-4.1 to AL-4.4].
+
+Everything is read from the engine's own geometry (``table``); nothing here decides a rule.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from fractions import Fraction
+
+from rangefire.core import Check
+from rangefire.core.scene import (
+    XY,
+    Circle,
+    Group,
+    Label,
+    LegendEntry,
+    Poly,
+    Scene,
+    Segment,
+    Shape,
+    bounds_of,
+    grown,
+    mark_legend,
+    points_of,
+)
+from rangefire.geometry import Point, Polygon
+from rangefire.geometry import Segment as ExactSegment
+from rangefire.rulesets.arcane_legions.orders import OrderPlan
+from rangefire.rulesets.arcane_legions.scenario import SIDE_NAMES, Battle, Unit
+from rangefire.rulesets.arcane_legions.table import RANGE2, base_of, sight
+
+TERRAIN_TEXT = {"blocking": "blocking terrain: blocks line of sight [AL-4.2]",
+                "hindering": "hindering terrain: -1 die for each crossed [AL-4.3]"}
+EDGE_TEXT = {"blue": "blue side (ranged)", "red": "red side (attack)", "grey": "grey side (-3 dice)"}
+#: How far inside the base edge its coloured side is drawn, so that the base's own outline stays seen.
+EDGE_INSET = Fraction(1, 16)
+
+
+def _xy(p: Point | Sequence[Fraction]) -> XY:
+    return (float(p[0]), float(p[1]))
+
+
+def _ring(polygon: Polygon) -> tuple[XY, ...]:
+    return tuple(_xy(v) for v in polygon.vertices)
+
+
+def enemies(battle: Battle, attacker: str) -> list[str]:
+    """The units of every other side, in file order."""
+    side = battle.unit(attacker).side
+    return [u.id for u in battle.units if u.side != side]
+
+
+def _describe(unit: Unit) -> str:
+    sides = ", ".join(f"{name} {getattr(unit.sides, name)}" for name in SIDE_NAMES)
+    return (f"{unit.id} ({unit.side}): {unit.base} base, {unit.figures} figures; ready blue {unit.ready('blue')}, "
+            f"red {unit.ready('red')}, white {unit.ready('white')}; sides {sides}; facing {float(unit.facing):g}°")
+
+
+def _unit_group(unit: Unit) -> Group:
+    base = base_of(unit)
+    centre = Point(*unit.position)
+    items: list[Shape] = [Poly("base", unit.id, unit.side, points=_ring(base.polygon))]
+    for name in SIDE_NAMES:
+        side = base.sides[name]
+        colour = getattr(unit.sides, name)
+        a, b = side.segment
+        # pulled a little towards the centre so the coloured side lies just inside the base's outline
+        a2, b2 = (p + (centre - p).scale(EDGE_INSET) for p in (a, b))
+        items.append(Segment(f"edge:{colour}", unit.id, unit.side, title=f"{unit.id}'s {name} side: {colour} "
+                             "[AL-1.2]", start=_xy(a2), end=_xy(b2)))
+    for name in SIDE_NAMES:
+        for notch in base.sides[name].notches:
+            items.append(Circle("notch", unit.id, unit.side, centre=_xy(notch), radius=0.035))
+    front = base.sides["front"].notches[len(base.sides["front"].notches) // 2]
+    nose = front + (front - centre).scale(Fraction(7, 10))
+    items.append(Segment("facing", unit.id, unit.side, start=_xy(centre), end=_xy(nose), arrow=True))
+    back = base.sides["back"].notches[len(base.sides["back"].notches) // 2]
+    label_at = back + (back - centre).scale(Fraction(4, 5))
+    items.append(Label("name", unit.id, unit.side, title=_describe(unit), at=_xy(label_at), text=unit.id))
+    return Group("unit", unit.id, unit.side, title=_describe(unit), items=tuple(items))
+
+
+def _reach(unit: Unit) -> Poly:
+    """The base grown by 6 steps (its outline swept round by a 6-step circle): where a notch within range of
+    one of its notches can lie [AL-3.1] (the notches sit on the base's outline)."""
+    ring = _ring(base_of(unit).polygon)  # anticlockwise
+    r = math.sqrt(RANGE2)
+    n = len(ring)
+    pts: list[XY] = []
+    for i, (x, y) in enumerate(ring):
+        (px, py), (qx, qy) = ring[i - 1], ring[(i + 1) % n]
+        a0 = math.atan2(-(x - px), y - py)  # outward normal of the edge arriving here
+        a1 = math.atan2(-(qx - x), qy - y)  # and of the edge leaving
+        if a1 < a0:
+            a1 += 2 * math.pi
+        steps = max(1, round((a1 - a0) / math.radians(10)))
+        pts += [(x + r * math.cos(a0 + (a1 - a0) * k / steps), y + r * math.sin(a0 + (a1 - a0) * k / steps))
+                for k in range(steps + 1)]
+    return Poly("range", unit.id, unit.side, title=f"6 steps from {unit.id}'s base: the reach of its notches "
+                                                   "[AL-3.1]", points=tuple(pts))
+
+
+def _outline(battle: Battle, pid: str) -> tuple[XY, ...] | None:
+    for unit in battle.units:
+        if unit.id == pid:
+            return _ring(base_of(unit).polygon)
+    for piece in battle.terrain:
+        if piece.id == pid:
+            return _ring(piece.polygon)
+    return None
+
+
+def _pieces(battle: Battle, kind: str, ids: Sequence[str], why: str) -> list[Shape]:
+    out: list[Shape] = []
+    for pid in ids:
+        ring = _outline(battle, pid)
+        if ring is not None:
+            out.append(Poly(kind, pid, title=f"{pid} {why}", points=ring))
+    return out
+
+
+def _beside(start: XY, end: XY, text: str, title: str) -> Label:
+    dx, dy = end[0] - start[0], end[1] - start[1]
+    length = math.hypot(dx, dy) or 1.0
+    mid = ((start[0] + end[0]) / 2 - dy / length * 0.35, (start[1] + end[1]) / 2 + dx / length * 0.35)
+    return Label("range-label", title=title, at=mid, text=text, anchor="start" if dy <= 0 else "end")
+
+
+def _refused_line(battle: Battle, check: Check) -> list[Shape]:
+    """A refused target's line: where every line in range is blocked [AL-4.2], the shortest of them with its
+    blockers; otherwise the shortest notch-to-notch line, drawn as refused."""
+    assert check.target is not None
+    firer, target = battle.unit(check.attacker), battle.unit(check.target)
+    if firer.id == target.id:
+        return []
+    bs, bt = base_of(firer), base_of(target)
+    pairs = [(na, nt, sa, st) for sa in SIDE_NAMES for st in SIDE_NAMES
+             for na in bs.sides[sa].notches for nt in bt.sides[st].notches]
+    why = "; ".join(str(r) for r in check.refusals)
+    if any(r.clause == "AL-4.2" for r in check.refusals):
+        facing = [p for p in pairs if (p[0] - p[1]).norm2() <= RANGE2 and bs.sides[p[2]].faces(p[1])
+                  and bt.sides[p[3]].faces(p[0])]
+        if facing:
+            na, nt, _, _ = min(facing, key=lambda p: (p[0] - p[1]).norm2())
+            others = [u for u in battle.units if u.id not in (firer.id, target.id)]
+            seen = sight(ExactSegment(na, nt), others, battle.terrain, battle.options.touching_hinders)
+            start, end = _xy(na), _xy(nt)
+            return [*_pieces(battle, "blocker", seen.blocked_by, "blocks the line of sight [AL-4.2]"),
+                    Segment("line-of-fire", f"{firer.id}->{target.id}", state="blocked", title=why, start=start,
+                            end=end, arrow=True),
+                    _beside(start, end, f"{math.sqrt((na - nt).norm2()):.2f} steps: blocked", why)]
+    na, nt, _, _ = min(pairs, key=lambda p: (p[0] - p[1]).norm2())
+    start, end = _xy(na), _xy(nt)
+    return [Segment("line-of-fire", f"{firer.id}->{target.id}", state="refused", title=why, start=start, end=end,
+                    arrow=True),
+            _beside(start, end, f"{math.sqrt((na - nt).norm2()):.2f} steps: refused", why)]
+
+
+def _line(battle: Battle, check: Check) -> list[Shape]:
+    """The line of sight between the notches the order uses [AL-4.1], as the plan judged it."""
+    plan = check.plan
+    if not isinstance(plan, OrderPlan):
+        return _refused_line(battle, check) if check.target is not None else []
+    if plan.from_notch is None or plan.to_notch is None or plan.sight == "adjacent":
+        return []
+    start, end = _xy(plan.from_notch), _xy(plan.to_notch)
+    steps = math.sqrt(plan.distance2)
+    why = [f"line of sight from {plan.attacker}'s {plan.from_side} side to {plan.target}'s {plan.to_side} side: "
+           f"{steps:.2f} steps, {plan.sight} [AL-3.1, AL-4.1]"]
+    if plan.hindered_by:
+        why.append(f"hindered by {', '.join(plan.hindered_by)} [AL-4.3]")
+    if plan.touching:
+        why.append(f"touching {', '.join(plan.touching)} [AL-4.4]")
+    why.append(f"{plan.attack_dice} attack dice against {plan.defense_dice} defense dice")
+    title = "; ".join(why)
+    return [*_pieces(battle, "hindrance", plan.hindered_by, "hinders the line of sight: -1 die [AL-4.3]"),
+            *_pieces(battle, "touched", [t for t in plan.touching if t not in plan.hindered_by],
+                     "is only touched: neither blocks nor hinders [AL-4.4]"),
+            Segment("line-of-fire", f"{plan.attacker}->{plan.target}", state=plan.sight, title=title, start=start,
+                    end=end, arrow=True),
+            _beside(start, end, f"{steps:.2f} steps, {plan.sight}", title)]
+
+
+def _marks(battle: Battle, attacker: str, checks: Sequence[Check]) -> list[Shape]:
+    firer = battle.unit(attacker)
+    out: list[Shape] = [Poly("attacker", attacker, firer.side, title=f"{attacker} is given the order",
+                             points=grown(_ring(base_of(firer).polygon), 0.14))]
+    for check in checks:
+        if check.target is None:
+            continue
+        unit = battle.unit(check.target)
+        halo = grown(_ring(base_of(unit).polygon), 0.14)
+        if check.is_legal:
+            out.append(Poly("legal-target", unit.id, unit.side, state="legal",
+                            title=f"{attacker} may shoot at {unit.id}", points=halo))
+        else:
+            why = "; ".join(str(r) for r in check.refusals)
+            clauses = ", ".join(dict.fromkeys(r.clause for r in check.refusals))
+            out.append(Poly("refused-target", unit.id, unit.side, state="refused", title=why, points=halo))
+            corner = max(halo, key=lambda p: (p[1], p[0]))
+            out.append(Label("clause", unit.id, unit.side, state="refused", title=why,
+                             at=(corner[0], corner[1] + 0.12), text=f"✕ {clauses}", size=0.9))
+    return out
+
+
+def scene(battle: Battle, check: Check | None = None, attacker_checks: Sequence[Check] | None = None) -> Scene:
+    """The battle drawn; with an attacker's checks its targets marked; with a target's check, the line of
+    sight between the chosen notches."""
+    attacker = check.attacker if check is not None else (attacker_checks[0].attacker if attacker_checks else None)
+    items: list[Shape] = [Poly(f"terrain:{t.kind}", t.id, title=f"{t.id}: {TERRAIN_TEXT[t.kind]}",
+                               points=_ring(t.polygon)) for t in battle.terrain]
+    fit = [p for item in items for p in points_of(item)]
+    if attacker is not None:
+        items.append(_reach(battle.unit(attacker)))
+    groups = [_unit_group(u) for u in battle.units]
+    fit += [p for g in groups for p in points_of(g)]
+    items += groups
+    if attacker is not None and attacker_checks:
+        items += _marks(battle, attacker, attacker_checks)
+    if check is not None:
+        items += _line(battle, check)
+    sides = tuple(dict.fromkeys(u.side for u in battle.units))
+    legend = [LegendEntry("base", f"{side}: bases, arrow = facing, dots = notches [AL-1.3]", side=side)
+              for side in sides]
+    colours = dict.fromkeys(getattr(u.sides, n) for u in battle.units for n in SIDE_NAMES)
+    legend += [LegendEntry(f"edge:{c}", EDGE_TEXT[c], sample="line") for c in ("blue", "red", "grey") if c in colours]
+    legend += [LegendEntry(f"terrain:{k}", TERRAIN_TEXT[k]) for k in dict.fromkeys(t.kind for t in battle.terrain)]
+    if attacker is not None:
+        legend.append(LegendEntry("range", "6 steps from the attacker's base [AL-3.1]", side=battle.unit(attacker).side,
+                                  sample="line"))
+    legend += mark_legend(items)
+    notes: list[str] = []
+    if check is not None and check.plan is None:
+        notes = [f"refused: {r}" for r in check.refusals]
+    elif check is not None and isinstance(check.plan, OrderPlan):
+        p = check.plan
+        notes = [f"{p.attacker} shoots at {p.target}: {p.attack_dice} attack dice against {p.defense_dice} defense "
+                 f"dice" + (f"; {', '.join(str(m) for m in p.modifiers)}" if p.modifiers else "")]
+    return Scene(title=battle.name or "Arcane Legions", items=tuple(items), bounds=bounds_of(fit, 0.8),
+                 unit="steps", sides=sides, legend=tuple(legend), notes=tuple(notes))
+
+
+__all__ = ["enemies", "scene"]

@@ -1,0 +1,220 @@
+"""Bushido drawn: round bases with their zones of control, terrain by kind, the shooter's range bands,
+targets marked legal or refused, the line of sight found with what it passes through and what gives cover,
+and the centre line with the models that may be nominated instead [BU-1.2, BU-1.4, BU-1.5, BU-2.1, BU-2.2,
+BU-4.2, BU-4.3, BU-5.1, BU-5.7].
+
+Everything is read from the engine's own geometry (``table``); nothing here decides a rule.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from rangefire.core import Check
+from rangefire.core.scene import (
+    XY,
+    Circle,
+    Group,
+    Label,
+    LegendEntry,
+    Poly,
+    Scene,
+    Segment,
+    Shape,
+    bounds_of,
+    mark_legend,
+    points_of,
+)
+from rangefire.geometry import Polygon
+from rangefire.rulesets.bushido import BushidoPlan
+from rangefire.rulesets.bushido.scenario import Battle, Unit
+from rangefire.rulesets.bushido.table import ZONE, sight
+
+TERRAIN_TEXT = {"solid": "solid: blocks line of sight [BU-1.4]",
+                "obscuring": "obscuring: seen 3 in into or through; cover within 1 in [BU-1.4, BU-5.7]",
+                "clear": "clear terrain [BU-1.4]"}
+#: Pixels per inch: a skirmish table is small and its bases are small, so it is drawn larger than a
+#: battlefield of regiments.
+SCALE = 36.0
+
+
+def _ring(polygon: Polygon) -> tuple[XY, ...]:
+    return tuple((float(v.x), float(v.y)) for v in polygon.vertices)
+
+
+def _centre(unit: Unit) -> XY:
+    return (float(unit.position[0]), float(unit.position[1]))
+
+
+def _radius(unit: Unit) -> float:
+    return float(unit.disc.radius)
+
+
+def enemies(battle: Battle, attacker: str) -> list[str]:
+    """The models of every other side, in file order."""
+    side = battle.unit(attacker).side
+    return [u.id for u in battle.units if u.side != side]
+
+
+def _describe(unit: Unit) -> str:
+    weapon = unit.weapon
+    gun = (f"; {weapon.name} {float(weapon.short):g}/{float(weapon.medium):g}/{float(weapon.long):g} in"
+           + ("" if weapon.ammo is None else f", ammo {weapon.ammo}") if weapon is not None else "")
+    states = f"; {', '.join(unit.states)}" if unit.states else ""
+    return (f"{unit.id} ({unit.side}): {unit.base} mm base ({unit.size}), RCP "
+            f"{'none' if unit.rcp is None else unit.rcp}, wounds {unit.wounds.marked}/{unit.wounds.boxes}{gun}{states}")
+
+
+def _unit_group(unit: Unit) -> Group:
+    c, r = _centre(unit), _radius(unit)
+    items: list[Shape] = [
+        Circle("zone-of-control", unit.id, unit.side, title=f"{unit.id}'s zone of control: 1 in beyond its base, "
+               "over the points it sees [BU-2.2]", centre=c, radius=r + float(ZONE)),
+        Circle("base", unit.id, unit.side, centre=c, radius=r),
+        Label("name", unit.id, unit.side, title=_describe(unit), at=(c[0], c[1] + r + 0.35), text=unit.id),
+    ]
+    return Group("unit", unit.id, unit.side, title=_describe(unit), items=tuple(items))
+
+
+def _bands(unit: Unit) -> list[Shape]:
+    """The weapon's range bands, edge to edge: rings at the base's radius plus each bound [BU-1.5, BU-5.1]."""
+    if unit.weapon is None:
+        return []
+    c, r = _centre(unit), _radius(unit)
+    out: list[Shape] = []
+    for name in ("short", "medium", "long"):
+        bound = float(getattr(unit.weapon, name))
+        out.append(Circle("range", unit.id, unit.side, title=f"{unit.weapon.name}: {name} range, up to {bound:g} in "
+                          "from the base edge [BU-5.1]", centre=c, radius=r + bound))
+    return out
+
+
+def _outlines(battle: Battle, kind: str, ids: Sequence[str], why: str) -> list[Shape]:
+    pieces = {t.id: t for t in battle.terrain}
+    return [Poly(kind, pid, title=f"{pid} {why}", points=_ring(pieces[pid].polygon)) for pid in ids if pid in pieces]
+
+
+def _beside(start: XY, end: XY, text: str, title: str) -> Label:
+    dx, dy = end[0] - start[0], end[1] - start[1]
+    length = math.hypot(dx, dy) or 1.0
+    mid = ((start[0] + end[0]) / 2 - dy / length * 0.6, (start[1] + end[1]) / 2 + dx / length * 0.6)
+    return Label("range-label", title=title, at=mid, text=text, anchor="start" if dy <= 0 else "end")
+
+
+def _line(battle: Battle, check: Check) -> list[Shape]:
+    """The first line of sight the engine found [BU-2.1], clear or through obscuring terrain, the pieces
+    giving cover outlined [BU-5.7]; the centre line and the models that may be nominated [BU-4.2, BU-4.3].
+    Without sight, the centre line drawn blocked with what blocks every line tried."""
+    plan = check.plan
+    if isinstance(plan, BushidoPlan):
+        shooter, declared = battle.unit(plan.attacker), battle.unit(plan.declared_target)
+        items: list[Shape] = []
+        if plan.nominees or plan.redirected:
+            items.append(Segment("centre-line", f"{shooter.id}->{declared.id}", title="centre to centre: the line "
+                                 "a nominee's base or zone of control must cross [BU-4.3]", start=_centre(shooter),
+                                 end=_centre(declared)))
+            for nominee in plan.nominees:
+                model = battle.unit(nominee.id)
+                items.append(Circle("nominee", model.id, model.side, title=nominee.describe() + " [BU-4.2]",
+                                    centre=_centre(model), radius=_radius(model) + 0.3))
+        line = plan.line_of_sight.get("line")
+        band = plan.band or "beyond long range"
+        why = [f"line of sight {plan.attacker} to {plan.target}: {plan.line_of_sight.get('verdict', '')} [BU-2.1]",
+               f"{plan.distance:.2f} in edge to edge, {band} [BU-1.5, BU-5.1]"]
+        if plan.in_cover:
+            why.append(f"{plan.target} in cover" + (f" ({', '.join(plan.cover_by)})" if plan.cover_by else "")
+                       + " [BU-5.7]")
+        title = "; ".join(why)
+        if isinstance(line, dict):
+            start = (float(line["from"][0]), float(line["from"][1]))
+            end = (float(line["to"][0]), float(line["to"][1]))
+            obscuring = [str(p) for p in line.get("obscuring", [])]
+            state = "hindered" if obscuring else "clear"
+            items += _outlines(battle, "hindrance", [p for p in obscuring if p not in plan.cover_by],
+                               "is on the line of sight (obscuring, 3 in at most) [BU-2.1]")
+            items += _outlines(battle, "cover", plan.cover_by, f"gives {plan.target} cover [BU-5.7]")
+            items.append(Segment("line-of-fire", f"{plan.attacker}->{plan.target}", state=state, title=title,
+                                 start=start, end=end, arrow=True))
+            items.append(_beside(start, end, f"{plan.distance:.2f} in, {band}", title))
+        return items
+    if check.target is None:
+        return []
+    shooter, target = battle.unit(check.attacker), battle.unit(check.target)
+    if shooter.id == target.id:
+        return []
+    reason = "; ".join(str(r) for r in check.refusals)
+    start, end = _centre(shooter), _centre(target)
+    gap = max(0.0, float(shooter.disc.gap(target.disc)))
+    if any(r.clause == "BU-3.2" and "line of sight" in r.reason for r in check.refusals):
+        seen = sight(battle, shooter, target)
+        return [*_outlines(battle, "blocker", [*seen.blocked_by, *seen.too_deep], "blocks every line of sight "
+                           "[BU-2.1]"),
+                Segment("line-of-fire", f"{shooter.id}->{target.id}", state="blocked", title=reason, start=start,
+                        end=end, arrow=True),
+                _beside(start, end, f"{gap:.2f} in: no line of sight", reason)]
+    return [Segment("line-of-fire", f"{shooter.id}->{target.id}", state="refused", title=reason, start=start, end=end,
+                    arrow=True), _beside(start, end, f"{gap:.2f} in: refused", reason)]
+
+
+def _marks(battle: Battle, attacker: str, checks: Sequence[Check]) -> list[Shape]:
+    shooter = battle.unit(attacker)
+    out: list[Shape] = [Circle("attacker", attacker, shooter.side, title=f"{attacker} shoots",
+                               centre=_centre(shooter), radius=_radius(shooter) + 0.2)]
+    for check in checks:
+        if check.target is None:
+            continue
+        model = battle.unit(check.target)
+        c, r = _centre(model), _radius(model) + 0.2
+        if check.is_legal:
+            out.append(Circle("legal-target", model.id, model.side, state="legal",
+                              title=f"{attacker} may shoot at {model.id}", centre=c, radius=r))
+        else:
+            why = "; ".join(str(ref) for ref in check.refusals)
+            clauses = ", ".join(dict.fromkeys(ref.clause for ref in check.refusals))
+            out.append(Circle("refused-target", model.id, model.side, state="refused", title=why, centre=c, radius=r))
+            out.append(Label("clause", model.id, model.side, state="refused", title=why,
+                             at=(c[0] + r * 0.7, c[1] - r - 0.35), text=f"✕ {clauses}", anchor="start", size=0.9))
+    return out
+
+
+def scene(battle: Battle, check: Check | None = None, attacker_checks: Sequence[Check] | None = None) -> Scene:
+    """The battle drawn; with an attacker's checks its targets marked; with a target's check, the line of
+    sight."""
+    attacker = check.attacker if check is not None else (attacker_checks[0].attacker if attacker_checks else None)
+    items: list[Shape] = [Poly(f"terrain:{t.kind}", t.id, title=f"{t.id}: {TERRAIN_TEXT[t.kind]}",
+                               points=_ring(t.polygon)) for t in battle.terrain]
+    fit = [p for item in items for p in points_of(item)]
+    if attacker is not None:
+        items += _bands(battle.unit(attacker))
+    groups = [_unit_group(u) for u in battle.units]
+    fit += [p for g in groups for p in points_of(g)]
+    items += groups
+    if attacker is not None and attacker_checks:
+        items += _marks(battle, attacker, attacker_checks)
+    if check is not None:
+        items += _line(battle, check)
+    sides = tuple(dict.fromkeys(u.side for u in battle.units))
+    legend = [LegendEntry("base", f"{side}: round bases", side=side, sample="circle") for side in sides]
+    legend.append(LegendEntry("zone-of-control", "zone of control: 1 in beyond the base [BU-2.2]", sample="circle"))
+    legend += [LegendEntry(f"terrain:{k}", TERRAIN_TEXT[k]) for k in dict.fromkeys(t.kind for t in battle.terrain)]
+    weapon = battle.unit(attacker).weapon if attacker is not None else None
+    if attacker is not None and weapon is not None:
+        bounds = "/".join(f"{float(getattr(weapon, b)):g}" for b in ("short", "medium", "long"))
+        legend.append(LegendEntry("range", f"{attacker}'s {weapon.name}: short/medium/long {bounds} in from its base "
+                                  "edge [BU-5.1]", side=battle.unit(attacker).side, sample="line"))
+    legend += mark_legend(items)
+    notes: list[str] = []
+    if battle.active_side is not None:
+        notes.append(f"{battle.active_side} is activating")
+    if check is not None and check.plan is None:
+        notes += [f"refused: {r}" for r in check.refusals]
+    elif check is not None and isinstance(check.plan, BushidoPlan):
+        p = check.plan
+        notes.append(f"{p.attacker} shoots at {p.target} with the {p.weapon}: {p.attack_dice} attack dice against "
+                     f"{p.defense_dice} defense dice")
+    return Scene(title=battle.name or "Bushido", items=tuple(items), bounds=bounds_of(fit, 1.5), unit="in",
+                 sides=sides, legend=tuple(legend), notes=tuple(notes), scale=SCALE)
+
+
+__all__ = ["enemies", "scene"]

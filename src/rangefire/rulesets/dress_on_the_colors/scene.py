@@ -1,0 +1,234 @@
+"""Dress on the Colors drawn: stands with their front edges and facing, terrain by cover grade, gunsmoke
+markers, the firer's 45° arc out to 20 in, targets marked legal or refused, and the line of fire with its
+range and band [DC-1.2, DC-1.3, DC-2.1 to DC-2.4, DC-4.2, DC-7.1 to DC-7.3].
+
+Everything is read from the engine's own geometry (``table``); nothing here decides a rule.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from fractions import Fraction
+
+from rangefire.core import Check
+from rangefire.core.scene import (
+    XY,
+    Group,
+    Label,
+    LegendEntry,
+    Poly,
+    Scene,
+    Segment,
+    Shape,
+    bounds_of,
+    grown,
+    mark_legend,
+    points_of,
+)
+from rangefire.geometry import Point, Polygon
+from rangefire.rulesets.dress_on_the_colors.scenario import Battle, Unit
+from rangefire.rulesets.dress_on_the_colors.table import footprint, line_of_fire, smoke_marker
+from rangefire.rulesets.dress_on_the_colors.volley import VolleyPlan
+
+#: How far the arc of fire is drawn: the longest range anyone fires at [DC-2.4].
+ARC_REACH = 20.0
+TERRAIN_TEXT = {"open": "open ground", "light": "light cover (fences, scrub, thin woods): saves 5+",
+                "heavy": "heavy cover (stone walls, dense woods): saves 4+", "gunsmoke": "gunsmoke marker"}
+
+
+def _xy(p: Point | Sequence[Fraction]) -> XY:
+    return (float(p[0]), float(p[1]))
+
+
+def _ring(polygon: Polygon) -> tuple[XY, ...]:
+    return tuple(_xy(v) for v in polygon.vertices)
+
+
+def enemies(battle: Battle, attacker: str) -> list[str]:
+    """The units of every other side, in file order (those an attacker's checks are run against)."""
+    side = battle.unit(attacker).side
+    return [u.id for u in battle.units if u.side != side]
+
+
+def _unit_group(unit: Unit) -> Group:
+    fp = footprint(unit)
+    items: list[Shape] = [Poly("stand", unit.id, unit.side, points=_ring(stand)) for stand in fp.stands]
+    items += [Segment("front", unit.id, unit.side, title=f"{unit.id}'s front edge [DC-1.2]",
+                      start=_xy(front.a), end=_xy(front.b)) for front in fp.front]
+    nose = fp.frame.world(Fraction(0), Fraction(6, 5))
+    items.append(Segment("facing", unit.id, unit.side, start=_xy(fp.frame.origin), end=_xy(nose), arrow=True))
+    back = fp.frame.world(Fraction(0), -unit.stand_depth * (unit.stands if unit.formation == "march-column" else 1)
+                          - Fraction(3, 5))
+    items.append(Label("name", unit.id, unit.side, title=_describe(unit), at=_xy(back), text=unit.id))
+    return Group("unit", unit.id, unit.side, title=_describe(unit), items=tuple(items))
+
+
+def _describe(unit: Unit) -> str:
+    state = [s for s, on in (("moved", unit.moved), ("engaged", unit.engaged), ("disordered", unit.disordered),
+                             ("micro-hit", unit.micro_hits > 0), ("gunsmoke marker", unit.gunsmoke)) if on]
+    return (f"{unit.id} ({unit.side}): {unit.stands} stands, {unit.weapon}, {unit.formation}, facing "
+            f"{float(unit.facing):g}°" + (f"; {', '.join(state)}" if state else ""))
+
+
+def _halo(unit: Unit) -> tuple[XY, ...]:
+    fp = footprint(unit)
+    box = fp.outline[0] if len(fp.outline) == 1 else None
+    if box is None:  # skirmishers: one halo round all the stands
+        rect = [fp.frame.world(-fp.half_width, -unit.stand_depth), fp.frame.world(fp.half_width, -unit.stand_depth),
+                fp.frame.world(fp.half_width, Fraction(0)), fp.frame.world(-fp.half_width, Fraction(0))]
+        return grown(tuple(_xy(p) for p in rect), 0.45)
+    return grown(_ring(box), 0.45)
+
+
+def _arc(unit: Unit, option: str) -> Poly:
+    """The 45° forward arc [DC-2.1] out to 20 in from the front edge [DC-2.4]: the points of the arc no
+    farther than 20 in from the front edge (straight ahead of it, or round its corners)."""
+    fp = footprint(unit)
+    h = float(fp.half_width) if option == "corners" else 0.0
+    origin, fwd, right = fp.frame.origin, fp.frame.forward, fp.frame.right
+    ox, oy = float(origin.x), float(origin.y)
+    fx, fy, rx, ry = float(fwd.x), float(fwd.y), float(right.x), float(right.y)
+
+    def world(x: float, y: float) -> XY:
+        return (ox + x * rx + y * fx, oy + x * ry + y * fy)
+
+    pts = [world(-h, 0.0)]
+    pts += [world(-h - ARC_REACH * math.sin(math.radians(a)), ARC_REACH * math.cos(math.radians(a)))
+            for a in range(45, -1, -5)]
+    pts += [world(h + ARC_REACH * math.sin(math.radians(a)), ARC_REACH * math.cos(math.radians(a)))
+            for a in range(0, 46, 5)]
+    pts.append(world(h, 0.0))
+    return Poly("arc", unit.id, unit.side, title=f"{unit.id}'s 45° forward arc ({option}) out to 20 in [DC-2.1, "
+                                                 "DC-2.4]", points=tuple(pts))
+
+
+def _markers(battle: Battle) -> dict[str, Polygon]:
+    """Gunsmoke markers on the table, by id: terrain ones, and each stationary unit's own [DC-7.1]."""
+    out = {t.id: t.polygon for t in battle.terrain if t.kind == "gunsmoke"}
+    out.update({f"{u.id}:gunsmoke": smoke_marker(u) for u in battle.units if u.gunsmoke and not u.moved})
+    return out
+
+
+def _line(battle: Battle, check: Check) -> list[Shape]:
+    """The line of fire of a check [DC-2.2, DC-7.3]: clear, or hindered by gunsmoke [DC-7.2]; the pieces
+    that give the target cover outlined [DC-4.2]; a refused target's shortest line drawn as refused."""
+    plan = check.plan
+    if isinstance(plan, VolleyPlan) and plan.line_of_fire is not None:
+        start, end = (_xy(p) for p in plan.line_of_fire)
+        inches = math.sqrt(plan.distance2)
+        state = "hindered" if plan.smoke_from else "clear"
+        why = [f"line of fire {plan.attacker} to {plan.target}: {inches:.2f} in, {plan.band} range, "
+               f"{plan.need}+ to hit [DC-2.2, DC-2.4]"]
+        if plan.line_of_fire_tied:
+            why.append("the middle one of several equally short lines [DC-7.3]")
+        if plan.smoke_from:
+            why.append(f"through gunsmoke ({', '.join(plan.smoke_from)}): -1 to hit [DC-7.2]")
+        why.append(f"target in {plan.cover} cover" + (f" ({', '.join(plan.cover_from)})" if plan.cover_from else "")
+                   + " [DC-4.2]")
+        items: list[Shape] = []
+        markers = _markers(battle)
+        for mid in plan.smoke_from:
+            if mid in markers:
+                items.append(Poly("hindrance", mid, title=f"gunsmoke {mid} on the line of fire: -1 to hit [DC-7.2]",
+                                  points=_ring(markers[mid])))
+        terrain = {t.id: t for t in battle.terrain}
+        for tid in plan.cover_from:
+            if tid in terrain:
+                items.append(Poly("cover", tid, title=f"{tid} gives {plan.target} {plan.cover} cover [DC-4.2]",
+                                  points=_ring(terrain[tid].polygon)))
+        text = f"{inches:.2f} in, {plan.band}"
+        items += [Segment("line-of-fire", f"{plan.attacker}->{plan.target}", state=state, title="; ".join(why),
+                          start=start, end=end, arrow=True),
+                  _beside(start, end, text, "; ".join(why))]
+        return items
+    if check.target is None or check.plan is not None:
+        return []
+    firer, target = battle.unit(check.attacker), battle.unit(check.target)
+    if firer.id == target.id:
+        return []
+    lof = line_of_fire(footprint(firer), footprint(target))
+    start, end = _xy(lof.start), _xy(lof.end)
+    reason = "; ".join(str(r) for r in check.refusals)
+    text = f"{math.sqrt(lof.distance2):.2f} in: refused"
+    return [Segment("line-of-fire", f"{firer.id}->{target.id}", state="refused", title=reason, start=start, end=end,
+                    arrow=True), _beside(start, end, text, reason)]
+
+
+def _beside(start: XY, end: XY, text: str, title: str) -> Label:
+    """A label beside a line's middle, pushed off it a little to the line's left."""
+    dx, dy = end[0] - start[0], end[1] - start[1]
+    length = math.hypot(dx, dy) or 1.0
+    mid = ((start[0] + end[0]) / 2 - dy / length * 0.8, (start[1] + end[1]) / 2 + dx / length * 0.8)
+    return Label("range-label", title=title, at=mid, text=text, anchor="start" if dy <= 0 else "end")
+
+
+def _marks(battle: Battle, attacker: str, checks: Sequence[Check]) -> list[Shape]:
+    """Each enemy marked as a legal target or refused with its clauses; the attacker outlined."""
+    out: list[Shape] = [Poly("attacker", attacker, battle.unit(attacker).side, title=f"{attacker} fires",
+                             points=_halo(battle.unit(attacker)))]
+    for check in checks:
+        if check.target is None:
+            continue
+        unit = battle.unit(check.target)
+        halo = _halo(unit)
+        if check.is_legal:
+            out.append(Poly("legal-target", unit.id, unit.side, state="legal",
+                            title=f"{attacker} may fire at {unit.id}", points=halo))
+        else:
+            why = "; ".join(str(r) for r in check.refusals)
+            clauses = ", ".join(dict.fromkeys(r.clause for r in check.refusals))
+            out.append(Poly("refused-target", unit.id, unit.side, state="refused", title=why, points=halo))
+            corner = max(halo, key=lambda p: (p[1], p[0]))
+            out.append(Label("clause", unit.id, unit.side, state="refused", title=why,
+                             at=(corner[0], corner[1] + 0.3), text=f"✕ {clauses}", size=0.9))
+    return out
+
+
+def scene(battle: Battle, check: Check | None = None, attacker_checks: Sequence[Check] | None = None) -> Scene:
+    """The battle drawn; with an attacker's checks (one per enemy) its targets marked; with the check of one
+    target, its line of fire."""
+    attacker = check.attacker if check is not None else (attacker_checks[0].attacker if attacker_checks else None)
+    items: list[Shape] = []
+    for piece in battle.terrain:
+        items.append(Poly(f"terrain:{piece.kind}", piece.id, title=f"{piece.id}: {TERRAIN_TEXT[piece.kind]} [DC-1.3]",
+                          points=_ring(piece.polygon)))
+    for unit in battle.units:
+        if unit.gunsmoke and not unit.moved:
+            items.append(Poly("gunsmoke", f"{unit.id}:gunsmoke", unit.side,
+                              title=f"{unit.id}'s gunsmoke marker [DC-7.1]", points=_ring(smoke_marker(unit))))
+    fit = [p for item in items for p in points_of(item)]
+    if attacker is not None:
+        items.append(_arc(battle.unit(attacker), battle.options.arc))
+    groups = [_unit_group(u) for u in battle.units]
+    fit += [p for g in groups for p in points_of(g)]
+    items += groups
+    if attacker is not None and attacker_checks:
+        items += _marks(battle, attacker, attacker_checks)
+    if check is not None:
+        items += _line(battle, check)
+    sides = tuple(dict.fromkeys(u.side for u in battle.units))
+    legend = [LegendEntry("stand", f"{side}: stands, thick front edge, arrow = facing", side=side)
+              for side in sides]
+    kinds = list(dict.fromkeys(t.kind for t in battle.terrain))
+    legend += [LegendEntry(f"terrain:{k}", TERRAIN_TEXT[k]) for k in kinds if k != "gunsmoke"]
+    if any(u.gunsmoke and not u.moved for u in battle.units) or "gunsmoke" in kinds:
+        legend.append(LegendEntry("gunsmoke", "gunsmoke marker: -1 to hit through it over 6 in [DC-7.2]"))
+    if attacker is not None:
+        legend.append(LegendEntry("arc", "the firer's 45° arc out to 20 in [DC-2.1]",
+                                  side=battle.unit(attacker).side))
+    legend += mark_legend(items)
+    title = battle.name or "Dress on the Colors"
+    notes = []
+    if check is not None and check.plan is None and check.refusals:
+        notes = [f"refused: {r}" for r in check.refusals]
+    elif isinstance(check, Check) and isinstance(check.plan, VolleyPlan):
+        p = check.plan
+        notes = [f"{p.attacker} fires at {p.target}: {p.dice} dice needing {p.need}+, "
+                 + (f"cover save {p.save}+" if p.save else "no cover save")
+                 + (f"; {', '.join(str(m) for m in p.modifiers)}" if p.modifiers else "")]
+    return Scene(title=title, items=tuple(items), bounds=bounds_of(fit, 2.0), unit="in", sides=sides,
+                 legend=tuple(legend), notes=tuple(notes))
+
+
+__all__ = ["enemies", "scene"]

@@ -1,0 +1,321 @@
+"""The battle drawn (``rangefire.draw``): the SVG's elements checked against the engine's own plans.
+
+Each picture is parsed as XML and read back: the unit groups and their ids, terrain by kind, the line of fire's
+state against the check's verdict and its ends against the plan's geometry in pixels, refused targets marked
+with their clauses, scenario text escaped, and the scale bar's length.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import xml.etree.ElementTree as ET
+from typing import Any
+
+import pytest
+
+from rangefire.core import Attack, RangefireError, UnknownUnitError
+from rangefire.demo import example_path
+from rangefire.draw import SCENES, battle_scene, draw_battle, write_drawing
+from rangefire.draw.svg import SCALES
+from rangefire.rulesets import RULESETS, battle_from_mapping, load_battle
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def parse(svg: str) -> ET.Element:
+    return ET.fromstring(svg.encode("utf-8"))
+
+
+def classes(el: ET.Element) -> set[str]:
+    return set(el.get("class", "").split())
+
+
+def find(root: ET.Element, tag: str, cls: str) -> list[ET.Element]:
+    return [el for el in root.iter(SVG + tag) if cls in classes(el)]
+
+
+def title(el: ET.Element) -> str:
+    t = el.find(SVG + "title")
+    return t.text or "" if t is not None else ""
+
+
+def to_px(root: ET.Element, x: float, y: float) -> tuple[float, float]:
+    """Table units to pixels, from the picture's own origin and scale, with y flipped (y runs up the table)."""
+    s = float(root.get("data-scale", "0"))
+    return float(root.get("data-origin-x", "0")) + x * s, float(root.get("data-origin-y", "0")) - y * s
+
+
+def line_ends(el: ET.Element) -> tuple[tuple[float, float], tuple[float, float]]:
+    return (float(el.get("x1", "0")), float(el.get("y1", "0"))), (float(el.get("x2", "0")), float(el.get("y2", "0")))
+
+
+def close(a: tuple[float, float], b: tuple[float, float], tol: float = 0.02) -> bool:
+    return math.dist(a, b) <= tol
+
+
+def example(name: str) -> tuple[Any, Any]:
+    return load_battle(example_path(name))
+
+
+def dump_with(example_name: str, **changes: Any) -> tuple[Any, Any]:
+    ruleset, battle = example(example_name)
+    data = ruleset.dump(battle)
+    data.update(changes)
+    return battle_from_mapping(data)
+
+
+# -- every game is drawn ---------------------------------------------------------------------------
+def test_every_ruleset_has_a_drawing():
+    assert set(SCENES) == {r.key for r in RULESETS}
+
+
+@pytest.mark.parametrize("name", ["wheatfield.yaml", "ford.yaml", "temple.yaml", "mist-bridge.yaml", "sawblade.yaml",
+                                  "ambush.yaml"])
+def test_every_example_draws_one_group_per_unit(name):
+    ruleset, battle = example(name)
+    root = parse(draw_battle(ruleset, battle))
+    ids = [g.get("data-id") for g in find(root, "g", "unit")]
+    assert sorted(ids) == sorted(c for c in ruleset.unit_ids(battle) if _in_play(ruleset, battle, c))
+
+
+def _in_play(ruleset, battle, uid):
+    return ruleset.key != "swerve" or battle.holder(uid) is None
+
+
+# -- Dress on the Colors ---------------------------------------------------------------------------
+def test_wheatfield_units_terrain_and_gunsmoke_DC_1_2_DC_1_3_DC_7_1():
+    ruleset, battle = example("wheatfield.yaml")
+    root = parse(draw_battle(ruleset, battle))
+    units = {g.get("data-id"): g for g in find(root, "g", "unit")}
+    assert list(units) == [u.id for u in battle.units]
+    # one stand polygon per stand, in the unit's group [DC-1.2]
+    for unit in battle.units:
+        assert len(find(units[unit.id], "polygon", "stand")) == unit.stands
+        assert units[unit.id].get("data-side") == unit.side
+    kinds = {p.get("data-id"): classes(p) for p in find(root, "polygon", "terrain")}
+    assert "terrain-heavy" in kinds["stone-wall"] and "terrain-light" in kinds["rose-woods"]
+    assert "terrain-gunsmoke" in kinds["old-smoke"]
+    # 20th-maine stands still with its marker in place; 83rd-pennsylvania moved, so it has none [DC-7.1]
+    markers = [p.get("data-id") for p in find(root, "polygon", "gunsmoke")]
+    assert markers == ["20th-maine:gunsmoke"]
+
+
+def test_wheatfield_line_of_fire_is_the_plans_hindered_by_gunsmoke_DC_2_2_DC_7_2():
+    ruleset, battle = example("wheatfield.yaml")
+    plan = ruleset.plan(battle, Attack("15th-alabama"))  # the rules choose 20th-maine [DC-2.3]
+    assert plan.smoke_from  # the verdict the drawing must show
+    root = parse(draw_battle(ruleset, battle, attacker="15th-alabama"))
+    (line,) = find(root, "line", "line-of-fire")
+    assert "hindered" in classes(line) and line.get("data-id") == "15th-alabama->20th-maine"
+    (start, end) = plan.line_of_fire
+    a, b = line_ends(line)
+    assert close(a, to_px(root, float(start[0]), float(start[1])))
+    assert close(b, to_px(root, float(end[0]), float(end[1])))
+    # y runs up the table and down the picture: the firer (y = 12) is drawn above its target (y = 0)
+    assert a[1] < b[1]
+    assert any(f"{math.sqrt(plan.distance2):.2f} in, medium" in (t.text or "") for t in root.iter(SVG + "text"))
+    # the marker it crosses outlined as what hinders it, the wall as what gives cover [DC-4.2]
+    assert [p.get("data-id") for p in find(root, "polygon", "hindrance")] == ["20th-maine:gunsmoke"]
+    assert [p.get("data-id") for p in find(root, "polygon", "cover")] == ["stone-wall"]
+
+
+def test_wheatfield_targets_marked_legal_or_refused_with_the_clause_DC_2_3():
+    ruleset, battle = example("wheatfield.yaml")
+    root = parse(draw_battle(ruleset, battle, attacker="15th-alabama"))
+    legal = [p.get("data-id") for p in find(root, "polygon", "legal-target")]
+    refused = {p.get("data-id"): title(p) for p in find(root, "polygon", "refused-target")}
+    assert legal == ["20th-maine"]
+    assert set(refused) == {"83rd-pennsylvania", "battery-d"}
+    for uid, why in refused.items():
+        check = ruleset.check(battle, Attack("15th-alabama", uid))
+        assert why == "; ".join(str(r) for r in check.refusals) and "[DC-2.3]" in why
+    clauses = {g.get("data-for"): "".join(g.itertext()) for g in find(root, "g", "clause")}
+    assert "DC-2.3" in clauses["battery-d"] and "DC-2.3" in clauses["83rd-pennsylvania"]
+    # the firer's arc is drawn [DC-2.1]
+    assert [p.get("data-id") for p in find(root, "polygon", "arc")] == ["15th-alabama"]
+
+
+def test_a_refused_target_gets_a_refused_line_DC_2_1():
+    ruleset, battle = example("wheatfield.yaml")
+    check = ruleset.check(battle, Attack("20th-maine", "4th-texas"))
+    assert not check.is_legal
+    root = parse(draw_battle(ruleset, battle, attacker="20th-maine", target="4th-texas"))
+    (line,) = find(root, "line", "line-of-fire")
+    assert "refused" in classes(line) and title(line) == "; ".join(str(r) for r in check.refusals)
+
+
+# -- Arcane Legions --------------------------------------------------------------------------------
+def test_ford_line_of_sight_between_the_plans_notches_hindered_AL_4_1_AL_4_3():
+    ruleset, battle = example("ford.yaml")
+    plan = ruleset.plan(battle, Attack("archers", "orc-band"))
+    assert plan.sight == "hindered"
+    root = parse(draw_battle(ruleset, battle, attacker="archers", target="orc-band"))
+    assert root.get("data-unit") == "steps" and float(root.get("data-scale", 0)) == SCALES["steps"]
+    assert [g.get("data-id") for g in find(root, "g", "unit")] == [u.id for u in battle.units]
+    (line,) = find(root, "line", "line-of-fire")
+    assert "hindered" in classes(line)
+    a, b = line_ends(line)
+    assert close(a, to_px(root, *map(float, plan.from_notch)))
+    assert close(b, to_px(root, *map(float, plan.to_notch)))
+    assert [p.get("data-id") for p in find(root, "polygon", "hindrance")] == list(plan.hindered_by)
+    kinds = {p.get("data-id"): classes(p) for p in find(root, "polygon", "terrain")}
+    assert "terrain-blocking" in kinds["crag"] and "terrain-hindering" in kinds["willow-woods"]
+
+
+def test_ford_bases_show_their_coloured_sides_and_notches_AL_1_2_AL_1_3():
+    ruleset, battle = example("ford.yaml")
+    root = parse(draw_battle(ruleset, battle))
+    archers = next(g for g in find(root, "g", "unit") if g.get("data-id") == "archers")
+    edges = [c for el in archers.iter(SVG + "line") for c in classes(el) if c.startswith("edge-")]
+    assert sorted(edges) == ["edge-blue", "edge-grey", "edge-grey", "edge-red"]  # front blue, right/back grey, left red
+    assert len(find(archers, "circle", "notch")) == 5 + 3 + 5 + 3  # a formation's notches [AL-1.3]
+
+
+def test_a_blocked_line_of_sight_is_drawn_blocked_with_its_blockers_AL_4_2():
+    wall = {"id": "wall", "kind": "blocking", "polygon": [[-3, 2], [4, 2], [4, 2.5], [-3, 2.5]]}
+    ruleset, battle = example("ford.yaml")
+    ruleset, battle = dump_with("ford.yaml", terrain=[*ruleset.dump(battle)["terrain"], wall])
+    check = ruleset.check(battle, Attack("archers", "orc-band"))
+    assert [r.clause for r in check.refusals] == ["AL-4.2"]
+    root = parse(draw_battle(ruleset, battle, attacker="archers", target="orc-band"))
+    (line,) = find(root, "line", "line-of-fire")
+    assert "blocked" in classes(line)
+    assert "wall" in [p.get("data-id") for p in find(root, "polygon", "blocker")]
+
+
+# -- Bushido ---------------------------------------------------------------------------------------
+def test_temple_line_of_sight_zones_and_nominees_BU_2_1_BU_2_2_BU_4_2():
+    ruleset, battle = example("temple.yaml")
+    plan = ruleset.plan(battle, Attack("yoichi", "takeda"))
+    root = parse(draw_battle(ruleset, battle, attacker="yoichi", target="takeda"))
+    scale = float(root.get("data-scale", 0))
+    zones = {c.get("data-id"): float(c.get("r", 0)) for c in find(root, "circle", "zone-of-control")}
+    for model in battle.units:  # 1 in beyond the base edge [BU-2.2]
+        assert zones[model.id] == pytest.approx((float(model.disc.radius) + 1) * scale, abs=0.01)
+    (line,) = find(root, "line", "line-of-fire")
+    assert "hindered" in classes(line)  # through the bamboo grove, which gives cover [BU-5.7]
+    seen = plan.line_of_sight["line"]
+    a, b = line_ends(line)
+    assert close(a, to_px(root, *seen["from"]), 0.05) and close(b, to_px(root, *seen["to"]), 0.05)
+    assert [p.get("data-id") for p in find(root, "polygon", "cover")] == list(plan.cover_by) == ["bamboo-grove"]
+    assert [c.get("data-id") for c in find(root, "circle", "nominee")] == [n.id for n in plan.nominees]
+    refused = {c.get("data-id"): title(c) for c in find(root, "circle", "refused-target")}
+    assert "[BU-3.2]" in refused["scout"]
+
+
+def test_no_line_of_sight_is_drawn_blocked_by_the_storehouse_BU_3_2():
+    ruleset, battle = example("temple.yaml")
+    root = parse(draw_battle(ruleset, battle, attacker="yoichi", target="scout"))
+    (line,) = find(root, "line", "line-of-fire")
+    assert "blocked" in classes(line) and "BU-3.2" in title(line)
+    assert [p.get("data-id") for p in find(root, "polygon", "blocker")] == ["storehouse"]
+
+
+# -- swerve ----------------------------------------------------------------------------------------
+def test_sawblade_cards_at_their_mission_and_the_combat_arrow_SW_2_1():
+    ruleset, battle = example("sawblade.yaml")
+    root = parse(draw_battle(ruleset, battle, attacker="sawblade-launcher", target="road-warrior"))
+    assert root.get("data-unit") == ""
+    assert not find(root, "g", "scale-bar")  # no table, no scale
+    assert [p.get("data-id") for p in find(root, "polygon", "mission")] == ["canyon"]
+    (line,) = find(root, "line", "line-of-fire")
+    assert "clear" in classes(line)
+    assert "accuracy 30 vs speed 20" in "".join(t.text or "" for t in root.iter(SVG + "text"))
+    assert [p.get("data-id") for p in find(root, "polygon", "legal-target")] == ["road-warrior"]
+
+
+def test_a_swerved_card_is_turned_and_a_hand_listed_SW_1_1_SW_1_5():
+    ruleset, battle = example("ambush.yaml")
+    cards = [c.model_copy(update={"swerved": True}) if c.id == "spotter" else c for c in battle.cards]
+    battle = battle.model_copy(update={"cards": tuple(cards)})
+    root = parse(draw_battle(ruleset, battle))
+    boxes = {p.get("data-id"): p for p in find(root, "polygon", "card")}
+    for cid, box in boxes.items():
+        xs = [float(v.split(",")[0]) for v in box.get("points", "").split()]
+        ys = [float(v.split(",")[1]) for v in box.get("points", "").split()]
+        wide = max(xs) - min(xs) > max(ys) - min(ys)
+        assert wide == (cid == "spotter"), cid
+        assert ("swerved" in classes(box)) == (cid == "spotter")
+    notes = " ".join(t.text or "" for t in find(root, "g", "notes")[0].iter(SVG + "text"))
+    for player, hand in battle.hands.items():
+        assert f"{player}'s hand" in notes and all(cid in notes for cid in hand)
+    assert not set(boxes) & {cid for hand in battle.hands.values() for cid in hand}  # a hand is not in play
+
+
+# -- text, scale, legend, files --------------------------------------------------------------------
+def test_scenario_text_is_escaped_and_control_characters_written_out():
+    name = 'Pickett <&> "charge" [bold]\x1b[2J\u202e'
+    ruleset, battle = dump_with("wheatfield.yaml", name=name)
+    units = [dict(u, side="<b>&[rebs]") if u["side"] == "confederate" else u for u in ruleset.dump(battle)["units"]]
+    ruleset, battle = dump_with("wheatfield.yaml", name=name, units=units)
+    svg = draw_battle(ruleset, battle, attacker="15th-alabama")
+    assert "\x1b" not in svg and "\u202e" not in svg
+    root = parse(svg)  # parseable: every < and & escaped
+    assert root.find(SVG + "title").text == 'Pickett <&> "charge" [bold]\\x1b[2J\\u202e'
+    sides = {g.get("data-side") for g in find(root, "g", "unit")}
+    assert sides == {"union", "<b>&[rebs]"}
+    assert any(t.text == "<b>&[rebs]: stands, thick front edge, arrow = facing" for t in root.iter(SVG + "text"))
+
+
+@pytest.mark.parametrize(("name", "unit"), [("wheatfield.yaml", "in"), ("ford.yaml", "steps"), ("temple.yaml", "in")])
+def test_scale_bar_is_its_length_at_the_scale(name, unit):
+    ruleset, battle = example(name)
+    root = parse(draw_battle(ruleset, battle))
+    (bar,) = find(root, "g", "scale-bar")
+    n = int(bar.get("data-length", 0))
+    assert bar.get("data-unit") == unit and n >= 1
+    (line,) = find(bar, "line", "scale-line")
+    a, b = line_ends(line)
+    assert b[0] - a[0] == pytest.approx(n * float(root.get("data-scale", 0)))
+    label = "".join(bar.itertext()).strip()
+    assert label == (f"{n} {unit}" if unit == "in" else f"{n} step" + ("s" if n != 1 else ""))
+
+
+def test_legend_names_every_kind_drawn():
+    ruleset, battle = example("wheatfield.yaml")
+    root = parse(draw_battle(ruleset, battle, attacker="15th-alabama"))
+    (legend,) = find(root, "g", "legend")
+    entries = {c for g in find(legend, "g", "legend-entry") for c in classes(g)} - {"legend-entry"}
+    for kind in ("stand", "terrain-heavy", "terrain-light", "gunsmoke", "arc", "attacker", "legal-target",
+                 "refused-target", "line-of-fire", "hindrance", "cover"):
+        assert kind in entries, kind
+    states = {g.get("data-state") for g in find(legend, "g", "line-of-fire")}
+    assert states == {"hindered"}
+
+
+def test_a_target_needs_an_attacker_and_ids_must_exist():
+    ruleset, battle = example("wheatfield.yaml")
+    with pytest.raises(RangefireError, match="attacker"):
+        draw_battle(ruleset, battle, target="20th-maine")
+    with pytest.raises(UnknownUnitError):
+        draw_battle(ruleset, battle, attacker="1st-minnesota")
+
+
+def test_scene_is_data_with_the_checks_given():
+    ruleset, battle = example("wheatfield.yaml")
+    scene = battle_scene(ruleset, battle, attacker="15th-alabama")
+    assert [g.id for g in scene.groups("unit")] == [u.id for u in battle.units]
+    assert scene.unit == "in" and scene.sides == ("union", "confederate")
+
+
+def test_write_drawing_svg_png_and_bad_suffix(tmp_path):
+    ruleset, battle = example("temple.yaml")
+    svg = draw_battle(ruleset, battle, attacker="yoichi", target="takeda")
+    write_drawing(svg, tmp_path / "t.svg")
+    assert (tmp_path / "t.svg").read_text(encoding="utf-8") == svg
+    with pytest.raises(RangefireError, match=r"\.svg or \.png"):
+        write_drawing(svg, tmp_path / "t.pdf")
+    with pytest.raises(RangefireError, match="cannot write"):
+        write_drawing(svg, tmp_path / "missing" / "t.svg")
+    pytest.importorskip("cairosvg")
+    write_drawing(svg, tmp_path / "t.png")
+    assert (tmp_path / "t.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
+
+
+def test_png_without_cairosvg_names_the_package(tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "cairosvg", None)  # as if it were not installed
+    with pytest.raises(RangefireError, match="cairosvg"):
+        write_drawing("<svg xmlns='http://www.w3.org/2000/svg'/>", tmp_path / "x.png")
+    assert not (tmp_path / "x.png").exists()
