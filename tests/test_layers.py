@@ -1,4 +1,4 @@
-"""Imports flow one way (design section 1): core <- dice, geometry <- scenario, rulesets <- analysis <- cli."""
+"""Imports flow one way (design section 1): core <- dice, geometry <- scenario, rulesets <- draw <- analysis <- cli."""
 
 from __future__ import annotations
 
@@ -16,8 +16,9 @@ ALLOWED = {
     "geometry": {"core", "geometry"},
     "scenario": {"core", "dice", "geometry", "scenario"},
     "rulesets": {"core", "dice", "geometry", "scenario", "rulesets"},
-    "analysis": {"core", "dice", "geometry", "scenario", "rulesets", "analysis"},
-    "demo": {"core", "dice", "geometry", "scenario", "rulesets", "analysis", "demo"},
+    "draw": {"core", "dice", "geometry", "scenario", "rulesets", "draw"},
+    "analysis": {"core", "dice", "geometry", "scenario", "rulesets", "draw", "analysis"},
+    "demo": {"core", "dice", "geometry", "scenario", "rulesets", "draw", "analysis", "demo"},
 }
 
 
