@@ -154,8 +154,8 @@ def test_a_number_over_4300_digits_in_a_file_exits_2(tmp_path, suffix):
 
 
 # -- scenario text is shown as text ---------------------------------------------------------------------
-HOSTILE = "[/x] [masterwork] [bold]b[/bold] :smile: \x1b[2J\x1b]0;title\x07\u202e\x00"
-SHOWN = "[/x] [masterwork] [bold]b[/bold] :smile: \\x1b[2J\\x1b]0;title\\x07\\u202e\\x00"
+HOSTILE = "\x1b[31m\x07\u202e\x00[/x] [masterwork] [b]b :smile:"
+SHOWN = "\\x1b[31m\\x07\\u202e\\x00[/x] [masterwork] [b]b :smile:"
 
 
 def _hostile_scenario(tmp_path: Path, example: str) -> Path:
@@ -165,22 +165,22 @@ def _hostile_scenario(tmp_path: Path, example: str) -> Path:
     data["name"] = HOSTILE
     rename = {}
     for unit in data.get("units", []):
-        rename.setdefault(unit["side"], HOSTILE[:24] + unit["side"])
+        rename.setdefault(unit["side"], HOSTILE + unit["side"])
         unit["side"] = rename[unit["side"]]
         if isinstance(unit.get("weapon"), dict):
-            unit["weapon"]["name"] = HOSTILE[:40] + unit["weapon"]["name"]
-        unit["traits"] = [HOSTILE[:60]] if data["ruleset"] == "bushido" else unit.get("traits", [])
+            unit["weapon"]["name"] = HOSTILE + unit["weapon"]["name"]
+        unit["traits"] = [HOSTILE] if data["ruleset"] == "bushido" else unit.get("traits", [])
         if not unit["traits"]:
             del unit["traits"]
     if "active_side" in data:
         data["active_side"] = rename[data["active_side"]]
     if data["ruleset"] == "swerve":
-        rename = {p: HOSTILE[:40] + p for p in data["players"]}
+        rename = {p: HOSTILE + p for p in data["players"]}
         for card in data["cards"]:
             card["owner"] = rename[card["owner"]]
             card["name"] = HOSTILE + card.get("name", "")
             if "mission" in card:
-                card["mission"] = HOSTILE[:60]
+                card["mission"] = HOSTILE
         data["hands"] = {rename[p]: cards for p, cards in data.get("hands", {}).items()}
     if "players" in data:
         data["players"] = {rename.get(p, p): v for p, v in data["players"].items()}
@@ -210,7 +210,7 @@ def test_scenario_text_is_never_read_as_markup_or_sent_raw_to_the_terminal(tmp_p
     text = "\n".join(outputs)
     assert "\x1b" not in text and "\x07" not in text and "\u202e" not in text and "\x00" not in text
     if example in ("temple.yaml", "sawblade.yaml"):  # the weapon's and the cards' names are shown
-        assert SHOWN[:30] in text.replace("\n", ""), text
+        assert SHOWN in text, text
 
 
 def test_a_control_character_in_an_error_is_shown_visibly(tmp_path):

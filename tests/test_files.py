@@ -327,11 +327,16 @@ def test_a_full_disk_is_a_clean_error_and_the_old_file_is_whole(tmp_path, monkey
 
 
 def test_an_existing_file_keeps_its_mode(tmp_path):
+    """Today every written file is 0600; a group-writable file stays so whatever the umask."""
     target = tmp_path / "out.yaml"
     target.write_text("old\n")
-    target.chmod(0o640)
-    write_scenario(target, BATTLE)
-    assert stat.S_IMODE(target.stat().st_mode) == 0o640
+    target.chmod(0o664)
+    old = os.umask(0o022)
+    try:
+        write_scenario(target, BATTLE)
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(target.stat().st_mode) == 0o664
     assert read_scenario(target) == BATTLE
 
 

@@ -245,3 +245,18 @@ def test_a_number_written_back_reads_again():
 
     value = parse_exact("0.0000000000001")
     assert parse_exact(dump_exact(value)) == value
+
+
+def test_a_raw_check_tripping_over_a_wrong_type_defers_to_validation(monkeypatch):
+    """A game's check on the raw mapping that meets a value of the wrong kind (a TypeError) gives way to the
+    field validation's message; with nothing wrong in the fields, the fault is ours and is not hidden."""
+    ruleset = find_ruleset("dress-on-the-colors")
+
+    def tripping(data):
+        raise TypeError("unhashable type: 'dict'")
+
+    monkeypatch.setattr(ruleset, "raw_problems", tripping)
+    with pytest.raises(ScenarioError, match=r"units\[0\]\.side: must be text"):
+        battle_from_mapping({**BASE, "units": [{**BASE["units"][0], "side": {"a": 1}}, BASE["units"][1]]})
+    with pytest.raises(TypeError):
+        battle_from_mapping(BASE)
