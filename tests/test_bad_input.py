@@ -170,7 +170,7 @@ def problems(entry: dict[str, Any], run: Run) -> list[str]:
     if run.code not in entry["exit"]:
         found.append(f"exit {run.code}, expected {' or '.join(map(str, entry['exit']))}")
     # a usage error is the option parser's own message (a box under "Usage:"), so its form is not judged here
-    if entry["category"] != "usage" and (run.code == 2 or (run.stderr.strip() and run.code != 0)):
+    if entry.get("category") != "usage" and (run.code == 2 or (run.stderr.strip() and run.code != 0)):
         lines = run.stderr.rstrip("\n").split("\n")
         if not lines[0].startswith("rangefire: "):
             found.append("stderr does not begin 'rangefire: '")
@@ -195,13 +195,14 @@ def problems(entry: dict[str, Any], run: Run) -> list[str]:
     if found and run.code != 0 and run.stderr.strip():
         lines = run.stderr.strip().splitlines()
         said = lines[0]
-        if entry["category"] == "usage":  # the first line inside the parser's box under "Error"
+        if entry.get("category") == "usage":  # the first line inside the parser's box under "Error"
             said = next((b for a, b in itertools.pairwise(lines) if "Error" in a), said)
         found.append("said: " + said.strip("│╭╮─ ").replace(str(CORPUS) + "/", "")[:200])
     return found
 
 
 def shown(args: list[str]) -> str:
+    args = [re.sub(r"\S*/pytest-of-[^/]+/pytest-\d+/[^/]+/", "tmp/", a) for a in args]
     args = [a.replace(str(CORPUS) + "/", "").replace(str(EXAMPLES) + "/", "examples/") for a in args]
     return " ".join(a if len(a) <= 80 else a[:20] + f"...({len(a)} characters)" for a in args)
 
@@ -297,8 +298,11 @@ def special_files(tmp: Path) -> list[tuple[str, list[str], dict[str, Any]]]:
     # --out: a write that cannot be made is bad input; the battle is not written anywhere else.
     (tmp / "a-folder.yaml").mkdir()
     (tmp / "plain.yaml").write_text(text, encoding="utf-8")
+    (tmp / "read-only.yaml").write_text(text, encoding="utf-8")
+    (tmp / "read-only.yaml").chmod(0o444)
     for name, target in (("missing-folder", tmp / "no-such-folder" / "after.yaml"),
                          ("onto-folder", tmp / "a-folder.yaml"),
+                         ("onto-read-only-file", tmp / "read-only.yaml"),
                          ("under-a-file", tmp / "plain.yaml" / "after.yaml"),
                          ("unknown-type", tmp / "after.txt")):
         cases.append((f"out-{name}", ["resolve", str(WHEATFIELD), *ATTACK, "--seed", "1", "--out", str(target)],
@@ -328,4 +332,7 @@ def test_special_files_and_impossible_writes_are_refused_within_the_timeout(tmp_
     leftovers = sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("."))
     results.append(("no-temporary-files", ["(after the writes above)"],
                     [f"left behind: {leftovers}"] if leftovers else []))
+    kept = WHEATFIELD.read_text(encoding="utf-8")
+    changed = [n for n in ("plain.yaml", "read-only.yaml") if (tmp_path / n).read_text(encoding="utf-8") != kept]
+    results.append(("files-untouched", ["(after the writes above)"], [f"changed: {changed}"] if changed else []))
     assert not any(p for _, _, p in results), report(results, len(cases))
