@@ -7,8 +7,9 @@ show as text. Failures are collected and reported together, one line each, as a 
 
 The manifest's entries run through the real command (Typer's ``main`` with the entry's arguments, exactly what
 the ``rangefire`` script calls) in two worker processes, many entries each, so that the corpus runs in seconds;
-files git cannot hold (a FIFO, a symlink to ``/dev/zero``, a file over the size limit) and a sample of the
-manifest run as ``python -m rangefire.cli`` in a process of their own each.
+files git cannot hold (a FIFO, a symlink to ``/dev/zero``, a file over the size limit) are made at run time;
+the two that cannot be interrupted from within, and a sample of the manifest, run as ``python -m rangefire.cli``
+in a process of their own each.
 """
 
 from __future__ import annotations
@@ -119,11 +120,11 @@ def arguments(entry: dict[str, Any], corpus: Path = CORPUS) -> list[str]:
     return out
 
 
-def run_batch(jobs: list[tuple[str, list[str]]]) -> dict[str, Run]:
+def run_batch(jobs: list[tuple[str, list[str]]], cwd: Path | None = None) -> dict[str, Run]:
     """Run many entries in one worker process; an entry the worker never answered is a hang."""
     payload = "".join(json.dumps({"id": i, "args": a}) + "\n" for i, a in jobs)
     proc = subprocess.Popen([sys.executable, "-c", DRIVER, str(TIMEOUT)], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=child_env(),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=child_env(), cwd=cwd,
                             preexec_fn=limit_memory)
     try:
         out, err = proc.communicate(payload.encode(), timeout=TIMEOUT * len(jobs) + 60)
@@ -264,6 +265,8 @@ def test_a_sample_behaves_the_same_as_its_own_process():
 # -- files git cannot hold, made here ---------------------------------------------------------------------------------
 WHEATFIELD = EXAMPLES / "wheatfield.yaml"
 ATTACK = ["-a", "15th-alabama"]
+#: A file without end and one that blocks on opening: each run in a process of its own, which a timeout can kill.
+OWN_PROCESS = ("zero.yaml", "fifo.yaml")
 
 
 def special_files(tmp: Path) -> list[tuple[str, list[str], dict[str, Any]]]:
@@ -326,9 +329,12 @@ def test_special_files_and_impossible_writes_are_refused_within_the_timeout(tmp_
     """A FIFO, a symlink to /dev/zero, a folder named .yaml, a file over the size limit, a million-character flow
     list, and --out where nothing can be written: each refused in one line (exit 2) within 10 s, no traceback."""
     cases = special_files(tmp_path)
+    alone = [c for c in cases if c[0] in OWN_PROCESS]
     with ThreadPoolExecutor(2) as pool:
-        runs = list(pool.map(lambda c: run_process(c[1], cwd=tmp_path), cases))
-    results = [(name, args, problems(expect, run)) for (name, args, expect), run in zip(cases, runs, strict=True)]
+        futures = {name: pool.submit(run_process, args, tmp_path) for name, args, _ in alone}
+        runs = run_batch([(name, args) for name, args, _ in cases if name not in futures], cwd=tmp_path)
+        runs.update({name: future.result() for name, future in futures.items()})
+    results = [(name, args, problems(expect, runs[name])) for name, args, expect in cases]
     leftovers = sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("."))
     results.append(("no-temporary-files", ["(after the writes above)"],
                     [f"left behind: {leftovers}"] if leftovers else []))
