@@ -8,6 +8,7 @@ with their clauses, scenario text escaped, and the scale bar's length.
 from __future__ import annotations
 
 import math
+import os
 import sys
 import xml.etree.ElementTree as ET
 from typing import Any
@@ -252,7 +253,8 @@ def test_scenario_text_is_escaped_and_control_characters_written_out():
     svg = draw_battle(ruleset, battle, attacker="15th-alabama")
     assert "\x1b" not in svg and "\u202e" not in svg
     root = parse(svg)  # parseable: every < and & escaped
-    assert root.find(SVG + "title").text == 'Pickett <&> "charge" [bold]\\x1b[2J\\u202e'
+    shown = 'Pickett <&> "charge" [bold]\\x1b[2J\\u202e'
+    assert root.find(SVG + "title").text == f"{shown}: 15th-alabama fires at 20th-maine"
     sides = {g.get("data-side") for g in find(root, "g", "unit")}
     assert sides == {"union", "<b>&[rebs]"}
     assert any(t.text == "<b>&[rebs]: stands, thick front edge, arrow = facing" for t in root.iter(SVG + "text"))
@@ -304,6 +306,9 @@ def test_write_drawing_svg_png_and_bad_suffix(tmp_path):
     svg = draw_battle(ruleset, battle, attacker="yoichi", target="takeda")
     write_drawing(svg, tmp_path / "t.svg")
     assert (tmp_path / "t.svg").read_text(encoding="utf-8") == svg
+    umask = os.umask(0)
+    os.umask(umask)
+    assert (tmp_path / "t.svg").stat().st_mode & 0o777 == 0o666 & ~umask  # as any new file, not private
     with pytest.raises(RangefireError, match=r"\.svg or \.png"):
         write_drawing(svg, tmp_path / "t.pdf")
     with pytest.raises(RangefireError, match="cannot write"):

@@ -14,8 +14,10 @@ files; floats, since a drawing only shows the exact verdicts made elsewhere.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+
+from rangefire.core.types import Check
 
 XY = tuple[float, float]
 
@@ -77,6 +79,8 @@ class Label(Shape):
     anchor: str = "middle"
     size: float = 1.0
     angle: float = 0.0
+    #: A second place (and anchor) to put the label where the first runs off the picture or onto another label.
+    alternative: tuple[XY, str] | None = None
 
 
 @dataclass(frozen=True)
@@ -187,11 +191,42 @@ def _walk(items: Iterable[Shape]) -> Iterator[Shape]:
             yield from _walk(item.items)
 
 
-def mark_legend(items: Iterable[Shape]) -> list[LegendEntry]:
-    """Legend entries for the marks and lines present among ``items``, in a fixed order."""
+def mark_legend(items: Iterable[Shape], texts: Mapping[tuple[str, str], str] | None = None) -> list[LegendEntry]:
+    """Legend entries for the marks and lines present among ``items``, in a fixed order; ``texts`` gives a
+    game's own words for some of them, by (kind, state)."""
     present = {(s.kind, s.state if s.kind == "line-of-fire" else "") for s in _walk(items)}
-    return [LegendEntry(kind, text, state=state, sample=sample)
+    words = texts or {}
+    return [LegendEntry(kind, words.get((kind, state), text), state=state, sample=sample)
             for kind, state, sample, text in MARKS if (kind, state if kind == "line-of-fire" else "") in present]
+
+
+def beside(start: XY, end: XY, text: str, title: str, offset: float) -> Label:
+    """A range label beside a line's middle, ``offset`` table units off it: on the line's left, or where that
+    does not fit, on its right (text running away from the line either way)."""
+    dx, dy = end[0] - start[0], end[1] - start[1]
+    length = math.hypot(dx, dy) or 1.0
+    nx, ny = -dy / length * offset, dx / length * offset
+    mx, my = (start[0] + end[0]) / 2, (start[1] + end[1]) / 2
+    left_anchor = side_anchor(nx, ny)
+    right_anchor = {"start": "end", "end": "start"}.get(left_anchor, "middle")
+    return Label("range-label", title=title, at=(mx + nx, my + ny), text=text, anchor=left_anchor,
+                 alternative=((mx - nx, my - ny), right_anchor))
+
+
+def refusal_notes(checks: Iterable[Check], shown: Check | None = None) -> list[str]:
+    """One line per refused target of an attacker's checks, with every reason and clause (a picture printed
+    on paper has no tooltips); the target of ``shown`` is left out when its refusals are already written."""
+    skip = shown.target if shown is not None and not shown.is_legal else None
+    return [f"{c.target} refused: " + "; ".join(str(r) for r in c.refusals) for c in checks
+            if not c.is_legal and c.target is not None and c.target != skip]
+
+
+def side_anchor(dx: float, dy: float) -> str:
+    """How to anchor a label set off from a piece in the direction (dx, dy): beside it, text running away
+    from it, when the direction is mostly sideways; centred above or below it otherwise."""
+    if abs(dx) > abs(dy):
+        return "start" if dx > 0 else "end"
+    return "middle"
 
 
 def points_of(item: Shape) -> list[XY]:
@@ -210,5 +245,23 @@ def points_of(item: Shape) -> list[XY]:
     return []
 
 
-__all__ = ["LINE_STATES", "MARKS", "XY", "Circle", "Group", "Label", "LegendEntry", "Poly", "Scene", "Segment", "Shape",
-           "bounds_of", "grown", "mark_legend", "points_of"]
+__all__ = [
+    "LINE_STATES",
+    "MARKS",
+    "XY",
+    "Circle",
+    "Group",
+    "Label",
+    "LegendEntry",
+    "Poly",
+    "Scene",
+    "Segment",
+    "Shape",
+    "beside",
+    "bounds_of",
+    "grown",
+    "mark_legend",
+    "points_of",
+    "refusal_notes",
+    "side_anchor",
+]

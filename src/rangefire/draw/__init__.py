@@ -93,10 +93,21 @@ def write_drawing(svg_text: str, path: str | Path) -> None:
     try:
         with os.fdopen(fd, "wb") as out:
             out.write(data)
+        os.chmod(tmp, _mode_for(path))  # a temporary file is private; the picture is not
         os.replace(tmp, path)
     except OSError as exc:
         Path(tmp).unlink(missing_ok=True)
         raise RangefireError(f"{path}: cannot write ({exc.strerror or exc})") from None
+
+
+def _mode_for(path: Path) -> int:
+    """The mode a picture is written with: an existing file's own, else that of any new file (umask)."""
+    try:
+        return path.stat().st_mode & 0o777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
 
 
 __all__ = ["SCENES", "battle_scene", "draw_battle", "render_svg", "svg_to_png", "write_drawing"]

@@ -284,32 +284,46 @@ def _overlaps(a: tuple[float, float, float, float], b: tuple[float, float, float
 
 
 def _place_labels(scene: Scene, lay: Layout) -> list[tuple[Label, str, float, float, float]]:
-    """Each label's place in pixels (x, y of its baseline anchor, and its size), moved up or down by a line
-    at a time until it overlaps no label placed before it (earlier labels win their place)."""
+    """Each label's place in pixels (the left end of its baseline, and its size). A label goes where the scene
+    puts it, or at its alternative place when the first runs off the table or onto a label placed before it
+    (earlier labels keep their place); failing both, it is kept inside the table and moved up or down a line
+    at a time until it is clear of the others."""
     placed: list[tuple[float, float, float, float]] = []
     out = []
     for label, owner in _labels(scene.items):
         px = TEXT_PX * label.size
         x, y = lay.px(label.at)
         width = text_width(label.text, px)
-        left = x - {"start": 0.0, "middle": width / 2, "end": width}.get(label.anchor, width / 2)
         if label.angle:
-            out.append((label, owner, x, y, px))  # turned text (a swerved card's name) stays on its card
+            out.append((label, owner, x, y, px))  # turned text stays where it is put
             continue
-        # kept inside the table: a label pushed off a line near the edge is moved back in, not cut
-        left = min(max(left, lay.left + 3), lay.left + lay.width - width - 3)
-        y = min(max(y, lay.top + px), lay.top + lay.height - px * 0.4)
-        step = px * 1.25
-        best = y
-        for k in (0, 1, -1, 2, -2, 3, -3, 4, -4, 5, -5):
-            trial = y + k * step
-            box = (left - 2, trial - px * 0.85, left + width + 2, trial + px * 0.3)
-            if not any(_overlaps(box, other) for other in placed):
-                best = trial
-                break
-        placed.append((left - 2, best - px * 0.85, left + width + 2, best + px * 0.3))
-        out.append((label, owner, left, best, px))
+        places = [(label.at, label.anchor)] + ([label.alternative] if label.alternative else [])
+        trials = []
+        for at, anchor in places:
+            ax, ay = lay.px(at)
+            left = ax - {"start": 0.0, "middle": width / 2, "end": width}.get(anchor, width / 2)
+            inside = lay.left + 3 <= left and left + width <= lay.left + lay.width - 3
+            trials.append((left, ay, inside))
+        chosen = next(((left, ay) for left, ay, inside in trials
+                       if inside and not any(_overlaps(_box(left, ay, width, px), o) for o in placed)), None)
+        if chosen is None:
+            left, ay, _ = trials[0]
+            # kept inside the table: a label pushed off a line near the edge is moved back in, not cut
+            left = min(max(left, lay.left + 3), lay.left + lay.width - width - 3)
+            ay = min(max(ay, lay.top + px), lay.top + lay.height - px * 0.4)
+            step = px * 1.25
+            for k in (0, 1, -1, 2, -2, 3, -3, 4, -4, 5, -5):
+                if not any(_overlaps(_box(left, ay + k * step, width, px), o) for o in placed):
+                    ay += k * step
+                    break
+            chosen = (left, ay)
+        placed.append(_box(chosen[0], chosen[1], width, px))
+        out.append((label, owner, chosen[0], chosen[1], px))
     return out
+
+
+def _box(left: float, baseline: float, width: float, px: float) -> tuple[float, float, float, float]:
+    return (left - 2, baseline - px * 0.85, left + width + 2, baseline + px * 0.3)
 
 
 def _label_svg(label: Label, owner: str, x: float, y: float, px: float, colours: _Colours) -> str:
@@ -403,7 +417,8 @@ def render_svg(scene: Scene, scale: float | None = None) -> str:
     """The scene as a standalone SVG document (text)."""
     lay = layout(scene, scale)
     colours = _Colours(scene.sides)
-    width = max(lay.width + 2 * MARGIN, MIN_WIDTH)
+    width = max(lay.width + 2 * MARGIN, MIN_WIDTH, text_width(scene.title, TITLE_PX) * 1.05 + 2 * MARGIN,
+                *(text_width(n, TEXT_PX * 0.93) + 2 * MARGIN for n in scene.notes))  # bold runs a little wider
     body: list[str] = []
     table_bottom = lay.top + lay.height
     has_table = bool(scene.unit)
@@ -434,7 +449,6 @@ def render_svg(scene: Scene, scale: float | None = None) -> str:
             body.append(f'<text x="{_f(MARGIN)}" y="{_f(y)}" font-size="{_f(TEXT_PX * 0.93)}" fill="{INK}">'
                         f"{esc(note)}</text>")
         body.append("</g>")
-        width = max(width, max(text_width(n, TEXT_PX * 0.93) for n in scene.notes) + 2 * MARGIN)
     height = y + MARGIN
     ox, oy = lay.origin
     head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{_f(width)}" height="{_f(height)}"'

@@ -22,10 +22,13 @@ from rangefire.core.scene import (
     Scene,
     Segment,
     Shape,
+    beside,
     bounds_of,
     grown,
     mark_legend,
     points_of,
+    refusal_notes,
+    side_anchor,
 )
 from rangefire.geometry import Point, Polygon
 from rangefire.geometry import Segment as ExactSegment
@@ -80,7 +83,13 @@ def _unit_group(unit: Unit) -> Group:
     items.append(Segment("facing", unit.id, unit.side, start=_xy(centre), end=_xy(nose), arrow=True))
     back = base.sides["back"].notches[len(base.sides["back"].notches) // 2]
     label_at = back + (back - centre).scale(Fraction(4, 5))
-    items.append(Label("name", unit.id, unit.side, title=_describe(unit), at=_xy(label_at), text=unit.id))
+    away = back - centre
+    at = _xy(label_at)
+    if side_anchor(float(away.x), float(away.y)) != "middle":
+        # facing along the table: the name above the base, where a long name has room
+        box = base.polygon.box
+        at = (float(box.x0 + box.x1) / 2, float(box.y1) + 0.3)
+    items.append(Label("name", unit.id, unit.side, title=_describe(unit), at=at, text=unit.id))
     return Group("unit", unit.id, unit.side, title=_describe(unit), items=tuple(items))
 
 
@@ -123,13 +132,6 @@ def _pieces(battle: Battle, kind: str, ids: Sequence[str], why: str) -> list[Sha
     return out
 
 
-def _beside(start: XY, end: XY, text: str, title: str) -> Label:
-    dx, dy = end[0] - start[0], end[1] - start[1]
-    length = math.hypot(dx, dy) or 1.0
-    mid = ((start[0] + end[0]) / 2 - dy / length * 0.35, (start[1] + end[1]) / 2 + dx / length * 0.35)
-    return Label("range-label", title=title, at=mid, text=text, anchor="start" if dy <= 0 else "end")
-
-
 def _refused_line(battle: Battle, check: Check) -> list[Shape]:
     """A refused target's line: where every line in range is blocked [AL-4.2], the shortest of them with its
     blockers; otherwise the shortest notch-to-notch line, drawn as refused."""
@@ -152,12 +154,12 @@ def _refused_line(battle: Battle, check: Check) -> list[Shape]:
             return [*_pieces(battle, "blocker", seen.blocked_by, "blocks the line of sight [AL-4.2]"),
                     Segment("line-of-fire", f"{firer.id}->{target.id}", state="blocked", title=why, start=start,
                             end=end, arrow=True),
-                    _beside(start, end, f"{math.sqrt((na - nt).norm2()):.2f} steps: blocked", why)]
+                    beside(start, end, f"{math.sqrt((na - nt).norm2()):.2f} steps: blocked", why, 0.35)]
     na, nt, _, _ = min(pairs, key=lambda p: (p[0] - p[1]).norm2())
     start, end = _xy(na), _xy(nt)
     return [Segment("line-of-fire", f"{firer.id}->{target.id}", state="refused", title=why, start=start, end=end,
                     arrow=True),
-            _beside(start, end, f"{math.sqrt((na - nt).norm2()):.2f} steps: refused", why)]
+            beside(start, end, f"{math.sqrt((na - nt).norm2()):.2f} steps: refused", why, 0.35)]
 
 
 def _line(battle: Battle, check: Check) -> list[Shape]:
@@ -182,7 +184,7 @@ def _line(battle: Battle, check: Check) -> list[Shape]:
                      "is only touched: neither blocks nor hinders [AL-4.4]"),
             Segment("line-of-fire", f"{plan.attacker}->{plan.target}", state=plan.sight, title=title, start=start,
                     end=end, arrow=True),
-            _beside(start, end, f"{steps:.2f} steps, {plan.sight}", title)]
+            beside(start, end, f"{steps:.2f} steps, {plan.sight}", title, 0.35)]
 
 
 def _marks(battle: Battle, attacker: str, checks: Sequence[Check]) -> list[Shape]:
@@ -240,7 +242,11 @@ def scene(battle: Battle, check: Check | None = None, attacker_checks: Sequence[
         p = check.plan
         notes = [f"{p.attacker} shoots at {p.target}: {p.attack_dice} attack dice against {p.defense_dice} defense "
                  f"dice" + (f"; {', '.join(str(m) for m in p.modifiers)}" if p.modifiers else "")]
-    return Scene(title=battle.name or "Arcane Legions", items=tuple(items), bounds=bounds_of(fit, 0.8),
+    notes += refusal_notes(attacker_checks or (), check)
+    title = battle.name or "Arcane Legions"
+    if check is not None and check.target is not None:
+        title += f": {check.attacker} shoots at {check.target}"
+    return Scene(title=title, items=tuple(items), bounds=bounds_of(fit, 0.8),
                  unit="steps", sides=sides, legend=tuple(legend), notes=tuple(notes))
 
 

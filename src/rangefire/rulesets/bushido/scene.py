@@ -8,7 +8,6 @@ Everything is read from the engine's own geometry (``table``); nothing here deci
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 
 from rangefire.core import Check
@@ -22,9 +21,11 @@ from rangefire.core.scene import (
     Scene,
     Segment,
     Shape,
+    beside,
     bounds_of,
     mark_legend,
     points_of,
+    refusal_notes,
 )
 from rangefire.geometry import Polygon
 from rangefire.rulesets.bushido import BushidoPlan
@@ -95,13 +96,6 @@ def _outlines(battle: Battle, kind: str, ids: Sequence[str], why: str) -> list[S
     return [Poly(kind, pid, title=f"{pid} {why}", points=_ring(pieces[pid].polygon)) for pid in ids if pid in pieces]
 
 
-def _beside(start: XY, end: XY, text: str, title: str) -> Label:
-    dx, dy = end[0] - start[0], end[1] - start[1]
-    length = math.hypot(dx, dy) or 1.0
-    mid = ((start[0] + end[0]) / 2 - dy / length * 0.6, (start[1] + end[1]) / 2 + dx / length * 0.6)
-    return Label("range-label", title=title, at=mid, text=text, anchor="start" if dy <= 0 else "end")
-
-
 def _line(battle: Battle, check: Check) -> list[Shape]:
     """The first line of sight the engine found [BU-2.1], clear or through obscuring terrain, the pieces
     giving cover outlined [BU-5.7]; the centre line and the models that may be nominated [BU-4.2, BU-4.3].
@@ -136,7 +130,7 @@ def _line(battle: Battle, check: Check) -> list[Shape]:
             items += _outlines(battle, "cover", plan.cover_by, f"gives {plan.target} cover [BU-5.7]")
             items.append(Segment("line-of-fire", f"{plan.attacker}->{plan.target}", state=state, title=title,
                                  start=start, end=end, arrow=True))
-            items.append(_beside(start, end, f"{plan.distance:.2f} in, {band}", title))
+            items.append(beside(start, end, f"{plan.distance:.2f} in, {band}", title, 0.6))
         return items
     if check.target is None:
         return []
@@ -152,9 +146,9 @@ def _line(battle: Battle, check: Check) -> list[Shape]:
                            "[BU-2.1]"),
                 Segment("line-of-fire", f"{shooter.id}->{target.id}", state="blocked", title=reason, start=start,
                         end=end, arrow=True),
-                _beside(start, end, f"{gap:.2f} in: no line of sight", reason)]
+                beside(start, end, f"{gap:.2f} in: no line of sight", reason, 0.6)]
     return [Segment("line-of-fire", f"{shooter.id}->{target.id}", state="refused", title=reason, start=start, end=end,
-                    arrow=True), _beside(start, end, f"{gap:.2f} in: refused", reason)]
+                    arrow=True), beside(start, end, f"{gap:.2f} in: refused", reason, 0.6)]
 
 
 def _marks(battle: Battle, attacker: str, checks: Sequence[Check]) -> list[Shape]:
@@ -213,7 +207,11 @@ def scene(battle: Battle, check: Check | None = None, attacker_checks: Sequence[
         p = check.plan
         notes.append(f"{p.attacker} shoots at {p.target} with the {p.weapon}: {p.attack_dice} attack dice against "
                      f"{p.defense_dice} defense dice")
-    return Scene(title=battle.name or "Bushido", items=tuple(items), bounds=bounds_of(fit, 1.5), unit="in",
+    notes += refusal_notes(attacker_checks or (), check)
+    title = battle.name or "Bushido"
+    if check is not None and check.target is not None:
+        title += f": {check.attacker} shoots at {check.target}"
+    return Scene(title=title, items=tuple(items), bounds=bounds_of(fit, 1.5), unit="in",
                  sides=sides, legend=tuple(legend), notes=tuple(notes), scale=SCALE)
 
 

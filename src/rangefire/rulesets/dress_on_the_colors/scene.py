@@ -21,10 +21,13 @@ from rangefire.core.scene import (
     Scene,
     Segment,
     Shape,
+    beside,
     bounds_of,
     grown,
     mark_legend,
     points_of,
+    refusal_notes,
+    side_anchor,
 )
 from rangefire.geometry import Point, Polygon
 from rangefire.rulesets.dress_on_the_colors.scenario import Battle, Unit
@@ -60,7 +63,13 @@ def _unit_group(unit: Unit) -> Group:
     items.append(Segment("facing", unit.id, unit.side, start=_xy(fp.frame.origin), end=_xy(nose), arrow=True))
     back = fp.frame.world(Fraction(0), -unit.stand_depth * (unit.stands if unit.formation == "march-column" else 1)
                           - Fraction(3, 5))
-    items.append(Label("name", unit.id, unit.side, title=_describe(unit), at=_xy(back), text=unit.id))
+    if side_anchor(float(fp.frame.forward.x), float(fp.frame.forward.y)) != "middle":
+        # facing along the table: the name above the unit, where a long name has room
+        box = fp.box
+        at: XY = (float(box.x0 + box.x1) / 2, float(box.y1) + 0.5)
+    else:
+        at = _xy(back)  # behind the unit, clear of the lines of fire that reach its front
+    items.append(Label("name", unit.id, unit.side, title=_describe(unit), at=at, text=unit.id))
     return Group("unit", unit.id, unit.side, title=_describe(unit), items=tuple(items))
 
 
@@ -140,7 +149,7 @@ def _line(battle: Battle, check: Check) -> list[Shape]:
         text = f"{inches:.2f} in, {plan.band}"
         items += [Segment("line-of-fire", f"{plan.attacker}->{plan.target}", state=state, title="; ".join(why),
                           start=start, end=end, arrow=True),
-                  _beside(start, end, text, "; ".join(why))]
+                  beside(start, end, text, "; ".join(why), 0.8)]
         return items
     if check.target is None or check.plan is not None:
         return []
@@ -152,15 +161,7 @@ def _line(battle: Battle, check: Check) -> list[Shape]:
     reason = "; ".join(str(r) for r in check.refusals)
     text = f"{math.sqrt(lof.distance2):.2f} in: refused"
     return [Segment("line-of-fire", f"{firer.id}->{target.id}", state="refused", title=reason, start=start, end=end,
-                    arrow=True), _beside(start, end, text, reason)]
-
-
-def _beside(start: XY, end: XY, text: str, title: str) -> Label:
-    """A label beside a line's middle, pushed off it a little to the line's left."""
-    dx, dy = end[0] - start[0], end[1] - start[1]
-    length = math.hypot(dx, dy) or 1.0
-    mid = ((start[0] + end[0]) / 2 - dy / length * 0.8, (start[1] + end[1]) / 2 + dx / length * 0.8)
-    return Label("range-label", title=title, at=mid, text=text, anchor="start" if dy <= 0 else "end")
+                    arrow=True), beside(start, end, text, reason, 0.8)]
 
 
 def _marks(battle: Battle, attacker: str, checks: Sequence[Check]) -> list[Shape]:
@@ -219,6 +220,8 @@ def scene(battle: Battle, check: Check | None = None, attacker_checks: Sequence[
                                   side=battle.unit(attacker).side))
     legend += mark_legend(items)
     title = battle.name or "Dress on the Colors"
+    if isinstance(check, Check) and check.target is not None:
+        title += f": {check.attacker} fires at {check.target}"
     notes = []
     if check is not None and check.plan is None and check.refusals:
         notes = [f"refused: {r}" for r in check.refusals]
@@ -227,6 +230,7 @@ def scene(battle: Battle, check: Check | None = None, attacker_checks: Sequence[
         notes = [f"{p.attacker} fires at {p.target}: {p.dice} dice needing {p.need}+, "
                  + (f"cover save {p.save}+" if p.save else "no cover save")
                  + (f"; {', '.join(str(m) for m in p.modifiers)}" if p.modifiers else "")]
+    notes += refusal_notes(attacker_checks or (), check)
     return Scene(title=title, items=tuple(items), bounds=bounds_of(fit, 2.0), unit="in", sides=sides,
                  legend=tuple(legend), notes=tuple(notes))
 

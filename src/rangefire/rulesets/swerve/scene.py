@@ -10,12 +10,24 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rangefire.core import Check
-from rangefire.core.scene import XY, Group, Label, LegendEntry, Poly, Scene, Segment, Shape, grown, mark_legend
+from rangefire.core.scene import (
+    XY,
+    Group,
+    Label,
+    LegendEntry,
+    Poly,
+    Scene,
+    Segment,
+    Shape,
+    grown,
+    mark_legend,
+    refusal_notes,
+)
 from rangefire.rulesets.swerve import CombatPlan
 from rangefire.rulesets.swerve.scenario import Battle, Card
 
 #: A card's size in layout units (portrait), and the space around it.
-CARD_W, CARD_H, GAP = 3.6, 4.4, 0.6
+CARD_W, CARD_H, GAP = 4.4, 5.0, 0.6
 #: Pixels per layout unit.
 SCALE = 36.0
 NO_MISSION = "(no mission)"
@@ -176,7 +188,8 @@ def scene(battle: Battle, check: Check | None = None, attacker_checks: Sequence[
     if any(c.swerved for c in battle.cards):
         legend.append(LegendEntry("card", "a card turned sideways is swerved [SW-1.1]", state="swerved"))
     legend.append(LegendEntry("mission", "a mission: the cards in play there [SW-1.5]"))
-    legend += mark_legend(items)
+    legend += mark_legend(items, {("line-of-fire", "clear"): "ranged combat may begin [SW-2.1, SW-2.2]",
+                                  ("line-of-fire", "refused"): "ranged combat refused: the clause on the arrow"})
     notes = []
     for player, deck in battle.players.items():
         order = "top first" if deck.deck_order == "known" else "order unknown"
@@ -188,7 +201,11 @@ def scene(battle: Battle, check: Check | None = None, attacker_checks: Sequence[
         notes.append(f"{player}'s hand: {listed or 'empty'}")
     if check is not None and check.plan is None:
         notes += [f"refused: {r}" for r in check.refusals]
-    return Scene(title=battle.name or "swerve", items=tuple(items), bounds=bounds, unit="", sides=sides,
+    notes += refusal_notes(attacker_checks or (), check)
+    title = battle.name or "swerve"
+    if check is not None and check.target is not None:
+        title += f": {check.attacker} begins ranged combat against {check.target}"
+    return Scene(title=title, items=tuple(items), bounds=bounds, unit="", sides=sides,
                  legend=tuple(legend), notes=tuple(notes), scale=SCALE)
 
 
