@@ -26,12 +26,13 @@ USABLE_TIMINGS = ("combat", "ranged-combat")
 MAX_LINES = 2000
 #: The most work the best-play search is given, in the units of :func:`search_work`. The search visits every
 #: set of the k actions open to the players (2**k positions, each weighing k actions) and judges every finished
-#: one against each different combat bonus left in the deck (D), so its work is about 2**k * (10 k + D). This
-#: bound keeps an answer under about 3 s on a small machine: measured in CPU time, 12 actions with 4 different
-#: bonuses (506,000 units) take 2.3 s and 10 actions with 200 (307,000) 1.5 s, while 13 actions (over 1.1
-#: million) take 5 s and 12 with 200 (1.3 million) 10 s. A position beyond it is refused before any search,
-#: not cut off by a timer.
-MAX_SEARCH_WORK = 520_000
+#: one against each different combat bonus left in the deck (D), so its work is about 2**k * (10 k + D).
+#: Measured in CPU time on a small machine: 10 actions with 10 different bonuses (113,000 units) 0.5 s, 11 with
+#: 10 (246,000) 1.1 s, 11 with 50 (328,000) 2.0 s, 10 with 200 (307,000) 1.7 s, 12 with 4 (508,000) 2.7 s, 13
+#: (over 1.1 million) 5 s or more. This bound admits 10 actions with any deck, 11 with up to 46 different bonuses
+#: and never 12, so that every answer comes within about 2 s of CPU time (3 s with the machine shared). A
+#: position beyond it is refused before any search, not cut off by a timer.
+MAX_SEARCH_WORK = 320_000
 
 
 def search_work(actions: int, bonuses: int) -> int:
@@ -137,8 +138,14 @@ class Combat:
         self.launcher_paid = launcher.ranged.cost == "swerve-self"
         self.cards = {card.id: card for card in battle.cards}
         self.holders = {cid: player for player, hand in battle.hands.items() for cid in hand}
-        # listed once: the search asks for them at every position, and most cards of a battle take no part
-        self._candidates = {role: tuple(self._all_candidates(role)) for role in ROLES}
+        # Listed once, without the actions refused at the start: the search asks for them at every position, and
+        # what is refused at the start stays refused (cards only become swerved, spent or used as a combat goes on).
+        self._candidates: dict[Role, tuple[Action, ...]] = {role: () for role in ROLES}
+        start = self.start()
+        for role in ROLES:
+            turned = replace(start, turn=role)
+            self._candidates[role] = tuple(a for a in self._all_candidates(role)
+                                           if a.kind == "pass" or self.refusal(turned, a) is None)
         self._value = lru_cache(maxsize=None)(self._value_uncached)
 
 
@@ -328,9 +335,10 @@ class Combat:
         size, bonuses = self.search_size(state), len(set(self.bonus_options())) or 1
         if search_work(size, bonuses) > MAX_SEARCH_WORK:
             most = max_search_actions(bonuses)
+            shown = f"{bonuses} combat bonus" + ("es" if bonuses != 1 else "")
             raise LimitError(f"best play is not searched with more than {most} actions open to the players (here "
-                             f"{size}) against a deck of {bonuses} different combat bonuses: the search would run "
-                             "too long; give the line of play with --actions (a longer start leaves fewer open)")
+                             f"{size}) when the reveal may show {shown}: the search would run too long; give the "
+                             "line of play with --actions (a longer start leaves fewer open)")
 
     def value(self, state: State) -> Fraction:
         """P(attacker wins) when both sides play their best from ``state`` (the attacker maximises it,
