@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from rangefire.core import Attack, EnteredSource, ScenarioError
+from rangefire.core import Attack, EnteredSource, RangefireError, ScenarioError
 from rangefire.rulesets import battle_from_mapping, find_ruleset
 from rangefire.rulesets.arcane_legions.table import base_of, is_adjacent
 
@@ -127,11 +127,12 @@ def test_al_2_3_an_enemy_in_range_and_sight():
 
 # -- AL-3 range and the attacking sides ------------------------------------------------------------
 def test_al_3_1_sides_can_be_named():
-    """AL-3.1: the attacker chooses its side and the side attacked; a side name that does not exist is
-    refused."""
+    """AL-3.1: the attacker chooses its side and the side attacked; a side name that does not exist (AL-1.1)
+    is bad input, not a refusal."""
     p = plan_of(A(), T(), choices={"from_side": "front", "to_side": "front"})
     assert (p.from_side, p.to_side, p.chosen_by_engine) == ("front", "front", False)
-    assert refused(A(), T(), choices={"from_side": "top"})[0] == "AL-1.1"
+    with pytest.raises(RangefireError, match="from_side: 'top' is not one of front, right, back, left"):
+        AL.check(battle(A(), T()), attack(from_side="top"))
 
 
 @pytest.mark.parametrize(("d", "legal"), [("7", True), ("7.01", False)])
@@ -295,7 +296,7 @@ def test_al_6_3_rerolls_before_bonuses():
     r = resolve({"attack": [2, 1, 5], "attack-reroll": [1, 6], "defense": [6, 6]}, a)
     assert r.outcome["lineup_hits"] == 1  # [2, 1, 5] -> [1, 6, 5] -> +1 -> 7 > 6, 6 = 6, 2 = phantom 2
     log = " ".join(line.text for line in r.log)
-    assert "rerolls 2 dice" in log and "die bonuses +1" in log
+    assert "rerolls 2 dice" in log and "+1 to each of A's dice: 7 6 2" in log
 
 
 def test_al_6_4_phantom_twos():

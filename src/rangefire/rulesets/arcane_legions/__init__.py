@@ -11,11 +11,13 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any, NamedTuple
 
-from rangefire.core import Attack, DiceSource, LogLine, Modifier, Odds, Refusal, Resolution, Ruleset
+from rangefire.core import Attack, DiceSource, LogLine, Modifier, Odds, RangefireError, Refusal, Resolution, Ruleset
 from rangefire.geometry import Point, Segment
 from rangefire.rulesets.arcane_legions.orders import (
     OrderPlan,
-    order_odds,
+    counted,
+    figures,
+    odds_of,
     possessive,
     resolve_order,
     take_damage,
@@ -26,9 +28,12 @@ from rangefire.rulesets.arcane_legions.table import RANGE2, Sight, base_of, is_a
 
 __all__ = ["ArcaneLegions", "Battle", "OrderPlan", "Unit"]
 
+ORDERS = ("ranged", "close")
+
 
 class Choice(NamedTuple):
-    """The sides, notches and dice an order will use [AL-3.4]; no line of sight for close combat."""
+    """The sides, notches and dice an order will use [AL-3.4], the other side pairs that tied with it
+    [AL-3.5]; no line of sight for close combat."""
 
     attack_dice: int
     defense_dice: int
@@ -39,6 +44,15 @@ class Choice(NamedTuple):
     to_notch: Point
     distance2: Fraction
     sight: Sight | None
+    tied: tuple[tuple[str, str], ...] = ()
+
+
+def choice_value(attack: Attack, name: str, allowed: Sequence[str], default: str | None = None) -> str | None:
+    """The player's choice ``name``, one of ``allowed``: any other value is bad input, not a refusal by the rules."""
+    value = attack.choice(name, default)
+    if value is not None and value not in allowed:
+        raise RangefireError(f"{name}: {value!r} is not one of {', '.join(allowed)}")
+    return value  # type: ignore[no-any-return]
 
 
 class ArcaneLegions(Ruleset[Battle, OrderPlan]):
@@ -66,13 +80,8 @@ class ArcaneLegions(Ruleset[Battle, OrderPlan]):
     # -- check and plan --------------------------------------------------------------------------
     def _check(self, battle: Battle, attack: Attack) -> OrderPlan | Sequence[Refusal]:
         firer = battle.unit(attack.attacker)
-        order = attack.choice("order", "ranged")
-        if order not in ("ranged", "close"):
-            return [Refusal("AL-8.1", f"unknown order {order!r}: ranged or close")]
-        wanted = {role: attack.choice(role) for role in ("from_side", "to_side")}
-        for name in wanted.values():
-            if name is not None and name not in SIDE_NAMES:
-                return [Refusal("AL-1.1", f"no side {name!r}: the sides are {', '.join(SIDE_NAMES)}")]
+        order = choice_value(attack, "order", ORDERS, "ranged") or "ranged"
+        wanted = {role: choice_value(attack, role, SIDE_NAMES) for role in ("from_side", "to_side")}  # [AL-1.1]
         if attack.target is None:
             return [Refusal("AL-2.3", "name the target unit with --target")]
         target = battle.unit(attack.target)
@@ -86,6 +95,7 @@ class ArcaneLegions(Ruleset[Battle, OrderPlan]):
             refusals.append(Refusal("AL-5.1", f"{firer.side} has {points} order points; the order costs {cost}"))
         push = False
         shooter = firer
+        pushed_slot = None
         if order == "ranged":
             enemies = [u for u in battle.units if u.side != firer.side]
             near = [u.id for u in enemies if is_adjacent(firer, u, options.corner_contact_is_adjacent)]
@@ -99,7 +109,8 @@ class ArcaneLegions(Ruleset[Battle, OrderPlan]):
                 elif firer.figures <= 1:
                     refusals.append(Refusal("AL-5.2", f"a push would remove {firer.id}'s last figure"))
                 else:
-                    push, shooter = True, without_one_figure(firer)
+                    push = True
+                    shooter, pushed_slot = without_one_figure(firer)
             if shooter.ready("blue") == 0:
                 refusals.append(Refusal("AL-2.2", f"{firer.id} has no ready blue icon"
                                                   + (" after the push" if push else "")))
@@ -108,23 +119,47 @@ class ArcaneLegions(Ruleset[Battle, OrderPlan]):
         found = self._choose(battle, shooter, target, order, wanted)
         if isinstance(found, list):
             return found
-        attack_dice, defense_dice, modifiers, sa, st, na, nt, d2, seen = found
+        attack_dice, defense_dice, modifiers, sa, st, na, nt, d2, seen, tied = found
         if options.refuse_zero_dice and attack_dice == 0:
             return [Refusal("AL-5.5", f"{firer.id} would roll no attack dice (option refuse_zero_dice)")]
         ab, db = shooter.abilities, target.abilities
-        notes = [LogLine("AL-3.4" if wanted["from_side"] is None or wanted["to_side"] is None else "AL-3.1",
-                         f"from {possessive(firer.id)} {sa} side to {possessive(target.id)} {st} side, "
-                         f"{float(d2) ** 0.5:.2f} steps"
-                         + (" (the engine's choice: most dice net of the defender's, then the shortest)"
-                            if wanted["from_side"] is None or wanted["to_side"] is None else ""))]
-        if push:
-            notes.append(LogLine("AL-5.2", f"a second ranged order this turn: {firer.id} is pushed (one figure "
-                                           "removed)"))
+        by_engine = wanted["from_side"] is None or wanted["to_side"] is None
+        if order == "close":
+            notes = [LogLine("AL-8.1", f"from {possessive(firer.id)} {sa} side to {possessive(target.id)} {st} "
+                                       "side, the touching sides"
+                                       + (" (the engine's choice: most dice net of the defender's)"
+                                          if by_engine else ""))]
+        else:
+            notes = [LogLine("AL-3.4" if by_engine else "AL-3.1",
+                             f"from {possessive(firer.id)} {sa} side to {possessive(target.id)} {st} side, "
+                             f"{float(d2) ** 0.5:.2f} steps"
+                             + (" (the engine's choice: most dice net of the defender's, then the shortest)"
+                                if by_engine else ""))]
+        if tied:
+            notes.append(LogLine("AL-3.5", "tied on net dice and distance with "
+                                 + ", ".join(f"{possessive(firer.id)} {a} side to {possessive(target.id)} {t} side"
+                                             for a, t in tied)
+                                 + ": the engine takes the most attack dice, then the sides in the order "
+                                   f"{', '.join(SIDE_NAMES)}"))
         if seen is not None:
             notes.append(LogLine("AL-4.3" if seen.hindered_by else "AL-4.4" if seen.touching else "AL-4.1",
                                  f"line of sight {seen.verdict}"
                                  + (f" by {', '.join(seen.hindered_by)}" if seen.hindered_by else "")
                                  + (f"; touching {', '.join(seen.touching)}" if seen.touching else "")))
+        notes.append(LogLine("AL-5.1", f"the order costs {counted(cost, 'order point')}: {firer.side} has "
+                                       f"{points}"))
+        if push:
+            notes.append(LogLine("AL-5.2", f"a second ranged order this turn: {firer.id} is pushed (its figure in "
+                                           f"slot {pushed_slot} removed)"))
+        for who, at_most, dice in ((shooter.id, ab.reroll_attack_at_most, attack_dice),
+                                   (target.id, db.reroll_defense_at_most, defense_dice)):
+            if at_most and dice:
+                notes.append(LogLine("AL-6.3", f"{who} rerolls once each die showing {at_most} or less"))
+        for who, bonus, dice, kind in ((shooter.id, ab.attack_die_bonus, attack_dice, "attack"),
+                                       (target.id, db.defense_die_bonus, defense_dice, "defense")):
+            if bonus and dice:
+                modifiers.append(Modifier("AL-6.3", bonus, f"to each of {possessive(who)} {kind} dice after "
+                                                           f"rerolls ({kind}_die_bonus)"))
         return OrderPlan(
             ruleset=self.key, attacker=firer.id, target=target.id, modifiers=tuple(modifiers), notes=tuple(notes),
             order=order, from_side=sa, to_side=st, from_notch=(na.x, na.y), to_notch=(nt.x, nt.y), distance2=d2,
@@ -134,7 +169,10 @@ class ArcaneLegions(Ruleset[Battle, OrderPlan]):
             reroll_attack_at_most=ab.reroll_attack_at_most, reroll_defense_at_most=db.reroll_defense_at_most,
             crit_per_three=options.crit_per_three_sixes,
             defender_scores=order == "close" or db.defender_scores_in_ranged, cost=cost, push=push,
-            chosen_by_engine=wanted["from_side"] is None or wanted["to_side"] is None)
+            chosen_by_engine=by_engine, tied_sides=tied,
+            attack_icons=shooter.ready("blue" if order == "ranged" else "red"), defense_icons=target.ready("white"),
+            attacker_figures=figures(shooter), target_figures=figures(target),
+            attacker_figure_count=shooter.figures, target_figure_count=target.figures)
 
     @staticmethod
     def _melee_friends(battle: Battle, shooter: Unit, target: Unit) -> list[str]:
@@ -147,8 +185,11 @@ class ArcaneLegions(Ruleset[Battle, OrderPlan]):
         """Attack and defense dice for a choice of sides [AL-5.3, AL-5.4, AL-8.1], never below 0 [AL-5.5]."""
         colours_a, colours_t = shooter.sides.model_dump(), target.sides.model_dump()
         mods: list[Modifier] = []
+        extra = shooter.abilities.attack_dice
         if order == "ranged":
-            base = shooter.ready("blue") + shooter.abilities.attack_dice
+            base = shooter.ready("blue")
+            if extra:
+                mods.append(Modifier("AL-5.3", extra, f"{possessive(shooter.id)} attack_dice ability"))
             if colours_a[sa] != "blue":
                 mods.append(Modifier("AL-5.3", -3, f"attacking from the {sa} side, which is {colours_a[sa]}"))
             if friends:
@@ -158,39 +199,46 @@ class ArcaneLegions(Ruleset[Battle, OrderPlan]):
                 mods.append(Modifier("AL-5.3", -hindrances, f"{hindrances} hindrance{'s' if hindrances != 1 else ''}"
                                                             " on the line of sight [AL-4.3]"))
         else:
-            base = shooter.ready("red") + shooter.abilities.attack_dice
+            base = shooter.ready("red")
+            if extra:
+                mods.append(Modifier("AL-8.1", extra, f"{possessive(shooter.id)} attack_dice ability"))
             if colours_a[sa] == "grey":
                 mods.append(Modifier("AL-8.1", -3, f"attacking from the {sa} side, which is grey"))
-        defense = target.ready("white") + target.abilities.defense_dice
+        attack = max(0, base + sum(m.delta for m in mods))
+        defense = target.ready("white")
+        if target.abilities.defense_dice:
+            mods.append(Modifier("AL-5.4", target.abilities.defense_dice,
+                                 f"{possessive(target.id)} defense_dice ability (defense dice)"))
+            defense += target.abilities.defense_dice
         if colours_t[st] == "grey":
             mods.append(Modifier("AL-5.4", -3, f"the attacked {st} side is grey (defense dice)"))
             defense -= 3
-        attack = max(0, base + sum(m.delta for m in mods if m.clause != "AL-5.4"))
         return attack, max(0, defense), mods
 
     def _choose(self, battle: Battle, shooter: Unit, target: Unit, order: str,
                 wanted: Mapping[str, str | None]) -> Choice | list[Refusal]:
         """The sides and notches to use [AL-3.4]: the legal choice with the most attack dice net of the
-        defender's, then the shortest distance; line of sight is looked at only where it could still win."""
+        defender's, then the shortest distance; on a tie the most attack dice, then the attacker's sides in
+        the order front, right, back, left, then the target's, and the other side pairs that tied [AL-3.5].
+        Line of sight is looked at only where it could still win or tie."""
         bs, bt = base_of(shooter), base_of(target)
         sides_a = [wanted["from_side"]] if wanted["from_side"] else list(SIDE_NAMES)
         sides_t = [wanted["to_side"]] if wanted["to_side"] else list(SIDE_NAMES)
         if order == "close":
-            pairs = [p for p in touching_sides(shooter, target) if p[0] in sides_a and p[1] in sides_t]
-            if not touching_sides(shooter, target):
+            touching = touching_sides(shooter, target)
+            if not touching:
                 return [Refusal("AL-8.1", f"{target.id} is not adjacent to {shooter.id}: close combat needs contact")]
+            pairs = [p for p in touching if p[0] in sides_a and p[1] in sides_t]
             if not pairs:
                 return [Refusal("AL-8.1", "those sides do not touch: close combat uses the touching sides")]
-            pick: tuple[tuple[int, int, int], Choice] | None = None
+            touching_ranked: list[tuple[Any, Choice]] = []
             for sa, st in pairs:
                 a, d, mods = self._dice(shooter, target, order, sa, st, 0)
-                rank = (-(a - d), SIDE_NAMES.index(sa), SIDE_NAMES.index(st))
-                if pick is None or rank < pick[0]:
-                    mid_a = bs.sides[sa].notches[len(bs.sides[sa].notches) // 2]
-                    mid_t = bt.sides[st].notches[len(bt.sides[st].notches) // 2]
-                    pick = (rank, Choice(a, d, mods, sa, st, mid_a, mid_t, Fraction(0), None))
-            assert pick is not None
-            return pick[1]
+                mid_a = bs.sides[sa].notches[len(bs.sides[sa].notches) // 2]
+                mid_t = bt.sides[st].notches[len(bt.sides[st].notches) // 2]
+                touching_rank = (-(a - d), Fraction(0), -a, SIDE_NAMES.index(sa), SIDE_NAMES.index(st))
+                touching_ranked.append((touching_rank, Choice(a, d, mods, sa, st, mid_a, mid_t, Fraction(0), None)))
+            return _with_ties(touching_ranked)
         if bs.polygon.is_clearly_apart(bt.polygon, 6) or bs.polygon.box.gap2(bt.polygon.box) > RANGE2:
             return [Refusal("AL-3.1", f"{target.id} is out of range: the bases are already more than 6 steps "
                                       "apart")]
@@ -198,9 +246,9 @@ class ArcaneLegions(Ruleset[Battle, OrderPlan]):
         in_range = facing = False
         nearest = None
         candidates = []
-        for i, sa in enumerate(sides_a):
+        for sa in sides_a:
             side_a = bs.sides[sa]
-            for j, st in enumerate(sides_t):
+            for st in sides_t:
                 side_t = bt.sides[st]
                 a_ub, d, _ = self._dice(shooter, target, order, sa, st, 0, friends)
                 for ka, na in enumerate(side_a.notches):
@@ -213,7 +261,9 @@ class ArcaneLegions(Ruleset[Battle, OrderPlan]):
                         if not (side_a.faces(nt) and side_t.faces(na)):
                             continue
                         facing = True
-                        candidates.append(((-(a_ub - d), d2, i, j, ka, kt), sa, st, na, nt, d2))
+                        # the rank with a clear line: no choice through these notches can rank better
+                        bound = (-(a_ub - d), d2, -a_ub, SIDE_NAMES.index(sa), SIDE_NAMES.index(st), ka, kt)
+                        candidates.append((bound, sa, st, na, nt, d2))
         if not in_range:
             return [Refusal("AL-3.1", f"{target.id} is out of range: its nearest notch is "
                                       f"{float(nearest or 0) ** 0.5:.2f} steps away (6 steps at most)")]
@@ -223,28 +273,32 @@ class ArcaneLegions(Ruleset[Battle, OrderPlan]):
         candidates.sort(key=lambda c: c[0])
         others = [u for u in battle.units if u.id not in (shooter.id, target.id)]
         best: Any = None
-        chosen: Choice | None = None
+        ranked: dict[tuple[str, str], tuple[Any, Choice]] = {}  # the best rank of each side pair
         blockers: set[str] = set()
         for bound, sa, st, na, nt, d2 in candidates:
-            if best is not None and bound > best:
-                break  # no remaining choice can do better, even with a clear line
+            if best is not None and bound[:2] > best[:2]:
+                break  # no remaining choice can win or tie on net dice and distance, even with a clear line
+            known = ranked.get((sa, st))
+            if known is not None and known[0][:3] <= bound[:3]:
+                continue  # the same sides through other notches cannot do better
             seen = sight(Segment(na, nt), others, battle.terrain, battle.options.touching_hinders)
             if seen.blocked_by:
                 blockers.update(seen.blocked_by)
                 continue
             a, d, mods = self._dice(shooter, target, order, sa, st, len(seen.hindered_by), friends)
-            key = (-(a - d), *bound[1:])
-            if best is None or key < best:
-                best, chosen = key, Choice(a, d, mods, sa, st, na, nt, d2, seen)
-        if chosen is None:
+            rank = (-(a - d), *bound[1:2], -a, *bound[3:])
+            if known is None or rank < known[0]:
+                ranked[(sa, st)] = (rank, Choice(a, d, mods, sa, st, na, nt, d2, seen))
+            if best is None or rank < best:
+                best = rank
+        if not ranked:
             return [Refusal("AL-4.2", f"every line of sight to {target.id} in range is blocked "
                                       f"({', '.join(sorted(blockers))})")]
-        return chosen
+        return _with_ties(list(ranked.values()))
 
     # -- odds, resolution, application -----------------------------------------------------------
     def _odds(self, plan: OrderPlan) -> Odds:
-        outcomes, events = order_odds(plan)
-        return Odds(plan=plan, outcomes=outcomes, events=events)
+        return odds_of(plan)  # exact, or beyond the exact lineup's limit a labelled estimate
 
     def _resolve(self, plan: OrderPlan, source: DiceSource) -> tuple[list[LogLine], Mapping[str, Any]]:
         return resolve_order(plan, source)
@@ -257,7 +311,7 @@ class ArcaneLegions(Ruleset[Battle, OrderPlan]):
         for unit in battle.units:
             if unit.id == plan.attacker:
                 if plan.push:
-                    unit = without_one_figure(unit).model_copy(update={"pushed": True})  # [AL-5.2]
+                    unit = without_one_figure(unit)[0].model_copy(update={"pushed": True})  # [AL-5.2]
                 if plan.order == "ranged":
                     unit = unit.model_copy(update={"ranged_orders_this_turn": unit.ranged_orders_this_turn + 1})
                 if out.get("defender_hits"):
@@ -271,3 +325,11 @@ class ArcaneLegions(Ruleset[Battle, OrderPlan]):
         side = battle.unit(plan.attacker).side
         players[side] = players[side].model_copy(update={"order_points": players[side].order_points - plan.cost})
         return battle.model_copy(update={"units": tuple(units), "players": players})
+
+
+def _with_ties(ranked: Sequence[tuple[Any, Choice]]) -> Choice:
+    """The best-ranked choice, carrying the other side pairs that tie with it on net dice and distance, in
+    the side order [AL-3.5]."""
+    best_rank, best = min(ranked, key=lambda r: r[0])
+    tied = sorted((r for r in ranked if r[0][:2] == best_rank[:2] and r[1] is not best), key=lambda r: r[0][3:5])
+    return best._replace(tied=tuple((c.from_side, c.to_side) for _, c in tied))
