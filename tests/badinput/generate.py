@@ -616,7 +616,8 @@ def misc(corpus: Corpus) -> None:
                                ("seed-text", ["resolve", wheatfield, *attack, "--seed", "abc"], "--seed"),
                                ("seed-huge", ["resolve", wheatfield, *attack, "--seed", DIGITS], "--seed")):
         corpus.add(f"misc-usage-{name}", "usage", args, stderr=[option], why=f"{option}: a usage error")
-    for name, target in (("missing-folder", "{here}/no-such-folder/odds.png"), ("unknown-type", "{here}/no-such-folder/odds.txt")):
+    for name, target in (("missing-folder", "{here}/no-such-folder/odds.png"),
+                         ("unknown-type", "{here}/no-such-folder/odds.txt")):
         corpus.add(f"misc-plot-{name}", "choice", ["odds", wheatfield, *attack, "--plot", target],
                    stderr=["--plot"], why=f"--plot where no chart can be written ({name})")
 
@@ -759,6 +760,17 @@ def markup(corpus: Corpus) -> None:
         show("al", "side", rename_side(ford, "legion", name), ["-a", "archers", "-t", "spearmen"], VERBS[:1], (1,))
 
 
+def escaped_keys(corpus: Corpus) -> None:
+    """Keys with markup or escape sequences are refused with the key shown as text, never sent raw."""
+    wheatfield, ambush = example("wheatfield.yaml"), example("ambush.yaml")
+    for n, key in enumerate(NAMES):
+        for where, data in ((("units", 0), wheatfield), ((), wheatfield), (("hands",), ambush)):
+            game = "sw" if data is ambush else "dc"
+            label = f"{path_text(where).replace('[', '').replace(']', '') or 'top'}-name{n}"
+            corpus.scenario(game, "markup", f"key-{label}", put(data, (*where, key), [] if game == "sw" else 1),
+                            stderr=shown_as(key), absent=["\x1b"], why=f"a key {key!r} shown as text in the error")
+
+
 # -- inputs that must be accepted, and hostile but valid positions ----------------------------------------------------
 def accepted(corpus: Corpus) -> None:
     for game, info in GAMES.items():
@@ -813,6 +825,7 @@ def build() -> Corpus:
         choices(corpus, game)
     misc(corpus)
     markup(corpus)
+    escaped_keys(corpus)
     accepted(corpus)
     return corpus
 
