@@ -419,3 +419,13 @@ def test_a_sigkill_while_writing_never_leaves_a_truncated_file(tmp_path, suffix)
         if data["name"] == "big":
             assert len(data["cards"]) == 8000
     assert len(list(tmp_path.glob(".*.tmp"))) <= 1  # at most the one being written when killed
+
+
+def test_a_nul_byte_in_yaml_is_one_line_in_our_words(tmp_path):
+    """PyYAML's reader error spans lines and names '<unicode string>'."""
+    path = tmp_path / "nul.yaml"
+    path.write_bytes(b"ruleset: swerve\nname: a\x00b\n")
+    with pytest.raises(ScenarioError) as caught:
+        read_scenario(path)
+    assert caught.value.problems == ("line 2: the character U+0000 is not allowed in YAML (control characters may be "
+                                     'written as escapes in double quotes, such as "\\x07")',)

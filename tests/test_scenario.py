@@ -260,3 +260,12 @@ def test_a_raw_check_tripping_over_a_wrong_type_defers_to_validation(monkeypatch
         battle_from_mapping({**BASE, "units": [{**BASE["units"][0], "side": {"a": 1}}, BASE["units"][1]]})
     with pytest.raises(TypeError):
         battle_from_mapping(BASE)
+
+
+def test_a_bound_on_a_decimal_field_does_not_say_whole_number():
+    """`stand_width: 0` was refused as "must be a whole number > 0": the width may be 1.5."""
+    with pytest.raises(ScenarioError) as caught:
+        battle_from_mapping({**BASE, "units": [{**BASE["units"][0], "stand_width": 0, "stands": 0},
+                                               BASE["units"][1]]})
+    assert set(caught.value.problems) == {"units[0].stand_width: must be a number > 0, got 0",
+                                          "units[0].stands: must be a whole number >= 1, got 0"}

@@ -260,11 +260,17 @@ def _load_yaml(text: str, source: str) -> Any:
         mark = exc.problem_mark
         raise ScenarioError([f"line {mark.line + 1}: {exc.problem}" if mark else str(exc.problem)],
                             source=source) from None
+    except yaml.reader.ReaderError as exc:
+        line = _line_of(text, exc.position) if isinstance(exc.character, str | int) else 1
+        char = exc.character if isinstance(exc.character, int) else ord(str(exc.character)[:1] or "\0")
+        raise ScenarioError([f"line {line}: the character U+{char:04X} is not allowed in YAML (control "
+                             "characters may be written as escapes in double quotes, such as \"\\x07\")"],
+                            source=source) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}: " if mark is not None else ""
-        raise ScenarioError([f"{where}not valid YAML ({getattr(exc, 'problem', None) or exc})"],
-                            source=source) from None
+        problem = getattr(exc, "problem", None) or str(exc).partition("\n")[0]
+        raise ScenarioError([f"{where}not valid YAML ({problem})"], source=source) from None
     except RecursionError:
         raise _too_many(source) from None
     finally:

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import json
 import re
+import types
 from collections.abc import Mapping
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar, Union, get_args, get_origin
 
 from pydantic import BaseModel, ValidationError
 
@@ -24,18 +25,21 @@ def validate(model: type[M], data: Mapping[str, Any], source: str = "scenario",
     try:
         result = model.model_validate(dict(data))
     except ValidationError as exc:
-        problems = format_errors(exc.errors(), data) + problems
+        problems = format_errors(exc.errors(), data, model) + problems
     if problems:
         raise ScenarioError(problems, source=source)
     assert result is not None
     return result
 
 
-def format_errors(errors: list[Any], data: Mapping[str, Any]) -> list[str]:
+def format_errors(errors: list[Any], data: Mapping[str, Any], model: type[BaseModel] | None = None) -> list[str]:
     """pydantic's errors as our messages; the alternatives of a union at one place become one message."""
     grouped: dict[str, list[Mapping[str, Any]]] = {}
     for err in errors:
-        grouped.setdefault(format_path(_real_path(err, data)), []).append(err)
+        loc = _real_path(err, data)
+        if err["type"] in _BOUND and model is not None:
+            err = {**err, "whole": _is_whole(model, loc)}
+        grouped.setdefault(format_path(loc), []).append(err)
     out: list[str] = []
     for path, group in grouped.items():
         if len(group) == 1 or any(e["type"] in ("missing", "extra_forbidden") for e in group):
@@ -49,6 +53,41 @@ def format_errors(errors: list[Any], data: Mapping[str, Any]) -> list[str]:
         msg = "; ".join([*([f"must be {joined}"] if joined else []), *dict.fromkeys(others)])
         out.append(f"{path}: {msg}, got {_short(group[0].get('input'))}")
     return out
+
+
+def _is_whole(model: Any, path: tuple[Any, ...]) -> bool | None:
+    """Whether the field at ``path`` of ``model`` holds whole numbers (None when the path cannot be followed):
+    ``stands`` must be "a whole number >= 1", ``stand_width`` "a number > 0"."""
+    kind: Any = model
+    for part in path:
+        kind = _element(_plain(kind), part)
+        if kind is None:
+            return None
+    args = [a for a in (get_args(_plain(kind)) or (_plain(kind),)) if a is not type(None)]
+    return all(_plain(a) is int for a in args) if args else None
+
+
+def _plain(kind: Any) -> Any:
+    """The type without its Annotated metadata, and without None where it is optional."""
+    while get_origin(kind) is Annotated:
+        kind = get_args(kind)[0]
+    if get_origin(kind) in (Union, types.UnionType):
+        rest = [a for a in get_args(kind) if a is not type(None)]
+        if len(rest) == 1:
+            return _plain(rest[0])
+    return kind
+
+
+def _element(kind: Any, part: Any) -> Any:
+    if isinstance(kind, type) and issubclass(kind, BaseModel):
+        field = kind.model_fields.get(part) if isinstance(part, str) else None
+        return field.annotation if field is not None else None
+    origin, args = get_origin(kind), get_args(kind)
+    if origin in (tuple, list) and args and isinstance(part, int):
+        return args[0]
+    if origin is dict and len(args) == 2:
+        return args[1]
+    return None
 
 
 def _real_path(err: Mapping[str, Any], data: Any) -> tuple[Any, ...]:
@@ -101,7 +140,9 @@ def _what(err: Mapping[str, Any]) -> str:
         return _SIMPLE[kind]
     if kind in _BOUND:
         bound = next(iter(ctx.values()), "?")
-        whole = isinstance(given, int) and not isinstance(given, bool)
+        whole = err.get("whole")
+        if whole is None:  # the field's type unknown: judge by the value given
+            whole = isinstance(given, int) and not isinstance(given, bool)
         return f"must be {'a whole number' if whole else 'a number'} {_BOUND[kind]} {bound}"
     if kind == "multiple_of":
         return f"must be a multiple of {ctx.get('multiple_of')}"
