@@ -178,7 +178,8 @@ def test_tactic_or_ability_without_effect_refused_when_read_SW_1_6(card, tmp_pat
 # -- hands of the wrong shape: our own errors, never a traceback -----------------------------------
 @pytest.mark.parametrize("hands", [
     {"tyler": [["unit"]]}, {"tyler": [{"id": "unit"}]}, {"tyler": [None, 3, 2.5, True]},
-    {"tyler": {"unit": 1}}, {"tyler": "unit"}, ["tyler"], "tyler", {"tyler": [[]]},
+    {"tyler": {"unit": 1}}, {"tyler": "unit"}, ["tyler"], "tyler", {"tyler": [[]]}, {3: ["unit"]}, {None: [1.5]},
+    {(1, 2): ["unit"]},
 ])
 def test_hands_entries_given_as_list_or_mapping_are_scenario_errors(hands):
     """Hands entries as a list or mapping raised TypeError (unhashable) in the checks run before validation."""
