@@ -9,7 +9,8 @@ Deterministic: the same examples give the same files and the same ``manifest.jso
 - ``exit``: the exit codes allowed (2: bad input; 1: the rules refuse the attack; 0: accepted);
 - ``stderr``: fragments the error message must hold (case-insensitive), such as the key path ``units[0].stands``;
 - ``shown``: fragments stdout or stderr must hold as text (names with markup or escapes);
-- ``absent``: fragments that must not appear (a misleading message).
+- ``absent``: fragments that must not appear (a misleading message);
+- ``process``: present and true for a position that may take long: run in a process of its own.
 
 Only what must be refused has exit 2; valid names with markup must show as text and exit 0 (or 1 where the
 attack is one the rules refuse), and inputs that must be accepted (a byte-order mark, ``1e-13``) sit in their
