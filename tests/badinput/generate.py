@@ -7,7 +7,8 @@ Deterministic: the same examples give the same files and the same ``manifest.jso
 - ``args``: the command after ``rangefire``, with ``{file}`` (the corpus file), ``{examples}`` (the example
   scenarios) and ``{here}`` (this folder) to be filled in;
 - ``exit``: the exit codes allowed (2: bad input; 1: the rules refuse the attack; 0: accepted);
-- ``stderr``: fragments the error message must hold (case-insensitive), such as the key path ``units[0].stands``;
+- ``stderr``: fragments the error message must hold (case-insensitive), such as the key path ``units[0].stands``
+  (a list in place of a fragment: any one of them will do);
 - ``shown``: fragments stdout or stderr must hold as text (names with markup or escapes);
 - ``absent``: fragments that must not appear (a misleading message);
 - ``process``: present and true for a position that may take long: run in a process of its own.
