@@ -538,6 +538,16 @@ def duplicates(corpus: Corpus, game: str, base: dict[str, Any]) -> None:
         corpus.raw(game, "duplicate", f"json-{i}-{key}", ".json", text.encode(), stderr=[key],
                    args=["odds", "{file}", *GAMES[game]["attack"]],
                    why=f"JSON with the key {key!r} given twice (the last one silently won)")
+    # the same key spelt two ways: quoted and plain in YAML, with an escape in JSON
+    ruleset = base["ruleset"]
+    corpus.raw(game, "duplicate", "yaml-quoted-ruleset", ".yaml",
+               block.replace(f"ruleset: {ruleset}", f'"ruleset": {ruleset}\nruleset: {ruleset}', 1).encode(),
+               stderr=["ruleset"], args=["check", "{file}", *GAMES[game]["attack"]],
+               why="YAML with ruleset given twice, once quoted")
+    corpus.raw(game, "duplicate", "json-escaped-ruleset", ".json",
+               pretty.replace('"ruleset"', '"rules\\u0065t": "' + ruleset + '",\n  "ruleset"', 1).encode(),
+               stderr=["ruleset"], args=["check", "{file}", *GAMES[game]["attack"]],
+               why="JSON with ruleset given twice, once with an escape (rules\\u0065t)")
     toml_text = tomli_w.dumps(base)
     first_line = next(line for line in toml_text.split("\n") if line.startswith("ruleset"))
     toml_text = toml_text.replace(first_line, first_line + "\n" + first_line, 1)
