@@ -183,7 +183,9 @@ def test_a_blocked_line_of_sight_is_drawn_blocked_with_its_blockers_AL_4_2():
     root = parse(draw_battle(ruleset, battle, attacker="archers", target="orc-band"))
     (line,) = find(root, "line", "line-of-fire")
     assert "blocked" in classes(line)
-    assert "wall" in [p.get("data-id") for p in find(root, "polygon", "blocker")]
+    # every blocker the refusal names is outlined
+    assert sorted(p.get("data-id") for p in find(root, "polygon", "blocker")) == ["crag", "wall"]
+    assert "(crag, wall)" in check.refusals[0].reason
 
 
 # -- Bushido ---------------------------------------------------------------------------------------

@@ -149,9 +149,13 @@ def _refused_line(battle: Battle, check: Check) -> list[Shape]:
         if facing:
             na, nt, _, _ = min(facing, key=lambda p: (p[0] - p[1]).norm2())
             others = [u for u in battle.units if u.id not in (firer.id, target.id)]
-            seen = sight(ExactSegment(na, nt), others, battle.terrain, battle.options.touching_hinders)
+            # every piece that blocks one of the lines in range, as the refusal names them, not only the
+            # shortest line's
+            segments = dict.fromkeys((a, b) for a, b, _, _ in facing)
+            blockers = dict.fromkeys(pid for a, b in segments for pid in sight(
+                ExactSegment(a, b), others, battle.terrain, battle.options.touching_hinders).blocked_by)
             start, end = _xy(na), _xy(nt)
-            return [*_pieces(battle, "blocker", seen.blocked_by, "blocks the line of sight [AL-4.2]"),
+            return [*_pieces(battle, "blocker", list(blockers), "blocks a line of sight [AL-4.2]"),
                     Segment("line-of-fire", f"{firer.id}->{target.id}", state="blocked", title=why, start=start,
                             end=end, arrow=True),
                     beside(start, end, f"{math.sqrt((na - nt).norm2()):.2f} steps: blocked", why, 0.35)]
