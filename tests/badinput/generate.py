@@ -605,7 +605,9 @@ def malformed(corpus: Corpus, game: str, base: dict[str, Any]) -> None:
         "a byte that is not UTF-8 in a name")
     bad("latin1", ".json", json.dumps({**base, "name": "caf\u00e9"}, ensure_ascii=False).encode("latin-1"),
         ["utf-8"], "a JSON file in Latin-1, not UTF-8")
-    bad("utf16", ".yaml", original.encode("utf-16"), [], "a YAML file in UTF-16")
+    # YAML allows UTF-16 behind a byte-order mark: read it, or refuse it as not UTF-8; never a traceback
+    corpus.raw(game, "malformed", "utf16", ".yaml", original.encode("utf-16"), exit=(0, 2),
+               args=["check", "{file}", *attack], why="a YAML file in UTF-16 with its byte-order mark")
     bad("nul-byte", ".yaml", original.encode().replace(b"name:", b"name: a\x00b #", 1), [],
         "a NUL byte in a YAML file")
     bad("python-tag", ".yaml", (original + "\nexploit: !!python/object/apply:os.system [echo hi]\n").encode(),
