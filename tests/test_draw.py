@@ -327,3 +327,11 @@ def test_png_without_cairosvg_names_the_package(tmp_path, monkeypatch):
     with pytest.raises(RangefireError, match="cairosvg"):
         write_drawing("<svg xmlns='http://www.w3.org/2000/svg'/>", tmp_path / "x.png")
     assert not (tmp_path / "x.png").exists()
+
+
+def test_terrain_that_matters_more_is_drawn_over_open_ground():
+    """The mist lies inside the river bank: drawn in file order the clear bank would hide it."""
+    ruleset, battle = example("mist-bridge.yaml")
+    root = parse(draw_battle(ruleset, battle))
+    order = [p.get("data-id") for p in find(root, "polygon", "terrain")]
+    assert order == ["river-bank", "mist", "shrine"]

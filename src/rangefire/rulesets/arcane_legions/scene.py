@@ -36,6 +36,8 @@ from rangefire.rulesets.arcane_legions.orders import OrderPlan
 from rangefire.rulesets.arcane_legions.scenario import SIDE_NAMES, Battle, Unit
 from rangefire.rulesets.arcane_legions.table import RANGE2, base_of, sight
 
+#: Terrain drawn hindering first, so that a blocking piece lying on it is seen.
+DRAW_ORDER = {"hindering": 0, "blocking": 1}
 TERRAIN_TEXT = {"blocking": "blocking terrain: blocks line of sight [AL-4.2]",
                 "hindering": "hindering terrain: -1 die for each crossed [AL-4.3]"}
 EDGE_TEXT = {"blue": "blue side (ranged)", "red": "red side (attack)", "grey": "grey side (-3 dice)"}
@@ -217,8 +219,9 @@ def scene(battle: Battle, check: Check | None = None, attacker_checks: Sequence[
     """The battle drawn; with an attacker's checks its targets marked; with a target's check, the line of
     sight between the chosen notches."""
     attacker = check.attacker if check is not None else (attacker_checks[0].attacker if attacker_checks else None)
+    terrain = sorted(battle.terrain, key=lambda t: DRAW_ORDER[t.kind])
     items: list[Shape] = [Poly(f"terrain:{t.kind}", t.id, title=f"{t.id}: {TERRAIN_TEXT[t.kind]}",
-                               points=_ring(t.polygon)) for t in battle.terrain]
+                               points=_ring(t.polygon)) for t in terrain]
     fit = [p for item in items for p in points_of(item)]
     if attacker is not None:
         items.append(_reach(battle.unit(attacker)))

@@ -32,6 +32,8 @@ from rangefire.rulesets.bushido import BushidoPlan
 from rangefire.rulesets.bushido.scenario import Battle, Unit
 from rangefire.rulesets.bushido.table import ZONE, sight
 
+#: Terrain drawn from clear to solid, so that mist lying on a river bank is seen.
+DRAW_ORDER = {"clear": 0, "obscuring": 1, "solid": 2}
 TERRAIN_TEXT = {"solid": "solid: blocks line of sight [BU-1.4]",
                 "obscuring": "obscuring: seen 3 in into or through; cover within 1 in [BU-1.4, BU-5.7]",
                 "clear": "clear terrain [BU-1.4]"}
@@ -176,8 +178,9 @@ def scene(battle: Battle, check: Check | None = None, attacker_checks: Sequence[
     """The battle drawn; with an attacker's checks its targets marked; with a target's check, the line of
     sight."""
     attacker = check.attacker if check is not None else (attacker_checks[0].attacker if attacker_checks else None)
+    terrain = sorted(battle.terrain, key=lambda t: DRAW_ORDER[t.kind])
     items: list[Shape] = [Poly(f"terrain:{t.kind}", t.id, title=f"{t.id}: {TERRAIN_TEXT[t.kind]}",
-                               points=_ring(t.polygon)) for t in battle.terrain]
+                               points=_ring(t.polygon)) for t in terrain]
     fit = [p for item in items for p in points_of(item)]
     if attacker is not None:
         items += _bands(battle.unit(attacker))

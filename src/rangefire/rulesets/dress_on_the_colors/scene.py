@@ -36,6 +36,8 @@ from rangefire.rulesets.dress_on_the_colors.volley import VolleyPlan
 
 #: How far the arc of fire is drawn: the longest range anyone fires at [DC-2.4].
 ARC_REACH = 20.0
+#: Terrain drawn from the least to the most cover, so that a piece lying on another is seen.
+DRAW_ORDER = {"open": 0, "light": 1, "heavy": 2, "gunsmoke": 3}
 TERRAIN_TEXT = {"open": "open ground", "light": "light cover (fences, scrub, thin woods): saves 5+",
                 "heavy": "heavy cover (stone walls, dense woods): saves 4+", "gunsmoke": "gunsmoke marker"}
 
@@ -191,7 +193,7 @@ def scene(battle: Battle, check: Check | None = None, attacker_checks: Sequence[
     target, its line of fire."""
     attacker = check.attacker if check is not None else (attacker_checks[0].attacker if attacker_checks else None)
     items: list[Shape] = []
-    for piece in battle.terrain:
+    for piece in sorted(battle.terrain, key=lambda t: DRAW_ORDER[t.kind]):
         items.append(Poly(f"terrain:{piece.kind}", piece.id, title=f"{piece.id}: {TERRAIN_TEXT[piece.kind]} [DC-1.3]",
                           points=_ring(piece.polygon)))
     for unit in battle.units:
