@@ -222,8 +222,10 @@ class Line:
         return False
 
     def pieces_near(self, disc: Disc, reach: Fraction | int) -> tuple[str, ...]:
-        """The obscuring pieces whose own stretches on this line come within ``reach`` of ``disc``'s edge."""
+        """The obscuring pieces whose own stretches on this line come within ``reach`` of ``disc``'s edge (both
+        pieces of a stretch along their shared edge [BU-2.6])."""
         r2 = (disc.radius + reach) ** 2
+
         def near(t0: Fraction, t1: Fraction) -> bool:
             part = Segment(self.segment.at(t0), self.segment.at(t1))
             return (closest_on_segment(disc.centre, part) - disc.centre).norm2() <= r2
