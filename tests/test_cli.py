@@ -245,3 +245,11 @@ def test_special_files_exit_2(tmp_path, special):
         path.symlink_to("/dev/zero")
     proc = run("check", str(path), "-a", "x", ok=2)
     assert "not a regular file" in proc.stderr
+
+
+@pytest.mark.parametrize("seed", ["abc", "9" * 5000, "²"])
+def test_a_seed_that_is_not_a_whole_number_is_refused_in_our_words(scenario, seed):
+    """Today: the option parser's box, "Input should be a valid integer" (pydantic's wording)."""
+    proc = run("resolve", str(scenario), "-a", "47th-alabama", "--seed", seed, ok=2)
+    assert "--seed" in proc.stderr and "must be a whole number" in proc.stderr
+    assert "Input should" not in proc.stderr and len(proc.stderr.strip().splitlines()) == 1

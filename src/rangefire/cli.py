@@ -124,6 +124,21 @@ def user_errors() -> Iterator[None]:
         raise typer.Exit(exc.exit_code) from None
 
 
+#: A seed of more digits than this is refused (int() itself refuses past 4300; no seed needs 30).
+MAX_SEED_DIGITS = 30
+
+
+def parse_seed(value: str | None) -> int | None:
+    """``--seed`` read as a whole number in our own words (the option parser's message is not)."""
+    if value is None:
+        return None
+    digits = value.strip().removeprefix("-")
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > MAX_SEED_DIGITS:
+        raise RangefireError(f"--seed {shown(value[:40])!r}: must be a whole number of at most {MAX_SEED_DIGITS} "
+                             "digits")
+    return int(value)
+
+
 def _emit(data: Any) -> None:
     sys.stdout.write(json.dumps(data, indent=2) + "\n")
 
@@ -302,7 +317,7 @@ def resolve(
     scenario: Scenario,
     attacker: AttackerOpt,
     target: TargetOpt = None,
-    seed: Annotated[Optional[int], typer.Option(help="seed for random dice (the same seed, the same battle)")] = None,  # noqa: UP045
+    seed_text: Annotated[Optional[str], typer.Option("--seed", metavar="INTEGER", help="seed for random dice (the same seed, the same battle)")] = None,  # noqa: UP045, E501
     dice: Annotated[Optional[list[str]], typer.Option("--dice", help="dice rolled by hand: STAGE=v,v,... (repeatable)")] = None,  # noqa: UP045, E501
     out_file: Annotated[Optional[Path], typer.Option("--out", help="write the battle after the attack to FILE")] = None,  # noqa: UP045
     actions: ActionsOpt = None,
@@ -314,6 +329,7 @@ def resolve(
 ) -> None:
     """Play an attack out with seeded or entered dice, and optionally write the battle after it."""
     with user_errors():
+        seed = parse_seed(seed_text)
         ruleset, battle = load_battle(scenario)
         if dice and seed is not None:
             raise RangefireError("give either --seed or --dice, not both")
@@ -340,12 +356,15 @@ def resolve(
 
 
 @app.command()
-def demo(seed: Annotated[int, typer.Option(help="seed of the first attack")] = 1863, as_json: JsonOpt = False) -> None:
+def demo(seed_text: Annotated[str, typer.Option("--seed", metavar="INTEGER", help="seed of the first attack")] = "1863",
+         as_json: JsonOpt = False) -> None:
     """Play the built-in example battles attack by attack: the odds before, the log after."""
     from rangefire.demo import run_demo
 
     steps = []
     with user_errors():
+        seed = parse_seed(seed_text)
+        assert seed is not None
         for number, step in enumerate(run_demo(seed), start=1):
             if as_json:
                 steps.append({"engagement": step.engagement,
