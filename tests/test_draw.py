@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from rangefire.core import Attack, RangefireError, UnknownUnitError
+from rangefire.core.scene import LINE_STATES
 from rangefire.demo import example_path
 from rangefire.draw import SCENES, battle_scene, draw_battle, write_drawing
 from rangefire.draw.svg import SCALES
@@ -100,6 +101,9 @@ def test_wheatfield_units_terrain_and_gunsmoke_DC_1_2_DC_1_3_DC_7_1():
     # 20th-maine stands still with its marker in place; 83rd-pennsylvania moved, so it has none [DC-7.1]
     markers = [p.get("data-id") for p in find(root, "polygon", "gunsmoke")]
     assert markers == ["20th-maine:gunsmoke"]
+    # without an attacker, each unit's arc shown by the start of its two bounding lines [DC-2.1]
+    edges = [line.get("data-id") for line in find(root, "line", "arc")]
+    assert sorted(edges) == sorted(2 * [u.id for u in battle.units])
 
 
 def test_wheatfield_line_of_fire_is_the_plans_hindered_by_gunsmoke_DC_2_2_DC_7_2():
@@ -335,3 +339,18 @@ def test_terrain_that_matters_more_is_drawn_over_open_ground():
     root = parse(draw_battle(ruleset, battle))
     order = [p.get("data-id") for p in find(root, "polygon", "terrain")]
     assert order == ["river-bank", "mist", "shrine"]
+
+
+@pytest.mark.parametrize("name", ["wheatfield.yaml", "ford.yaml", "temple.yaml", "mist-bridge.yaml", "sawblade.yaml",
+                                  "ambush.yaml"])
+def test_every_pair_draws_with_a_line_that_agrees_with_its_check(name):
+    ruleset, battle = example(name)
+    ids = list(ruleset.unit_ids(battle))
+    for attacker in ids:
+        for target in ids:
+            check = ruleset.check(battle, Attack(attacker, target))
+            root = parse(draw_battle(ruleset, battle, attacker, target))
+            states = {s for line in find(root, "line", "line-of-fire") for s in classes(line)} - {"line-of-fire"}
+            assert states <= set(LINE_STATES), (attacker, target)
+            assert not (check.is_legal and states & {"blocked", "refused"}), (attacker, target)
+            assert not (not check.is_legal and states & {"clear", "touching", "hindered"}), (attacker, target)

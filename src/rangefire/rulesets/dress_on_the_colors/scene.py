@@ -114,6 +114,21 @@ def _arc(unit: Unit, option: str) -> Poly:
                                                  "DC-2.4]", points=tuple(pts))
 
 
+def _arc_edges(unit: Unit, option: str) -> list[Shape]:
+    """The first 3 in of the lines bounding a unit's 45° arc [DC-2.1]: where each unit can fire, at a glance,
+    without a wedge for every unit covering the table."""
+    fp = footprint(unit)
+    h = fp.half_width if option == "corners" else Fraction(0)
+    reach = 3 / math.sqrt(2)
+    out: list[Shape] = []
+    for sign in (-1, 1):
+        a = fp.frame.world(sign * h, Fraction(0))
+        far = fp.frame.world(sign * h + sign * Fraction(reach), Fraction(reach))
+        out.append(Segment("arc", unit.id, unit.side, title=f"{unit.id}'s 45° forward arc ({option}) [DC-2.1]",
+                           start=_xy(a), end=_xy(far)))
+    return out
+
+
 def _markers(battle: Battle) -> dict[str, Polygon]:
     """Gunsmoke markers on the table, by id: terrain ones, and each stationary unit's own [DC-7.1]."""
     out = {t.id: t.polygon for t in battle.terrain if t.kind == "gunsmoke"}
@@ -203,6 +218,8 @@ def scene(battle: Battle, check: Check | None = None, attacker_checks: Sequence[
     fit = [p for item in items for p in points_of(item)]
     if attacker is not None:
         items.append(_arc(battle.unit(attacker), battle.options.arc))
+    else:
+        items += [edge for u in battle.units for edge in _arc_edges(u, battle.options.arc)]
     groups = [_unit_group(u) for u in battle.units]
     fit += [p for g in groups for p in points_of(g)]
     items += groups
@@ -220,6 +237,8 @@ def scene(battle: Battle, check: Check | None = None, attacker_checks: Sequence[
     if attacker is not None:
         legend.append(LegendEntry("arc", "the firer's 45° arc out to 20 in [DC-2.1]",
                                   side=battle.unit(attacker).side))
+    else:
+        legend.append(LegendEntry("arc", "each unit's 45° arc, its first 3 in [DC-2.1]", sample="line"))
     legend += mark_legend(items)
     title = battle.name or "Dress on the Colors"
     if isinstance(check, Check) and check.target is not None:
