@@ -125,7 +125,10 @@ def test_duplicate_key_in_json_is_refused_with_its_path(tmp_path):
 def test_duplicate_key_in_toml_is_refused_with_its_line(tmp_path):
     path = tmp_path / "dup.toml"
     path.write_text('ruleset = "swerve"\nname = "a"\nname = "b"\n')
-    with pytest.raises(ScenarioError, match=r"line 3.*duplicate key"):
+    with pytest.raises(ScenarioError, match=r"line 3: name: duplicate key"):
+        read_scenario(path)
+    path.write_text('ruleset = "swerve"\n[players.a]\ndeck = [1]\ndeck = [2]\n')
+    with pytest.raises(ScenarioError, match=r"line 4: players\.a\.deck: duplicate key"):
         read_scenario(path)
 
 

@@ -158,6 +158,26 @@ def _walk_values(data: Any, source: str, problems: list[str]) -> None:
 _TOML_POSITION = re.compile(r"\s*\(at line (\d+), column \d+\)$|\s*\(at end of document\)$")
 
 
+def _toml_key(text: str, line: int) -> tuple[str, ...] | None:
+    """The dotted key or table header on a line of TOML (``[players.a]`` or ``deck = ...``), if plain."""
+    lines = text.splitlines()
+    if not 0 < line <= len(lines):
+        return None
+    found = re.match(r"\s*\[*\s*([A-Za-z0-9_.\- ]+?)\s*\]*\s*(=|$)", lines[line - 1])
+    if not found:
+        return None
+    key = tuple(part.strip() for part in found.group(1).split("."))
+    if lines[line - 1].lstrip().startswith("["):
+        return key
+    for above in reversed(lines[: line - 1]):  # a key inside a table: the table's header names the rest
+        header = re.match(r"\s*\[\s*([A-Za-z0-9_.\- ]+?)\s*\]\s*$", above)
+        if header:
+            return (*(part.strip() for part in header.group(1).split(".")), *key)
+        if above.lstrip().startswith("[["):
+            return None  # within an array of tables, which entry is not known here: the line says where
+    return key
+
+
 def _load_toml(text: str, source: str) -> Any:
     try:
         data = tomllib.loads(text)
@@ -167,8 +187,10 @@ def _load_toml(text: str, source: str) -> Any:
         where = f"line {found.group(1)}: " if found and found.group(1) else ""
         what = _TOML_POSITION.sub("", message)
         if what.startswith(("Cannot overwrite a value", "Cannot declare", "Cannot mutate")):
-            # tomllib refuses a key given twice (or a table declared twice) without naming it; its line is known
-            raise ScenarioError([f"{where}duplicate key (a key or table given twice)"], source=source) from None
+            # tomllib refuses a key or table given twice without naming the key: it is read from the line
+            key = _toml_key(text, int(found.group(1))) if found and found.group(1) else None
+            named = f"{format_path(key)}: " if key else ""
+            raise ScenarioError([f"{where}{named}duplicate key"], source=source) from None
         raise ScenarioError([f"{where}not valid TOML ({what})"], source=source) from None
     except ValueError:
         # int() inside tomllib refused a number past Python's digit limit
