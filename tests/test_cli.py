@@ -253,3 +253,15 @@ def test_a_seed_that_is_not_a_whole_number_is_refused_in_our_words(scenario, see
     proc = run("resolve", str(scenario), "-a", "47th-alabama", "--seed", seed, ok=2)
     assert "--seed" in proc.stderr and "must be a whole number" in proc.stderr
     assert "Input should" not in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_choices_asked_at_a_terminal_show_names_as_text(tmp_path):
+    """The prompt for a swerve line of play names the players and their cards: as text there too."""
+    from tests.terminal import at_terminal
+
+    path = _hostile_scenario(tmp_path, "sawblade.yaml")
+    code, transcript, _ = at_terminal(["resolve", str(path), "-a", "sawblade-launcher", "-t", "road-warrior",
+                                       "--seed", "1"], [b"1\n"] * 12)
+    assert code == 0, transcript
+    assert "choose" in transcript and SHOWN in transcript
+    assert "\x07" not in transcript and "\u202e" not in transcript and "\x00" not in transcript
