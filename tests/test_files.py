@@ -118,7 +118,10 @@ def test_duplicate_top_level_key_in_yaml_block_style(tmp_path):
 def test_duplicate_key_in_json_is_refused_with_its_path(tmp_path):
     path = tmp_path / "dup.json"
     path.write_text('{"ruleset": "swerve", "players": {"a": {"deck": [1], "deck": [2]}}}')
-    with pytest.raises(ScenarioError, match=r"players\.a\.deck: duplicate key"):
+    with pytest.raises(ScenarioError, match=r"players\.a\.deck: duplicate key \(line 1\)"):
+        read_scenario(path)
+    path.write_text('{"ruleset": "swerve",\n "players": {"a": {"deck": [1],\n "deck": [2]}}}')
+    with pytest.raises(ScenarioError, match=r"players\.a\.deck: duplicate key \(line 3\)"):
         read_scenario(path)
 
 

@@ -269,3 +269,14 @@ def test_a_bound_on_a_decimal_field_does_not_say_whole_number():
                                                BASE["units"][1]]})
     assert set(caught.value.problems) == {"units[0].stand_width: must be a number > 0, got 0",
                                           "units[0].stands: must be a whole number >= 1, got 0"}
+
+
+def test_tens_of_thousands_of_problems_are_counted_not_all_printed(tmp_path):
+    path = tmp_path / "dups.json"
+    path.write_text("{" + ",".join(f'"k{i}": 1, "k{i}": 2' for i in range(5000)) + "}")
+    with pytest.raises(ScenarioError) as caught:
+        load_battle(path)
+    assert len(caught.value.problems) == 5000
+    text = str(caught.value)
+    assert text.startswith(f"{path}: 5000 errors") and text.endswith("  ... and 4900 more")
+    assert len(text.splitlines()) == 102

@@ -14,6 +14,11 @@ class RangefireError(Exception):
     exit_code = 2
 
 
+#: A message lists at most this many problems (a hostile file may hold tens of thousands); all stay in
+#: ``ScenarioError.problems``.
+MAX_LISTED = 100
+
+
 class ScenarioError(RangefireError):
     """A scenario file that cannot be read or does not validate; lists every problem at once.
 
@@ -33,7 +38,9 @@ class ScenarioError(RangefireError):
         if len(self.problems) == 1:
             super().__init__(f"{source}: {self.problems[0]}")
             return
-        lines = [f"{source}: {len(self.problems)} errors", *(f"  {p}" for p in self.problems)]
+        lines = [f"{source}: {len(self.problems)} errors", *(f"  {p}" for p in self.problems[:MAX_LISTED])]
+        if len(self.problems) > MAX_LISTED:
+            lines.append(f"  ... and {len(self.problems) - MAX_LISTED} more")
         super().__init__("\n".join(lines))
 
 

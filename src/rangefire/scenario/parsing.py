@@ -131,13 +131,21 @@ def _load_json(text: str, source: str) -> Any:
     except RecursionError:
         raise _too_many(source) from None
     problems: list[str] = []
-    _walk_values(data, source, problems)
+    _walk_values(data, source, problems, text)
     if problems:
         raise ScenarioError(problems, source=source)
     return data
 
 
-def _walk_values(data: Any, source: str, problems: list[str]) -> None:
+def _json_key_line(text: str, key: str) -> str:
+    """`` (line N)`` where a JSON key given twice is found twice in the text (so the second is the repeat)."""
+    spots = [m.start() for m in re.finditer(re.escape(json.dumps(key)) + r"\s*:", text)]
+    if len(spots) != 2:
+        spots = [m.start() for m in re.finditer(re.escape(json.dumps(key, ensure_ascii=False)) + r"\s*:", text)]
+    return f" (line {_line_of(text, spots[1])})" if len(spots) == 2 else ""
+
+
+def _walk_values(data: Any, source: str, problems: list[str], text: str = "") -> None:
     """Count the values of parsed data (refusing too many or too deep) and list duplicate keys by path."""
     count = 0
     stack: list[tuple[Any, tuple[Any, ...]]] = [(data, ())]
@@ -148,7 +156,10 @@ def _walk_values(data: Any, source: str, problems: list[str]) -> None:
             raise _too_many(source)
         if isinstance(node, dict):
             if isinstance(node, _Duplicated):
-                problems.extend(f"{format_path((*path, key))}: duplicate key" for key in node.duplicates)
+                for key in node.duplicates:
+                    # each line is found by a search of the whole text: only for the first few
+                    line = _json_key_line(text, key) if len(problems) < 10 else ""
+                    problems.append(f"{format_path((*path, key))}: duplicate key{line}")
             stack.extend((v, (*path, k)) for k, v in node.items())
         elif isinstance(node, list | tuple):
             stack.extend((v, (*path, i)) for i, v in enumerate(node))
