@@ -66,8 +66,8 @@ def svg_to_png(svg_text: str) -> bytes:
     """The picture as PNG bytes, through cairosvg (imported only when a PNG is asked for)."""
     try:
         import cairosvg  # type: ignore[import-untyped]
-    except ImportError:
-        raise RangefireError("writing a PNG needs the Python package cairosvg (pip install cairosvg); "
+    except (ImportError, OSError):  # OSError: cairocffi found no cairo library on the machine
+        raise RangefireError("writing a PNG needs the Python package cairosvg and the cairo library; "
                              "write .svg instead") from None
     png = cairosvg.svg2png(bytestring=svg_text.encode("utf-8"))
     assert isinstance(png, bytes)
