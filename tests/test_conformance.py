@@ -88,3 +88,19 @@ def test_log_lines_carry_clauses_and_outcome_names(key):
     assert res.log and all(line.clause.startswith(ruleset.clause_prefix + "-") for line in res.log)
     assert set(ruleset.outcome_names) | set(ruleset.event_names) <= set(res.outcome)
     assert set(res.dice) <= set(ruleset.stages)
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_sides_and_enemies(key):
+    """Every game names each unit's side; sides come in the order they first appear; an attacker's enemies are
+    the targetable units of every other side (the legal reference target among them)."""
+    ruleset, battle, legal, _, _ = _case(key)
+    ids = list(ruleset.unit_ids(battle))
+    sides = ruleset.sides(battle)
+    assert len(sides) >= 2 and len(set(sides)) == len(sides)
+    assert {ruleset.side_of(battle, uid) for uid in ids} <= set(sides)
+    enemies = ruleset.enemies(battle, legal.attacker)
+    assert legal.target in enemies
+    mine = ruleset.side_of(battle, legal.attacker)
+    assert all(ruleset.side_of(battle, uid) != mine for uid in enemies)
+    assert [uid for uid in ids if uid in enemies] == enemies  # file order

@@ -116,6 +116,19 @@ class Ruleset(ABC, Generic[B, P]):
         """The ids an attack may name, in file order."""
         return self._unit_ids(battle)
 
+    def side_of(self, battle: B, uid: str) -> str:
+        """The side (player) a unit belongs to."""
+        return self._side_of(battle, uid)
+
+    def sides(self, battle: B) -> list[str]:
+        """Every side, in the order each first appears in the battle (the order turns pass in)."""
+        return list(dict.fromkeys(self.side_of(battle, uid) for uid in self.unit_ids(battle)))
+
+    def enemies(self, battle: B, attacker: str) -> list[str]:
+        """The units an attacker could be checked against: those of every other side, in file order."""
+        side = self.side_of(battle, attacker)
+        return [uid for uid in self._target_ids(battle) if self.side_of(battle, uid) != side]
+
     def entered_dice(self, items: Sequence[str]) -> EnteredSource:
         """Dice typed in by the player (``hit=6,4,3``), checked against this game's stages."""
         return parse_entered(items, self.stages)
@@ -140,6 +153,17 @@ class Ruleset(ABC, Generic[B, P]):
     def _unit_ids(self, battle: B) -> Sequence[str]:
         """The ids of the battle's ``units`` (a game whose pieces live elsewhere overrides this)."""
         return [unit.id for unit in getattr(battle, "units", ())]
+
+    def _side_of(self, battle: B, uid: str) -> str:
+        """The ``side`` of the unit with that id (a game whose pieces have owners instead overrides this)."""
+        for unit in getattr(battle, "units", ()):
+            if unit.id == uid:
+                return str(unit.side)
+        raise UnknownUnitError(f"{uid!r} is not in this battle")
+
+    def _target_ids(self, battle: B) -> Sequence[str]:
+        """The ids that may be targeted at all (by default every unit)."""
+        return self._unit_ids(battle)
 
     @abstractmethod
     def _check(self, battle: B, attack: Attack) -> P | Sequence[Refusal]: ...

@@ -25,15 +25,14 @@ from rangefire.rulesets.dress_on_the_colors import scene as dress_on_the_colors_
 from rangefire.rulesets.swerve import scene as swerve_scene
 
 SceneFunction = Callable[[Any, Check | None, Sequence[Check] | None], Scene]
-EnemiesFunction = Callable[[Any, str], list[str]]
 
-#: Each game's drawing, by ruleset key: the scene of a battle, and the pieces an attacker's checks are run
-#: against. The one place that ties a game to its drawing.
-SCENES: dict[str, tuple[SceneFunction, EnemiesFunction]] = {
-    "dress-on-the-colors": (dress_on_the_colors_scene.scene, dress_on_the_colors_scene.enemies),
-    "arcane-legions": (arcane_legions_scene.scene, arcane_legions_scene.enemies),
-    "bushido": (bushido_scene.scene, bushido_scene.enemies),
-    "swerve": (swerve_scene.scene, swerve_scene.enemies),
+#: Each game's drawing, by ruleset key (an attacker's checks run against ``Ruleset.enemies``). The one place
+#: that ties a game to its drawing.
+SCENES: dict[str, SceneFunction] = {
+    "dress-on-the-colors": dress_on_the_colors_scene.scene,
+    "arcane-legions": arcane_legions_scene.scene,
+    "bushido": bushido_scene.scene,
+    "swerve": swerve_scene.scene,
 }
 
 
@@ -42,7 +41,7 @@ def battle_scene(ruleset: Ruleset[Any, Any], battle: Any, attacker: str | None =
     """The scene of a battle: with an attacker, the check of every enemy marked legal or refused (with the
     clause); with a target, or where the rules choose the target themselves, that check's line drawn."""
     try:
-        make, enemies = SCENES[ruleset.key]
+        make = SCENES[ruleset.key]
     except KeyError:
         raise RangefireError(f"no drawing for the ruleset {ruleset.key!r}") from None
     if attacker is None:
@@ -52,7 +51,7 @@ def battle_scene(ruleset: Ruleset[Any, Any], battle: Any, attacker: str | None =
     check: Check | None = ruleset.check(battle, Attack(attacker, target))  # an unknown id is bad input, raised
     if target is None and check is not None and not check.is_legal:
         check = None  # the rules chose no target: nothing to draw a line to
-    checks = [ruleset.check(battle, Attack(attacker, uid)) for uid in enemies(battle, attacker)]
+    checks = [ruleset.check(battle, Attack(attacker, uid)) for uid in ruleset.enemies(battle, attacker)]
     return make(battle, check, checks)
 
 

@@ -53,12 +53,6 @@ def _ring(polygon: Polygon) -> tuple[XY, ...]:
     return tuple(_xy(v) for v in polygon.vertices)
 
 
-def enemies(battle: Battle, attacker: str) -> list[str]:
-    """The units of every other side, in file order."""
-    side = battle.unit(attacker).side
-    return [u.id for u in battle.units if u.side != side]
-
-
 def _describe(unit: Unit) -> str:
     sides = ", ".join(f"{name} {getattr(unit.sides, name)}" for name in SIDE_NAMES)
     return (f"{unit.id} ({unit.side}): {unit.base} base, {unit.figures} figures; ready blue {unit.ready('blue')}, "
@@ -257,4 +251,4 @@ def scene(battle: Battle, check: Check | None = None, attacker_checks: Sequence[
                  unit="steps", sides=sides, legend=tuple(legend), notes=tuple(notes))
 
 
-__all__ = ["enemies", "scene"]
+__all__ = ["scene"]

@@ -54,12 +54,6 @@ def _radius(unit: Unit) -> float:
     return float(unit.disc.radius)
 
 
-def enemies(battle: Battle, attacker: str) -> list[str]:
-    """The models of every other side, in file order."""
-    side = battle.unit(attacker).side
-    return [u.id for u in battle.units if u.side != side]
-
-
 def _describe(unit: Unit) -> str:
     weapon = unit.weapon
     gun = (f"; {weapon.name} {float(weapon.short):g}/{float(weapon.medium):g}/{float(weapon.long):g} in"
@@ -218,4 +212,4 @@ def scene(battle: Battle, check: Check | None = None, attacker_checks: Sequence[
                  sides=sides, legend=tuple(legend), notes=tuple(notes), scale=SCALE)
 
 
-__all__ = ["enemies", "scene"]
+__all__ = ["scene"]

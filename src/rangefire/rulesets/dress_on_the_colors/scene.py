@@ -50,12 +50,6 @@ def _ring(polygon: Polygon) -> tuple[XY, ...]:
     return tuple(_xy(v) for v in polygon.vertices)
 
 
-def enemies(battle: Battle, attacker: str) -> list[str]:
-    """The units of every other side, in file order (those an attacker's checks are run against)."""
-    side = battle.unit(attacker).side
-    return [u.id for u in battle.units if u.side != side]
-
-
 def _unit_group(unit: Unit) -> Group:
     fp = footprint(unit)
     items: list[Shape] = [Poly("stand", unit.id, unit.side, points=_ring(stand)) for stand in fp.stands]
@@ -256,4 +250,4 @@ def scene(battle: Battle, check: Check | None = None, attacker_checks: Sequence[
                  legend=tuple(legend), notes=tuple(notes))
 
 
-__all__ = ["enemies", "scene"]
+__all__ = ["scene"]

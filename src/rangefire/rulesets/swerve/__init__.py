@@ -81,6 +81,17 @@ class Swerve(Ruleset[Battle, CombatPlan]):
     def _unit_ids(self, battle: Battle) -> Sequence[str]:
         return [c.id for c in battle.cards]
 
+    def _side_of(self, battle: Battle, uid: str) -> str:
+        return battle.card(uid).owner
+
+    def _target_ids(self, battle: Battle) -> Sequence[str]:
+        # Only cards in play can be targeted: never one in a hand, nor one at no mission [SW-1.5].
+        return [c.id for c in battle.cards if c.mission is not None and battle.holder(c.id) is None]
+
+    def sides(self, battle: Battle) -> list[str]:
+        """The players in the order the scenario lists them (the order turns pass in, SW-8.1)."""
+        return list(battle.players)
+
     def status(self, battle: Battle) -> list[dict[str, Any]]:
         return [{"id": c.id, "owner": c.owner, "type": c.type, "swerved": c.swerved,
                  "damage": f"{c.counters}/{c.toughness or 1}" if c.type in ("unit", "vehicle") else ""}

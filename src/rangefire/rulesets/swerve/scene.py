@@ -33,12 +33,6 @@ SCALE = 36.0
 NO_MISSION = "(no mission)"
 
 
-def enemies(battle: Battle, attacker: str) -> list[str]:
-    """The other players' cards in play, in file order (a card in a hand is never a target [SW-1.5])."""
-    owner = battle.card(attacker).owner
-    return [c.id for c in battle.cards if c.owner != owner and c.mission is not None and battle.holder(c.id) is None]
-
-
 def _stats(card: Card) -> list[str]:
     """The printed numbers of a card, one line each, as the card shows them."""
     lines = [f"{name} {value}" for name, value in (("speed", card.speed), ("accuracy", card.accuracy),
@@ -209,4 +203,4 @@ def scene(battle: Battle, check: Check | None = None, attacker_checks: Sequence[
                  legend=tuple(legend), notes=tuple(notes), scale=SCALE)
 
 
-__all__ = ["enemies", "scene"]
+__all__ = ["scene"]
