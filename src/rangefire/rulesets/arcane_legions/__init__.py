@@ -92,7 +92,8 @@ class ArcaneLegions(Ruleset[Battle, OrderPlan]):
         cost = max(0, (2 if firer.base == "formation" else 1) + firer.abilities.order_cost)
         points = battle.players[firer.side].order_points if firer.side in battle.players else 0
         if points < cost:
-            refusals.append(Refusal("AL-5.1", f"{firer.side} has {points} order points; the order costs {cost}"))
+            refusals.append(Refusal("AL-5.1", f"{firer.side} has {counted(points, 'order point')}; the order "
+                                              f"costs {cost}"))
         push = False
         shooter = firer
         pushed_slot = None
