@@ -1,0 +1,204 @@
+"""The commands of design section 5: ``rulesets``, ``check``, ``odds``, ``resolve``, ``demo``."""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import typer
+from rich.table import Table
+from rich.text import Text
+
+from rangefire.cli.common import (
+    ActionsOpt,
+    AttackerOpt,
+    FromSideOpt,
+    JsonOpt,
+    OrderOpt,
+    RedirectOpt,
+    Scenario,
+    TargetOpt,
+    ToSideOpt,
+    _emit,
+    app,
+    ask_choices,
+    make_attack,
+    out,
+    parse_seed,
+    shown,
+    text,
+    user_errors,
+)
+from rangefire.cli.render import (
+    render_lines,
+    render_nominations,
+    render_odds,
+    render_plan,
+    render_refusals,
+    render_resolution,
+    render_status,
+)
+from rangefire.core import (
+    IllegalAttackError,
+    RangefireError,
+    SeededSource,
+)
+from rangefire.rulesets import RULESETS, load_battle
+from rangefire.scenario import write_scenario
+
+
+# -- commands --------------------------------------------------------------------------------------
+@app.command()
+def rulesets(as_json: JsonOpt = False) -> None:
+    """List the games, their options and their defaults."""
+    rows: list[dict[str, Any]] = [{"key": r.key, "title": r.title, "aliases": list(r.aliases), "stages": list(r.stages),
+             "outcomes": list(r.outcome_names), "events": list(r.event_names), "options": r.default_options()}
+            for r in RULESETS]
+    if as_json:
+        _emit({"rulesets": rows})
+        return
+    table = Table(title="rulesets", title_justify="left")
+    table.add_column("key (aliases)", no_wrap=True)
+    table.add_column("dice stages")
+    table.add_column("options (defaults)", no_wrap=True)
+    for row in rows:
+        opts = "\n".join(f"{k} = {json.dumps(v)}" for k, v in row["options"].items())
+        name = Text.assemble(row["key"], "\n", (f"{row['title']}\n{', '.join(row['aliases'])}", "dim"))
+        table.add_row(name, text("\n".join(row["stages"])), text(opts))
+    out.print(table)
+
+
+@app.command()
+def check(scenario: Scenario, attacker: AttackerOpt, target: TargetOpt = None, as_json: JsonOpt = False,
+          actions: ActionsOpt = None, from_side: FromSideOpt = None, to_side: ToSideOpt = None,
+          order: OrderOpt = None, redirect_to: RedirectOpt = None) -> None:
+    """May ATTACKER shoot TARGET? The plan, or the refusals with their clauses (exit 1 when refused)."""
+    with user_errors():
+        ruleset, battle = load_battle(scenario)
+        checked = ruleset.check(battle, make_attack(attacker, target, actions, from_side, to_side, order,
+                                                    redirect_to))
+        if as_json:
+            _emit(checked.to_dict(ruleset.key))
+        elif checked.plan is not None:
+            render_plan(checked.plan)
+        else:
+            render_refusals(checked)
+    if not checked.is_legal:
+        raise typer.Exit(1)
+
+
+@app.command()
+def odds(scenario: Scenario, attacker: AttackerOpt, target: TargetOpt = None, as_json: JsonOpt = False,
+         actions: ActionsOpt = None, from_side: FromSideOpt = None, to_side: ToSideOpt = None,
+         order: OrderOpt = None, redirect_to: RedirectOpt = None,
+         plot: Annotated[Optional[Path], typer.Option(help="write a chart of the distributions (.png, .svg, .pdf)")] = None,  # noqa: UP045, E501
+         ) -> None:
+    """The exact distribution of every named outcome of an attack."""
+    with user_errors():
+        ruleset, battle = load_battle(scenario)
+        checked = ruleset.check(battle, make_attack(attacker, target, actions, from_side, to_side, order,
+                                                    redirect_to))
+        if checked.plan is None:
+            if as_json:
+                _emit({**checked.to_dict(ruleset.key), "outcomes": {}, "events": {}, "exact": True})
+                raise typer.Exit(1)
+            raise IllegalAttackError(checked.refusals)
+        result = ruleset.odds(checked.plan)
+        if plot is not None:
+            from rangefire.analysis.plots import plot_odds
+
+            plot_odds(result, plot)
+        if as_json:
+            _emit(result.to_dict())
+            return
+        render_plan(checked.plan)
+        render_odds(result)
+        if "best_line" in result.extra:
+            render_lines(result.extra)
+        if "nominations" in result.extra:
+            render_nominations(result.extra["nominations"])
+        if plot is not None:
+            out.print(text(f"chart written to {plot}"))
+
+
+@app.command()
+def resolve(
+    scenario: Scenario,
+    attacker: AttackerOpt,
+    target: TargetOpt = None,
+    seed_text: Annotated[Optional[str], typer.Option("--seed", metavar="INTEGER", help="seed for random dice (the same seed, the same battle)")] = None,  # noqa: UP045, E501
+    dice: Annotated[Optional[list[str]], typer.Option("--dice", help="dice rolled by hand: STAGE=v,v,... (repeatable)")] = None,  # noqa: UP045, E501
+    out_file: Annotated[Optional[Path], typer.Option("--out", help="write the battle after the attack to FILE")] = None,  # noqa: UP045
+    actions: ActionsOpt = None,
+    from_side: FromSideOpt = None,
+    to_side: ToSideOpt = None,
+    order: OrderOpt = None,
+    redirect_to: RedirectOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Play an attack out with seeded or entered dice, and optionally write the battle after it."""
+    with user_errors():
+        seed = parse_seed(seed_text)
+        ruleset, battle = load_battle(scenario)
+        if dice and seed is not None:
+            raise RangefireError("give either --seed or --dice, not both")
+        if dice:
+            source: Any = ruleset.entered_dice(dice)
+        else:
+            seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
+            source = SeededSource(seed)
+        attack = make_attack(attacker, target, actions, from_side, to_side, order, redirect_to)
+        if actions is None and redirect_to is None and sys.stdin.isatty() and not as_json:
+            attack = ask_choices(ruleset, battle, attack)
+        resolution, after = ruleset.play(battle, attack, source)
+        after_data = ruleset.dump(after)
+        if out_file is not None:
+            write_scenario(out_file, after_data)
+        if as_json:
+            _emit({**resolution.to_dict(), "seed": seed if not dice else None, "battle": after_data})
+            return
+        render_plan(resolution.plan)
+        out.print(Text.assemble(("resolution", "bold"), f" ({'entered dice' if dice else f'seed {seed}'})"))
+        render_resolution(resolution)
+        if out_file is not None:
+            out.print(text(f"battle after the attack written to {out_file}"))
+
+
+@app.command()
+def demo(seed_text: Annotated[str, typer.Option("--seed", metavar="INTEGER", help="seed of the first attack")] = "1863",
+         as_json: JsonOpt = False) -> None:
+    """Play the built-in example battles attack by attack: the odds before, the log after."""
+    from rangefire.demo import run_demo
+
+    steps = []
+    with user_errors():
+        seed = parse_seed(seed_text)
+        assert seed is not None
+        for number, step in enumerate(run_demo(seed), start=1):
+            if as_json:
+                steps.append({"engagement": step.engagement,
+                              "odds": step.odds.to_dict() if step.odds else step.check.to_dict("?"),
+                              "resolution": step.resolution.to_dict() if step.resolution else None,
+                              "status": list(step.status)})
+                continue
+            out.rule(Text.assemble((shown(step.engagement), "bold"), f": attack {number}"))
+            if step.odds is None or step.resolution is None:
+                render_refusals(step.check)
+                if step.last:
+                    render_status(f"{step.engagement}: after the last attack", step.status)
+                continue
+            render_plan(step.odds.plan)
+            render_odds(step.odds)
+            if "best_line" in step.odds.extra:
+                out.print(Text.assemble(("best line", "bold"), ": ", shown(", ".join(step.odds.extra["best_line"]))))
+            out.print("[bold]the attack[/bold]")
+            render_resolution(step.resolution)
+            if step.last:
+                render_status(f"{step.engagement}: after the last attack", step.status)
+        if as_json:
+            _emit({"steps": steps})
+
+

@@ -1,0 +1,113 @@
+"""Rendering results for people: plans, refusals, odds, resolutions as Rich tables and clause lines."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
+
+from rich.table import Table
+from rich.text import Text
+
+from rangefire.cli.common import _percent, line, out, shown, text
+from rangefire.core import (
+    Check,
+    Odds,
+    Plan,
+    Resolution,
+    fraction_str,
+)
+
+
+# -- rendering -------------------------------------------------------------------------------------
+def render_plan(plan: Plan) -> None:
+    table = Table(title=text(f"{plan.attacker} fires at {plan.target}"), show_header=False, title_justify="left")
+    table.add_column("what", style="bold")
+    table.add_column("value")
+    for key, value in plan.summary():
+        table.add_row(text(key), text(value))
+    out.print(table)
+    for note in plan.notes:
+        out.print(line(note.clause, note.text))
+    for m in plan.modifiers:
+        out.print(line(m.clause, f"{m.delta:+d} {m.reason}"))
+    if not plan.modifiers:
+        out.print("  [dim]no modifiers[/dim]")
+
+
+def render_refusals(check: Check) -> None:
+    out.print(text(f"{check.attacker} may not fire" + (f" at {check.target}" if check.target else ""), "bold red"))
+    for r in check.refusals:
+        out.print(line(r.clause, r.reason))
+
+
+def render_odds(odds: Odds) -> None:
+    data = odds.to_dict()
+    for name, dist in odds.outcomes.items():
+        mean = float(Fraction(data["outcomes"][name]["mean"]))
+        table = Table(title=text(f"{name} (mean {mean:.3f})"), title_justify="left")
+        table.add_column("N", justify="right")
+        table.add_column("exactly N", justify="right")
+        table.add_column("", justify="right", style="dim")
+        table.add_column("at least N", justify="right")
+        table.add_column("", justify="right", style="dim")
+        probs = dist.probabilities()  # type: ignore[attr-defined]
+        for k, p in probs.items():
+            at_least = dist.at_least(k)  # type: ignore[attr-defined]
+            table.add_row(str(k), _percent(p), fraction_str(p), _percent(at_least), fraction_str(at_least))
+        out.print(table)
+    events = Table(title="events", title_justify="left")
+    events.add_column("event")
+    events.add_column("probability", justify="right")
+    events.add_column("", justify="right", style="dim")
+    for name, p in odds.events.items():
+        events.add_row(text(name), _percent(p), fraction_str(p))
+    out.print(events)
+    if not odds.exact:
+        out.print(Text.assemble(("estimate, not exact: ", "yellow"), shown(json.dumps(odds.estimate))))
+
+
+def render_resolution(resolution: Resolution) -> None:
+    for entry in resolution.log:
+        out.print(line(entry.clause, entry.text))
+    summary = ", ".join(f"{k} {v}" for k, v in resolution.outcome.items())
+    out.print(Text.assemble(("  outcome:", "bold"), " ", shown(summary)))
+
+
+def render_lines(extra: Any) -> None:
+    out.print(Text.assemble(("best line", "bold"), " (each side maximising its own chance): ",
+                            shown(", ".join(extra["best_line"]))))
+    table = Table(title="lines of play" + (" (cut)" if extra["lines_cut"] else ""), title_justify="left")
+    table.add_column("actions")
+    table.add_column("attacker wins", justify="right")
+    table.add_column("", justify="right", style="dim")
+    for played in extra["lines"]:
+        p = Fraction(played["attacker_wins"])
+        table.add_row(text(", ".join(played["actions"])), _percent(p), text(played["attacker_wins"]))
+    out.print(table)
+
+
+def render_nominations(nominations: Any) -> None:
+    """The odds if the target's player nominates another model instead (Bushido)."""
+    table = Table(title="if the target's player nominates instead", title_justify="left")
+    for col in ("model", "hit", "", "mean wounds"):
+        table.add_column(col, justify="right" if col != "model" else "left", style="dim" if col == "" else None)
+    for uid, alt in nominations.items():
+        hit = alt["events"]["hit"]
+        mean = float(Fraction(alt["outcomes"]["wounds"]["mean"]))
+        table.add_row(text(uid), _percent(Fraction(hit)), hit, f"{mean:.3f}")
+    out.print(table)
+
+
+def render_status(title: str, rows: Sequence[dict[str, Any]]) -> None:
+    if not rows:
+        return
+    table = Table(title=text(title), title_justify="left")
+    for col in rows[0]:
+        table.add_column(text(col))
+    for row in rows:
+        table.add_row(*(text(v) for v in row.values()))
+    out.print(table)
+
+
