@@ -124,6 +124,10 @@ class Ruleset(ABC, Generic[B, P]):
         """Every side, in the order each first appears in the battle (the order turns pass in)."""
         return list(dict.fromkeys(self.side_of(battle, uid) for uid in self.unit_ids(battle)))
 
+    def side_to_act(self, battle: B) -> str | None:
+        """The side whose turn it is, where the battle records one; None where nothing limits who acts."""
+        return self._side_to_act(battle)
+
     def enemies(self, battle: B, attacker: str) -> list[str]:
         """The units an attacker could be checked against: those of every other side, in file order."""
         side = self.side_of(battle, attacker)
@@ -160,6 +164,10 @@ class Ruleset(ABC, Generic[B, P]):
             if unit.id == uid:
                 return str(unit.side)
         raise UnknownUnitError(f"{uid!r} is not in this battle")
+
+    def _side_to_act(self, battle: B) -> str | None:
+        """By default a battle records no turn (a game with turns overrides this)."""
+        return None
 
     def _target_ids(self, battle: B) -> Sequence[str]:
         """The ids that may be targeted at all (by default every unit)."""
