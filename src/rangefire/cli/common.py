@@ -16,6 +16,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 from rich.console import Console
+from rich.table import Table
 from rich.text import Text
 
 from rangefire.core import (
@@ -96,9 +97,14 @@ def text(value: object, style: str = "") -> Text:
     return Text(shown(value), style=style)
 
 
-def line(clause: str, rest: object) -> Text:
-    """A log or plan line: the clause dimmed, then the text as it is."""
-    return Text.assemble((f"  {shown(clause):>7}", "dim"), "  ", shown(rest))
+def line(clause: str, rest: object) -> Table:
+    """A log or plan line: the clause dimmed, then the text as it is; a long text wraps under itself, so the
+    clauses stay a column of their own however narrow the terminal."""
+    grid = Table.grid(padding=(0, 0, 0, 2))
+    grid.add_column(width=9, justify="right", style="dim", no_wrap=True)
+    grid.add_column(overflow="fold")
+    grid.add_row(shown(clause), Text(shown(rest)))
+    return grid
 
 
 @contextmanager
