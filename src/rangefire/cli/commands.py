@@ -160,7 +160,7 @@ def resolve(
         if as_json:
             _emit({**resolution.to_dict(), "seed": seed if not dice else None, "battle": after_data})
             return
-        render_plan(resolution.plan)
+        render_plan(resolution.plan, resolution.log)
         out.print(Text.assemble(("resolution", "bold"), f" ({'entered dice' if dice else f'seed {seed}'})"))
         render_resolution(resolution)
         if out_file is not None:

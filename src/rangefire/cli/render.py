@@ -13,6 +13,7 @@ from rich.text import Text
 from rangefire.cli.common import _percent, line, out, shown, text
 from rangefire.core import (
     Check,
+    LogLine,
     Odds,
     Plan,
     Resolution,
@@ -21,18 +22,21 @@ from rangefire.core import (
 
 
 # -- rendering -------------------------------------------------------------------------------------
-def render_plan(plan: Plan) -> None:
+def render_plan(plan: Plan, logged: Sequence[LogLine] = ()) -> None:
+    """The plan as a table, then its notes and modifiers with their clauses; those that ``logged`` (the log of
+    the attack played out, printed next) already says are left to it, so nothing is said twice."""
+    said = {(entry.clause, entry.text) for entry in logged}
     table = Table(title=text(f"{plan.attacker} fires at {plan.target}"), show_header=False, title_justify="left")
     table.add_column("what", style="bold")
     table.add_column("value")
     for key, value in plan.summary():
         table.add_row(text(key), text(value))
     out.print(table)
-    for note in plan.notes:
-        out.print(line(note.clause, note.text))
-    for m in plan.modifiers:
-        out.print(line(m.clause, f"{m.delta:+d} {m.reason}"))
-    if not plan.modifiers:
+    rows = [(n.clause, n.text) for n in plan.notes] + [(m.clause, f"{m.delta:+d} {m.reason}") for m in plan.modifiers]
+    for clause, what in rows:
+        if (clause, what) not in said:
+            out.print(line(clause, what))
+    if not plan.modifiers and not logged:
         out.print("  [dim]no modifiers[/dim]")
 
 
@@ -72,7 +76,7 @@ def render_resolution(resolution: Resolution) -> None:
     for entry in resolution.log:
         out.print(line(entry.clause, entry.text))
     summary = ", ".join(f"{k} {v}" for k, v in resolution.outcome.items())
-    out.print(Text.assemble(("  outcome:", "bold"), " ", shown(summary)))
+    out.print(line("outcome", summary))
 
 
 def render_lines(extra: Any) -> None:
