@@ -11,10 +11,20 @@ from rangefire.core.errors import (
 )
 from rangefire.core.numbers import dump_exact, fraction_str, parse_exact
 from rangefire.core.ruleset import Ruleset
-from rangefire.core.source import DiceSource, EnteredSource, ScriptedSource, SeededSource, parse_entered
+from rangefire.core.source import (
+    AskedSource,
+    DiceSource,
+    EnteredSource,
+    Need,
+    Question,
+    ScriptedSource,
+    SeededSource,
+    parse_entered,
+)
 from rangefire.core.types import Attack, Check, LogLine, Modifier, Odds, Plan, Refusal, Resolution
 
 __all__ = [
+    "AskedSource",
     "Attack",
     "Check",
     "DiceError",
@@ -24,8 +34,10 @@ __all__ = [
     "LimitError",
     "LogLine",
     "Modifier",
+    "Need",
     "Odds",
     "Plan",
+    "Question",
     "RangefireError",
     "Refusal",
     "Resolution",
