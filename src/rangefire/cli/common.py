@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import sys
-import unicodedata
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -23,6 +22,7 @@ from rangefire.core import (
     Attack,
     RangefireError,
 )
+from rangefire.core.text import shown
 
 app = typer.Typer(
     add_completion=False,
@@ -74,22 +74,6 @@ def ask_choices(ruleset: Any, battle: Any, attack: Attack) -> Attack:
                             console=out)
         attack = ruleset.with_choice(attack, legal[int(answer) - 1])
     return attack
-
-
-_HIDDEN = {"Cc", "Cf", "Cs", "Zl", "Zp"}
-
-
-def shown(value: object) -> str:
-    r"""Text from a scenario as a terminal must show it: control and format characters (an escape sequence,
-    a bell, a right-to-left override) written out as ``\x1b``, ``\u202e``, never acted on.
-
-    >>> shown("yumi [masterwork]\x1b[2J\u202e")
-    'yumi [masterwork]\\x1b[2J\\u202e'
-    """
-    text = str(value)
-    if text.isprintable():
-        return text
-    return "".join(repr(c)[1:-1] if unicodedata.category(c) in _HIDDEN else c for c in text)
 
 
 def text(value: object, style: str = "") -> Text:

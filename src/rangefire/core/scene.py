@@ -14,12 +14,23 @@ files; floats, since a drawing only shows the exact verdicts made elsewhere.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import SupportsFloat
 
 from rangefire.core.types import Check
 
 XY = tuple[float, float]
+
+
+def xy(point: Sequence[SupportsFloat]) -> XY:
+    """An exact point (``Point``, or ``[x, y]`` of Fractions) in drawing floats."""
+    return (float(point[0]), float(point[1]))
+
+
+def ring(vertices: Iterable[Sequence[SupportsFloat]]) -> tuple[XY, ...]:
+    """A polygon's vertices in drawing floats."""
+    return tuple(xy(v) for v in vertices)
 
 #: States a line of fire or sight is drawn in: the verdicts of the games, and ``refused`` for a line the
 #: rules refuse for a reason other than sight (out of arc, out of range, not the closest enemy).

@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import math
 import re
-import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 from rangefire.core.scene import XY, Circle, Group, Label, LegendEntry, Poly, Scene, Segment, Shape
+from rangefire.core.text import shown
 
 #: Pixels per table unit. Inches for the games measured in inches, steps where a game measures in steps (a
 #: step is the side of a sortie base, drawn larger so that notches stay apart); cards have no scale.
@@ -57,21 +57,6 @@ INK = "#222222"
 
 
 # -- text ------------------------------------------------------------------------------------------
-_HIDDEN = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
-
-
-def shown(value: object) -> str:
-    r"""Scenario text as a picture may hold it: control and format characters written out, never kept.
-
-    >>> shown("yumi <&>\x1b[2J\u202e")
-    'yumi <&>\\x1b[2J\\u202e'
-    """
-    text = str(value)
-    if text.isprintable():
-        return text
-    return "".join(repr(c)[1:-1] if unicodedata.category(c) in _HIDDEN else c for c in text)
-
-
 def esc(value: object) -> str:
     """Text for an element or a double-quoted attribute: shown, then escaped.
 

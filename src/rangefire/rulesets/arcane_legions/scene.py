@@ -28,9 +28,11 @@ from rangefire.core.scene import (
     mark_legend,
     points_of,
     refusal_notes,
+    ring,
     side_anchor,
+    xy,
 )
-from rangefire.geometry import Point, Polygon
+from rangefire.geometry import Point
 from rangefire.geometry import Segment as ExactSegment
 from rangefire.rulesets.arcane_legions.orders import OrderPlan
 from rangefire.rulesets.arcane_legions.scenario import SIDE_NAMES, Battle, Unit
@@ -45,14 +47,6 @@ EDGE_TEXT = {"blue": "blue side (ranged)", "red": "red side (attack)", "grey": "
 EDGE_INSET = Fraction(1, 16)
 
 
-def _xy(p: Point | Sequence[Fraction]) -> XY:
-    return (float(p[0]), float(p[1]))
-
-
-def _ring(polygon: Polygon) -> tuple[XY, ...]:
-    return tuple(_xy(v) for v in polygon.vertices)
-
-
 def _describe(unit: Unit) -> str:
     sides = ", ".join(f"{name} {getattr(unit.sides, name)}" for name in SIDE_NAMES)
     return (f"{unit.id} ({unit.side}): {unit.base} base, {unit.figures} figures; ready blue {unit.ready('blue')}, "
@@ -62,7 +56,7 @@ def _describe(unit: Unit) -> str:
 def _unit_group(unit: Unit) -> Group:
     base = base_of(unit)
     centre = Point(*unit.position)
-    items: list[Shape] = [Poly("base", unit.id, unit.side, points=_ring(base.polygon))]
+    items: list[Shape] = [Poly("base", unit.id, unit.side, points=ring(base.polygon.vertices))]
     for name in SIDE_NAMES:
         side = base.sides[name]
         colour = getattr(unit.sides, name)
@@ -70,17 +64,17 @@ def _unit_group(unit: Unit) -> Group:
         # pulled a little towards the centre so the coloured side lies just inside the base's outline
         a2, b2 = (p + (centre - p).scale(EDGE_INSET) for p in (a, b))
         items.append(Segment(f"edge:{colour}", unit.id, unit.side, title=f"{unit.id}'s {name} side: {colour} "
-                             "[AL-1.2]", start=_xy(a2), end=_xy(b2)))
+                             "[AL-1.2]", start=xy(a2), end=xy(b2)))
     for name in SIDE_NAMES:
         for notch in base.sides[name].notches:
-            items.append(Circle("notch", unit.id, unit.side, centre=_xy(notch), radius=0.035))
+            items.append(Circle("notch", unit.id, unit.side, centre=xy(notch), radius=0.035))
     front = base.sides["front"].notches[len(base.sides["front"].notches) // 2]
     nose = front + (front - centre).scale(Fraction(7, 10))
-    items.append(Segment("facing", unit.id, unit.side, start=_xy(centre), end=_xy(nose), arrow=True))
+    items.append(Segment("facing", unit.id, unit.side, start=xy(centre), end=xy(nose), arrow=True))
     back = base.sides["back"].notches[len(base.sides["back"].notches) // 2]
     label_at = back + (back - centre).scale(Fraction(4, 5))
     away = back - centre
-    at = _xy(label_at)
+    at = xy(label_at)
     if side_anchor(float(away.x), float(away.y)) != "middle":
         # facing along the table: the name above the base, where a long name has room
         box = base.polygon.box
@@ -92,12 +86,12 @@ def _unit_group(unit: Unit) -> Group:
 def _reach(unit: Unit) -> Poly:
     """The base grown by 6 steps (its outline swept round by a 6-step circle): where a notch within range of
     one of its notches can lie [AL-3.1] (the notches sit on the base's outline)."""
-    ring = _ring(base_of(unit).polygon)  # anticlockwise
+    corners = ring(base_of(unit).polygon.vertices)  # anticlockwise
     r = math.sqrt(RANGE2)
-    n = len(ring)
+    n = len(corners)
     pts: list[XY] = []
-    for i, (x, y) in enumerate(ring):
-        (px, py), (qx, qy) = ring[i - 1], ring[(i + 1) % n]
+    for i, (x, y) in enumerate(corners):
+        (px, py), (qx, qy) = corners[i - 1], corners[(i + 1) % n]
         a0 = math.atan2(-(x - px), y - py)  # outward normal of the edge arriving here
         a1 = math.atan2(-(qx - x), qy - y)  # and of the edge leaving
         if a1 < a0:
@@ -112,10 +106,10 @@ def _reach(unit: Unit) -> Poly:
 def _outline(battle: Battle, pid: str) -> tuple[XY, ...] | None:
     for unit in battle.units:
         if unit.id == pid:
-            return _ring(base_of(unit).polygon)
+            return ring(base_of(unit).polygon.vertices)
     for piece in battle.terrain:
         if piece.id == pid:
-            return _ring(piece.polygon)
+            return ring(piece.polygon.vertices)
     return None
 
 
@@ -150,13 +144,13 @@ def _refused_line(battle: Battle, check: Check) -> list[Shape]:
             segments = dict.fromkeys((a, b) for a, b, _, _ in facing)
             blockers = dict.fromkeys(pid for a, b in segments for pid in sight(
                 ExactSegment(a, b), others, battle.terrain, battle.options.touching_hinders).blocked_by)
-            start, end = _xy(na), _xy(nt)
+            start, end = xy(na), xy(nt)
             return [*_pieces(battle, "blocker", list(blockers), "blocks a line of sight [AL-4.2]"),
                     Segment("line-of-fire", f"{firer.id}->{target.id}", state="blocked", title=why, start=start,
                             end=end, arrow=True),
                     beside(start, end, f"{math.sqrt((na - nt).norm2()):.2f} steps: blocked", why, 0.35)]
     na, nt, _, _ = min(pairs, key=lambda p: (p[0] - p[1]).norm2())
-    start, end = _xy(na), _xy(nt)
+    start, end = xy(na), xy(nt)
     return [Segment("line-of-fire", f"{firer.id}->{target.id}", state="refused", title=why, start=start, end=end,
                     arrow=True),
             beside(start, end, f"{math.sqrt((na - nt).norm2()):.2f} steps: refused", why, 0.35)]
@@ -169,7 +163,7 @@ def _line(battle: Battle, check: Check) -> list[Shape]:
         return _refused_line(battle, check) if check.target is not None else []
     if plan.from_notch is None or plan.to_notch is None or plan.sight == "adjacent":
         return []
-    start, end = _xy(plan.from_notch), _xy(plan.to_notch)
+    start, end = xy(plan.from_notch), xy(plan.to_notch)
     steps = math.sqrt(plan.distance2)
     why = [f"line of sight from {plan.attacker}'s {plan.from_side} side to {plan.target}'s {plan.to_side} side: "
            f"{steps:.2f} steps, {plan.sight} [AL-3.1, AL-4.1]"]
@@ -190,12 +184,12 @@ def _line(battle: Battle, check: Check) -> list[Shape]:
 def _marks(battle: Battle, attacker: str, checks: Sequence[Check]) -> list[Shape]:
     firer = battle.unit(attacker)
     out: list[Shape] = [Poly("attacker", attacker, firer.side, title=f"{attacker} is given the order",
-                             points=grown(_ring(base_of(firer).polygon), 0.14))]
+                             points=grown(ring(base_of(firer).polygon.vertices), 0.14))]
     for check in checks:
         if check.target is None:
             continue
         unit = battle.unit(check.target)
-        halo = grown(_ring(base_of(unit).polygon), 0.14)
+        halo = grown(ring(base_of(unit).polygon.vertices), 0.14)
         if check.is_legal:
             out.append(Poly("legal-target", unit.id, unit.side, state="legal",
                             title=f"{attacker} may shoot at {unit.id}", points=halo))
@@ -215,7 +209,7 @@ def scene(battle: Battle, check: Check | None = None, attacker_checks: Sequence[
     attacker = check.attacker if check is not None else (attacker_checks[0].attacker if attacker_checks else None)
     terrain = sorted(battle.terrain, key=lambda t: DRAW_ORDER[t.kind])
     items: list[Shape] = [Poly(f"terrain:{t.kind}", t.id, title=f"{t.id}: {TERRAIN_TEXT[t.kind]}",
-                               points=_ring(t.polygon)) for t in terrain]
+                               points=ring(t.polygon.vertices)) for t in terrain]
     fit = [p for item in items for p in points_of(item)]
     if attacker is not None:
         items.append(_reach(battle.unit(attacker)))

@@ -26,8 +26,8 @@ from rangefire.core.scene import (
     mark_legend,
     points_of,
     refusal_notes,
+    ring,
 )
-from rangefire.geometry import Polygon
 from rangefire.rulesets.bushido import BushidoPlan
 from rangefire.rulesets.bushido.scenario import Battle, Unit
 from rangefire.rulesets.bushido.table import ZONE, sight
@@ -40,10 +40,6 @@ TERRAIN_TEXT = {"solid": "solid: blocks line of sight [BU-1.4]",
 #: Pixels per inch: a skirmish table is small and its bases are small, so it is drawn larger than a
 #: battlefield of regiments.
 SCALE = 36.0
-
-
-def _ring(polygon: Polygon) -> tuple[XY, ...]:
-    return tuple((float(v.x), float(v.y)) for v in polygon.vertices)
 
 
 def _centre(unit: Unit) -> XY:
@@ -89,7 +85,8 @@ def _bands(unit: Unit) -> list[Shape]:
 
 def _outlines(battle: Battle, kind: str, ids: Sequence[str], why: str) -> list[Shape]:
     pieces = {t.id: t for t in battle.terrain}
-    return [Poly(kind, pid, title=f"{pid} {why}", points=_ring(pieces[pid].polygon)) for pid in ids if pid in pieces]
+    return [Poly(kind, pid, title=f"{pid} {why}", points=ring(pieces[pid].polygon.vertices))
+            for pid in ids if pid in pieces]
 
 
 def _line(battle: Battle, check: Check) -> list[Shape]:
@@ -174,7 +171,7 @@ def scene(battle: Battle, check: Check | None = None, attacker_checks: Sequence[
     attacker = check.attacker if check is not None else (attacker_checks[0].attacker if attacker_checks else None)
     terrain = sorted(battle.terrain, key=lambda t: DRAW_ORDER[t.kind])
     items: list[Shape] = [Poly(f"terrain:{t.kind}", t.id, title=f"{t.id}: {TERRAIN_TEXT[t.kind]}",
-                               points=_ring(t.polygon)) for t in terrain]
+                               points=ring(t.polygon.vertices)) for t in terrain]
     fit = [p for item in items for p in points_of(item)]
     if attacker is not None:
         items += _bands(battle.unit(attacker))

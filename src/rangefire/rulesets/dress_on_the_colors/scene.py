@@ -27,9 +27,11 @@ from rangefire.core.scene import (
     mark_legend,
     points_of,
     refusal_notes,
+    ring,
     side_anchor,
+    xy,
 )
-from rangefire.geometry import Point, Polygon
+from rangefire.geometry import Polygon
 from rangefire.rulesets.dress_on_the_colors.scenario import Battle, Unit
 from rangefire.rulesets.dress_on_the_colors.table import footprint, line_of_fire, smoke_marker
 from rangefire.rulesets.dress_on_the_colors.volley import VolleyPlan
@@ -42,21 +44,13 @@ TERRAIN_TEXT = {"open": "open ground", "light": "light cover (fences, scrub, thi
                 "heavy": "heavy cover (stone walls, dense woods): saves 4+", "gunsmoke": "gunsmoke marker"}
 
 
-def _xy(p: Point | Sequence[Fraction]) -> XY:
-    return (float(p[0]), float(p[1]))
-
-
-def _ring(polygon: Polygon) -> tuple[XY, ...]:
-    return tuple(_xy(v) for v in polygon.vertices)
-
-
 def _unit_group(unit: Unit) -> Group:
     fp = footprint(unit)
-    items: list[Shape] = [Poly("stand", unit.id, unit.side, points=_ring(stand)) for stand in fp.stands]
+    items: list[Shape] = [Poly("stand", unit.id, unit.side, points=ring(stand.vertices)) for stand in fp.stands]
     items += [Segment("front", unit.id, unit.side, title=f"{unit.id}'s front edge [DC-1.2]",
-                      start=_xy(front.a), end=_xy(front.b)) for front in fp.front]
+                      start=xy(front.a), end=xy(front.b)) for front in fp.front]
     nose = fp.frame.world(Fraction(0), Fraction(6, 5))
-    items.append(Segment("facing", unit.id, unit.side, start=_xy(fp.frame.origin), end=_xy(nose), arrow=True))
+    items.append(Segment("facing", unit.id, unit.side, start=xy(fp.frame.origin), end=xy(nose), arrow=True))
     back = fp.frame.world(Fraction(0), -unit.stand_depth * (unit.stands if unit.formation == "march-column" else 1)
                           - Fraction(3, 5))
     if side_anchor(float(fp.frame.forward.x), float(fp.frame.forward.y)) != "middle":
@@ -64,7 +58,7 @@ def _unit_group(unit: Unit) -> Group:
         box = fp.box
         at: XY = (float(box.x0 + box.x1) / 2, float(box.y1) + 0.5)
     else:
-        at = _xy(back)  # behind the unit, clear of the lines of fire that reach its front
+        at = xy(back)  # behind the unit, clear of the lines of fire that reach its front
     items.append(Label("name", unit.id, unit.side, title=_describe(unit), at=at, text=unit.id))
     return Group("unit", unit.id, unit.side, title=_describe(unit), items=tuple(items))
 
@@ -82,8 +76,8 @@ def _halo(unit: Unit) -> tuple[XY, ...]:
     if box is None:  # skirmishers: one halo round all the stands
         rect = [fp.frame.world(-fp.half_width, -unit.stand_depth), fp.frame.world(fp.half_width, -unit.stand_depth),
                 fp.frame.world(fp.half_width, Fraction(0)), fp.frame.world(-fp.half_width, Fraction(0))]
-        return grown(tuple(_xy(p) for p in rect), 0.45)
-    return grown(_ring(box), 0.45)
+        return grown(tuple(xy(p) for p in rect), 0.45)
+    return grown(ring(box.vertices), 0.45)
 
 
 def _arc(unit: Unit, option: str) -> Poly:
@@ -119,7 +113,7 @@ def _arc_edges(unit: Unit, option: str) -> list[Shape]:
         a = fp.frame.world(sign * h, Fraction(0))
         far = fp.frame.world(sign * h + sign * Fraction(reach), Fraction(reach))
         out.append(Segment("arc", unit.id, unit.side, title=f"{unit.id}'s 45° forward arc ({option}) [DC-2.1]",
-                           start=_xy(a), end=_xy(far)))
+                           start=xy(a), end=xy(far)))
     return out
 
 
@@ -135,7 +129,7 @@ def _line(battle: Battle, check: Check) -> list[Shape]:
     that give the target cover outlined [DC-4.2]; a refused target's shortest line drawn as refused."""
     plan = check.plan
     if isinstance(plan, VolleyPlan) and plan.line_of_fire is not None:
-        start, end = (_xy(p) for p in plan.line_of_fire)
+        start, end = (xy(p) for p in plan.line_of_fire)
         inches = math.sqrt(plan.distance2)
         state = "hindered" if plan.smoke_from else "clear"
         why = [f"line of fire {plan.attacker} to {plan.target}: {inches:.2f} in, {plan.band} range, "
@@ -151,12 +145,12 @@ def _line(battle: Battle, check: Check) -> list[Shape]:
         for mid in plan.smoke_from:
             if mid in markers:
                 items.append(Poly("hindrance", mid, title=f"gunsmoke {mid} on the line of fire: -1 to hit [DC-7.2]",
-                                  points=_ring(markers[mid])))
+                                  points=ring(markers[mid].vertices)))
         terrain = {t.id: t for t in battle.terrain}
         for tid in plan.cover_from:
             if tid in terrain:
                 items.append(Poly("cover", tid, title=f"{tid} gives {plan.target} {plan.cover} cover [DC-4.2]",
-                                  points=_ring(terrain[tid].polygon)))
+                                  points=ring(terrain[tid].polygon.vertices)))
         text = f"{inches:.2f} in, {plan.band}"
         items += [Segment("line-of-fire", f"{plan.attacker}->{plan.target}", state=state, title="; ".join(why),
                           start=start, end=end, arrow=True),
@@ -168,7 +162,7 @@ def _line(battle: Battle, check: Check) -> list[Shape]:
     if firer.id == target.id:
         return []
     lof = line_of_fire(footprint(firer), footprint(target))
-    start, end = _xy(lof.start), _xy(lof.end)
+    start, end = xy(lof.start), xy(lof.end)
     reason = "; ".join(str(r) for r in check.refusals)
     text = f"{math.sqrt(lof.distance2):.2f} in: refused"
     return [Segment("line-of-fire", f"{firer.id}->{target.id}", state="refused", title=reason, start=start, end=end,
@@ -204,11 +198,11 @@ def scene(battle: Battle, check: Check | None = None, attacker_checks: Sequence[
     items: list[Shape] = []
     for piece in sorted(battle.terrain, key=lambda t: DRAW_ORDER[t.kind]):
         items.append(Poly(f"terrain:{piece.kind}", piece.id, title=f"{piece.id}: {TERRAIN_TEXT[piece.kind]} [DC-1.3]",
-                          points=_ring(piece.polygon)))
+                          points=ring(piece.polygon.vertices)))
     for unit in battle.units:
         if unit.gunsmoke and not unit.moved:
             items.append(Poly("gunsmoke", f"{unit.id}:gunsmoke", unit.side,
-                              title=f"{unit.id}'s gunsmoke marker [DC-7.1]", points=_ring(smoke_marker(unit))))
+                              title=f"{unit.id}'s gunsmoke marker [DC-7.1]", points=ring(smoke_marker(unit).vertices)))
     fit = [p for item in items for p in points_of(item)]
     if attacker is not None:
         items.append(_arc(battle.unit(attacker), battle.options.arc))
