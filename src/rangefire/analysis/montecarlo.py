@@ -5,7 +5,6 @@ A sampled figure is an *estimate*: results carry ``exact = False`` and a 95% con
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,6 +12,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from rangefire.core import LimitError
+from rangefire.dice.intervals import wilson
 from rangefire.rulesets.dress_on_the_colors.volley import VolleyPlan
 
 #: Volleys sampled per block: bounds memory whatever the number asked for.
@@ -59,14 +59,6 @@ def sample_volleys(plan: VolleyPlan, n: int, seed: int) -> VolleySamples:
     parts = [sample_block(plan, min(BLOCK, n - start), rng) for start in range(0, n, BLOCK)]
     return VolleySamples(*(np.concatenate([getattr(p, f) for p in parts]) for f in
                            ("hits", "unsaved_hits", "stands_lost", "suppression", "disorder")))
-
-
-def wilson(successes: int, n: int, z: float = 1.959964) -> tuple[float, float]:
-    """The 95% Wilson score interval of a proportion."""
-    p = successes / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def estimate(plan: VolleyPlan, n: int, seed: int) -> dict[str, Any]:

@@ -17,6 +17,7 @@ from numpy.typing import NDArray
 
 from rangefire.core import LimitError, Odds
 from rangefire.dice import Dist
+from rangefire.dice.intervals import Z95, wilson
 
 if TYPE_CHECKING:
     from rangefire.rulesets.arcane_legions.orders import OrderPlan
@@ -25,7 +26,6 @@ PHANTOM = 2
 #: Dice held in memory at once per side (rows x dice): bounds memory whatever the pools.
 BLOCK_DICE = 1 << 21
 MAX_SAMPLES = 10**7
-Z95 = 1.959964
 
 
 def _roll(rng: np.random.Generator, rows: int, dice: int, reroll_at_most: int, bonus: int,
@@ -78,14 +78,6 @@ def mean_interval(values: NDArray[np.int64]) -> tuple[float, float, float]:
     mean = float(values.mean())
     half = Z95 * float(values.std(ddof=1)) / math.sqrt(len(values)) if len(values) > 1 else 0.0
     return mean, mean - half, mean + half
-
-
-def wilson(successes: int, n: int) -> tuple[float, float]:
-    """The 95% Wilson score interval of a proportion (sound near 0 and 1, where criticals often are)."""
-    p = successes / n
-    centre = (p + Z95 * Z95 / (2 * n)) / (1 + Z95 * Z95 / n)
-    half = Z95 * math.sqrt(p * (1 - p) / n + Z95 * Z95 / (4 * n * n)) / (1 + Z95 * Z95 / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def _down(x: float) -> float:
