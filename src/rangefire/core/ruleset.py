@@ -40,6 +40,10 @@ class Ruleset(ABC, Generic[B, P]):
     stages: ClassVar[tuple[str, ...]]
     outcome_names: ClassVar[tuple[str, ...]]
     event_names: ClassVar[tuple[str, ...]]
+    #: The outcome a player weighs a target by (one of ``outcome_names``): its mean is what a table of targets shows.
+    main_outcome: ClassVar[str]
+    #: The clause under which the rules choose the target when an attack names none; None where the player names it.
+    chooses_target: ClassVar[str | None] = None
     #: Names of the player's choices this game reads from ``Attack.choices`` (others are refused).
     choice_names: ClassVar[tuple[str, ...]] = ()
     battle_model: ClassVar[type[BaseModel]]

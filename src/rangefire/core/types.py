@@ -113,6 +113,10 @@ class Plan:
         """Ruleset-specific fields, JSON-ready."""
         return {}
 
+    def dice_text(self) -> str:
+        """The dice in a few words and what they need (``8 dice, natural 5+, saves 4+``); games say their own."""
+        return ""
+
     def summary(self) -> list[tuple[str, str]]:
         """Rows for people: (what, value). By default the scalar details."""
         return [(k.replace("_", " "), str(v)) for k, v in self.details().items()

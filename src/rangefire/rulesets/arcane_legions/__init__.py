@@ -65,6 +65,7 @@ class ArcaneLegions(Ruleset[Battle, OrderPlan]):
     stages = ("attack", "defense", "attack-reroll", "defense-reroll")
     outcome_names = ("hits",)
     event_names = ("critical",)
+    main_outcome = "hits"
     choice_names = ("from_side", "to_side", "order")
     battle_model = Battle
     options_model = Options

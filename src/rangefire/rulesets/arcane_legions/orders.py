@@ -83,6 +83,21 @@ class OrderPlan(Plan):
             "cost": {"order_points": self.cost, "push": self.push},
         }
 
+    def dice_text(self) -> str:
+        """``4 blue v 2 white dice, each higher die in the lineup hits, attack rerolls 1s``: the dice [AL-6.1],
+        the lineup [AL-6.5] and the rerolls and die bonuses that apply [AL-6.3]."""
+        colour = "blue" if self.order == "ranged" else "red"
+        defense = counted(self.defense_dice, "white die", "white dice")
+        text = f"{self.attack_dice} {colour} v {defense}, each higher die in the lineup hits"
+        for who, at_most, bonus, dice in (
+                ("attack", self.reroll_attack_at_most, self.attack_die_bonus, self.attack_dice),
+                ("defense", self.reroll_defense_at_most, self.defense_die_bonus, self.defense_dice)):
+            if at_most and dice:
+                text += f", {who} rerolls {at_most}" + (" or less" if at_most > 1 else "s")
+            if bonus and dice:
+                text += f", {bonus:+d} to each {who} die"
+        return text
+
     def summary(self) -> list[tuple[str, str]]:
         rows = [("order", f"{self.order} combat"),
                 ("sides", f"from its {self.from_side} side to {possessive(self.target)} {self.to_side} side"

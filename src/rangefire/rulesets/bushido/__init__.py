@@ -115,6 +115,14 @@ class BushidoPlan(Plan):
             return f"{', '.join(self.cover_by)} within 1 in of {self.target} on every line of sight"
         return f"no line of sight to {self.target} at all"
 
+    def dice_text(self) -> str:
+        """``3 attack dice v 3 defense, opposed; wound 1D6 -1``: the opposed test [BU-6.1] and the wound roll [BU-7.2];
+        a redirected attack beyond long range rolls nothing [BU-4.3]."""
+        if self.fails:
+            return "beyond long range: the attack fails"
+        return (f"{_count(self.attack_dice, 'attack die', 'attack dice')} v {self.defense_dice} defense, opposed; "
+                f"wound 1D6 {self.wound_roll_modifier:+d}")
+
     def summary(self) -> list[tuple[str, str]]:
         rows = [("weapon", self.weapon)]
         if self.redirected:
@@ -143,6 +151,7 @@ class Bushido(Ruleset[Battle, BushidoPlan]):
     stages = ("attack", "defense", "wound")
     outcome_names = ("wounds", "success_level")
     event_names = ("hit",)
+    main_outcome = "wounds"
     choice_names = ("redirect_to",)
     battle_model = Battle
     options_model = Options

@@ -62,6 +62,8 @@ class DressOnTheColors(Ruleset[Battle, VolleyPlan]):
     stages = ("hit", "save", "discipline")
     outcome_names = ("hits", "unsaved_hits", "stands_lost")
     event_names = ("suppression", "disorder")
+    main_outcome = "stands_lost"
+    chooses_target = "DC-2.3"  # the closest unengaged enemy in the arc must be the target
     battle_model = Battle
     options_model = Options
 

@@ -123,6 +123,12 @@ class VolleyPlan(Plan):
         """The unit's discipline modifier, -1 if already disordered [DC-5.2]."""
         return self.target_discipline - (1 if self.target_disordered else 0)
 
+    def dice_text(self) -> str:
+        """``8 dice, natural 5+, saves 4+``: the to-hit dice [DC-3.1, DC-6.2], the natural roll each needs
+        [DC-3.4] and the target's cover save [DC-4.1]."""
+        need = f"natural {self.need}+" if self.need <= 6 else "no die can hit"
+        return f"{self.dice} dice, {need}, " + (f"saves {self.save}+" if self.save is not None else "no save")
+
     def summary(self) -> list[tuple[str, str]]:
         dice = plural(self.stands_firing, "stand") + (f" + {self.enfilade_dice} enfilade" if self.enfilade else "")
         modified = self.to_hit_modifier

@@ -48,6 +48,14 @@ class CombatPlan(Plan):
                       {"deck": list(self.bonus_options)},
         }
 
+    def dice_text(self) -> str:
+        """``accuracy 30 + bonus 5 v speed 20, damage 1``: the totals compared at the reveal [SW-4.1, SW-4.3],
+        before the players' actions change them."""
+        acc, speed, dmg = self.start
+        bonus = f"bonus {self.known_bonus}" if self.known_bonus is not None else \
+            f"bonus of {', '.join(map(str, sorted(set(self.bonus_options))))}"
+        return f"accuracy {acc} + {bonus} v speed {speed}, damage {dmg}"
+
     def summary(self) -> list[tuple[str, str]]:
         acc, speed, dmg = self.start
         reveal = (f"combat bonus {self.known_bonus} (top of the deck)" if self.known_bonus is not None else
@@ -71,6 +79,7 @@ class Swerve(Ruleset[Battle, CombatPlan]):
     stages = ("bonus",)
     outcome_names = ("damage",)
     event_names = ("attacker_wins",)
+    main_outcome = "damage"
     choice_names = ("actions",)
     battle_model = Battle
     options_model = Options
