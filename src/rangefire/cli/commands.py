@@ -75,11 +75,26 @@ def rulesets(as_json: JsonOpt = False) -> None:
 def check(scenario: Scenario, attacker: AttackerOpt, target: TargetOpt = None, as_json: JsonOpt = False,
           actions: ActionsOpt = None, from_side: FromSideOpt = None, to_side: ToSideOpt = None,
           order: OrderOpt = None, redirect_to: RedirectOpt = None) -> None:
-    """May ATTACKER shoot TARGET? The plan, or the refusals with their clauses (exit 1 when refused)."""
+    """May ATTACKER shoot TARGET? The plan, or the refusals with their clauses (exit 1 when refused).
+
+    Without TARGET where the player names it (the rules choose none), every enemy is listed as a candidate,
+    legal or not (exit 0 when one is legal)."""
     with user_errors():
         ruleset, battle = load_battle(scenario)
         checked = ruleset.check(battle, make_attack(attacker, target, actions, from_side, to_side, order,
                                                     redirect_to))
+        if target is None and ruleset.chooses_target is None:
+            from rangefire.analysis.targets import targets
+            from rangefire.cli.table import render_targets
+
+            rows = targets(ruleset, battle, attacker=attacker)
+            if as_json:
+                _emit({**checked.to_dict(ruleset.key), "candidates": [row.to_dict() for row in rows]})
+            else:
+                render_targets(ruleset, rows, f"{attacker}'s candidates (name one with --target)")
+            if not any(row.legal for row in rows):
+                raise typer.Exit(1)
+            return
         if as_json:
             _emit(checked.to_dict(ruleset.key))
         elif checked.plan is not None:

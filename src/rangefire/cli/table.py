@@ -1,0 +1,124 @@
+"""Commands about the table as a whole: ``targets`` (who can shoot whom) and ``show`` (the battle drawn)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import typer
+from rich.table import Table
+from rich.text import Text
+
+from rangefire.analysis.targets import TargetRow
+from rangefire.cli.common import JsonOpt, Scenario, _emit, app, out, text, user_errors
+from rangefire.core import RangefireError
+from rangefire.rulesets import load_battle
+
+SideOpt = Annotated[Optional[str], typer.Option("--side", "-s", help="the side whose units fire (default: the side whose turn it is, else every side)")]  # noqa: UP045, E501
+AttackerOnlyOpt = Annotated[Optional[str], typer.Option("--attacker", "-a", help="only this unit's targets")]  # noqa: UP045
+ShowAttackerOpt = Annotated[Optional[str], typer.Option("--attacker", "-a", help="mark this unit's legal and refused targets")]  # noqa: UP045, E501
+ShowTargetOpt = Annotated[Optional[str], typer.Option("--target", "-t", help="draw the line of fire or sight to this unit (needs --attacker)")]  # noqa: UP045, E501
+DrawingOpt = Annotated[Path, typer.Option("--out", help="the picture to write: .svg or .png", show_default=False)]
+
+
+def render_targets(ruleset: Any, rows: Sequence[TargetRow], title: str) -> None:
+    """The rows as one table for people: refusals and dice wrap inside their column, so that the table
+    stays whole at 80 columns; the exact means are in ``--json``."""
+    outcome = ruleset.main_outcome.replace("_", " ")
+    table = Table(title=text(title), title_justify="left")
+    # Widths are set here rather than left to Rich, which narrows every column alike on a narrow terminal:
+    # names and verdicts keep a readable width, the reasons take what is left and wrap.
+    legal = 8 if any(row.chosen for row in rows) else 5  # 'yes, / chosen / [DC-2.3]' on three lines
+    mean = 9 if any(row.limit or not row.exact for row in rows) else 7
+    fixed = 16 + legal + mean  # 16: the borders and padding of five columns
+    longest = max((len(text(uid)) for row in rows for uid in (row.attacker, row.target)), default=8)
+    name = max(8, min(longest, 20, (out.width - fixed - 22) // 2))
+    rest = max(22, out.width - fixed - 2 * name)
+    table.add_column("attacker", overflow="fold", width=name)
+    table.add_column("target", overflow="fold", width=name)
+    table.add_column("legal", width=legal)
+    table.add_column("dice, or why not", overflow="fold", width=min(rest, 60))
+    table.add_column(f"mean {outcome}", justify="right", width=mean)
+    for i, row in enumerate(rows):
+        first = i == 0 or rows[i - 1].attacker != row.attacker
+        last = i == len(rows) - 1 or rows[i + 1].attacker != row.attacker
+        table.add_row(text(row.attacker if first else ""), text(row.target), _verdict(row), _dice(row), _mean(row),
+                      end_section=last)
+    if any(row.chosen for row in rows):
+        table.caption = text(f"chosen: the target the rules choose when the attack names none "
+                             f"[{ruleset.chooses_target}]")
+        table.caption_justify = "left"
+    if not rows:
+        out.print(text(f"{title}: no attackers"))
+        return
+    out.print(table)
+
+
+def _verdict(row: TargetRow) -> Text:
+    if not row.legal:
+        return Text("no", style="red")
+    if row.chosen:
+        return Text.assemble(("yes", "green"), ", chosen ", (f"[{row.chosen_by}]", "dim"))
+    return Text("yes", style="green")
+
+
+def _dice(row: TargetRow) -> Text:
+    if row.legal and row.limit is not None:  # the reason stands where there is room for it
+        return Text.assemble(text(row.dice), "\n", ("odds not computed: ", "yellow"), text(row.limit))
+    if row.legal:
+        return text(row.dice)
+    reasons = Text()
+    for i, refusal in enumerate(row.refusals):
+        reasons.append("\n" if i else "")
+        reasons.append_text(text(refusal.reason))
+        reasons.append_text(text(f" [{refusal.clause}]", "dim"))
+    return reasons
+
+
+def _mean(row: TargetRow) -> Text:
+    if not row.legal:
+        return Text("")
+    if row.limit is not None:
+        return Text("not\ncomputed", style="yellow")
+    assert row.mean is not None
+    if not row.exact:
+        return Text.assemble(f"~{float(row.mean):.3f}", ("\nestimate", "yellow"))
+    return Text(f"{float(row.mean):.3f}")
+
+
+@app.command()
+def targets(scenario: Scenario, side: SideOpt = None, attacker: AttackerOnlyOpt = None,
+            as_json: JsonOpt = False) -> None:
+    """Who can shoot whom: every unit of a side against every enemy, legal or not with the clause, the dice
+    and the mean of the main outcome; the target the rules choose marked."""
+    from rangefire.analysis.targets import targets as target_rows
+
+    with user_errors():
+        ruleset, battle = load_battle(scenario)
+        rows = target_rows(ruleset, battle, side=side, attacker=attacker)
+        if as_json:
+            _emit([row.to_dict() for row in rows])
+            return
+        whose = (f"{attacker}'s targets" if attacker is not None else
+                 f"targets of {side}" if side is not None else
+                 f"targets of {acting} (whose turn it is)" if (acting := ruleset.side_to_act(battle)) else
+                 "targets of every side")
+        render_targets(ruleset, rows, whose)
+
+
+@app.command()
+def show(scenario: Scenario, out_file: DrawingOpt, attacker: ShowAttackerOpt = None,
+         target: ShowTargetOpt = None) -> None:
+    """Draw the battle to scale (.svg or .png): with an attacker its targets marked, with a target the line."""
+    from rangefire.draw import draw_battle, write_drawing
+
+    with user_errors():
+        if target is not None and attacker is None:
+            raise RangefireError("--target needs --attacker: name the unit that fires too")
+        if out_file.suffix.lower() not in (".svg", ".png"):  # said before the battle is drawn, not after
+            raise RangefireError(f"{out_file}: a drawing is written as .svg or .png, not "
+                                 f"{out_file.suffix or 'a file without one'}")
+        ruleset, battle = load_battle(scenario)
+        write_drawing(draw_battle(ruleset, battle, attacker, target), out_file)
+    out.print(text(f"drawing written to {out_file}"))

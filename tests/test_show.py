@@ -1,0 +1,102 @@
+"""``rangefire show``: the battle drawn to a file from the command line; bad input refused cleanly (exit 2)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rangefire.demo import example_path
+
+#: One example of each game, with an attacker and a target its drawing can mark.
+GAMES = [("wheatfield.yaml", "15th-alabama", "20th-maine"), ("ford.yaml", "archers", "orc-band"),
+         ("temple.yaml", "yoichi", "takeda"), ("ambush.yaml", "rail-gun", "dune-buggy")]
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+def run(*args: str, ok: int | None = 0) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "COLUMNS": "200"}
+    proc = subprocess.run([sys.executable, "-m", "rangefire.cli", *args], capture_output=True, text=True,
+                          timeout=120, env=env)
+    if ok is not None:
+        assert proc.returncode == ok, (proc.stdout, proc.stderr)
+    assert "Traceback" not in proc.stderr
+    return proc
+
+
+@pytest.mark.parametrize("name, attacker, target", GAMES)
+def test_show_writes_svg_and_png_for_each_game(tmp_path: Path, name, attacker, target):
+    svg, png = tmp_path / "map.svg", tmp_path / "map.png"
+    proc = run("show", str(example_path(name)), "--out", str(svg))
+    assert f"drawing written to {svg}" in proc.stdout
+    assert svg.read_text().lstrip().startswith(("<svg", "<?xml")) and "</svg>" in svg.read_text()
+    run("show", str(example_path(name)), "-a", attacker, "-t", target, "--out", str(png))
+    assert png.read_bytes().startswith(PNG_MAGIC)
+
+
+def test_show_is_draw_battle_written(tmp_path: Path):
+    """The file holds exactly what the library draws for the same attacker and target."""
+    from rangefire.draw import draw_battle
+    from rangefire.rulesets import load_battle
+
+    out = tmp_path / "w.svg"
+    run("show", str(example_path("wheatfield.yaml")), "--attacker", "15th-alabama", "--target", "20th-maine",
+        "--out", str(out))
+    ruleset, battle = load_battle(example_path("wheatfield.yaml"))
+    assert out.read_text() == draw_battle(ruleset, battle, "15th-alabama", "20th-maine")
+    assert 'class="line-of-fire hindered' in out.read_text()
+
+
+def test_show_with_an_attacker_marks_its_refused_targets_DC_2_3(tmp_path: Path):
+    out = tmp_path / "w.svg"
+    run("show", str(example_path("wheatfield.yaml")), "-a", "15th-alabama", "--out", str(out))
+    assert "DC-2.3" in out.read_text()
+
+
+def test_show_refuses_a_txt_file_and_writes_nothing(tmp_path: Path):
+    out = tmp_path / "map.txt"
+    proc = run("show", str(example_path("wheatfield.yaml")), "--out", str(out), ok=2)
+    assert ".svg or .png" in proc.stderr and str(out) in proc.stderr
+    assert not out.exists() and list(tmp_path.iterdir()) == []
+
+
+def test_show_refuses_an_unknown_attacker(tmp_path: Path):
+    out = tmp_path / "map.svg"
+    proc = run("show", str(example_path("wheatfield.yaml")), "-a", "nobody", "--out", str(out), ok=2)
+    assert "attacker 'nobody' is not in this battle" in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1 and not out.exists()
+
+
+def test_show_refuses_an_unknown_target(tmp_path: Path):
+    out = tmp_path / "map.svg"
+    proc = run("show", str(example_path("wheatfield.yaml")), "-a", "15th-alabama", "-t", "nobody", "--out",
+               str(out), ok=2)
+    assert "target 'nobody' is not in this battle" in proc.stderr and not out.exists()
+
+
+def test_show_refuses_a_target_without_an_attacker(tmp_path: Path):
+    out = tmp_path / "map.svg"
+    proc = run("show", str(example_path("wheatfield.yaml")), "-t", "20th-maine", "--out", str(out), ok=2)
+    assert "--target needs --attacker" in proc.stderr and not out.exists()
+
+
+def test_show_into_a_missing_folder_is_a_clean_error(tmp_path: Path):
+    proc = run("show", str(example_path("wheatfield.yaml")), "--out", str(tmp_path / "no" / "map.svg"), ok=2)
+    assert "cannot write" in proc.stderr
+
+
+def test_show_of_a_bad_scenario_is_a_clean_error(tmp_path: Path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("ruleset: dress-on-the-colors\nunits: [{id: a}]\n")
+    proc = run("show", str(bad), "--out", str(tmp_path / "map.svg"), ok=2)
+    assert "bad.yaml" in proc.stderr and not (tmp_path / "map.svg").exists()
+
+
+def test_show_keeps_an_old_picture_whole_when_refused(tmp_path: Path):
+    out = tmp_path / "map.svg"
+    out.write_text("<svg>old</svg>")
+    run("show", str(example_path("wheatfield.yaml")), "-a", "nobody", "--out", str(out), ok=2)
+    assert out.read_text() == "<svg>old</svg>"
