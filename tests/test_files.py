@@ -440,3 +440,31 @@ def test_a_nul_byte_in_yaml_is_one_line_in_our_words(tmp_path):
         read_scenario(path)
     assert caught.value.problems == ("line 2: the character U+0000 is not allowed in YAML (control characters may be "
                                      'written as escapes in double quotes, such as "\\x07")',)
+
+
+def test_drawings_are_written_by_the_same_atomic_writer(tmp_path, monkeypatch):
+    """A drawing had its own copy of atomic writing (without fsync, through links by replacing them): it is
+    now written as scenarios are, synced, through a link to its target, a read-only file left alone."""
+    from rangefire.draw import write_drawing
+
+    svg = "<svg xmlns='http://www.w3.org/2000/svg'/>"
+    real = tmp_path / "real.svg"
+    real.write_text("old")
+    real.chmod(0o640)
+    link = tmp_path / "map.svg"
+    link.symlink_to(real.name)
+    synced: list[str] = []
+    real_fsync = os.fsync
+
+    def recording(fd: int) -> None:
+        synced.append("folder" if stat.S_ISDIR(os.fstat(fd).st_mode) else "file")
+        real_fsync(fd)
+
+    monkeypatch.setattr(files_module.os, "fsync", recording)
+    write_drawing(svg, link)
+    assert synced == ["file", "folder", "folder"]
+    assert link.is_symlink() and real.read_text() == svg and stat.S_IMODE(real.stat().st_mode) == 0o640
+    real.chmod(0o444)
+    with pytest.raises(ScenarioError, match="read-only; not replaced"):
+        write_drawing(svg.replace("/>", "></svg>"), link)
+    assert real.read_text() == svg

@@ -10,8 +10,6 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -23,6 +21,7 @@ from rangefire.rulesets.arcane_legions import scene as arcane_legions_scene
 from rangefire.rulesets.bushido import scene as bushido_scene
 from rangefire.rulesets.dress_on_the_colors import scene as dress_on_the_colors_scene
 from rangefire.rulesets.swerve import scene as swerve_scene
+from rangefire.scenario.files import atomic_write_bytes
 
 SceneFunction = Callable[[Any, Check | None, Sequence[Check] | None], Scene]
 
@@ -74,8 +73,8 @@ def svg_to_png(svg_text: str) -> bytes:
 
 
 def write_drawing(svg_text: str, path: str | Path) -> None:
-    """Write the picture to ``path``: ``.svg`` as it is, ``.png`` rendered; atomically (a temporary file in
-    the same folder, then renamed), so a failure leaves any old file whole."""
+    """Write the picture to ``path``: ``.svg`` as it is, ``.png`` rendered; atomically, as scenarios are
+    written (:func:`~rangefire.scenario.files.atomic_write_bytes`), so a failure leaves any old file whole."""
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix == ".svg":
@@ -84,29 +83,7 @@ def write_drawing(svg_text: str, path: str | Path) -> None:
         data = svg_to_png(svg_text)
     else:
         raise RangefireError(f"{path}: a drawing is written as .svg or .png, not {suffix or 'a file without one'}")
-    folder = path.parent if str(path.parent) else Path(".")
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-    except OSError as exc:
-        raise RangefireError(f"{path}: cannot write ({exc.strerror or exc})") from None
-    try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(data)
-        os.chmod(tmp, _mode_for(path))  # a temporary file is private; the picture is not
-        os.replace(tmp, path)
-    except OSError as exc:
-        Path(tmp).unlink(missing_ok=True)
-        raise RangefireError(f"{path}: cannot write ({exc.strerror or exc})") from None
-
-
-def _mode_for(path: Path) -> int:
-    """The mode a picture is written with: an existing file's own, else that of any new file (umask)."""
-    try:
-        return path.stat().st_mode & 0o777
-    except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        return 0o666 & ~umask
+    atomic_write_bytes(path, data)
 
 
 __all__ = ["SCENES", "battle_scene", "draw_battle", "render_svg", "svg_to_png", "write_drawing"]

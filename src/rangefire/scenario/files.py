@@ -21,7 +21,7 @@ from typing import Any
 import tomli_w
 import yaml
 
-from rangefire.core.errors import LimitError, ScenarioError
+from rangefire.core.errors import LimitError, RangefireError, ScenarioError
 from rangefire.scenario.parsing import parse_scenario
 
 # The limits keep every file that is read within a second. Measured on the reference machine (2 cores, CPU
@@ -143,25 +143,94 @@ def _reason(exc: OSError) -> str:
 
 
 # -- writing -------------------------------------------------------------------------------------------
+#: libyaml's emitter where it is installed: about four times faster than PyYAML's (0.3 s for 1 MiB).
+YAML_DUMPER: type[Any] = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
+
 def dump_text(data: Mapping[str, Any], fmt: str) -> str:
     if fmt == "yaml":
-        return yaml.safe_dump(dict(data), sort_keys=False, default_flow_style=None, width=110)
+        return yaml.dump(dict(data), Dumper=YAML_DUMPER, sort_keys=False, default_flow_style=None, width=110,
+                         allow_unicode=False)
     if fmt == "toml":
         return tomli_w.dumps(dict(data))
     return json.dumps(data, indent=2) + "\n"
 
 
-def write_scenario(path: str | Path, data: Mapping[str, Any]) -> None:
-    """Write a scenario atomically in the format its extension names.
+def write_scenario(path: str | Path, data: Mapping[str, Any], original: str | Path | None = None,
+                   before: Mapping[str, Any] | None = None) -> None:
+    """Write a battle atomically in the format its extension names, over the file it was read from where it
+    can: ``original`` names that file (it may be ``path`` itself), ``before`` is the battle as read, dumped as
+    ``data`` is.
 
-    The text goes to a temporary file beside the target, which is flushed and synced, then renamed over the
-    target; the folder is synced before and after the rename. A failure, or a kill at any moment, leaves the
-    old file whole. A link is written through to its target; an existing file keeps its mode, a new one takes
-    the umask's; a read-only file is not replaced.
+    Given the original of the same format, only what the command changed changes: values equal in ``before``
+    and ``data`` stay as the user wrote them (a default left out stays out); YAML keeps its comments, layout,
+    quoting and number spelling (see :mod:`rangefire.scenario.rewrite`), JSON and TOML their key order.
+    Otherwise, or when the original cannot be read, ``data`` is written plainly. See :func:`atomic_write_bytes`.
     """
     path = Path(path)
     fmt = file_format(path)
-    text = dump_text(data, fmt).encode("utf-8")
+    text = _like_original(Path(original), fmt, data, before) if original is not None else None
+    atomic_write_bytes(path, (text if text is not None else dump_text(data, fmt)).encode("utf-8"))
+
+
+#: A battle of more values than this is written plainly, its original not read again (so without the file's
+#: comments, key order or left-out defaults). Editing parses the original into nodes, compares every value and
+#: reads the edited text again, 25 to 50 µs a value: measured on the reference machine (CPU time, a file of
+#: units on one line each, the machine shared) 0.19 to 0.27 s for 10,000 values, 0.5 to 0.74 s for 16,000,
+#: 0.75 to 1.1 s for 19,000; plain writing of the reader's limit (40,000) takes 0.45 s. The largest scenario a
+#: game accepts (400 Dress on the Colors units, defaults included) holds about 7,600.
+MAX_EDITED_VALUES = 10_000
+
+
+def _like_original(original: Path, fmt: str, data: Mapping[str, Any], before: Mapping[str, Any] | None) -> str | None:
+    """The battle's text written over the original's (None to write plainly)."""
+    from rangefire.scenario import parsing, rewrite
+
+    if FORMATS.get(original.suffix.lower()) != fmt:
+        return None  # another format: nothing of the original's writing carries over
+    if _values(data) > MAX_EDITED_VALUES:
+        return None
+    try:
+        raw = read_limited(original, size_limit(fmt))
+        text = raw.decode("utf-8")
+        mark = "\ufeff" if text.startswith("\ufeff") else ""  # a byte-order mark the user's editor wrote stays
+        text = text.removeprefix(mark)
+        # one parse gives both the mapping and, to edit the text, where each value stands
+        root, parsed = parsing.parse_yaml_nodes(text, str(original)) if fmt == "yaml" else (None, parse_scenario(
+            text, fmt, source=str(original)))
+    except (RangefireError, UnicodeDecodeError):
+        return None  # gone or changed since it was read: the battle alone is written
+    old: Any = rewrite.MISSING if before is None else dict(before)
+    if root is not None:
+        edited = rewrite.edit_yaml(text, root, parsed, old, dict(data), parsing.YAML_LOADER)
+        if edited is not None:
+            return mark + edited
+    return dump_text(rewrite.merge(parsed, old, dict(data)), fmt)
+
+
+def _values(data: Any) -> int:
+    """How many values (mappings, lists and scalars) data holds."""
+    count = 0
+    stack = [data]
+    while stack:
+        node = stack.pop()
+        count += 1
+        if isinstance(node, Mapping):
+            stack.extend(node.values())
+        elif isinstance(node, list | tuple):
+            stack.extend(node)
+    return count
+
+
+def atomic_write_bytes(path: str | Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` atomically.
+
+    The bytes go to a temporary file beside the target, which is flushed and synced, then renamed over the
+    target; the folder is synced before and after the rename. A failure, or a kill at any moment, leaves the
+    old file whole. A link is written through to its target; an existing file keeps its mode, a new one takes
+    the umask's; a read-only file is not replaced. Failures are a :class:`ScenarioError` naming the path.
+    """
+    path = Path(path)
     source = str(path)
     target = Path(os.path.realpath(path))  # through a symbolic link, to the file it names
     folder = target.parent
@@ -178,7 +247,7 @@ def write_scenario(path: str | Path, data: Mapping[str, Any]) -> None:
             if mode is not None:
                 os.fchmod(fd, mode)  # exactly the old mode, whatever the umask
                 _keep_owner(fd, owner)
-            view = memoryview(text)
+            view = memoryview(data)
             while view:
                 view = view[os.write(fd, view):]
             os.fsync(fd)

@@ -57,7 +57,7 @@ def parse_scenario(text: str, fmt: str, source: str = "scenario") -> dict[str, A
     """Parse scenario text of a format (``yaml``, ``toml``, ``json``) into a mapping."""
     text = text.removeprefix("\ufeff")  # a UTF-8 byte-order mark is not part of the document in any format
     if fmt == "yaml":
-        data = _load_yaml(text, source)
+        data = _load_yaml(text, source)[1]
     elif fmt == "toml":
         data = _load_toml(text, source)
     else:
@@ -273,7 +273,16 @@ def _loader(base: type[Any]) -> type[Any]:
 _LOADERS: dict[type[Any], type[Any]] = {}
 
 
-def _load_yaml(text: str, source: str) -> Any:
+def parse_yaml_nodes(text: str, source: str = "scenario") -> tuple[Node, dict[str, Any]]:
+    """YAML scenario text (without a byte-order mark) as its node tree, where each value's characters stand,
+    and the mapping built from it, checked as :func:`parse_scenario` checks it."""
+    node, data = _load_yaml(text, source)
+    if node is None or not isinstance(data, dict):
+        raise ScenarioError([f"the top level must be a mapping of keys, got {_kind(data)}"], source=source)
+    return node, data
+
+
+def _load_yaml(text: str, source: str) -> tuple[Node | None, Any]:
     base = YAML_LOADER
     if base not in _LOADERS:
         _LOADERS[base] = _loader(base)
@@ -286,7 +295,7 @@ def _load_yaml(text: str, source: str) -> Any:
     try:
         node = loader.get_single_node()
         if node is None:
-            return None
+            return None, None
         loader.paths = _walk_nodes(node, source)
         data = loader.construct_document(node)
     except _Refused as exc:
@@ -310,7 +319,7 @@ def _load_yaml(text: str, source: str) -> Any:
         loader.dispose()
     if loader.duplicates:
         raise ScenarioError(loader.duplicates, source=source)
-    return data
+    return node, data
 
 
 def _count_events(loader: Any, source: str) -> None:
