@@ -171,7 +171,7 @@ def resolve(
         resolution, after = ruleset.play(battle, attack, source)
         after_data = ruleset.dump(after)
         if out_file is not None:
-            write_scenario(out_file, after_data)
+            write_scenario(out_file, after_data, original=scenario, before=ruleset.dump(battle))
         if as_json:
             _emit({**resolution.to_dict(), "seed": seed if not dice else None, "battle": after_data})
             return
