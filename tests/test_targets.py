@@ -140,6 +140,19 @@ def test_default_side_is_the_side_whose_turn_it_is(monkeypatch):
                                                                             "battery-d"}
 
 
+def test_default_side_from_the_turn_the_battle_records_DC_9_2(tmp_path: Path):
+    """DC-9.2: a battle file that records whose turn it is gives that side's attackers, without --side."""
+    from rangefire.rulesets.dress_on_the_colors import Battle
+
+    if "turn" not in Battle.model_fields:
+        pytest.skip("this battle model records no turn yet")
+    path = tmp_path / "w.yaml"
+    path.write_text(example_path("wheatfield.yaml").read_text() + "turn: {number: 2, side: confederate}\n")
+    rows = json.loads(run("targets", str(path), "--json").stdout)
+    assert {r["attacker"] for r in rows} == {"15th-alabama", "4th-texas", "47th-alabama"}
+    assert "targets of confederate (whose turn it is)" in run("targets", str(path)).stdout
+
+
 def test_without_a_turn_every_side_fires(monkeypatch):
     ruleset, battle = load_battle(example_path("wheatfield.yaml"))
     monkeypatch.setattr(ruleset, "side_to_act", lambda b: None)
