@@ -97,9 +97,11 @@ def test_resolve_entered_dice(scenario):
     (("resolve", "{s}", "-a", "83rd-pennsylvania", "-t", "15th-alabama", "--seed", "1", "--out", "{s}"), 1, "DC-2.3"),
     (("odds", "{s}", "-a", "83rd-pennsylvania", "-t", "15th-alabama"), 1, "DC-2.3"),
     (("resolve", "{s}", "-a", "47th-alabama", "--dice", "wound=6", "--out", "{s}"), 2, "unknown dice stage 'wound'"),
-    (("resolve", "{s}", "-a", "47th-alabama", "--dice", "hit=6,5", "--out", "{s}"), 2, "stage hit: needs 6 dice"),
+    (("resolve", "{s}", "-a", "47th-alabama", "--dice", "hit=6,5", "--out", "{s}"), 2,
+     "hit: 6 needed (4 stands + 2 enfilade [DC-6.2]), 2 given"),
     (("resolve", "{s}", "-a", "47th-alabama", "--dice", "hit=6,5,4,3,2,9", "--out", "{s}"), 2, "not a face"),
-    (("resolve", "{s}", "-a", "47th-alabama", "--dice", "hit=1,1,1,1,1,1,1", "--out", "{s}"), 2, "7 dice entered"),
+    (("resolve", "{s}", "-a", "47th-alabama", "--dice", "hit=1,1,1,1,1,1,1", "--out", "{s}"), 2,
+     "hit: 7 given, 6 needed"),
     (("check", "{missing}", "-a", "x"), 2, "cannot read"),
 ])
 def test_bad_input_one_line_non_zero_file_untouched(scenario, tmp_path, args, code, needle):

@@ -222,7 +222,7 @@ def test_sw_6_1_unknown_order_each_card_equally_likely():
                                      "defender:pass")))
     assert odds.events["attacker_wins"] == Fraction(3, 6)
     assert odds.outcomes["damage"].probabilities() == {0: Fraction(1, 2), 1: Fraction(1, 2)}
-    with pytest.raises(DiceError, match="stage bonus: 7 is not a combat bonus"):
+    with pytest.raises(DiceError, match="bonus: 7 is not a combat bonus left in the deck that can come up"):
         play(b, attack("attacker:pass", "defender:pass"), EnteredSource({"bonus": [7]}))
 
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from rangefire.core import DiceSource, LogLine, Odds, Plan
+from rangefire.core import DiceSource, LogLine, Need, Odds, Plan
 from rangefire.dice import Dist
 from rangefire.dice.lineup import Pool, lineup_scores, reroll_weights
 from rangefire.rulesets.arcane_legions.scenario import Slot, Unit
@@ -178,10 +178,10 @@ def resolve_order(plan: OrderPlan, source: DiceSource) -> tuple[list[LogLine], d
     every point of damage logged [AL-7.3]."""
     log = [*plan.notes, *_dice_lines(plan)]
     colour = "blue" if plan.order == "ranged" else "red"
-    first = list(source.roll("attack", plan.attack_dice))
+    first = list(source.roll("attack", plan.attack_dice, need=_attack_need(plan, colour)))  # [AL-6.1]
     log.append(LogLine("AL-6.1", f"{plan.attacker} rolls {counted(plan.attack_dice, colour + ' die', colour + ' dice')}"
                                  f": {' '.join(map(str, first)) or 'none'}"))
-    defense_first = list(source.roll("defense", plan.defense_dice))
+    defense_first = list(source.roll("defense", plan.defense_dice, need=_defense_need(plan, colour)))  # [AL-6.1]
     log.append(LogLine("AL-6.1", f"{plan.target} rolls {counted(plan.defense_dice, 'white die', 'white dice')}: "
                                  f"{' '.join(map(str, defense_first)) or 'none'}"))
     sixes = first.count(6)
@@ -246,13 +246,39 @@ def _dice_lines(plan: OrderPlan) -> list[LogLine]:
     return lines
 
 
+def _attack_need(plan: OrderPlan, colour: str) -> Need:
+    """What the attack dice need, said to a player rolling them by hand [AL-6.1 to AL-6.5]."""
+    text = f"{colour}: a die higher than its white die hits"
+    return Need(text + _changes(plan.reroll_attack_at_most, plan.attack_die_bonus),
+                f"against {plan.defense_dice} white")
+
+
+def _defense_need(plan: OrderPlan, colour: str) -> Need:
+    """What the defense dice need: to meet each attack die with one as high [AL-6.1, AL-6.4, AL-6.5]; where the
+    defender scores, higher [AL-6.6, AL-8.2]."""
+    text = f"white: a die as high as its {colour} die stops it"
+    if plan.defender_scores:  # [AL-6.6, AL-8.2]
+        text += ", a higher one scores a hit"
+    return Need(text + _changes(plan.reroll_defense_at_most, plan.defense_die_bonus),
+                f"against {plan.attack_dice} {colour}")
+
+
+def _changes(reroll_at_most: int, bonus: int) -> str:
+    """The abilities that change a roll [AL-6.3]: a reroll comes before a bonus."""
+    parts = [f"{reroll_at_most} or less rerolled"] if reroll_at_most else []
+    if bonus:
+        parts.append(f"{bonus:+d} to each")
+    return "".join(f", {p}" for p in parts)
+
+
 def _rerolled(source: DiceSource, stage: str, first: list[int], at_most: int, log: list[LogLine],
               who: str) -> list[int]:
     """Each die showing ``at_most`` or less is rolled once more [AL-6.3]."""
     again = [i for i, v in enumerate(first) if v <= at_most]
     final = list(first)
     if again:
-        redo = source.roll(f"{stage}-reroll", len(again))
+        redo = source.roll(f"{stage}-reroll", len(again), need=Need(  # [AL-6.3]
+            f"once more for each die showing {at_most} or less", f"{who} rolled {' '.join(map(str, first))}"))
         for i, v in zip(again, redo, strict=True):
             final[i] = v
         log.append(LogLine("AL-6.3", f"{who} rerolls {counted(len(again), 'die', 'dice')} showing {at_most} or "

@@ -17,6 +17,7 @@ from rangefire.core import (
     DiceSource,
     LogLine,
     Modifier,
+    Need,
     Odds,
     Plan,
     Refusal,
@@ -342,8 +343,12 @@ class Bushido(Ruleset[Battle, BushidoPlan]):
         if plan.fails:
             return [*log, LogLine("BU-4.3", "the attack fails: nothing is rolled")], {**outcome, "fails": True}
         cap = plan.supporting_dice_cap
-        a_dice = source.roll("attack", plan.attack_dice)
-        d_dice = source.roll("defense", plan.defense_dice)
+        # Both roll at once [BU-6.1]; each result as BU-6.2 counts it, the higher wins [BU-6.3].
+        counted = "1s discarded, highest +1 per other die" + (f" (at most {cap})" if cap is not None else "")
+        a_dice = source.roll("attack", plan.attack_dice, need=Need(f"{counted}, the higher result hits",
+                                                                   f"{plan.attacker} at {plan.target}"))
+        d_dice = source.roll("defense", plan.defense_dice, need=Need(f"{counted}, the higher result saves",
+                                                                     f"{plan.target}"))
         a, d = side_result(a_dice, cap), side_result(d_dice, cap)
         for who, dice, (result, kept) in (("attack", a_dice, a), ("defense", d_dice, d)):
             log.append(LogLine("BU-6.2", f"{who} dice {', '.join(map(str, dice))}: 1s discarded, "
@@ -364,7 +369,8 @@ class Bushido(Ruleset[Battle, BushidoPlan]):
         if not hit:
             log.append(LogLine("BU-6.4", "the defender wins: the attack misses and deals no damage"))
             return log, outcome
-        die = source.roll("wound", 1)[0]
+        chart = f"1D6 {plan.wound_roll_modifier:+d} on the wound chart at SL {min(sl, 6)}"  # [BU-7.2]
+        die = source.roll("wound", 1, need=Need(chart, f"the attack hits at SL {sl}"))[0]
         roll = wound_roll(die, plan.wound_roll_modifier)
         wounds = wounds_for(roll, sl)
         log.append(LogLine("BU-7.2", f"wound die {die} {plan.wound_roll_modifier:+d} = roll {roll} at SL {min(sl, 6)}"

@@ -13,7 +13,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from rangefire.core import DiceSource, LogLine, Plan
+from rangefire.core import DiceSource, LogLine, Need, Plan
 from rangefire.dice import Dist
 
 #: Target numbers by weapon and band; None where the weapon cannot fire [DC-3.2].
@@ -276,7 +276,8 @@ def resolve_volley(plan: VolleyPlan, source: DiceSource) -> tuple[list[LogLine],
     dice_text = plural(plan.stands_firing, "stand")
     if plan.enfilade_dice:
         dice_text += f" + {plan.enfilade_dice} enfilade [DC-6.2]"
-    rolled = source.roll("hit", plan.dice)
+    hit_need = f"a natural {plan.need}+ hits" if plan.need <= 6 else f"no die can hit (a natural {plan.need} needed)"
+    rolled = source.roll("hit", plan.dice, need=Need(hit_need, dice_text))  # [DC-3.1, DC-3.4]
     say("DC-3.1", f"{plan.attacker} fires {plural(plan.dice, 'die')} ({dice_text}) at {plan.target}: "
                   f"{_faces(rolled)}")
     if plan.need <= 6:
@@ -293,7 +294,8 @@ def resolve_volley(plan: VolleyPlan, source: DiceSource) -> tuple[list[LogLine],
         if hits:
             say("DC-4.1", f"target in the open: no cover save, {unsaved} unsaved")
     else:
-        saves = source.roll("save", hits)
+        saves = source.roll("save", hits, need=Need(f"{plan.save}+ saves",  # [DC-4.1]
+                                                    f"{plural(hits, 'hit')} on a natural {plan.need}+"))
         saved = sum(1 for v in saves if v >= plan.save)
         unsaved = hits - saved
         grade = f"{plan.cover} cover ({', '.join(plan.cover_from)})"
@@ -314,7 +316,9 @@ def resolve_volley(plan: VolleyPlan, source: DiceSource) -> tuple[list[LogLine],
         if left == 0:
             say("DC-5.3", f"{plan.target} is destroyed: no discipline check")
         else:
-            check = source.roll("discipline", plan.discipline_dice)
+            check = source.roll("discipline", plan.discipline_dice, need=Need(  # [DC-5.2]
+                f"{plan.discipline_dice}D6 {plan.discipline_modifier:+d}, pass on {plan.discipline_pass}+",
+                "a natural 6 on the to-hit dice: suppression"))
             total = sum(check) + plan.discipline_modifier
             disorder = total < plan.discipline_pass
             verdict = "fails: Disorder Marker" if disorder else "passes"

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rangefire.core import Attack, DiceSource, LogLine, Modifier, Odds, Plan, Refusal, Resolution, Ruleset
+from rangefire.core import Attack, DiceSource, LogLine, Modifier, Need, Odds, Plan, Refusal, Resolution, Ruleset
 from rangefire.core.numbers import fraction_str
 from rangefire.rulesets.swerve.combat import Action, Combat, State, not_in_play
 from rangefire.rulesets.swerve.scenario import KEY, Battle, Card, Options, cross_problems
@@ -236,7 +236,14 @@ class Swerve(Ruleset[Battle, CombatPlan]):
             log += lines
         log.append(LogLine("SW-3.2", "both players passed in succession: the actions stage ends"))
         options = combat.bonus_options()
-        bonus = source.choose("bonus", options, "combat bonus left in the deck") if options else combat.known_bonus()
+        if options:  # the order is unknown: the top card is any card left [SW-4.1, SW-6.1]
+            values = sorted(set(options))
+            can_be = ", ".join(str(v) for v in values[:-1]) + (" or " if len(values) > 1 else "") + str(values[-1])
+            bonus = source.choose("bonus", options, "combat bonus left in the deck", Need(
+                f"the combat bonus on top of {combat.owner['attacker']}'s deck, {can_be}",
+                f"accuracy {state.accuracy} against speed {state.speed}"))
+        else:
+            bonus = combat.known_bonus()
         log.append(LogLine("SW-4.1", f"{combat.owner['attacker']} reveals a combat bonus of {bonus}: total accuracy "
                                      f"{state.accuracy} + {bonus} = {state.accuracy + bonus} against total speed "
                                      f"{state.speed}"))
