@@ -159,7 +159,7 @@ def test_asked_choice_offers_the_values_that_can_come_up():
         return q.read("10")
 
     assert AskedSource(ask).choose("bonus", (0, 5, 5, 10), "combat bonus", "the top card's combat bonus") == 10
-    assert asked[0].prompt() == "bonus: the value, the top card's combat bonus"
+    assert asked[0].prompt() == "bonus: the top card's combat bonus"
 
 
 def test_entered_dice_first_then_only_the_missing_stages_asked():

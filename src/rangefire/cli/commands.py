@@ -32,6 +32,7 @@ from rangefire.cli.common import (
     text,
     user_errors,
 )
+from rangefire.cli.dice import asks, entered_source, interrupts
 from rangefire.cli.render import (
     render_lines,
     render_nominations,
@@ -145,7 +146,7 @@ def resolve(
     attacker: AttackerOpt,
     target: TargetOpt = None,
     seed_text: Annotated[Optional[str], typer.Option("--seed", metavar="INTEGER", help="seed for random dice (the same seed, the same battle)")] = None,  # noqa: UP045, E501
-    dice: Annotated[Optional[list[str]], typer.Option("--dice", help="dice rolled by hand: STAGE=v,v,... (repeatable)")] = None,  # noqa: UP045, E501
+    dice: Annotated[Optional[list[str]], typer.Option("--dice", help="dice rolled by hand: STAGE=v,v,... (repeatable), or ask: each stage asked for when reached")] = None,  # noqa: UP045, E501
     out_file: Annotated[Optional[Path], typer.Option("--out", help="write the battle after the attack to FILE")] = None,  # noqa: UP045
     actions: ActionsOpt = None,
     from_side: FromSideOpt = None,
@@ -154,14 +155,20 @@ def resolve(
     redirect_to: RedirectOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Play an attack out with seeded or entered dice, and optionally write the battle after it."""
-    with user_errors():
+    """Play an attack out with seeded or entered dice, and optionally write the battle after it.
+
+    ``--dice ask`` (the default at a terminal without --seed or --dice) asks for each stage's dice when the attack
+    reaches it; dice given with --dice are used first. End of input at a prompt: exit 2; Ctrl-C: exit 130;
+    nothing is written either way."""
+    with user_errors(), interrupts():
         seed = parse_seed(seed_text)
         ruleset, battle = load_battle(scenario)
         if dice and seed is not None:
             raise RangefireError("give either --seed or --dice, not both")
-        if dice:
-            source: Any = ruleset.entered_dice(dice)
+        ask = asks(dice, seed, as_json)
+        entered = bool(dice) or ask
+        if entered:
+            source: Any = entered_source(ruleset.stages, dice, ask, as_json)
         else:
             seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
             source = SeededSource(seed)
@@ -173,10 +180,10 @@ def resolve(
         if out_file is not None:
             write_scenario(out_file, after_data, original=scenario, before=ruleset.dump(battle))
         if as_json:
-            _emit({**resolution.to_dict(), "seed": seed if not dice else None, "battle": after_data})
+            _emit({**resolution.to_dict(), "seed": seed if not entered else None, "battle": after_data})
             return
         render_plan(resolution.plan, resolution.log)
-        out.print(Text.assemble(("resolution", "bold"), f" ({'entered dice' if dice else f'seed {seed}'})"))
+        out.print(Text.assemble(("resolution", "bold"), f" ({'entered dice' if entered else f'seed {seed}'})"))
         render_resolution(resolution)
         if out_file is not None:
             out.print(text(f"battle after the attack written to {out_file}"))
