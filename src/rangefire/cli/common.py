@@ -22,7 +22,7 @@ from rangefire.core import (
     Attack,
     RangefireError,
 )
-from rangefire.core.text import shown
+from rangefire.core.text import shown as shown  # re-exported: every command shows scenario text through it
 
 app = typer.Typer(
     add_completion=False,
