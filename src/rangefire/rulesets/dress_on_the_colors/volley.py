@@ -276,7 +276,8 @@ def resolve_volley(plan: VolleyPlan, source: DiceSource) -> tuple[list[LogLine],
     dice_text = plural(plan.stands_firing, "stand")
     if plan.enfilade_dice:
         dice_text += f" + {plan.enfilade_dice} enfilade [DC-6.2]"
-    hit_need = f"a natural {plan.need}+ hits" if plan.need <= 6 else f"no die can hit (a natural {plan.need} needed)"
+    # a die that cannot hit is still rolled: its natural 6 suppresses [DC-3.4, DC-5.1]
+    hit_need = f"a natural {plan.need}+ hits" if plan.need <= 6 else "no die can hit, a natural 6 suppresses"
     rolled = source.roll("hit", plan.dice, need=Need(hit_need, dice_text))  # [DC-3.1, DC-3.4]
     say("DC-3.1", f"{plan.attacker} fires {plural(plan.dice, 'die')} ({dice_text}) at {plan.target}: "
                   f"{_faces(rolled)}")
