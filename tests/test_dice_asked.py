@@ -270,3 +270,30 @@ def test_piped_without_seed_or_dice_rolls_seeded_dice_and_asks_nothing(copy):
 def test_seed_and_dice_ask_together_are_refused(copy):
     proc = run("resolve", str(copy("wheatfield.yaml")), "-a", "15th-alabama", "--dice", "ask", "--seed", "1")
     assert proc.returncode == 2 and "give either --seed or --dice, not both" in proc.stderr
+
+
+def test_arcane_legions_says_what_defense_dice_and_both_rerolls_need_al_6_3():
+    """AL-6.1, AL-6.3: the white dice, the rerolls of each side (before the bonuses) and the +1 to each die are
+    said when asked."""
+    from rangefire.core import AskedSource, Question
+    from tests.arcane_legions.test_rules import AL, A, T, attack, battle
+
+    a = A(slots=[{"icons": ["blue"]}] * 5, abilities={"reroll_attack_at_most": 2, "attack_die_bonus": 1})
+    t = T(slots=[{"icons": ["white"]}] * 4, abilities={"defense_die_bonus": 1, "reroll_defense_at_most": 1})
+    answers = {"attack": "6 2 5 1 4", "defense": "1 3 5 6", "attack-reroll": "3 6", "defense-reroll": "2"}
+    asked: list[str] = []
+
+    def ask(question: Question) -> tuple[int, ...]:
+        asked.append(question.prompt())
+        return question.read(answers[question.stage])
+
+    resolution = AL.resolve(AL.plan(battle(a, t), attack()), AskedSource(ask))
+    assert asked == [
+        "attack: roll 5 dice, blue: a die higher than its white die hits, 2 or less rerolled, +1 to each "
+        "(against 4 white)",
+        "defense: roll 4 dice, white: a die as high as its blue die stops it, 1 or less rerolled, +1 to each "
+        "(against 5 blue)",
+        "attack-reroll: roll 2 dice, once more for each die showing 2 or less (A rolled 6 2 5 1 4)",
+        "defense-reroll: roll 1 die, once more for each die showing 1 or less (T rolled 1 3 5 6)"]
+    assert resolution.dice == {"attack": (6, 2, 5, 1, 4), "defense": (1, 3, 5, 6), "attack-reroll": (3, 6),
+                               "defense-reroll": (2,)}
