@@ -394,10 +394,12 @@ def test_stale_temporary_files_of_ours_are_cleaned_up_on_the_next_write(tmp_path
                                                           "out.yaml"]
 
 
+# A battle of 30,000 values (within the reader's limit of 40,000) and 850 KB, so that a write takes long
+# enough to be killed in the middle of it.
 KILLED_WRITER = """
 import sys
 from rangefire.scenario import write_scenario
-data = {"ruleset": "swerve", "name": "big", "cards": [{"id": f"c{i}", "name": "x" * 60} for i in range(8000)]}
+data = {"ruleset": "swerve", "name": "big", "cards": [{"id": f"c{i}", "name": "x" * 120} for i in range(6000)]}
 print("ready", flush=True)
 while True:
     write_scenario(sys.argv[1], data)
@@ -423,7 +425,7 @@ def test_a_sigkill_while_writing_never_leaves_a_truncated_file(tmp_path, suffix)
         data = read_scenario(target)  # always whole: the old battle or the new one
         assert data["name"] in ("before", "big")
         if data["name"] == "big":
-            assert len(data["cards"]) == 8000
+            assert len(data["cards"]) == 6000
     left = [p.name for p in tmp_path.iterdir() if p.name != target.name]
     assert all(name.startswith(f".{target.name}.rangefire-") and name.endswith(".tmp") for name in left), left
     for name in left:  # a killed writer's temporary files, once stale, go with the next write

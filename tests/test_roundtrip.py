@@ -341,6 +341,14 @@ def test_keys_dropped_and_added_in_block_and_flow_mappings():
     assert edited("a: {x: 1}\n", {"a": {}}) == "a: {}\n"
 
 
+def test_a_block_scalar_replaced_keeps_the_next_key_on_its_own_line():
+    assert edited("t: |\n  hello\n", {"t": "bye", "y": 2}) == "t: bye\ny: 2\n"
+
+
+def test_inner_additions_come_before_outer_ones_at_the_same_place():
+    assert edited("n:\n  p: 1\n", {"n": {"p": 1, "q": 2}, "z": 1}) == "n:\n  p: 1\n  q: 2\nz: 1\n"
+
+
 def test_lists_of_items_with_ids_are_matched_by_id():
     block = "u:\n  - {id: a, s: 1}  # A\n  - {id: b, s: 2}  # B\n  - id: c\n    s: 3\n"
     assert edited(block, {"u": [{"id": "a", "s": 1}, {"id": "c", "s": 4}, {"id": "d", "s": 5}]}) == \
@@ -362,6 +370,18 @@ def test_what_cannot_be_edited_safely_is_left_to_plain_writing():
     assert edited(text, {"base": {"s": 2}, "u": {"s": 1}}) is None
     assert merge(yaml.safe_load(text), yaml.safe_load(text), {"base": {"s": 2}, "u": {"s": 1}}) == \
         {"base": {"s": 2}, "u": {"s": 1}}
+
+
+def test_an_edit_that_would_not_read_back_as_the_battle_is_never_written(tmp_path, monkeypatch):
+    """The edited text is read again and compared with the merged battle: a wrong edit (here every new
+    scalar spelt wrongly on purpose) is thrown away and the battle written plainly, still right."""
+    from rangefire.scenario import rewrite
+
+    monkeypatch.setattr(rewrite, "_scalar_text", lambda value, node, written: "[wrong]")
+    assert edited("a: 1\nb: 2\n", {"a": 1, "b": 3}) is None
+    out, _before, after = attack_and_write(tmp_path, DC_COMMENTED, ".yaml", Attack("15th-alabama"), 3)
+    reads_back(out, after)
+    assert "#" not in out.read_text()
 
 
 def test_a_yaml_file_with_aliases_is_written_plainly_and_reads_back(tmp_path):

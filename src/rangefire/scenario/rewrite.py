@@ -160,7 +160,7 @@ class _Editor:
             self._sequence(node, original, before, after, inner)
         elif isinstance(node, ScalarNode) and not isinstance(original, dict | list):
             if not same_value(original, after):
-                self.edits.append((node.start_mark.index, node.end_mark.index, _scalar_text(after, node, original)))
+                self._scalar(node, _scalar_text(after, node, original))
         else:
             self._replace(node, after, flow)
 
@@ -228,9 +228,11 @@ class _Editor:
         start, end = node.start_mark.index, _end(node)
         block = (not flow and isinstance(node, MappingNode | SequenceNode) and not node.flow_style
                  and isinstance(value, dict | list) and bool(value))
+        if isinstance(node, ScalarNode):
+            self._scalar(node, _scalar_text(value, node, MISSING))
+            return
         if not block:
-            new = _scalar_text(value, node, MISSING) if isinstance(node, ScalarNode) else _flow_text(value)
-            self.edits.append((start, end, new))
+            self.edits.append((start, end, _flow_text(value)))
             return
         if self.text[self._line_start(start):start].strip(" "):
             raise _Unsafe("a block value that does not start its line")
@@ -241,6 +243,12 @@ class _Editor:
         else:
             lines = [f"- {_flow_text(item)}" for item in value]
         self.edits.append((start, end, "\n".join([lines[0], *(" " * column + line for line in lines[1:])])))
+
+    def _scalar(self, node: ScalarNode, new: str) -> None:
+        start, end = node.start_mark.index, node.end_mark.index
+        if self.text[start:end].endswith("\n"):
+            new += "\n"  # a block scalar ("|" or ">") ends with its line: the next key keeps its own
+        self.edits.append((start, end, new))
 
     def _delete(self, node: MappingNode | SequenceNode, index: int, flow: bool) -> None:
         entries = self._entries(node)
