@@ -234,6 +234,17 @@ def test_json_keeps_the_files_key_order_and_leaves_defaults_out(tmp_path):
     reads_back(out, after)
 
 
+@pytest.mark.parametrize("indent", [4, "\t", None], ids=["four spaces", "tabs", "one line"])
+def test_json_keeps_the_files_indentation_and_characters(tmp_path, indent):
+    data = yaml.safe_load(SW_COMMENTED)
+    data["cards"][1]["name"] = "Road Warrior \u2013 Ma\u00eetre"
+    text = json.dumps(data, indent=indent, ensure_ascii=False)
+    out, _before, _after = attack_and_write(tmp_path, text, ".json", Attack("sawblade-launcher", "road-warrior"), 0)
+    for card in data["cards"]:
+        card["swerved"] = True  # the attack swerves both cards (SW-7.1): the one change, added last
+    assert out.read_text(encoding="utf-8") == json.dumps(data, indent=indent, ensure_ascii=False) + "\n"
+
+
 TOML = """\
 # swerve in TOML
 name = "Sawblade Launcher"
@@ -353,6 +364,9 @@ def test_lists_of_items_with_ids_are_matched_by_id():
     block = "u:\n  - {id: a, s: 1}  # A\n  - {id: b, s: 2}  # B\n  - id: c\n    s: 3\n"
     assert edited(block, {"u": [{"id": "a", "s": 1}, {"id": "c", "s": 4}, {"id": "d", "s": 5}]}) == \
         "u:\n  - {id: a, s: 1}  # A\n  - id: c\n    s: 4\n  - {id: d, s: 5}\n"
+    blocks = "u:\n  - id: a\n    s: 1\n"
+    assert edited(blocks, {"u": [{"id": "a", "s": 1}, {"id": "b", "s": 2}]}) == \
+        "u:\n  - id: a\n    s: 1\n  - id: b\n    s: 2\n"  # as its neighbours are written
     flow = "u: [{id: a}, {id: b}, {id: c}]\n"
     assert edited(flow, {"u": [{"id": "a"}, {"id": "c"}, {"id": "e"}]}) == "u: [{id: a}, {id: c}, {id: e}]\n"
     assert edited(flow, {"u": [{"id": "c"}, {"id": "a"}]}) == "u: [{id: c}, {id: a}]\n"  # reordered: anew

@@ -11,6 +11,7 @@ import contextlib
 import errno
 import json
 import os
+import re
 import secrets
 import stat
 import time
@@ -205,7 +206,21 @@ def _like_original(original: Path, fmt: str, data: Mapping[str, Any], before: Ma
         edited = rewrite.edit_yaml(text, root, parsed, old, dict(data), parsing.YAML_LOADER)
         if edited is not None:
             return mark + edited
-    return dump_text(rewrite.merge(parsed, old, dict(data)), fmt)
+    merged = rewrite.merge(parsed, old, dict(data))
+    if fmt == "json":
+        return _json_like(merged, text)
+    return dump_text(merged, fmt)
+
+
+def _json_like(data: Any, original: str) -> str:
+    """JSON indented as the original is (on one line if it was), with its characters written as it wrote
+    them (escaped only if it escaped them)."""
+    found = re.search(r"\n([ \t]+)\S", original)
+    indent: str | None = found.group(1) if found else ("  " if "\n" in original.strip() else None)
+    ascii_only = original.isascii()
+    if indent is None:
+        return json.dumps(data, ensure_ascii=ascii_only) + "\n"
+    return json.dumps(data, indent=indent, ensure_ascii=ascii_only) + "\n"
 
 
 def _values(data: Any) -> int:

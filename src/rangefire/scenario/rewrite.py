@@ -212,8 +212,18 @@ class _Editor:
                     self.walk(node.value[index], original[index], olds.get(uid, MISSING), news[uid], flow)
                 else:
                     self._delete(node, index, flow)
+            last = node.value[-1] if node.value else None
+            # a list mostly of block mappings (one key a line) takes its new items in the same style
+            styles = [item.flow_style for item in node.value if isinstance(item, MappingNode)]
+            blocks = not (flow or node.flow_style) and isinstance(last, MappingNode) and \
+                styles.count(False) > len(styles) / 2
             for item in after[len(kept):]:
-                self._append(node, _flow_text(item), flow)
+                if blocks and isinstance(item, dict) and item:
+                    lines = [f"{_flow_text(key)}: {_flow_text(value)}" for key, value in item.items()]
+                    indent = "\n" + " " * last.start_mark.column  # type: ignore[union-attr]
+                    self._append(node, indent.join(lines), flow)
+                else:
+                    self._append(node, _flow_text(item), flow)
         elif len(original) == len(after) == len(node.value):
             olds_list = before if isinstance(before, list) and len(before) == len(after) else [MISSING] * len(after)
             for item_node, o, b, a in zip(node.value, original, olds_list, after, strict=True):
