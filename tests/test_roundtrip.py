@@ -206,6 +206,36 @@ def test_out_on_a_commented_swerve_file_marks_the_swerved_cards_SW_7_1(tmp_path)
     reads_back(out, after)
 
 
+EXAMPLES = sorted((Path(__file__).resolve().parent.parent / "src" / "rangefire" / "examples").glob("*.yaml"))
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=[p.stem for p in EXAMPLES])
+def test_every_attack_of_every_example_is_written_over_it_and_reads_back(tmp_path, example):
+    """Each example, after each attack its rules allow (each attacker, each target): the file written over the
+    example's own text reads back as the battle after the attack, and was edited, not rewritten."""
+    from rangefire.core import RangefireError
+    from rangefire.scenario import rewrite
+
+    ruleset, battle = load_battle(example)
+    before = ruleset.dump(battle)
+    ids = list(ruleset.unit_ids(battle))
+    played = 0
+    for attacker in ids:
+        for target in [None, *(uid for uid in ids if uid != attacker)]:
+            try:
+                _, after = ruleset.play(battle, Attack(attacker, target), SeededSource(5))
+            except RangefireError:
+                continue  # refused by the rules
+            out = tmp_path / f"{attacker}-{target}.yaml"
+            write_scenario(out, ruleset.dump(after), original=example, before=before)
+            reads_back(out, ruleset.dump(after))
+            root, original = parse_yaml_nodes(example.read_text())
+            assert rewrite.edit_yaml(example.read_text(), root, original, before, ruleset.dump(after),
+                                     yaml.SafeLoader) == out.read_text()
+            played += 1
+    assert played
+
+
 @pytest.mark.parametrize("text", [DC_COMMENTED, BU_COMMENTED, SW_COMMENTED], ids=["DC", "BU", "SW"])
 def test_an_unchanged_battle_is_written_byte_for_byte(tmp_path, text):
     """Nothing changed, nothing rewritten: not even a default the file leaves out."""

@@ -1,5 +1,6 @@
 """Scenario files on disk: read (regular files only, never more than the size limit) and written back
-atomically (a failure or a kill leaves the old file whole).
+atomically (a failure or a kill leaves the old file whole), over the file the battle was read from where
+there is one, so that only what changed changes (see :mod:`rangefire.scenario.rewrite`).
 
 A file is refused before it is parsed when it is too large or not a regular file, and after parsing when it
 holds too many values; every failure is a :class:`~rangefire.core.errors.RangefireError` naming the file.
