@@ -39,7 +39,8 @@ def digest(path: Path) -> str:
 def test_rulesets_lists_options_and_defaults():
     data = json.loads(run("rulesets", "--json").stdout)
     doc = next(r for r in data["rulesets"] if r["key"] == "dress-on-the-colors")
-    assert doc["options"] == {"arc": "corners", "discipline_dice": 2, "discipline_pass": 6}
+    assert doc["options"] == {"arc": "corners", "discipline_dice": 2, "discipline_pass": 6,
+                              "one_volley_per_turn": True}
     assert doc["stages"] == ["hit", "save", "discipline"]
     assert "dress-on-the-colors" in run("rulesets").stdout
 

@@ -17,15 +17,18 @@ from rangefire.scenario import parse_scenario
 
 SAWBLADE_LINE = ("attacker:pass", "defender:swerve-target", "attacker:pass", "defender:pass")
 
+#: Between two attacks of an engagement: the turn ends, its clauses applied (a model attacks once a turn, BU-8.1).
+END_TURN = "end-turn"
+
 #: Each built-in engagement: the example file and its attacks, in order.
-ENGAGEMENTS: tuple[tuple[str, tuple[Attack, ...]], ...] = (
+ENGAGEMENTS: tuple[tuple[str, tuple[Attack | str, ...]], ...] = (
     ("wheatfield.yaml", tuple(Attack(a) for a in ("47th-alabama", "20th-maine", "15th-alabama",
                                                    "83rd-pennsylvania", "battery-d", "4th-texas"))),
     ("ford.yaml", (Attack("archers", "orc-band"), Attack("spearmen", "wolf-riders", (("order", "close"),)),
                    Attack("archers", "wolf-riders"))),
     # a skirmish: the declared target, then the defender's nomination [BU-4.2], then a model held in a zone of
     # control [BU-3.3]
-    ("temple.yaml", (Attack("yoichi", "takeda"), Attack("yoichi", "takeda", (("redirect_to", "yojimbo"),)),
+    ("temple.yaml", (Attack("yoichi", "takeda"), END_TURN, Attack("yoichi", "takeda", (("redirect_to", "yojimbo"),)),
                      Attack("kenji", "oni"))),
     # a pool below 1 [BU-5.6], sight past a shrine along a line off the centres [BU-2.1]
     ("mist-bridge.yaml", (Attack("cultist", "ogre"), Attack("archer", "acolyte"))),
@@ -61,6 +64,9 @@ def run_demo(seed: int = 1863) -> Iterator[DemoStep]:
         title: Any = getattr(battle, "name", None) or name
         for i, attack in enumerate(order):
             last = i == len(order) - 1
+            if isinstance(attack, str):
+                battle, _ = ruleset.end_turn(battle)
+                continue
             ids = ruleset.unit_ids(battle)
             if attack.attacker not in ids or (attack.target is not None and attack.target not in ids):
                 continue  # destroyed earlier in the engagement

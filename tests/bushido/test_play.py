@@ -106,9 +106,10 @@ def test_ammo_spent_on_declaring_hit_or_miss_bu_4_1():
     b = battle(S(weapon={**BOW, "ammo": 2}), T(12))
     _, missed = play(b, {"attack": [1, 1, 1], "defense": [2, 2]})
     assert missed.unit("S").weapon.ammo == 1
-    _, empty = play(missed, {"attack": [6, 6, 6], "defense": [1, 1], "wound": [1]})
+    next_turn = BU.end_turn(missed)[0]  # one attack a turn [BU-8.1]
+    _, empty = play(next_turn, {"attack": [6, 6, 6], "defense": [1, 1], "wound": [1]})
     assert empty.unit("S").weapon.ammo == 0
-    assert [r.clause for r in BU.check(empty, Attack("S", "T")).refusals] == ["BU-3.5"]
+    assert [r.clause for r in BU.check(BU.end_turn(empty)[0], Attack("S", "T")).refusals] == ["BU-3.5"]
 
 
 def test_opposed_test_rolls_both_pools_at_once_bu_6_1():

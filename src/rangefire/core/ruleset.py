@@ -48,6 +48,8 @@ class Ruleset(ABC, Generic[B, P]):
     choice_names: ClassVar[tuple[str, ...]] = ()
     battle_model: ClassVar[type[BaseModel]]
     options_model: ClassVar[type[BaseModel]]
+    #: Whether a turn is made of activations that end on their own (``end_activation``).
+    has_activations: ClassVar[bool] = False
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
@@ -132,6 +134,44 @@ class Ruleset(ABC, Generic[B, P]):
         """The side whose turn it is, where the battle records one; None where nothing limits who acts."""
         return self._side_to_act(battle)
 
+    def end_turn(self, battle: B) -> tuple[B, list[LogLine]]:
+        """The battle after the side to act ends its turn: the game's end-of-turn clauses, each step logged
+        with its clause. A new value; the old battle is untouched."""
+        after, log = self._end_turn(battle)
+        return after, list(log)
+
+    def end_activation(self, battle: B) -> tuple[B, list[LogLine]]:
+        """The battle after the side to act ends one activation, where the game's turns are made of them."""
+        if not self.has_activations:
+            raise RangefireError(f"{self.key} has no activations to end: end the whole turn instead")
+        after, log = self._end_activation(battle)
+        return after, list(log)
+
+    def passed_turn(self, battle: B, number: int | None, side: str | None,
+                    clause: str) -> tuple[str, int, str, list[LogLine]]:
+        """Who ends the turn, and the turn number and side it passes to: the next side in the order of
+        :meth:`sides`, and after the last one the first side with the number grown by one. A battle that
+        recorded no turn is taken to be at turn 1 of its first side (the log says so).
+
+        Returns ``(ending side, next number, next side, log lines)``.
+        """
+        sides = self.sides(battle)
+        if not sides:
+            raise RangefireError("no side has a unit left to take the turn")
+        log: list[LogLine] = []
+        if side is None:
+            side = sides[0]
+            log.append(LogLine(clause, f"the battle recorded no turn: it is taken to be turn {number or 1} of "
+                                       f"{side}, the first side"))
+        number = number or 1
+        if side in sides and sides.index(side) + 1 < len(sides):
+            following, next_number = sides[sides.index(side) + 1], number
+        else:  # the last side (or one with no unit left): the next turn begins with the first side
+            following, next_number = sides[0], number + 1
+        log.append(LogLine(clause, f"turn {number}: {side}'s turn ends; the turn passes to {following}"
+                                   + (f", turn {next_number} begins" if next_number != number else "")))
+        return side, next_number, following, log
+
     def enemies(self, battle: B, attacker: str) -> list[str]:
         """The units an attacker could be checked against: those of every other side, in file order."""
         side = self.side_of(battle, attacker)
@@ -172,6 +212,13 @@ class Ruleset(ABC, Generic[B, P]):
     def _side_to_act(self, battle: B) -> str | None:
         """By default a battle records no turn (a game with turns overrides this)."""
         return None
+
+    def _end_turn(self, battle: B) -> tuple[B, Sequence[LogLine]]:
+        """By default a game keeps no turns (a game with turns overrides this)."""
+        raise RangefireError(f"{self.key} keeps no turns to end")
+
+    def _end_activation(self, battle: B) -> tuple[B, Sequence[LogLine]]:
+        raise RangefireError(f"{self.key} has no activations to end")
 
     def _target_ids(self, battle: B) -> Sequence[str]:
         """The ids that may be targeted at all (by default every unit)."""

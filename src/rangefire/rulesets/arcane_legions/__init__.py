@@ -23,7 +23,7 @@ from rangefire.rulesets.arcane_legions.orders import (
     take_damage,
     without_one_figure,
 )
-from rangefire.rulesets.arcane_legions.scenario import SIDE_NAMES, Battle, Options, Unit, cross_problems
+from rangefire.rulesets.arcane_legions.scenario import SIDE_NAMES, Battle, Options, Turn, Unit, cross_problems
 from rangefire.rulesets.arcane_legions.table import RANGE2, Sight, base_of, is_adjacent, sight, touching_sides
 
 __all__ = ["ArcaneLegions", "Battle", "OrderPlan", "Unit"]
@@ -78,9 +78,44 @@ class ArcaneLegions(Ruleset[Battle, OrderPlan]):
                  "white": u.ready("white"), "order points": battle.players[u.side].order_points
                  if u.side in battle.players else "-"} for u in battle.units]
 
+    # -- the turn [AL-9] --------------------------------------------------------------------------
+    def _side_to_act(self, battle: Battle) -> str | None:
+        return battle.turn.side if battle.turn is not None else None
+
+    def _end_turn(self, battle: Battle) -> tuple[Battle, list[LogLine]]:
+        turn = battle.turn
+        side, number, following, passing = self.passed_turn(battle, turn.number if turn else None,
+                                                            turn.side if turn else None, "AL-9.1")
+        log = passing[:-1]
+        units = []
+        for unit in battle.units:
+            if unit.side == side and (unit.ranged_orders_this_turn or unit.pushed):
+                log.append(LogLine("AL-9.2", f"{unit.id}: {counted(unit.ranged_orders_this_turn, 'ranged order')} "
+                                             "this turn cleared" + ("; no longer pushed" if unit.pushed else "")))
+                unit = unit.model_copy(update={"ranged_orders_this_turn": 0, "pushed": False})
+            units.append(unit)
+        if len(log) == len(passing) - 1:
+            log.append(LogLine("AL-9.2", f"no unit of {side} had a ranged order or a push this turn to clear"))
+        players = dict(battle.players)
+        player = players.get(side)
+        if player is not None and player.order_points_per_turn is not None:
+            log.append(LogLine("AL-9.2", f"{side}'s order points: {player.order_points} become "
+                                         f"{player.order_points_per_turn} (order_points_per_turn)"))
+            players[side] = player.model_copy(update={"order_points": player.order_points_per_turn})
+        elif player is not None:
+            log.append(LogLine("AL-9.2", f"{side}'s order points stay {player.order_points} (no "
+                                         "order_points_per_turn given)"))
+        log.append(passing[-1])
+        after = battle.model_copy(update={"units": tuple(units), "players": players,
+                                          "turn": Turn(number=number, side=following)})
+        return after, log
+
     # -- check and plan --------------------------------------------------------------------------
     def _check(self, battle: Battle, attack: Attack) -> OrderPlan | Sequence[Refusal]:
         firer = battle.unit(attack.attacker)
+        if battle.turn is not None and firer.side != battle.turn.side:
+            return [Refusal("AL-9.1", f"it is {battle.turn.side}'s turn ({battle.turn.number}); only its units take "
+                                      f"orders, and {firer.id} is on {firer.side}'s side")]
         order = choice_value(attack, "order", ORDERS, "ranged") or "ranged"
         wanted = {role: choice_value(attack, role, SIDE_NAMES) for role in ("from_side", "to_side")}  # [AL-1.1]
         if attack.target is None:

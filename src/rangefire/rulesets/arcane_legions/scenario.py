@@ -29,6 +29,15 @@ class Options(Model):
 
 class Player(Model):
     order_points: Count = 8
+    #: What the order points become at the end of the side's turn; none: they are left as they are [AL-9.2].
+    order_points_per_turn: Count | None = None
+
+
+class Turn(Model):
+    """The turn number and the side whose turn it is [AL-9.1]."""
+
+    number: Annotated[int, Field(strict=True, ge=1, le=100_000)] = 1
+    side: Annotated[str, Field(min_length=1, max_length=64)]
 
 
 class Sides(Model):
@@ -98,6 +107,7 @@ class Battle(Model):
     name: Annotated[str, Field(max_length=200)] | None = None
     options: Options = Options()
     players: dict[Annotated[str, Field(min_length=1, max_length=64)], Player] = Field(default_factory=dict)
+    turn: Turn | None = None  # none recorded: no side is limited until the first end of turn [AL-9.1]
     terrain: Annotated[tuple[Terrain, ...], Field(max_length=300)] = ()
     units: Annotated[tuple[Unit, ...], Field(max_length=MAX_UNITS)]
 
@@ -123,4 +133,8 @@ def cross_problems(data: Mapping[str, Any]) -> list[str]:
                 if isinstance(index, int) and not 0 <= index < len(slots):
                     problems.append(f"units[{i}].casualty_order[{j}]: slot {index} does not exist "
                                     f"(the unit has {len(slots)})")
+    turn = data.get("turn")
+    side = turn.get("side") if isinstance(turn, dict) else None
+    if isinstance(side, str) and players and side not in players:
+        problems.append(f"turn.side: {side!r} is not a side under players ({', '.join(map(str, players))}) [AL-9.1]")
     return problems

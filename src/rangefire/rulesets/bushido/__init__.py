@@ -20,6 +20,7 @@ from rangefire.core import (
     Need,
     Odds,
     Plan,
+    RangefireError,
     Refusal,
     Resolution,
     Ruleset,
@@ -28,7 +29,7 @@ from rangefire.core import (
 from rangefire.core.numbers import fraction_str
 from rangefire.dice import Dist
 from rangefire.rulesets.bushido.dice import attack_odds, contest, pools, side_result, wound_roll, wounds_for
-from rangefire.rulesets.bushido.scenario import KEY, Battle, Options, Unit, cross_problems
+from rangefire.rulesets.bushido.scenario import KEY, Battle, Options, Turn, Unit, cross_problems
 from rangefire.rulesets.bushido.table import (
     BAND_DICE,
     Nominee,
@@ -42,6 +43,9 @@ from rangefire.rulesets.bushido.table import (
 )
 
 __all__ = ["Battle", "Bushido", "BushidoPlan", "Unit"]
+
+#: The states ending the turn clears; ``prone`` stays [BU-8.2].
+TURN_STATES = ("aimed", "moved", "ran", "will_move", "surprised")
 
 
 def _count(n: int, one: str, many: str) -> str:
@@ -160,6 +164,50 @@ class Bushido(Ruleset[Battle, BushidoPlan]):
     def raw_problems(self, data: Mapping[str, Any]) -> list[str]:
         return cross_problems(data)
 
+    # -- the turn [BU-8] ---------------------------------------------------------------------------
+    has_activations = True
+
+    def _side_to_act(self, battle: Battle) -> str | None:
+        return battle.active_side
+
+    def _end_activation(self, battle: Battle) -> tuple[Battle, list[LogLine]]:
+        """Ending the activation passes ``active_side`` to the next side [BU-8.2]."""
+        sides = self.sides(battle)
+        if not sides:
+            raise RangefireError("no side has a model left to take the activation")
+        log = []
+        side = battle.active_side
+        if side is None:
+            side = sides[0]
+            log.append(LogLine("BU-8.2", f"the battle recorded no active side: {side}, the first side, is taken to "
+                                         "be ending its activation"))
+        following = sides[(sides.index(side) + 1) % len(sides)] if side in sides else sides[0]
+        log.append(LogLine("BU-8.2", f"{side}'s activation ends; the activation passes to {following}"))
+        return battle.model_copy(update={"active_side": following}), log
+
+    def _end_turn(self, battle: Battle) -> tuple[Battle, list[LogLine]]:
+        """Ending the turn clears the turn's states and attack marks; prone and wounds stay [BU-8.2]."""
+        log = []
+        number = battle.turn.number if battle.turn is not None else None
+        if number is None:
+            number = 1
+            log.append(LogLine("BU-8.2", "the battle recorded no turn: it is taken to be turn 1"))
+        units = []
+        for unit in battle.units:
+            cleared = [s for s in unit.states if s in TURN_STATES] + (["its attack mark"] if unit.attacked else [])
+            if cleared:
+                log.append(LogLine("BU-8.2", f"{unit.id}: {', '.join(cleared)} cleared"))
+                unit = unit.model_copy(update={"states": tuple(s for s in unit.states if s not in TURN_STATES),
+                                               "attacked": False})
+            units.append(unit)
+        stay = [f"{u.id} prone" for u in battle.units if u.has("prone")]
+        stay += [f"{u.id} {u.wounds.marked}/{u.wounds.boxes} wounds" for u in battle.units if u.wounds.marked]
+        log.append(LogLine("BU-8.2", "prone and wounds stay" + (f" ({', '.join(stay)})" if stay else "")))
+        stays = f" ({battle.active_side} stays the active side)" if battle.active_side else ""
+        log.append(LogLine("BU-8.2", f"turn {number} ends; turn {number + 1} begins{stays}"))
+        after = battle.model_copy(update={"units": tuple(units), "turn": Turn(number=number + 1)})
+        return after, log
+
     def status(self, battle: Battle) -> list[dict[str, Any]]:
         return [{"id": u.id, "side": u.side, "wounds": f"{u.wounds.marked}/{u.wounds.boxes}",
                  "ammo": "-" if u.weapon is None or u.weapon.ammo is None else u.weapon.ammo,
@@ -222,6 +270,9 @@ class Bushido(Ruleset[Battle, BushidoPlan]):
     def _eligibility(self, battle: Battle, shooter: Unit) -> list[Refusal]:
         """Whether this model may make a ranged attack at all [BU-3.1, BU-3.3, BU-3.5]."""
         refusals = []
+        if shooter.attacked and battle.options.one_attack_per_turn:
+            refusals.append(Refusal("BU-8.1", f"{shooter.id} has already made a ranged attack this turn (one a "
+                                              "turn)"))
         if battle.active_side is not None and shooter.side != battle.active_side:
             refusals.append(Refusal("BU-3.1", f"it is {battle.active_side}'s activation; {shooter.id} is on "
                                               f"{shooter.side}'s side"))
@@ -391,6 +442,8 @@ class Bushido(Ruleset[Battle, BushidoPlan]):
             if unit.id == plan.attacker and unit.weapon is not None and unit.weapon.ammo is not None:
                 weapon = unit.weapon.model_copy(update={"ammo": unit.weapon.ammo - 1})  # [BU-4.1]
                 unit = unit.model_copy(update={"weapon": weapon})
+            if unit.id == plan.attacker:
+                unit = unit.model_copy(update={"attacked": True})  # the attack is made, hit or miss [BU-8.1]
             if unit.id == plan.target and wounds:
                 marked = min(unit.wounds.boxes, unit.wounds.marked + wounds)
                 if marked >= unit.wounds.boxes:

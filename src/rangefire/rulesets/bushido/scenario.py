@@ -29,6 +29,7 @@ class Options(Model):
     """The rulings' options, with their defaults [BU-6.2]."""
 
     supporting_dice_cap: Literal["none"] | Annotated[int, Field(strict=True, ge=0, le=MAX_RCP)] = "none"
+    one_attack_per_turn: bool = True  # [BU-8.1]
 
     @property
     def cap(self) -> int | None:
@@ -85,6 +86,7 @@ class Unit(Model):
     states: Annotated[tuple[State, ...], Field(max_length=6)] = ()
     weapon: Weapon | None = None
     traits: Annotated[tuple[Annotated[str, Field(max_length=64)], ...], Field(max_length=50)] = ()
+    attacked: bool = False  # it has made a ranged attack this turn [BU-8.1]
 
     @property
     def disc(self) -> Disc:
@@ -107,12 +109,19 @@ class Terrain(Model):
     polygon: PolygonField
 
 
+class Turn(Model):
+    """The turn number; whose activation it is stays ``active_side`` [BU-8.2]."""
+
+    number: Annotated[int, Field(strict=True, ge=1, le=100_000)] = 1
+
+
 class Battle(Model):
     """A Bushido battle: the scenario file, validated, immutable."""
 
     ruleset: Literal["bushido"] = "bushido"
     name: Annotated[str, Field(max_length=200)] | None = None
     options: Options = Options()
+    turn: Turn | None = None
     active_side: Side | None = None
     terrain: Annotated[tuple[Terrain, ...], Field(max_length=MAX_TERRAIN)] = ()
     units: Annotated[tuple[Unit, ...], Field(max_length=MAX_MODELS)]
@@ -161,5 +170,5 @@ def cross_problems(data: Mapping[str, Any]) -> list[str]:
     return problems
 
 
-__all__ = ["KEY", "MAX_RCP", "SIZES", "Battle", "Options", "Terrain", "Unit", "Weapon", "Wounds",
+__all__ = ["KEY", "MAX_RCP", "SIZES", "Battle", "Options", "Terrain", "Turn", "Unit", "Weapon", "Wounds",
            "cross_problems"]

@@ -14,7 +14,7 @@ from typing import Any
 
 from rangefire.core import Attack, DiceSource, LogLine, Modifier, Odds, Refusal, Resolution, Ruleset
 from rangefire.geometry import Point
-from rangefire.rulesets.dress_on_the_colors.scenario import KEY, Battle, Options, Unit, cross_problems
+from rangefire.rulesets.dress_on_the_colors.scenario import KEY, Battle, Options, Turn, Unit, cross_problems
 from rangefire.rulesets.dress_on_the_colors.table import (
     MAX_RANGE2,
     Footprint,
@@ -74,11 +74,58 @@ class DressOnTheColors(Ruleset[Battle, VolleyPlan]):
         return [{"id": u.id, "side": u.side, "stands": u.stands, "micro-hit": u.micro_hits,
                  "disordered": u.disordered, "gunsmoke": u.gunsmoke and not u.moved} for u in battle.units]
 
+    # -- the turn [DC-9] --------------------------------------------------------------------------
+    def _side_to_act(self, battle: Battle) -> str | None:
+        return battle.turn.side if battle.turn is not None else None
+
+    @staticmethod
+    def _turn_refusals(battle: Battle, firer: Unit) -> list[Refusal]:
+        """Only the side whose turn it is fires [DC-9.2], and a unit fires one volley a turn [DC-9.1]."""
+        out = []
+        if battle.turn is not None and firer.side != battle.turn.side:
+            out.append(Refusal("DC-9.2", f"it is {battle.turn.side}'s turn ({battle.turn.number}); {firer.id} is "
+                                         f"on {firer.side}'s side"))
+        if firer.fired and battle.options.one_volley_per_turn:
+            out.append(Refusal("DC-9.1", f"{firer.id} has already fired a volley this turn (one volley a turn)"))
+        return out
+
+    def _end_turn(self, battle: Battle) -> tuple[Battle, list[LogLine]]:
+        turn = battle.turn
+        side, number, following, passing = self.passed_turn(battle, turn.number if turn else None,
+                                                            turn.side if turn else None, "DC-9.2")
+        log = passing[:-1]
+        units = []
+        for unit in battle.units:
+            if unit.side == side:
+                update: dict[str, Any] = {"moved": False, "fired": False, "start_position": unit.position,
+                                          "start_facing": unit.facing}
+                done = [w for w, flag in (("moved", unit.moved), ("fired", unit.fired)) if flag]
+                log.append(LogLine("DC-9.3", f"{unit.id}: " + (" and ".join(done) + " cleared; " if done else "")
+                                             + f"its start of turn is now at {_at(Point(*unit.position))}, facing "
+                                               f"{float(unit.facing):g}"))
+                if unit.moved and unit.gunsmoke:
+                    # the marker went when the unit moved; clearing the mark must not bring it back [DC-7.1]
+                    update["gunsmoke"] = False
+                    log.append(LogLine("DC-7.1", f"{unit.id} moved this turn: its gunsmoke marker is gone"))
+                unit = unit.model_copy(update=update)
+            units.append(unit)
+        kept = [u.id for u in battle.units if u.gunsmoke and not u.moved]
+        marks = [u.id for u in battle.units if u.disordered or u.micro_hits]
+        log.append(LogLine("DC-9.3", "gunsmoke markers stay until their unit moves"
+                                     + (f" ({', '.join(kept)})" if kept else "")
+                                     + "; disorder and micro-hits stay" + (f" ({', '.join(marks)})" if marks else "")))
+        log.append(passing[-1])
+        after = battle.model_copy(update={"units": tuple(units), "turn": Turn(number=number, side=following)})
+        return after, log
+
     # -- check and plan --------------------------------------------------------------------------
     def _check(self, battle: Battle, attack: Attack) -> VolleyPlan | Sequence[Refusal]:
         firer = battle.unit(attack.attacker)
         arc = battle.options.arc
         fp = footprint(firer)
+        turn_refusals = self._turn_refusals(battle, firer)
+        if turn_refusals:
+            return turn_refusals
         if firer.engaged:
             return [Refusal("DC-2.3", f"{firer.id} is engaged in melee: engaged units cannot fire")]
         # The closest unengaged enemy in the arc and within 20 in must be the target [DC-2.3].
@@ -240,7 +287,8 @@ class DressOnTheColors(Ruleset[Battle, VolleyPlan]):
                     "disordered": unit.disordered or out["disorder"],
                 })
             if unit.id == plan.attacker:
-                # stationary fire places a marker; a unit that moved has lost its old one [DC-7.1]
-                unit = unit.model_copy(update={"gunsmoke": plan.places_gunsmoke})
+                # stationary fire places a marker; a unit that moved has lost its old one [DC-7.1]; the unit
+                # is marked as having fired this turn [DC-9.1]
+                unit = unit.model_copy(update={"gunsmoke": plan.places_gunsmoke, "fired": True})
             units.append(unit)
         return battle.model_copy(update={"units": tuple(units)})

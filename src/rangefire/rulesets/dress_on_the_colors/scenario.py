@@ -29,6 +29,7 @@ class Options(Model):
     arc: Literal["corners", "centre"] = "corners"
     discipline_dice: Annotated[int, Field(strict=True, ge=1, le=10)] = 2
     discipline_pass: Annotated[int, Field(strict=True, ge=-100, le=100)] = 6
+    one_volley_per_turn: bool = True  # [DC-9.1]
 
 
 class Unit(Model):
@@ -51,6 +52,7 @@ class Unit(Model):
     start_position: XY | None = None
     start_facing: Exact | None = None
     gunsmoke: bool = False
+    fired: bool = False  # it has fired a volley this turn [DC-9.1]
 
 
 class Terrain(Model):
@@ -61,12 +63,20 @@ class Terrain(Model):
     polygon: PolygonField
 
 
+class Turn(Model):
+    """The turn number and the side whose turn it is [DC-9.2]."""
+
+    number: Annotated[int, Field(strict=True, ge=1, le=100_000)] = 1
+    side: Annotated[str, Field(min_length=1, max_length=64)]
+
+
 class Battle(Model):
     """A Dress on the Colors battle: the scenario file, validated, immutable."""
 
     ruleset: Literal["dress-on-the-colors"] = "dress-on-the-colors"
     name: Annotated[str, Field(max_length=200)] | None = None
     options: Options = Options()
+    turn: Turn | None = None  # none recorded: no side is limited until the first end of turn [DC-9.2]
     terrain: Annotated[tuple[Terrain, ...], Field(max_length=MAX_TERRAIN)] = ()
     units: Annotated[tuple[Unit, ...], Field(max_length=MAX_UNITS)]
 
@@ -75,6 +85,20 @@ class Battle(Model):
 
 
 def cross_problems(data: Mapping[str, Any]) -> list[str]:
-    """Problems the field validators cannot see: no unit at all, ids used twice."""
+    """Problems the field validators cannot see: no unit at all, ids used twice, a turn for no side."""
     problems = ["units: a battle needs at least one unit"] if data.get("units") == [] else []
-    return problems + duplicate_ids(data, ("units", "terrain"))
+    return problems + duplicate_ids(data, ("units", "terrain")) + turn_side_problems(data)
+
+
+def turn_side_problems(data: Mapping[str, Any]) -> list[str]:
+    """The side a recorded turn names must be the side of some unit [DC-9.2] (checked on the raw file: a value
+    of another kind is left to validation)."""
+    turn, units = data.get("turn"), data.get("units")
+    side = turn.get("side") if isinstance(turn, dict) else None
+    if not isinstance(side, str) or not isinstance(units, list):
+        return []
+    sides = [u.get("side") for u in units if isinstance(u, dict)]
+    if not sides or side in sides or not all(isinstance(s, str) for s in sides):
+        return []
+    named = ", ".join(dict.fromkeys(str(s) for s in sides))
+    return [f"turn.side: {side!r} is not the side of any unit (sides: {named})"]

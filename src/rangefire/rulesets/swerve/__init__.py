@@ -14,7 +14,7 @@ from typing import Any
 from rangefire.core import Attack, DiceSource, LogLine, Modifier, Need, Odds, Plan, Refusal, Resolution, Ruleset
 from rangefire.core.numbers import fraction_str
 from rangefire.rulesets.swerve.combat import Action, Combat, State, not_in_play
-from rangefire.rulesets.swerve.scenario import KEY, Battle, Card, Options, cross_problems
+from rangefire.rulesets.swerve.scenario import KEY, Battle, Card, Options, Turn, cross_problems
 
 __all__ = ["Action", "Battle", "Combat", "CombatPlan", "Swerve"]
 
@@ -100,6 +100,22 @@ class Swerve(Ruleset[Battle, CombatPlan]):
     def sides(self, battle: Battle) -> list[str]:
         """The players in the order the scenario lists them (the order turns pass in, SW-8.1)."""
         return list(battle.players)
+
+    # -- the turn [SW-8.1] -------------------------------------------------------------------------
+    def _side_to_act(self, battle: Battle) -> str | None:
+        return battle.turn.side if battle.turn is not None else None
+
+    def _end_turn(self, battle: Battle) -> tuple[Battle, list[LogLine]]:
+        """The turn passes to the next player, whose swerved cards are unswerved as that turn starts."""
+        turn = battle.turn
+        _, number, following, log = self.passed_turn(battle, turn.number if turn else None,
+                                                     turn.side if turn else None, "SW-8.1")
+        unswerved = [c.id for c in battle.cards if c.owner == following and c.swerved]
+        cards = tuple(c.model_copy(update={"swerved": False}) if c.id in unswerved else c for c in battle.cards)
+        done = f"{', '.join(unswerved)} unswerved" if unswerved else "no swerved card to unswerve"
+        log.append(LogLine("SW-8.1", f"{following}'s turn starts: {done}"))
+        after = battle.model_copy(update={"cards": cards, "turn": Turn(number=number, side=following)})
+        return after, log
 
     def status(self, battle: Battle) -> list[dict[str, Any]]:
         return [{"id": c.id, "owner": c.owner, "type": c.type, "swerved": c.swerved,

@@ -76,12 +76,20 @@ class Card(Model):
         return self.cost or "swerve-self"
 
 
+class Turn(Model):
+    """The turn number and the player whose turn it is [SW-8.1]."""
+
+    number: Annotated[int, Field(strict=True, ge=1, le=100_000)] = 1
+    side: Annotated[str, Field(min_length=1, max_length=64)]
+
+
 class Battle(Model):
     """A swerve game state: the players, the cards and the hands."""
 
     ruleset: Literal["swerve"] = "swerve"
     name: Annotated[str, Field(max_length=200)] | None = None
     options: Options = Options()
+    turn: Turn | None = None
     players: dict[Annotated[str, Field(min_length=1, max_length=64)], Player]
     cards: Annotated[tuple[Card, ...], Field(max_length=MAX_CARDS)]
     hands: dict[str, tuple[str, ...]] = Field(default_factory=dict)
@@ -120,6 +128,10 @@ def cross_problems(data: Mapping[str, Any]) -> list[str]:
         if isinstance(owner, str) and players and owner not in players:
             problems.append(f"cards[{i}].owner: {owner!r} is not a player ({_names(players)})")
         problems += _effect_problems(i, card)
+    turn = data.get("turn")
+    side = turn.get("side") if isinstance(turn, dict) else None
+    if isinstance(side, str) and players and side not in players:
+        problems.append(f"turn.side: {side!r} is not a player ({_names(players)}) [SW-8.1]")
     hands: dict[Any, Any] = data["hands"] if isinstance(data.get("hands"), dict) else {}
     held: dict[str, Any] = {}
     for player, hand in hands.items():
