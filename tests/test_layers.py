@@ -17,8 +17,9 @@ ALLOWED = {
     "scenario": {"core", "dice", "geometry", "scenario"},
     "rulesets": {"core", "dice", "geometry", "scenario", "rulesets"},
     "draw": {"core", "dice", "geometry", "scenario", "rulesets", "draw"},
-    "analysis": {"core", "dice", "geometry", "scenario", "rulesets", "draw", "analysis"},
-    "demo": {"core", "dice", "geometry", "scenario", "rulesets", "draw", "analysis", "demo"},
+    "record": {"core", "dice", "geometry", "scenario", "rulesets", "record"},
+    "analysis": {"core", "dice", "geometry", "scenario", "rulesets", "draw", "record", "analysis"},
+    "demo": {"core", "dice", "geometry", "scenario", "rulesets", "draw", "record", "analysis", "demo"},
 }
 
 

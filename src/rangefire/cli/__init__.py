@@ -7,7 +7,7 @@ The library knows nothing of this package: each command reads its flags into the
 
 from __future__ import annotations
 
-from rangefire.cli import commands, table  # noqa: F401  (register the commands on the app)
+from rangefire.cli import commands, table, turns  # noqa: F401  (register the commands on the app)
 from rangefire.cli.common import app
 
 

@@ -148,6 +148,7 @@ def resolve(
     seed_text: Annotated[Optional[str], typer.Option("--seed", metavar="INTEGER", help="seed for random dice (the same seed, the same battle)")] = None,  # noqa: UP045, E501
     dice: Annotated[Optional[list[str]], typer.Option("--dice", help="dice rolled by hand: STAGE=v,v,... (repeatable), or ask: each stage asked for when reached")] = None,  # noqa: UP045, E501
     out_file: Annotated[Optional[Path], typer.Option("--out", help="write the battle after the attack to FILE")] = None,  # noqa: UP045
+    log_file: Annotated[Optional[Path], typer.Option("--log", help="append the attack to this log (one JSON line; see replay)")] = None,  # noqa: UP045, E501
     actions: ActionsOpt = None,
     from_side: FromSideOpt = None,
     to_side: ToSideOpt = None,
@@ -175,10 +176,18 @@ def resolve(
         attack = make_attack(attacker, target, actions, from_side, to_side, order, redirect_to)
         if actions is None and redirect_to is None and sys.stdin.isatty() and not as_json:
             attack = ask_choices(ruleset, battle, attack)
+        if log_file is not None:
+            from rangefire.record import check_appendable
+
+            check_appendable(log_file)  # before anything is played or written
         resolution, after = ruleset.play(battle, attack, source)
         after_data = ruleset.dump(after)
         if out_file is not None:
             write_scenario(out_file, after_data, original=scenario, before=ruleset.dump(battle))
+        if log_file is not None:
+            from rangefire.record import append_action, attack_action
+
+            append_action(log_file, attack_action(ruleset, attack, resolution))
         if as_json:
             _emit({**resolution.to_dict(), "seed": seed if not entered else None, "battle": after_data})
             return
@@ -187,6 +196,8 @@ def resolve(
         render_resolution(resolution)
         if out_file is not None:
             out.print(text(f"battle after the attack written to {out_file}"))
+        if log_file is not None:
+            out.print(text(f"attack logged in {log_file}"))
 
 
 @app.command()

@@ -1,0 +1,106 @@
+"""The commands of a turn: ``end-turn`` (the game's end-of-turn clauses) and ``replay`` (a battle rebuilt from
+its scenario and the log of its actions). The work is the library's (:mod:`rangefire.record`); these map flags."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import typer
+from rich.text import Text
+
+from rangefire.cli.common import JsonOpt, Scenario, _emit, app, line, out, shown, text, user_errors
+from rangefire.core import LogLine, RangefireError
+from rangefire.rulesets import load_battle
+from rangefire.scenario import write_scenario
+
+LogOpt = Annotated[Optional[Path], typer.Option("--log", help="append the action to this log (one JSON line)")]  # noqa: UP045
+
+
+def _turn_text(ruleset: Any, battle: Any) -> str:
+    turn = getattr(battle, "turn", None)
+    side = ruleset.side_to_act(battle)
+    parts = [f"turn {turn.number}" if turn is not None else "no turn recorded"]
+    if side is not None:
+        parts.append(f"{side} to act")
+    return ", ".join(parts)
+
+
+def _log_rows(log: list[LogLine]) -> None:
+    for entry in log:
+        out.print(line(entry.clause, entry.text))
+
+
+@app.command("end-turn")
+def end_turn(
+    scenario: Scenario,
+    out_file: Annotated[Path, typer.Option("--out", help="write the battle after the end of the turn to FILE")],
+    activation: Annotated[bool, typer.Option("--activation", help="bushido: end only the activation (the next side "
+                                                                   "activates; the turn goes on)")] = False,
+    log_file: LogOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """End the turn of the side to act: the game's end-of-turn clauses, each step logged by clause."""
+    from rangefire.record import append_action, check_appendable, end_turn_action
+
+    with user_errors():
+        ruleset, battle = load_battle(scenario)
+        if activation and not ruleset.has_activations:
+            raise RangefireError(f"--activation: {ruleset.key} has no activations; its turns end whole (leave "
+                                 "--activation out)")
+        if log_file is not None:
+            check_appendable(log_file)
+        after, log = ruleset.end_activation(battle) if activation else ruleset.end_turn(battle)
+        after_data = ruleset.dump(after)
+        write_scenario(out_file, after_data, original=scenario, before=ruleset.dump(battle))
+        if log_file is not None:
+            append_action(log_file, end_turn_action(log, activation))
+        if as_json:
+            _emit({"ruleset": ruleset.key, "activation": activation, "side_to_act": ruleset.side_to_act(after),
+                   "log": [entry.to_dict() for entry in log], "battle": after_data})
+            return
+        what = "the activation" if activation else "the turn"
+        out.print(Text.assemble(("end of " + what, "bold"), f" ({shown(_turn_text(ruleset, battle))})"))
+        _log_rows(log)
+        out.print(text(f"now {_turn_text(ruleset, after)}; the battle is written to {out_file}"))
+        if log_file is not None:
+            out.print(text(f"logged in {log_file}"))
+
+
+@app.command()
+def replay(
+    scenario: Scenario,
+    log_path: Annotated[Path, typer.Argument(metavar="LOG", help="the log the actions were appended to",
+                                             show_default=False)],
+    out_file: Annotated[Optional[Path], typer.Option("--out", help="write the rebuilt battle to FILE")] = None,  # noqa: UP045
+    as_json: JsonOpt = False,
+) -> None:
+    """Rebuild a battle from its scenario and its log, checking every step against the record (exit 2 at the
+    first difference, naming its line)."""
+    from rangefire.record import read_log, replay_steps
+
+    with user_errors():
+        ruleset, battle = load_battle(scenario)
+        actions = read_log(log_path)
+        steps = []
+        after = battle
+        try:
+            for step in replay_steps(ruleset, battle, actions):
+                steps.append(step)
+                after = step.battle
+        except RangefireError as exc:
+            raise RangefireError(f"{log_path}: {exc}") from None
+        after_data = ruleset.dump(after)
+        if out_file is not None:
+            write_scenario(out_file, after_data, original=scenario, before=ruleset.dump(battle))
+        if as_json:
+            _emit({"ruleset": ruleset.key, "steps": [{"line": s.line, "action": s.action.action,
+                                                      "summary": s.summary} for s in steps],
+                   "side_to_act": ruleset.side_to_act(after), "battle": after_data})
+            return
+        out.print(Text.assemble(("replay", "bold"), f" of {len(steps)} action{'s' if len(steps) != 1 else ''} "
+                                f"from {shown(log_path)}: every step as recorded"))
+        for step in steps:
+            out.print(line(f"line {step.line}", step.summary))
+        out.print(text(f"now {_turn_text(ruleset, after)}"
+                       + (f"; the battle is written to {out_file}" if out_file is not None else "")))

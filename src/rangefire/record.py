@@ -1,0 +1,380 @@
+"""A battle's record: the actions played, one JSON line each, and the battle rebuilt from them.
+
+A battle is its scenario and the actions played on it since: each attack with its choices, the dice by stage,
+the outcome and every log line; each end of turn (or of an activation) with its log lines. ``append_action``
+adds one action to a log file, ``read_log`` reads a log back whole, and ``replay`` plays the actions again on
+the scenario, each attack with its recorded dice, checking that every step gives what was recorded.
+
+One line of a log::
+
+    {"format": 1, "action": "attack", "ruleset": "dress-on-the-colors", "attacker": "20th-maine",
+     "target": "15th-alabama", "choices": {}, "dice": {"hit": [6, 4, 2]}, "outcome": {...},
+     "log": [{"clause": "DC-3.1", "text": "..."}]}
+    {"format": 1, "action": "end-turn", "activation": false, "log": [...]}
+
+A line is appended by a single ``write`` on a file opened for appending, then synced: a writer that is
+killed leaves at most an incomplete last line, with no newline, which ``read_log`` reports as such (it
+never reads as a whole action).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from rangefire.core import Attack, DiceError, LogLine, RangefireError, Resolution, Ruleset
+from rangefire.core.source import EnteredSource
+
+FORMAT = 1
+#: A log larger than this is refused before it is read (a turn is a few kilobytes; a long battle some hundreds).
+MAX_LOG_BYTES = 8 * 1024 * 1024
+#: No action's line is longer than this (an attack with every log line is a few kilobytes).
+MAX_LINE_BYTES = 256 * 1024
+#: No log holds more actions than this.
+MAX_ACTIONS = 20_000
+
+Clause = Annotated[str, Field(min_length=1, max_length=32)]
+Text = Annotated[str, Field(max_length=4000)]
+Name = Annotated[str, Field(min_length=1, max_length=64)]
+Face = Annotated[int, Field(strict=True, ge=0, le=1_000_000)]
+
+
+class LogError(RangefireError):
+    """A log that cannot be read or appended to, or whose replay does not give what it records."""
+
+
+class _Record(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Line(_Record):
+    """One log line of an action, with its clause."""
+
+    clause: Clause
+    text: Text
+
+    def __str__(self) -> str:
+        return f"[{self.clause}] {self.text}"
+
+
+class AttackAction(_Record):
+    """An attack as played: who, at whom, the player's choices, the dice by stage, the outcome, the log."""
+
+    format: Literal[1] = 1
+    action: Literal["attack"] = "attack"
+    ruleset: Name
+    attacker: Name
+    target: Name | None = None
+    choices: dict[Name, Any] = Field(default_factory=dict, max_length=20)
+    dice: dict[Name, Annotated[tuple[Face, ...], Field(max_length=10_000)]] = Field(default_factory=dict,
+                                                                                     max_length=20)
+    outcome: dict[Name, Any] = Field(default_factory=dict, max_length=100)
+    log: Annotated[tuple[Line, ...], Field(max_length=1000)] = ()
+
+    def attack(self) -> Attack:
+        """The attack to check and play again (the choices as the game reads them: lists as tuples)."""
+        choices = tuple((name, tuple(v) if isinstance(v, list) else v) for name, v in self.choices.items())
+        return Attack(self.attacker, self.target, choices)
+
+
+class EndTurnAction(_Record):
+    """A turn (or, with ``activation``, an activation) ended, with the log of what that did."""
+
+    format: Literal[1] = 1
+    action: Literal["end-turn"] = "end-turn"
+    activation: bool = False
+    log: Annotated[tuple[Line, ...], Field(max_length=10_000)] = ()
+
+
+Action = AttackAction | EndTurnAction
+
+
+def _lines(log: Sequence[LogLine]) -> tuple[Line, ...]:
+    return tuple(Line(clause=line.clause, text=line.text) for line in log)
+
+
+def _json_ready(value: Any) -> Any:
+    """A value as JSON gives it back (tuples as lists), so that a record compares equal to its reading."""
+    return json.loads(json.dumps(value))
+
+
+def attack_action(ruleset: Ruleset[Any, Any], attack: Attack, resolution: Resolution) -> AttackAction:
+    """The record of an attack played: the attack as asked (the target the rules chose where none was named)."""
+    return AttackAction(ruleset=ruleset.key, attacker=attack.attacker,
+                        target=attack.target if attack.target is not None else resolution.plan.target,
+                        choices=_json_ready(dict(attack.choices)),
+                        dice={stage: tuple(values) for stage, values in resolution.dice.items()},
+                        outcome=_json_ready(dict(resolution.outcome)), log=_lines(resolution.log))
+
+
+def end_turn_action(log: Sequence[LogLine], activation: bool = False) -> EndTurnAction:
+    return EndTurnAction(activation=activation, log=_lines(log))
+
+
+def action_line(action: Action) -> bytes:
+    """The action as one line of JSON, ASCII only (no character of a name can split or end the line)."""
+    data = action.model_dump(mode="json")
+    text = json.dumps(data, separators=(", ", ": "), ensure_ascii=True) + "\n"
+    line = text.encode("ascii")
+    if len(line) > MAX_LINE_BYTES:
+        raise LogError(f"the action is {len(line)} bytes as a line; a log line may be at most {MAX_LINE_BYTES}")
+    return line
+
+
+# -- appending --------------------------------------------------------------------------------------
+def check_appendable(path: str | Path) -> None:
+    """Refuse, before anything is played, a log that an action could not be appended to: not a regular
+    file, too large, or ending in an incomplete line (a new line would join it)."""
+    path = Path(path)
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        if not path.parent.is_dir():
+            raise LogError(f"{path}: cannot write: the folder {path.parent} does not exist") from None
+        return
+    except OSError as exc:
+        raise LogError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise LogError(f"{path}: not a regular file; a log is appended only to a regular file")
+    if info.st_size + MAX_LINE_BYTES > MAX_LOG_BYTES:
+        raise LogError(f"{path}: {info.st_size} bytes; a log may grow to at most {MAX_LOG_BYTES} bytes")
+    if info.st_size:
+        with open(path, "rb") as f:
+            f.seek(-1, os.SEEK_END)
+            last = f.read(1)
+        if last != b"\n":
+            raise LogError(f"{path}: the last line is incomplete (a write was cut short); remove it before "
+                           "appending")
+
+
+def append_action(path: str | Path, action: Action) -> None:
+    """Append one action as one line: a single write to a file opened for appending, then synced.
+
+    The line is written whole or not at all as far as any reader can tell: a short write (a full disk) is
+    reported, and what it left is a last line without a newline, which ``read_log`` reports as incomplete.
+    """
+    path = Path(path)
+    line = action_line(action)
+    check_appendable(path)
+    new = not path.exists()
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOCTTY", 0)
+    try:
+        fd = os.open(path, flags, 0o666)
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise LogError(f"{path}: not a regular file; a log is appended only to a regular file")
+            written = os.write(fd, line)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        if new:
+            _sync_folder(path.parent)
+    except OSError as exc:
+        raise LogError(f"{path}: cannot append: {(exc.strerror or str(exc)).lower()}") from None
+    if written != len(line):
+        raise LogError(f"{path}: only {written} of the {len(line)} bytes of the action were written (is the disk "
+                       "full?); the log now ends in an incomplete line")
+
+
+def _sync_folder(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass  # a file system that cannot sync a folder: the line itself is synced
+    finally:
+        os.close(fd)
+
+
+# -- reading ----------------------------------------------------------------------------------------
+def read_log(path: str | Path) -> list[Action]:
+    """Every action of a log, in order; the n-th action is on line n.
+
+    Refused with a one-line :class:`LogError` naming the file and the line: a file that is not regular or
+    larger than ``MAX_LOG_BYTES``, a line longer than ``MAX_LINE_BYTES``, more than ``MAX_ACTIONS`` lines, an
+    incomplete last line (no newline: a write was cut short), a line that is not an action of this format.
+    """
+    path = Path(path)
+    raw = _read_limited(path)
+    if not raw:
+        return []
+    lines = raw.split(b"\n")
+    torn = lines.pop()  # after the last newline: empty when the file ends with one
+    if len(lines) + bool(torn) > MAX_ACTIONS:
+        raise LogError(f"{path}: more than {MAX_ACTIONS} lines; a log holds at most {MAX_ACTIONS} actions")
+    actions = []
+    for number, text in enumerate(lines, start=1):
+        actions.append(_parse_line(path, number, text))
+    if torn:
+        number = len(lines) + 1
+        raise LogError(f"{path}: line {number} is incomplete (no newline at the end: a write was cut short); "
+                       f"the {len(lines)} lines before it are whole")
+    return actions
+
+
+def _read_limited(path: Path) -> bytes:
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags)
+        try:
+            info = os.fstat(fd)
+            if not stat.S_ISREG(info.st_mode):
+                raise LogError(f"{path}: not a regular file; a log is read only from a regular file")
+            if info.st_size > MAX_LOG_BYTES:
+                raise LogError(f"{path}: {info.st_size} bytes; a log may be at most {MAX_LOG_BYTES} bytes")
+            chunks, left = [], MAX_LOG_BYTES + 1
+            while left > 0 and (chunk := os.read(fd, min(left, 1 << 20))):
+                chunks.append(chunk)
+                left -= len(chunk)
+        finally:
+            os.close(fd)
+    except OSError as exc:
+        raise LogError(f"{path}: cannot read: {(exc.strerror or str(exc)).lower()}") from None
+    data = b"".join(chunks)
+    if len(data) > MAX_LOG_BYTES:
+        raise LogError(f"{path}: more than {MAX_LOG_BYTES} bytes; a log may be at most {MAX_LOG_BYTES} bytes")
+    return data
+
+
+def _parse_line(path: Path, number: int, text: bytes) -> Action:
+    where = f"{path}: line {number}"
+    if len(text) > MAX_LINE_BYTES:
+        raise LogError(f"{where}: {len(text)} bytes; a log line may be at most {MAX_LINE_BYTES}")
+    if not text.strip():
+        raise LogError(f"{where}: empty; every line is one action")
+    try:
+        data = json.loads(text.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise LogError(f"{where}: not UTF-8 text") from None
+    except (json.JSONDecodeError, RecursionError) as exc:
+        reason = exc.msg.lower() if isinstance(exc, json.JSONDecodeError) else "nested too deep"
+        raise LogError(f"{where}: not JSON ({reason})") from None
+    if not isinstance(data, dict):
+        raise LogError(f"{where}: must be a JSON object, one action")
+    if data.get("format") != FORMAT:
+        raise LogError(f"{where}: format: must be {FORMAT}, got {_short(data.get('format'))}")
+    kind = data.get("action")
+    model: type[_Record]
+    if kind == "attack":
+        model = AttackAction
+    elif kind == "end-turn":
+        model = EndTurnAction
+    else:
+        raise LogError(f"{where}: action: must be attack or end-turn, got {_short(kind)}")
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        key = ".".join(str(part) for part in first["loc"])
+        more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
+        raise LogError(f"{where}: {key}: {first['msg'].lower()}{more}") from None
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+# -- replaying --------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Step:
+    """One action replayed: its line in the log, what it was, and the battle after it."""
+
+    line: int
+    action: Action
+    battle: Any
+    summary: str
+
+
+def replay_steps(ruleset: Ruleset[Any, Any], battle: Any, actions: Sequence[Action],
+                 first_line: int = 1) -> Iterator[Step]:
+    """Play the actions again on ``battle``, one step at a time, checking each against its record.
+
+    An attack is checked, resolved with its recorded dice stage by stage, and must give the recorded dice,
+    outcome and log lines; an end of turn must give its recorded log lines. Any difference is a
+    :class:`LogError` naming the line and what differs.
+    """
+    for index, action in enumerate(actions):
+        line = first_line + index
+        if isinstance(action, AttackAction):
+            battle, summary = _replay_attack(ruleset, battle, action, line)
+        else:
+            if action.activation:
+                battle, log = _step(line, lambda b=battle: ruleset.end_activation(b))
+            else:
+                battle, log = _step(line, lambda b=battle: ruleset.end_turn(b))
+            _same_log(line, action.log, _lines(log))
+            side = ruleset.side_to_act(battle)
+            what = "activation" if action.activation else "turn"
+            summary = f"end of the {what}" + (f": {side} to act" if side else "")
+        yield Step(line, action, battle, summary)
+
+
+def replay(ruleset: Ruleset[Any, Any], battle: Any, actions: Sequence[Action], first_line: int = 1) -> Any:
+    """The battle after every action, replayed and checked (see :func:`replay_steps`)."""
+    for step in replay_steps(ruleset, battle, actions, first_line):
+        battle = step.battle
+    return battle
+
+
+def _step(line: int, run: Any) -> Any:
+    try:
+        return run()
+    except RangefireError as exc:
+        raise LogError(f"line {line}: {exc}") from None
+
+
+def _replay_attack(ruleset: Ruleset[Any, Any], battle: Any, action: AttackAction, line: int) -> tuple[Any, str]:
+    if action.ruleset != ruleset.key:
+        raise LogError(f"line {line}: an attack of {action.ruleset}, but the scenario is {ruleset.key}")
+    attack = action.attack()
+    checked = _step(line, lambda: ruleset.check(battle, attack))
+    if checked.plan is None:
+        reasons = "; ".join(str(r) for r in checked.refusals)
+        raise LogError(f"line {line}: the attack of {attack.attacker} is refused here: {reasons}")
+    source = EnteredSource(dict(action.dice), ruleset.stages)
+    try:
+        resolution = ruleset.resolve(checked.plan, source)
+    except DiceError as exc:
+        raise LogError(f"line {line}: the recorded dice do not fit the attack: {exc}") from None
+    except RangefireError as exc:
+        raise LogError(f"line {line}: {exc}") from None
+    replayed = {stage: tuple(v) for stage, v in resolution.dice.items()}
+    if replayed != {k: v for k, v in action.dice.items() if v}:
+        raise LogError(f"line {line}: dice: the attack used {_short(replayed)}, the record holds "
+                       f"{_short(dict(action.dice))}")
+    outcome = _json_ready(dict(resolution.outcome))
+    if outcome != action.outcome:
+        keys = sorted(set(outcome) | set(action.outcome))
+        name = next(k for k in keys if outcome.get(k) != action.outcome.get(k))
+        raise LogError(f"line {line}: outcome.{name}: the replay gives {_short(outcome.get(name))}, the record "
+                       f"holds {_short(action.outcome.get(name))}")
+    _same_log(line, action.log, _lines(resolution.log))
+    after = ruleset.apply(battle, resolution)
+    target = checked.plan.target
+    dice = ", ".join(f"{stage} {' '.join(map(str, v))}" for stage, v in replayed.items()) or "no dice"
+    return after, f"{attack.attacker} at {target}: {dice}"
+
+
+def _same_log(line: int, recorded: Sequence[Line], replayed: Sequence[Line]) -> None:
+    for i, (old, new) in enumerate(zip(recorded, replayed, strict=False), start=1):
+        if old != new:
+            raise LogError(f"line {line}: log line {i}: the replay gives {str(new)!r}, the record holds "
+                           f"{str(old)!r}")
+    if len(recorded) != len(replayed):
+        raise LogError(f"line {line}: the replay logs {len(replayed)} lines, the record {len(recorded)}")
+
+
+__all__ = ["FORMAT", "MAX_ACTIONS", "MAX_LINE_BYTES", "MAX_LOG_BYTES", "Action", "AttackAction", "EndTurnAction",
+           "Line", "LogError", "Step", "action_line", "append_action", "attack_action", "check_appendable",
+           "end_turn_action", "read_log", "replay", "replay_steps"]
