@@ -70,9 +70,10 @@ class Question:
         >>> Question("save", 3, 6, Need("4+ saves"), tuple(range(1, 7))).prompt()
         'save: roll 3 dice, 4+ saves'
         """
-        what = f"roll {_dice(self.count)}" if self.sides else "the value"
-        parts = [p for p in (what, self.need.text) if p]
         why = f" ({self.need.why})" if self.need.why else ""
+        if not self.sides:  # a choice: what it is says it all
+            return f"{self.stage}: {self.need.text or 'the ' + self.what}{why}"
+        parts = [p for p in (f"roll {_dice(self.count)}", self.need.text) if p]
         return f"{self.stage}: {', '.join(parts)}{why}"
 
     def read(self, text: str) -> tuple[int, ...]:
