@@ -7,7 +7,15 @@ from typing import Any
 
 import pytest
 
-from rangefire.core import Attack, DiceError, EnteredSource, IllegalAttackError, ScenarioError, SeededSource
+from rangefire.core import (
+    Attack,
+    DiceError,
+    EnteredSource,
+    IllegalAttackError,
+    RangefireError,
+    ScenarioError,
+    SeededSource,
+)
 from rangefire.rulesets import battle_from_mapping, find_ruleset
 from rangefire.rulesets.swerve.combat import Action
 
@@ -264,4 +272,7 @@ def test_actions_parse_player_names_and_reject_nonsense():
     assert Action.parse("tyler:swerve-target", {"tyler": "defender"}) == Action("defender", "swerve-target")
     with pytest.raises(ValueError):
         Action.parse("attacker:dance")
-    assert refusal(game(), attack("attacker:dance"))[0] == "SW-3.1"
+    # text that names no action is bad input (exit 2) naming the choice, not a refusal by the rules (exit 1)
+    with pytest.raises(RangefireError, match=r"^actions: action 1 is not an action: 'attacker:dance'") as caught:
+        refusal(game(), attack("attacker:dance"))
+    assert caught.value.exit_code == 2 and not isinstance(caught.value, IllegalAttackError)

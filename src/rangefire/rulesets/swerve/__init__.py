@@ -11,7 +11,19 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rangefire.core import Attack, DiceSource, LogLine, Modifier, Need, Odds, Plan, Refusal, Resolution, Ruleset
+from rangefire.core import (
+    Attack,
+    DiceSource,
+    LogLine,
+    Modifier,
+    Need,
+    Odds,
+    Plan,
+    RangefireError,
+    Refusal,
+    Resolution,
+    Ruleset,
+)
 from rangefire.core.numbers import fraction_str
 from rangefire.rulesets.swerve.combat import Action, Combat, State, not_in_play
 from rangefire.rulesets.swerve.scenario import KEY, Battle, Card, Options, Turn, cross_problems
@@ -149,14 +161,16 @@ class Swerve(Ruleset[Battle, CombatPlan]):
             refusals.append(Refusal("SW-1.4", "both players need a deck entry under players"))
         return refusals or Combat(battle, launcher, target)
 
-    def _actions(self, combat: Combat, attack: Attack) -> list[Action] | Refusal:
+    def _actions(self, combat: Combat, attack: Attack) -> list[Action]:
+        """The line of play as actions. Text that names no action at all (an unknown word, player or role, a
+        missing card) is bad input, not a move the rules refuse: those are refused later, by clause."""
         texts = attack.choice("actions") or ()
         actions = []
         for i, text in enumerate(texts, start=1):
             try:
                 actions.append(Action.parse(text, combat.players))
             except ValueError as exc:
-                return Refusal("SW-3.1", f"action {i}: {exc}")
+                raise RangefireError(f"actions: action {i} is not an action: {exc}") from None
         return actions
 
     def next_choices(self, battle: Battle, attack: Attack) -> tuple[str, list[str]] | None:
@@ -166,8 +180,6 @@ class Swerve(Ruleset[Battle, CombatPlan]):
         if not isinstance(combat, Combat):
             return None
         actions = self._actions(combat, attack)
-        if isinstance(actions, Refusal):
-            return None
         state, _, refusal, _ = combat.play(combat.start(), actions)
         if refusal is not None or state.is_over:
             return None
@@ -178,8 +190,6 @@ class Swerve(Ruleset[Battle, CombatPlan]):
         if not isinstance(combat, Combat):
             return combat
         actions = self._actions(combat, attack)
-        if isinstance(actions, Refusal):
-            return [actions]
         start = combat.start()
         _, _, refusal, index = combat.play(start, actions)
         if refusal is not None:
