@@ -189,3 +189,8 @@ def test_an_entered_stage_that_does_not_fit_is_asked_again_with_the_reason():
     assert src.roll("save", 1) == (2,)
     src.finish()
     assert problems == ["hit: 2 dice entered, 3 needed", "save: 9 is not a face of a d6 (1 to 6)"]
+
+
+def test_ask_among_entered_dice_is_refused_where_nothing_asks():
+    with pytest.raises(DiceError, match=r"--dice 'ask': write STAGE=v,v,... or ask"):
+        parse_entered(["hit=6", "ask"], ("hit", "save"))

@@ -393,7 +393,8 @@ ASK = "ask"
 
 def parse_entered(items: Sequence[str], stages: Sequence[str], then: AskedSource | None = None) -> EnteredSource:
     """Read ``--dice`` options such as ``hit=6,4,3,1`` into an :class:`EnteredSource`; ``then`` asks for the
-    stages not entered (an ``ask`` item among ``items`` is the caller's to read and is skipped here).
+    stages not entered (an ``ask`` item among ``items`` is the caller's to read: skipped with ``then``, refused
+    without).
 
     >>> parse_entered(["hit=6,4", "save=5"], ("hit", "save")).roll("hit", 2)
     (6, 4)
@@ -404,7 +405,7 @@ def parse_entered(items: Sequence[str], stages: Sequence[str], then: AskedSource
     """
     dice: dict[str, list[int]] = {}
     for item in items:
-        if item.strip() == ASK:
+        if item.strip() == ASK and then is not None:
             continue
         stage, sep, text = item.partition("=")
         stage = stage.strip()
