@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -31,27 +32,33 @@ class Transcript:
     shown: tuple[str, ...]
 
 
-def transcripts(text: str) -> list[Transcript]:
-    """The commands of every ```text block with the lines each shows."""
-    found: list[Transcript] = []
+def blocks(text: str) -> list[list[Transcript]]:
+    """The ```text blocks, each as its commands in order with the lines each shows."""
+    found: list[list[Transcript]] = []
     for block in re.finditer(r"^```text\n(.*?)^```", text, flags=re.S | re.M):
         first = text.count("\n", 0, block.start(1)) + 1
-        lines = block.group(1).splitlines()
-        i = 0
-        while i < len(lines):
-            if not lines[i].startswith("$ "):
-                raise AssertionError(f"README line {first + i}: output before any command: {lines[i]!r}")
-            start = i
-            command = lines[i][2:]
-            while command.endswith("\\"):
-                i += 1
-                command = command[:-1] + " " + lines[i].strip()
+        found.append(_commands(block.group(1).splitlines(), first))
+    return found
+
+
+def _commands(lines: list[str], first: int) -> list[Transcript]:
+    """``$ `` lines are commands (a trailing backslash continues one); the lines after each, what it shows."""
+    found: list[Transcript] = []
+    i = 0
+    while i < len(lines):
+        if not lines[i].startswith("$ "):
+            raise AssertionError(f"README line {first + i}: output before any command: {lines[i]!r}")
+        start = i
+        command = lines[i][2:]
+        while command.endswith("\\"):
             i += 1
-            shown = []
-            while i < len(lines) and not lines[i].startswith("$ "):
-                shown.append(lines[i].rstrip())
-                i += 1
-            found.append(Transcript(first + start, command, tuple(shown)))
+            command = command[:-1] + " " + lines[i].strip()
+        i += 1
+        shown = []
+        while i < len(lines) and not lines[i].startswith("$ "):
+            shown.append(lines[i].rstrip())
+            i += 1
+        found.append(Transcript(first + start, command, tuple(shown)))
     return found
 
 
@@ -109,24 +116,28 @@ def _rangefire() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "rangefire.cli"]
 
 
-CASES = transcripts(README.read_text(encoding="utf-8"))
+BLOCKS = blocks(README.read_text(encoding="utf-8"))
 
 
 def test_the_readme_has_transcripts() -> None:
-    assert len(CASES) >= 5, "the README's ```text blocks hold the worked commands"
+    assert sum(len(b) for b in BLOCKS) >= 5, "the README's ```text blocks hold the worked commands"
 
 
-@pytest.mark.parametrize("case", CASES, ids=[f"line{c.line}" for c in CASES])
-def test_readme_transcript(case: Transcript) -> None:
-    argv = shlex.split(case.command)
-    assert argv[0] == "rangefire", f"README line {case.line}: transcripts run rangefire, not {argv[0]!r}"
+@pytest.mark.parametrize("block", BLOCKS, ids=[f"line{b[0].line}" for b in BLOCKS])
+def test_readme_transcript(block: list[Transcript], tmp_path: Path) -> None:
+    """A block's commands run in order, in a folder of their own holding the examples, as a reader would
+    type them: a walkthrough's files (``--out``, ``--log``) are the next command's input, never the checkout's."""
+    shutil.copytree(ROOT / "examples", tmp_path / "examples")
     env = {**os.environ, "COLUMNS": str(WIDTH), "LINES": "50", "NO_COLOR": "1", "TERM": "dumb"}
-    run = subprocess.run([*_rangefire(), *argv[1:]], cwd=ROOT, env=env, capture_output=True, text=True,
-                         timeout=60, stdin=subprocess.DEVNULL)
-    output = [line.rstrip() for line in (run.stdout + run.stderr).splitlines()]
-    problem = matches(case.shown, output)
-    assert problem is None, (f"README line {case.line}: `{case.command}` {problem}\n--- the program printed:\n"
-                             + "\n".join(output))
+    for case in block:
+        argv = shlex.split(case.command)
+        assert argv[0] == "rangefire", f"README line {case.line}: transcripts run rangefire, not {argv[0]!r}"
+        run = subprocess.run([*_rangefire(), *argv[1:]], cwd=tmp_path, env=env, capture_output=True, text=True,
+                             timeout=60, stdin=subprocess.DEVNULL)
+        output = [line.rstrip() for line in (run.stdout + run.stderr).splitlines()]
+        problem = matches(case.shown, output)
+        assert problem is None, (f"README line {case.line}: `{case.command}` {problem}\n--- the program printed:\n"
+                                 + "\n".join(output))
 
 
 def test_matches_reads_gaps_and_anchors() -> None:
