@@ -5,24 +5,16 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import subprocess
-import sys
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
+from tests.commands import run
+
 EXAMPLE = Path(__file__).resolve().parent.parent / "src" / "rangefire" / "examples" / "wheatfield.yaml"
 
 
-def run(*args: str, ok: int | None = 0, columns: int = 200) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "COLUMNS": str(columns)}
-    proc = subprocess.run([sys.executable, "-m", "rangefire.cli", *args], capture_output=True, text=True,
-                          timeout=120, env=env)
-    if ok is not None:
-        assert proc.returncode == ok, (proc.stdout, proc.stderr)
-    assert "Traceback" not in proc.stderr
-    return proc
 
 
 @pytest.fixture

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from rangefire.demo import example_path
+from tests.commands import run
 
 #: One example of each game, with an attacker and a target its drawing can mark.
 GAMES = [("wheatfield.yaml", "15th-alabama", "20th-maine"), ("ford.yaml", "archers", "orc-band"),
@@ -17,14 +15,6 @@ GAMES = [("wheatfield.yaml", "15th-alabama", "20th-maine"), ("ford.yaml", "arche
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 
-def run(*args: str, ok: int | None = 0) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "COLUMNS": "200"}
-    proc = subprocess.run([sys.executable, "-m", "rangefire.cli", *args], capture_output=True, text=True,
-                          timeout=120, env=env)
-    if ok is not None:
-        assert proc.returncode == ok, (proc.stdout, proc.stderr)
-    assert "Traceback" not in proc.stderr
-    return proc
 
 
 @pytest.mark.parametrize("name, attacker, target", GAMES)

@@ -4,9 +4,6 @@ each row as the game's own check and odds say, the target the rules choose marke
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -17,20 +14,13 @@ from rangefire.analysis.targets import TargetRow, targets
 from rangefire.core import Attack, LimitError, RangefireError, UnknownUnitError
 from rangefire.demo import example_path
 from rangefire.rulesets import battle_from_mapping, load_battle
+from tests.commands import run
 
 EXAMPLES = ("wheatfield.yaml", "ford.yaml", "temple.yaml", "mist-bridge.yaml", "sawblade.yaml", "ambush.yaml")
 ROW_KEYS = {"attacker", "side", "target", "target_side", "legal", "refusals", "dice", "outcome", "mean", "exact",
             "estimate", "limit", "chosen", "chosen_by"}
 
 
-def run(*args: str, ok: int | None = 0, columns: int = 200) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "COLUMNS": str(columns)}
-    proc = subprocess.run([sys.executable, "-m", "rangefire.cli", *args], capture_output=True, text=True,
-                          timeout=120, env=env)
-    if ok is not None:
-        assert proc.returncode == ok, (proc.stdout, proc.stderr)
-    assert "Traceback" not in proc.stderr
-    return proc
 
 
 def mean(dist: Any) -> Fraction:
