@@ -24,6 +24,11 @@ from typing import Any
 from rangefire.core import Attack, LimitError, RangefireError, Refusal, Ruleset, UnknownUnitError
 from rangefire.core.numbers import fraction_str
 
+#: At most this many (attacker, enemy) pairs in one table: a pair is a whole check and its odds (a few
+#: milliseconds each, more in a crowded Dress on the Colors battle, whose every check weighs every enemy), so
+#: a table of this size answers within seconds. A larger one is refused at once, naming the narrower asks.
+MAX_PAIRS = 1000
+
 
 @dataclass(frozen=True)
 class TargetRow:
@@ -83,10 +88,17 @@ def targets(ruleset: Ruleset[Any, Any], battle: Any, side: str | None = None,
             attacker: str | None = None) -> list[TargetRow]:
     """Every attacker of the side (see :func:`attackers_of`) against every enemy (``Ruleset.enemies``), in
     file order."""
+    attackers = attackers_of(ruleset, battle, side, attacker)
+    enemies = {uid: ruleset.enemies(battle, uid) for uid in attackers}
+    pairs = sum(len(found) for found in enemies.values())
+    if pairs > MAX_PAIRS:
+        whose = f"side {side}" if side is not None else "the battle"
+        raise LimitError(f"{whose} has {pairs} attacker and enemy pairs; a table checks at most {MAX_PAIRS} "
+                         "within seconds: ask for one side (--side) or one unit's targets (--attacker)")
     rows = []
-    for uid in attackers_of(ruleset, battle, side, attacker):
+    for uid in attackers:
         chosen = _chosen(ruleset, battle, uid)
-        for enemy in ruleset.enemies(battle, uid):
+        for enemy in enemies[uid]:
             rows.append(_row(ruleset, battle, uid, enemy, chosen))
     return rows
 
@@ -126,4 +138,4 @@ def _row(ruleset: Ruleset[Any, Any], battle: Any, attacker: str, enemy: str, cho
                      estimate=estimate, **marked)
 
 
-__all__ = ["TargetRow", "attackers_of", "targets"]
+__all__ = ["MAX_PAIRS", "TargetRow", "attackers_of", "targets"]
