@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,13 @@ from rangefire.rulesets.bushido import scene as bushido_scene
 from rangefire.rulesets.dress_on_the_colors import scene as dress_on_the_colors_scene
 from rangefire.rulesets.swerve import scene as swerve_scene
 from rangefire.scenario.files import atomic_write_bytes
+
+#: A PNG's longest side in pixels at most: a larger table is drawn scaled down to fit (cairo refuses a surface
+#: past 32,767 pixels, and one near that holds gigabytes).
+MAX_PNG_SIDE = 8000
+
+#: The picture's size in pixels, as the SVG's root element gives it.
+_SIZE = re.compile(r'<svg [^>]*?width="([0-9.]+)" height="([0-9.]+)"')
 
 SceneFunction = Callable[[Any, Check | None, Sequence[Check] | None], Scene]
 
@@ -67,7 +75,16 @@ def svg_to_png(svg_text: str) -> bytes:
     except (ImportError, OSError):  # OSError: cairocffi found no cairo library on the machine
         raise RangefireError("writing a PNG needs the Python package cairosvg and the cairo library; "
                              "write .svg instead") from None
-    png = cairosvg.svg2png(bytestring=svg_text.encode("utf-8"))
+    size = _SIZE.search(svg_text)
+    width, height = (float(size[1]), float(size[2])) if size else (0.0, 0.0)
+    # a table too large for a picture at the game's scale (a unit a million inches away) is drawn smaller
+    scale = min(1.0, MAX_PNG_SIDE / max(width, height, 1.0))
+    cairo_error = getattr(cairosvg.surface.cairo, "CairoError", MemoryError)
+    try:
+        png = cairosvg.svg2png(bytestring=svg_text.encode("utf-8"), scale=scale)
+    except (MemoryError, ValueError, OverflowError, cairo_error) as exc:
+        raise RangefireError(f"the picture could not be drawn as PNG ({type(exc).__name__}); write .svg "
+                             "instead") from None
     assert isinstance(png, bytes)
     return png
 
@@ -86,4 +103,4 @@ def write_drawing(svg_text: str, path: str | Path) -> None:
     atomic_write_bytes(path, data)
 
 
-__all__ = ["SCENES", "battle_scene", "draw_battle", "render_svg", "svg_to_png", "write_drawing"]
+__all__ = ["MAX_PNG_SIDE", "SCENES", "battle_scene", "draw_battle", "render_svg", "svg_to_png", "write_drawing"]
