@@ -201,7 +201,7 @@ def test_a_torn_last_line_is_reported_as_such(tmp_path):
     (b'{"format": 1, "action": "dance"}\n', 'line 1: action: must be attack or end-turn, got "dance"'),
     (b'{"format": 1, "action": "end-turn", "activation": false, "log": []}\n\n', "line 2: empty"),
     (b'{"format": 1, "action": "attack", "ruleset": "x", "attacker": "a", "dice": {"hit": ["six"]}}\n',
-     "line 1: dice.hit.0: "),
+     "line 1: dice.hit[0]: "),
     (b'{"format": 1, "action": "end-turn", "extra": 1}\n', "line 1: extra: "),
     (b"\xff\n", "line 1: not UTF-8"),
     (b"[" * 100_000 + b"\n", "line 1: not JSON"),

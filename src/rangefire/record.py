@@ -23,6 +23,7 @@ import json
 import os
 import stat
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -89,7 +90,7 @@ class EndTurnAction(_Record):
 
     format: Literal[1] = 1
     action: Literal["end-turn"] = "end-turn"
-    activation: bool = False
+    activation: Annotated[bool, Field(strict=True)] = False  # "yes" or 1 is not read as true
     log: Annotated[tuple[Line, ...], Field(max_length=10_000)] = ()
 
 
@@ -130,48 +131,79 @@ def action_line(action: Action) -> bytes:
 
 # -- appending --------------------------------------------------------------------------------------
 def check_appendable(path: str | Path) -> None:
-    """Refuse, before anything is played, a log that an action could not be appended to: not a regular
-    file, too large, or ending in an incomplete line (a new line would join it)."""
+    """Refuse, before anything is played, a log that an action could not be appended to: in a missing folder,
+    not a regular file, marked read-only, too large, or ending in an incomplete line (a new line would join it)."""
     path = Path(path)
     try:
-        info = os.stat(path)
+        fd = os.open(path, os.O_RDONLY | _OPEN_FLAGS)
     except FileNotFoundError:
         if not path.parent.is_dir():
             raise LogError(f"{path}: cannot write: the folder {path.parent} does not exist") from None
         return
     except OSError as exc:
-        raise LogError(f"{path}: cannot read: {exc.strerror or exc}") from None
+        raise LogError(f"{path}: cannot read: {(exc.strerror or str(exc)).lower()}") from None
+    try:
+        _check_end(path, fd)
+    finally:
+        os.close(fd)
+
+
+#: Opening a log never blocks (a FIFO), never takes a terminal, never leaks into a child process.
+_OPEN_FLAGS = getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+
+
+def _check_end(path: Path, fd: int, locked: bool = False) -> None:
+    """The checks of :func:`check_appendable` on an open log, under a lock that writers hold while they
+    append, so that another process's line half-way through its write is never taken for a torn one."""
+    info = os.fstat(fd)
     if not stat.S_ISREG(info.st_mode):
         raise LogError(f"{path}: not a regular file; a log is appended only to a regular file")
-    if info.st_size + MAX_LINE_BYTES > MAX_LOG_BYTES:
-        raise LogError(f"{path}: {info.st_size} bytes; a log may grow to at most {MAX_LOG_BYTES} bytes")
-    if info.st_size:
-        with open(path, "rb") as f:
-            f.seek(-1, os.SEEK_END)
-            last = f.read(1)
-        if last != b"\n":
+    # as --out does not replace a read-only file, a log marked read-only (even for the superuser) stays as it is
+    if not info.st_mode & 0o222 or not os.access(path, os.W_OK):
+        raise LogError(f"{path}: the log is read-only; nothing is appended to it")
+    with _locked(fd, exclusive=False) if not locked else nullcontext():
+        size = os.fstat(fd).st_size
+        if size + MAX_LINE_BYTES > MAX_LOG_BYTES:
+            raise LogError(f"{path}: {size} bytes; a log may grow to at most {MAX_LOG_BYTES} bytes")
+        if size and os.pread(fd, 1, size - 1) != b"\n":
             raise LogError(f"{path}: the last line is incomplete (a write was cut short); remove it before "
                            "appending")
+
+
+@contextmanager
+def _locked(fd: int, exclusive: bool) -> Iterator[None]:
+    """An advisory lock on the whole log (shared to read, exclusive to append), where the system has one."""
+    try:
+        import fcntl
+    except ImportError:  # no advisory locks here: appends are still single writes
+        yield
+        return
+    fcntl.flock(fd, fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH)
+    try:
+        yield
+    finally:
+        fcntl.flock(fd, fcntl.LOCK_UN)
 
 
 def append_action(path: str | Path, action: Action) -> None:
     """Append one action as one line: a single write to a file opened for appending, then synced.
 
-    The line is written whole or not at all as far as any reader can tell: a short write (a full disk) is
-    reported, and what it left is a last line without a newline, which ``read_log`` reports as incomplete.
+    The line is written whole or not at all as far as any reader can tell: writers (and readers) hold a lock
+    on the log while they write (or read) it, a short write (a full disk) is reported, and what it left is a
+    last line without a newline, which ``read_log`` reports as incomplete.
     """
     path = Path(path)
     line = action_line(action)
     check_appendable(path)
     new = not path.exists()
-    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOCTTY", 0)
+    flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | _OPEN_FLAGS  # read too: its last byte is checked
     try:
         fd = os.open(path, flags, 0o666)
         try:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
-                raise LogError(f"{path}: not a regular file; a log is appended only to a regular file")
-            written = os.write(fd, line)
-            os.fsync(fd)
+            with _locked(fd, exclusive=True):
+                _check_end(path, fd, locked=True)  # again, now that no other writer can be half-way through a line
+                written = os.write(fd, line)
+                os.fsync(fd)
         finally:
             os.close(fd)
         if new:
@@ -223,9 +255,8 @@ def read_log(path: str | Path) -> list[Action]:
 
 
 def _read_limited(path: Path) -> bytes:
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
-        fd = os.open(path, flags)
+        fd = os.open(path, os.O_RDONLY | _OPEN_FLAGS)
         try:
             info = os.fstat(fd)
             if not stat.S_ISREG(info.st_mode):
@@ -233,9 +264,10 @@ def _read_limited(path: Path) -> bytes:
             if info.st_size > MAX_LOG_BYTES:
                 raise LogError(f"{path}: {info.st_size} bytes; a log may be at most {MAX_LOG_BYTES} bytes")
             chunks, left = [], MAX_LOG_BYTES + 1
-            while left > 0 and (chunk := os.read(fd, min(left, 1 << 20))):
-                chunks.append(chunk)
-                left -= len(chunk)
+            with _locked(fd, exclusive=False):  # never half of a line another process is appending
+                while left > 0 and (chunk := os.read(fd, min(left, 1 << 20))):
+                    chunks.append(chunk)
+                    left -= len(chunk)
         finally:
             os.close(fd)
     except OSError as exc:
@@ -261,7 +293,7 @@ def _parse_line(path: Path, number: int, text: bytes) -> Action:
         raise LogError(f"{where}: not JSON ({reason})") from None
     if not isinstance(data, dict):
         raise LogError(f"{where}: must be a JSON object, one action")
-    if data.get("format") != FORMAT:
+    if type(data.get("format")) is not int or data["format"] != FORMAT:  # true and 1.0 are not the format 1
         raise LogError(f"{where}: format: must be {FORMAT}, got {_short(data.get('format'))}")
     kind = data.get("action")
     model: type[_Record]
@@ -275,13 +307,44 @@ def _parse_line(path: Path, number: int, text: bytes) -> Action:
         return model.model_validate(data)
     except ValidationError as exc:
         first = exc.errors()[0]
-        key = ".".join(str(part) for part in first["loc"])
         more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
-        raise LogError(f"{where}: {key}: {first['msg'].lower()}{more}") from None
+        raise LogError(f"{where}: {_key_path(first['loc'])}: {_said(first)}{more}") from None
+
+
+def _key_path(loc: Sequence[int | str]) -> str:
+    """``("dice", "hit", 0)`` -> ``dice.hit[0]``: how every message names a key."""
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else ("." if out else "") + str(part)
+    return out or "the line"
+
+
+#: What each kind of validation failure says, in the project's words (the validation library's own phrases are
+#: never shown); ``{...}`` takes the failure's limits.
+_SAID = {
+    "string_type": "must be text", "string_too_short": "must not be empty",
+    "string_too_long": "may be at most {max_length} characters", "dict_type": "must be a JSON object",
+    "model_type": "must be a JSON object", "model_attributes_type": "must be a JSON object",
+    "tuple_type": "must be a list", "list_type": "must be a list", "int_type": "must be a whole number",
+    "int_parsing": "must be a whole number", "int_from_float": "must be a whole number",
+    "bool_type": "must be true or false", "bool_parsing": "must be true or false",
+    "greater_than_equal": "must be at least {ge}", "less_than_equal": "must be at most {le}",
+    "too_long": "may hold at most {max_length} entries", "too_short": "must hold at least {min_length}",
+    "missing": "is required", "extra_forbidden": "is not a key of an action", "literal_error": "must be {expected}",
+}
+
+
+def _said(error: Any) -> str:
+    template = _SAID.get(error["type"], "is not a value an action holds")
+    try:
+        said = template.format(**error.get("ctx", {}))
+    except (KeyError, IndexError):
+        said = template.split(" {")[0]
+    return said if error["type"] in ("missing", "extra_forbidden") else f"{said}, got {_short(error.get('input'))}"
 
 
 def _short(value: Any) -> str:
-    text = json.dumps(value)
+    text = json.dumps(value, ensure_ascii=True, default=repr)
     return text if len(text) <= 40 else text[:37] + "..."
 
 
@@ -342,8 +405,8 @@ def _replay_attack(ruleset: Ruleset[Any, Any], battle: Any, action: AttackAction
     if checked.plan is None:
         reasons = "; ".join(str(r) for r in checked.refusals)
         raise LogError(f"line {line}: the attack of {attack.attacker} is refused here: {reasons}")
-    source = EnteredSource(dict(action.dice), ruleset.stages)
     try:
+        source = EnteredSource(dict(action.dice), ruleset.stages)
         resolution = ruleset.resolve(checked.plan, source)
     except DiceError as exc:
         raise LogError(f"line {line}: the recorded dice do not fit the attack: {exc}") from None
