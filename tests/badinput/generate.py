@@ -823,6 +823,145 @@ def accepted(corpus: Corpus) -> None:
                     why="160 v 160 dice: odds within seconds (exact or a labelled estimate)")
 
 
+# -- the turn and table commands: replay, resolve --log, end-turn, targets, show -----------------------------------
+def logged_attack(example_name: str, attack: list[str]) -> dict[str, Any]:
+    """The log record of an attack on an example with seeded dice, as ``resolve --log`` writes it."""
+    from rangefire.core import Attack, SeededSource
+    from rangefire.record import attack_action
+    from rangefire.rulesets import load_battle
+
+    ruleset, battle = load_battle(EXAMPLES / example_name)
+    named = Attack(attack[1], attack[3] if len(attack) > 3 else None)
+    resolution, _ = ruleset.play(battle, named, SeededSource(1))
+    record: dict[str, Any] = attack_action(ruleset, named, resolution).model_dump(mode="json")
+    return record
+
+
+def log_text(*records: dict[str, Any]) -> bytes:
+    return "".join(json.dumps(r, ensure_ascii=True) + "\n" for r in records).encode()
+
+
+def replay_logs(corpus: Corpus) -> None:
+    """``replay SCENARIO LOG``: logs that are not a record of this battle, each refused naming the log and its line."""
+    wheatfield = "{examples}/wheatfield.yaml"
+    good = logged_attack("wheatfield.yaml", ["-a", "20th-maine"])
+    ford = logged_attack("ford.yaml", GAMES["al"]["attack"])
+
+    def log(name: str, content: bytes, stderr: list[Any], why: str, exit: tuple[int, ...] = (2,),
+            scenario: str = wheatfield, **extra: Any) -> None:
+        corpus.raw("dc", "replay", name, ".jsonl", content, args=["replay", scenario, "{file}"], exit=exit,
+                   stderr=stderr, why=why, **extra)
+
+    rng = random.Random("replay-junk")
+    log("binary", bytes(rng.randrange(256) for _ in range(400)), ["line 1"], "binary junk as a log")
+    log("invalid-utf8", log_text(good).replace(b"20th-maine", b"20th-\xff", 1), ["line 1", "utf-8"],
+        "a byte that is not UTF-8")
+    log("not-json", b"attack 20th-maine\n", ["line 1", "json"], "a line that is not JSON")
+    log("list", b"[1, 2]\n", ["line 1", "object"], "a JSON list, not an action")
+    log("empty-line", log_text(good) + b"\n", ["line 2", "empty"], "an empty line after an action")
+    log("torn", log_text(good)[:-40], ["line 1", "incomplete"], "a last line without its end (a write cut short)")
+    log("crlf", log_text(good).replace(b"\n", b"\r\n"), [], "CRLF line ends: read as the same action", exit=(0,))
+    log("twice", log_text(good, good), ["line 2", "DC-9.1"], "the same volley twice in a turn: the rules refuse "
+        "the second, named by its line")
+    log("other-game", log_text(ford), ["line 1", "arcane-legions"], "a log of another game's battle")
+    log("other-battle", log_text(good), ["line 1"], "a log of another scenario of the same game (its units are "
+        "not in the battle)", scenario="{examples}/ford.yaml")
+    wrong: list[tuple[str, str, Any, str]] = [
+        ("format-true", "format", True, "format"), ("format-float", "format", 1.0, "format"),
+        ("format-2", "format", 2, "format"), ("action-dance", "action", "dance", "action"),
+        ("attacker-number", "attacker", 5, "attacker"), ("attacker-null", "attacker", None, "attacker"),
+        ("attacker-unknown", "attacker", "nobody", "nobody"), ("target-list", "target", [], "target"),
+        ("target-unknown", "target", "nobody", "nobody"), ("ruleset-other", "ruleset", "bushido", "bushido"),
+        ("ruleset-map", "ruleset", {"a": 1}, "ruleset"), ("choices-list", "choices", [1], "choices"),
+        ("choices-foreign", "choices", {"order": "close"}, "--order"), ("dice-text", "dice", "hit", "dice"),
+        ("dice-negative", "dice", {"hit": [-1] * 6}, "dice.hit[0]"), ("dice-seven", "dice", {"hit": [7] * 6}, "7"),
+        ("dice-10001", "dice", {"hit": [1] * 10_001}, "dice.hit"), ("dice-huge", "dice", {"hit": [10**30]}, "dice"),
+        ("dice-bool", "dice", {"hit": [True] * 6}, "dice.hit[0]"),
+        ("dice-unknown-stage", "dice", {**good["dice"], "nope": [1]}, "nope"),
+        ("outcome-number", "outcome", 3, "outcome"), ("outcome-changed", "outcome", {**good["outcome"], "hits": 99},
+                                                      "outcome.hits"),
+        ("log-map", "log", {}, "log"), ("log-number", "log", [5], "log[0]"), ("extra-key", "extra", 1, "extra"),
+    ]
+    for name, key, value, fragment in wrong:
+        log(f"key-{name}", log_text({**good, key: value}), ["line 1", fragment],
+            f"{key}: {json.dumps(value)[:40]} in an attack's record")
+    for n, text in enumerate(NAMES):
+        log(f"markup-attacker-name{n}", log_text({**good, "attacker": text}), ["line 1", *shown_as(text)],
+            f"an attacker {text!r} shown as text", absent=["\x1b"])
+        log(f"markup-log-name{n}", log_text({**good, "log": [{"clause": text, "text": text + "<script>"}]}),
+            ["line 1", "log line 1"], f"a log line {text!r} shown as text", absent=["\x1b"])
+    log("activation-yes", log_text({"format": 1, "action": "end-turn", "activation": "yes", "log": []}),
+        ["line 1", "activation"], "an activation that is not true or false")
+    log("end-turn-activation", log_text({"format": 1, "action": "end-turn", "activation": True, "log": []}),
+        ["line 1", "activation"], "an activation's end where the game has none")
+    corpus.add("dc-replay-missing-log", "replay", ["replay", wheatfield, "{here}/no-such-folder/turn.jsonl"],
+               stderr=["turn.jsonl"], why="a log in a folder that does not exist")
+    corpus.add("dc-replay-folder", "replay", ["replay", wheatfield, "{here}/dc"], stderr=["dc", "regular"],
+               why="a folder as the log")
+
+
+def logged_commands(corpus: Corpus) -> None:
+    """``resolve --log`` and ``end-turn``: a log nothing can be appended to, refused before anything is played or
+    written; end-turn's options a game does not have."""
+    wheatfield = "{examples}/wheatfield.yaml"
+    resolve = ["resolve", wheatfield, "-a", "20th-maine", "--seed", "1"]
+    torn = log_text(logged_attack("wheatfield.yaml", ["-a", "20th-maine"]))[:-40]
+    corpus.raw("dc", "log", "resolve-torn", ".jsonl", torn, args=[*resolve, "--log", "{file}"],
+               stderr=["incomplete"], why="resolve --log onto a log whose last line is torn: nothing played")
+    corpus.raw("dc", "log", "end-turn-torn", ".jsonl", torn, args=["end-turn", wheatfield, "--out",
+                                                                   "{here}/no-such-folder/after.yaml", "--log",
+                                                                   "{file}"],
+               stderr=["incomplete"], why="end-turn --log onto a torn log")
+    for name, where in (("folder", "{here}/dc"), ("missing-folder", "{here}/no-such-folder/turn.jsonl")):
+        corpus.add(f"dc-log-resolve-{name}", "log", [*resolve, "--log", where], stderr=[where.rsplit("/", 1)[-1]],
+                   why=f"resolve --log into a {name}")
+        corpus.add(f"dc-log-end-turn-{name}", "log", ["end-turn", wheatfield, "--out", "{here}/no-such-folder/a.yaml",
+                                                      "--log", where], stderr=[where.rsplit("/", 1)[-1]],
+                   why=f"end-turn --log into a {name}")
+    for game, info in GAMES.items():
+        scenario = "{examples}/" + info["example"]
+        corpus.add(f"{game}-end-turn-missing-folder", "end-turn",
+                   ["end-turn", scenario, "--out", "{here}/no-such-folder/after.yaml"], stderr=["after.yaml"],
+                   why="end-turn --out into a folder that does not exist")
+        corpus.add(f"{game}-end-turn-onto-folder", "end-turn", ["end-turn", scenario, "--out", "{here}/" + game],
+                   stderr=[game], why="end-turn --out onto a folder")
+        if game != "bu":
+            corpus.add(f"{game}-end-turn-activation", "end-turn",
+                       ["end-turn", scenario, "--activation", "--out", "{here}/no-such-folder/after.yaml"],
+                       stderr=["--activation"], why="--activation where the game's turns end whole")
+    corpus.add("misc-usage-end-turn-no-out", "usage", ["end-turn", wheatfield], stderr=["--out"],
+               why="end-turn without --out")
+
+
+def table_commands(corpus: Corpus) -> None:
+    """``targets`` and ``show``: unknown sides and units (names with markup shown as text), options that do not go
+    together, drawings that cannot be written."""
+    for game, info in GAMES.items():
+        scenario = "{examples}/" + info["example"]
+        attacker = info["attack"][1]
+        for name, args, fragments in (
+                ("side-and-attacker", ["--side", "x", "--attacker", attacker], ["side", "attacker"]),
+                ("unknown-side", ["--side", "nobody"], ["nobody"]),
+                ("unknown-attacker", ["--attacker", "nobody"], ["nobody"]),
+                ("markup-side", ["--side", "[/x]"], ["[/x]"]),
+                ("escape-attacker", ["--attacker", "\x1b[31mred"], ["[31mred"])):
+            corpus.add(f"{game}-targets-{name}", "targets", ["targets", scenario, *args], stderr=fragments,
+                       absent=["\x1b"], why=f"targets {' '.join(args)!r}")
+        for name, args, fragments in (
+                ("target-without-attacker", ["-t", attacker], ["--attacker"]),
+                ("unknown-attacker", ["-a", "nobody"], ["nobody"]),
+                ("unknown-target", ["-a", attacker, "-t", "nobody"], ["nobody"]),
+                ("markup-attacker", ["-a", "[/x]"], ["[/x]"])):
+            corpus.add(f"{game}-show-{name}", "show", ["show", scenario, *args, "--out", "{here}/no-such-folder/m.svg"],
+                       stderr=fragments, why=f"show {' '.join(args)!r}")
+        for name, out, fragment in (("no-suffix", "{here}/" + game, game), ("txt", "{here}/m.txt", "m.txt"),
+                                    ("missing-folder", "{here}/no-such-folder/m.png", "m.png")):
+            corpus.add(f"{game}-show-out-{name}", "show", ["show", scenario, "--out", out], stderr=[fragment],
+                       why=f"show --out where no drawing can be written ({name})")
+    corpus.add("bu-check-candidates-unknown-attacker", "choice", ["check", "{examples}/temple.yaml", "-a", "nobody"],
+               stderr=["nobody"], why="check without --target for an attacker not in the battle")
+
+
 def build() -> Corpus:
     corpus = Corpus([], {})
     for game, info in GAMES.items():
@@ -841,6 +980,9 @@ def build() -> Corpus:
     markup(corpus)
     escaped_keys(corpus)
     accepted(corpus)
+    replay_logs(corpus)
+    logged_commands(corpus)
+    table_commands(corpus)
     return corpus
 
 
