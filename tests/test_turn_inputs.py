@@ -175,3 +175,31 @@ def test_a_png_of_a_table_a_million_inches_wide_is_drawn_scaled_down_not_a_cairo
     scenario = tmp_path / "huge.json"
     scenario.write_text(json.dumps(data), encoding="utf-8")
     run("show", str(scenario), "--out", str(tmp_path / "cli.png"))
+
+
+# -- a log that is the battle's own file ------------------------------------------------------------------------------
+@pytest.mark.parametrize("verb", ["resolve", "end-turn"])
+@pytest.mark.parametrize("which", ["scenario", "out"])
+def test_a_log_naming_the_scenario_or_out_file_is_refused_and_no_scenario_is_spoilt(tmp_path, verb, which):
+    """``--log`` naming the scenario (or the ``--out`` file) appended a JSON line to the battle's YAML, leaving a
+    file no command could read again."""
+    scenario = tmp_path / "battle.yaml"
+    scenario.write_bytes(example_path("wheatfield.yaml").read_bytes())
+    out = tmp_path / "after.yaml"
+    log = scenario if which == "scenario" else out
+    args = ["-a", "20th-maine", "--seed", "1"] if verb == "resolve" else []
+    proc = run(verb, str(scenario), *args, "--out", str(out), "--log", str(log), ok=2)
+    assert proc.stderr.startswith("rangefire: ") and proc.stderr.count("\n") == 1 and "--log" in proc.stderr
+    assert scenario.read_bytes() == example_path("wheatfield.yaml").read_bytes()
+    assert not out.exists()
+
+
+def test_a_file_that_is_not_a_log_is_not_appended_to(tmp_path):
+    """A scenario (YAML or one-line JSON) named as a log: its first line is no action, so nothing is appended."""
+    for name, text in (("battle.yaml", example_path("wheatfield.yaml").read_text(encoding="utf-8")),
+                       ("battle.json", json.dumps({"ruleset": "dress-on-the-colors", "units": []}) + "\n")):
+        path = tmp_path / name
+        path.write_text(text, encoding="utf-8")
+        with pytest.raises(LogError, match="not a log"):
+            check_appendable(path)
+        assert path.read_text(encoding="utf-8") == text

@@ -130,10 +130,14 @@ def action_line(action: Action) -> bytes:
 
 
 # -- appending --------------------------------------------------------------------------------------
-def check_appendable(path: str | Path) -> None:
+def check_appendable(path: str | Path, apart_from: Sequence[str | Path | None] = ()) -> None:
     """Refuse, before anything is played, a log that an action could not be appended to: in a missing folder,
-    not a regular file, marked read-only, too large, or ending in an incomplete line (a new line would join it)."""
+    not a regular file, marked read-only, too large, not a log (a scenario), ending in an incomplete line (a new
+    line would join it), or the same file as one of ``apart_from`` (the scenario read, the battle written)."""
     path = Path(path)
+    for other in apart_from:
+        if other is not None and _same_file(path, Path(other)):
+            raise LogError(f"--log {path}: the log is the battle's own file ({other}); a log is a file of its own")
     try:
         fd = os.open(path, os.O_RDONLY | _OPEN_FLAGS)
     except FileNotFoundError:
@@ -168,6 +172,15 @@ def _check_end(path: Path, fd: int, locked: bool = False) -> None:
         if size and os.pread(fd, 1, size - 1) != b"\n":
             raise LogError(f"{path}: the last line is incomplete (a write was cut short); remove it before "
                            "appending")
+        if size and not _starts_as_log(os.pread(fd, min(size, MAX_LINE_BYTES + 1), 0)):
+            raise LogError(f"{path}: not a log (its first line is no action); nothing is appended to it")
+
+
+def _same_file(one: Path, other: Path) -> bool:
+    try:
+        return one.resolve() == other.resolve() or (one.exists() and other.exists() and one.samefile(other))
+    except (OSError, RuntimeError):  # a loop of links: not the same as anything that can be written
+        return False
 
 
 @contextmanager
@@ -226,6 +239,16 @@ def _sync_folder(folder: Path) -> None:
         pass  # a file system that cannot sync a folder: the line itself is synced
     finally:
         os.close(fd)
+
+
+def _starts_as_log(head: bytes) -> bool:
+    """Whether a file's first line is a JSON object naming an action, as every log's is (a scenario's is not)."""
+    first = head.split(b"\n", 1)[0]
+    try:
+        data = json.loads(first.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+        return False
+    return isinstance(data, dict) and "action" in data
 
 
 # -- reading ----------------------------------------------------------------------------------------

@@ -179,7 +179,7 @@ def resolve(
         if log_file is not None:
             from rangefire.record import check_appendable
 
-            check_appendable(log_file)  # before anything is played or written
+            check_appendable(log_file, apart_from=(scenario, out_file))  # before anything is played or written
         resolution, after = ruleset.play(battle, attack, source)
         after_data = ruleset.dump(after)
         if out_file is not None:

@@ -49,7 +49,7 @@ def end_turn(
             raise RangefireError(f"--activation: {ruleset.key} has no activations; its turns end whole (leave "
                                  "--activation out)")
         if log_file is not None:
-            check_appendable(log_file)
+            check_appendable(log_file, apart_from=(scenario, out_file))
         after, log = ruleset.end_activation(battle) if activation else ruleset.end_turn(battle)
         after_data = ruleset.dump(after)
         write_scenario(out_file, after_data, original=scenario, before=ruleset.dump(battle))
