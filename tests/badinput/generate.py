@@ -912,6 +912,13 @@ def logged_commands(corpus: Corpus) -> None:
                                                                    "{here}/no-such-folder/after.yaml", "--log",
                                                                    "{file}"],
                stderr=["incomplete"], why="end-turn --log onto a torn log")
+    scenario_text = (EXAMPLES / "wheatfield.yaml").read_bytes()
+    corpus.raw("dc", "log", "resolve-into-scenario", ".yaml", scenario_text,
+               args=["resolve", "{file}", "-a", "20th-maine", "--seed", "1", "--log", "{file}"], stderr=["--log"],
+               why="resolve --log naming the scenario itself: refused, the scenario left whole")
+    corpus.raw("dc", "log", "end-turn-into-scenario", ".yaml", scenario_text,
+               args=["end-turn", "{file}", "--out", "{here}/no-such-folder/a.yaml", "--log", "{file}"],
+               stderr=["--log"], why="end-turn --log naming the scenario itself")
     for name, where in (("folder", "{here}/dc"), ("missing-folder", "{here}/no-such-folder/turn.jsonl")):
         corpus.add(f"dc-log-resolve-{name}", "log", [*resolve, "--log", where], stderr=[where.rsplit("/", 1)[-1]],
                    why=f"resolve --log into a {name}")
