@@ -203,3 +203,22 @@ def test_a_file_that_is_not_a_log_is_not_appended_to(tmp_path):
         with pytest.raises(LogError, match="not a log"):
             check_appendable(path)
         assert path.read_text(encoding="utf-8") == text
+
+
+# -- end-turn at the last turn a battle file records ------------------------------------------------------------------
+LAST_TURN = {"wheatfield.yaml": "turn: {number: 100000, side: confederate}\n",
+             "ford.yaml": "turn: {number: 100000, side: horde}\n",
+             "temple.yaml": "turn: {number: 100000}\n",
+             "ambush.yaml": "turn: {number: 100000, side: tyler}\n"}
+
+
+@pytest.mark.parametrize("example", sorted(LAST_TURN))
+def test_ending_turn_100000_is_refused_in_one_line_not_a_validation_traceback(tmp_path, example):
+    """The turn after the last one a battle file can record (turn.number at most 100000): a clean refusal, the
+    battle not written, rather than the model's own traceback."""
+    scenario = tmp_path / example
+    scenario.write_text(example_path(example).read_text(encoding="utf-8") + LAST_TURN[example], encoding="utf-8")
+    out = tmp_path / "after.yaml"
+    proc = run("end-turn", str(scenario), "--out", str(out), ok=2)
+    assert proc.stderr.startswith("rangefire: ") and proc.stderr.count("\n") == 1 and "100000" in proc.stderr
+    assert not out.exists()

@@ -21,6 +21,17 @@ B = TypeVar("B", bound=BaseModel)
 P = TypeVar("P", bound=Plan)
 
 
+#: The last turn a battle file records (each game's ``turn.number`` is at most this).
+MAX_TURN = 100_000
+
+
+def check_turn_number(number: int) -> None:
+    """Refuse to pass the turn to one a battle file cannot record, before anything is written."""
+    if number > MAX_TURN:
+        raise RangefireError(f"turn {MAX_TURN} is the last a battle file records (turn.number at most {MAX_TURN}); "
+                             "the turn cannot pass beyond it")
+
+
 class Ruleset(ABC, Generic[B, P]):
     """A game's ranged combat behind one protocol.
 
@@ -168,6 +179,7 @@ class Ruleset(ABC, Generic[B, P]):
             following, next_number = sides[sides.index(side) + 1], number
         else:  # the last side (or one with no unit left): the next turn begins with the first side
             following, next_number = sides[0], number + 1
+        check_turn_number(next_number)
         log.append(LogLine(clause, f"turn {number}: {side}'s turn ends; the turn passes to {following}"
                                    + (f", turn {next_number} begins" if next_number != number else "")))
         return side, next_number, following, log

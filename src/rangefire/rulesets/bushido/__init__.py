@@ -27,6 +27,7 @@ from rangefire.core import (
     UnknownUnitError,
 )
 from rangefire.core.numbers import fraction_str
+from rangefire.core.ruleset import check_turn_number
 from rangefire.dice import Dist
 from rangefire.rulesets.bushido.dice import attack_odds, contest, pools, side_result, wound_roll, wounds_for
 from rangefire.rulesets.bushido.scenario import KEY, Battle, Options, Turn, Unit, cross_problems
@@ -204,6 +205,7 @@ class Bushido(Ruleset[Battle, BushidoPlan]):
         stay += [f"{u.id} {u.wounds.marked}/{u.wounds.boxes} wounds" for u in battle.units if u.wounds.marked]
         log.append(LogLine("BU-8.2", "prone and wounds stay" + (f" ({', '.join(stay)})" if stay else "")))
         stays = f" ({battle.active_side} stays the active side)" if battle.active_side else ""
+        check_turn_number(number + 1)
         log.append(LogLine("BU-8.2", f"turn {number} ends; turn {number + 1} begins{stays}"))
         after = battle.model_copy(update={"units": tuple(units), "turn": Turn(number=number + 1)})
         return after, log
