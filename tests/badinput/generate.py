@@ -936,6 +936,13 @@ def logged_commands(corpus: Corpus) -> None:
             corpus.add(f"{game}-end-turn-activation", "end-turn",
                        ["end-turn", scenario, "--activation", "--out", "{here}/no-such-folder/after.yaml"],
                        stderr=["--activation"], why="--activation where the game's turns end whole")
+    last_turn = {"dc": "turn: {number: 100000, side: confederate}", "al": "turn: {number: 100000, side: horde}",
+                 "bu": "turn: {number: 100000}", "sw": "turn: {number: 100000, side: tyler}"}
+    for game, info in GAMES.items():
+        text = (EXAMPLES / info["example"]).read_text(encoding="utf-8") + last_turn[game] + "\n"
+        corpus.raw(game, "end-turn", "last-turn", ".yaml", text.encode(), stderr=["100000"],
+                   args=["end-turn", "{file}", "--out", "{here}/no-such-folder/after.yaml"],
+                   why="the turn cannot pass beyond the last a battle file records")
     corpus.add("misc-usage-end-turn-no-out", "usage", ["end-turn", wheatfield], stderr=["--out"],
                why="end-turn without --out")
 

@@ -50,7 +50,12 @@ def end_turn(
                                  "--activation out)")
         if log_file is not None:
             check_appendable(log_file, apart_from=(scenario, out_file))
-        after, log = ruleset.end_activation(battle) if activation else ruleset.end_turn(battle)
+        try:
+            after, log = ruleset.end_activation(battle) if activation else ruleset.end_turn(battle)
+        except RangefireError as exc:  # named by the battle it concerns, its exit code kept
+            named = RangefireError(f"{scenario}: {exc}")
+            named.exit_code = exc.exit_code
+            raise named from None
         after_data = ruleset.dump(after)
         write_scenario(out_file, after_data, original=scenario, before=ruleset.dump(battle))
         if log_file is not None:
