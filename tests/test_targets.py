@@ -173,6 +173,7 @@ def test_odds_beyond_the_search_limit_are_said_so_not_raised(monkeypatch):
     row = targets(ruleset, battle, attacker="rail-gun")[0]
     assert (row.legal, row.mean, row.limit) == (True, None, str(refused.value))
     assert row.to_dict()["limit"].startswith("best play is not searched")
+    assert row.to_dict()["exact"] is None  # odds not computed: not called exact
 
 
 def test_an_estimate_is_labelled_not_exact(monkeypatch):

@@ -35,7 +35,7 @@ class TargetRow:
     """One attacker against one enemy.
 
     ``mean`` is the mean of ``outcome`` (the game's main outcome); ``exact`` is False when that mean is an
-    estimate, which ``estimate`` then describes; ``limit`` holds the game's reason when it refuses to compute
+    estimate (and null in JSON where there is no mean), which ``estimate`` then describes; ``limit`` holds the game's reason when it refuses to compute
     the odds at all (the pair stays legal). ``chosen`` marks the target the rules choose, under the clause
     ``chosen_by``; ``tied`` the other targets the rules leave to the firer on a tie.
     """
@@ -61,7 +61,8 @@ class TargetRow:
             "attacker": self.attacker, "side": self.side, "target": self.target, "target_side": self.target_side,
             "legal": self.legal, "refusals": [r.to_dict() for r in self.refusals],
             "dice": self.dice or None, "outcome": self.outcome or None,
-            "mean": None if self.mean is None else fraction_str(self.mean), "exact": self.exact,
+            "mean": None if self.mean is None else fraction_str(self.mean),
+            "exact": None if self.mean is None else self.exact,  # no mean: neither exact nor estimated
             "estimate": self.estimate, "limit": self.limit, "chosen": self.chosen, "chosen_by": self.chosen_by,
         }
 
