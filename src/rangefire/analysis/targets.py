@@ -35,9 +35,10 @@ class TargetRow:
     """One attacker against one enemy.
 
     ``mean`` is the mean of ``outcome`` (the game's main outcome); ``exact`` is False when that mean is an
-    estimate (and null in JSON where there is no mean), which ``estimate`` then describes; ``limit`` holds the game's reason when it refuses to compute
-    the odds at all (the pair stays legal). ``chosen`` marks the target the rules choose, under the clause
-    ``chosen_by``; ``tied`` the other targets the rules leave to the firer on a tie.
+    estimate, which ``estimate`` then describes (null in JSON where there is no mean); ``limit`` holds the
+    game's reason when it refuses to compute the odds at all (the pair stays legal). ``chosen`` marks the
+    target the rules choose, under the clause ``chosen_by``; ``tied`` the other targets the rules leave to the
+    firer on a tie.
     """
 
     attacker: str
