@@ -32,6 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from rangefire.core import Attack, DiceError, LogLine, RangefireError, Resolution, Ruleset
 from rangefire.core.source import EnteredSource
+from rangefire.scenario.validation import format_error
 
 FORMAT = 1
 #: A log larger than this is refused before it is read (a turn is a few kilobytes; a long battle some hundreds).
@@ -331,39 +332,7 @@ def _parse_line(path: Path, number: int, text: bytes) -> Action:
     except ValidationError as exc:
         first = exc.errors()[0]
         more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
-        raise LogError(f"{where}: {_key_path(first['loc'])}: {_said(first)}{more}") from None
-
-
-def _key_path(loc: Sequence[int | str]) -> str:
-    """``("dice", "hit", 0)`` -> ``dice.hit[0]``: how every message names a key."""
-    out = ""
-    for part in loc:
-        out += f"[{part}]" if isinstance(part, int) else ("." if out else "") + str(part)
-    return out or "the line"
-
-
-#: What each kind of validation failure says, in the project's words (the validation library's own phrases are
-#: never shown); ``{...}`` takes the failure's limits.
-_SAID = {
-    "string_type": "must be text", "string_too_short": "must not be empty",
-    "string_too_long": "may be at most {max_length} characters", "dict_type": "must be a JSON object",
-    "model_type": "must be a JSON object", "model_attributes_type": "must be a JSON object",
-    "tuple_type": "must be a list", "list_type": "must be a list", "int_type": "must be a whole number",
-    "int_parsing": "must be a whole number", "int_from_float": "must be a whole number",
-    "bool_type": "must be true or false", "bool_parsing": "must be true or false",
-    "greater_than_equal": "must be at least {ge}", "less_than_equal": "must be at most {le}",
-    "too_long": "may hold at most {max_length} entries", "too_short": "must hold at least {min_length}",
-    "missing": "is required", "extra_forbidden": "is not a key of an action", "literal_error": "must be {expected}",
-}
-
-
-def _said(error: Any) -> str:
-    template = _SAID.get(error["type"], "is not a value an action holds")
-    try:
-        said = template.format(**error.get("ctx", {}))
-    except (KeyError, IndexError):
-        said = template.split(" {")[0]
-    return said if error["type"] in ("missing", "extra_forbidden") else f"{said}, got {_short(error.get('input'))}"
+        raise LogError(f"{where}: {format_error(first)}{more}") from None  # in the scenario's words
 
 
 def _short(value: Any) -> str:
