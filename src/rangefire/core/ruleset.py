@@ -158,14 +158,17 @@ class Ruleset(ABC, Generic[B, P]):
         after, log = self._end_activation(battle)
         return after, list(log)
 
-    def passed_turn(self, battle: B, number: int | None, side: str | None,
-                    clause: str) -> tuple[str, int, str, list[LogLine]]:
-        """Who ends the turn, and the turn number and side it passes to: the next side in the order of
-        :meth:`sides`, and after the last one the first side with the number grown by one. A battle that
-        recorded no turn is taken to be at turn 1 of its first side (the log says so).
+    def passed_turn(self, battle: B, clause: str) -> tuple[str, int, str, list[LogLine]]:
+        """Who ends the turn recorded as ``battle.turn`` (``number`` and ``side``), and the turn number and side it
+        passes to: the next side in the order of :meth:`sides`, and after the last one the first side with the
+        number grown by one. A battle that recorded no turn is taken to be at turn 1 of its first side (the log
+        says so).
 
         Returns ``(ending side, next number, next side, log lines)``.
         """
+        turn = getattr(battle, "turn", None)
+        number: int | None = getattr(turn, "number", None)
+        side: str | None = getattr(turn, "side", None)
         sides = self.sides(battle)
         if not sides:
             raise RangefireError("no side has a unit left to take the turn")

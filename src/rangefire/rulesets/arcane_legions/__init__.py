@@ -83,9 +83,7 @@ class ArcaneLegions(Ruleset[Battle, OrderPlan]):
         return battle.turn.side if battle.turn is not None else None
 
     def _end_turn(self, battle: Battle) -> tuple[Battle, list[LogLine]]:
-        turn = battle.turn
-        side, number, following, passing = self.passed_turn(battle, turn.number if turn else None,
-                                                            turn.side if turn else None, "AL-9.1")
+        side, number, following, passing = self.passed_turn(battle, "AL-9.1")
         log = passing[:-1]
         units = []
         for unit in battle.units:

@@ -90,9 +90,7 @@ class DressOnTheColors(Ruleset[Battle, VolleyPlan]):
         return out
 
     def _end_turn(self, battle: Battle) -> tuple[Battle, list[LogLine]]:
-        turn = battle.turn
-        side, number, following, passing = self.passed_turn(battle, turn.number if turn else None,
-                                                            turn.side if turn else None, "DC-9.2")
+        side, number, following, passing = self.passed_turn(battle, "DC-9.2")
         log = passing[:-1]
         units = []
         for unit in battle.units:

@@ -119,9 +119,7 @@ class Swerve(Ruleset[Battle, CombatPlan]):
 
     def _end_turn(self, battle: Battle) -> tuple[Battle, list[LogLine]]:
         """The turn passes to the next player, whose swerved cards are unswerved as that turn starts."""
-        turn = battle.turn
-        _, number, following, log = self.passed_turn(battle, turn.number if turn else None,
-                                                     turn.side if turn else None, "SW-8.1")
+        _, number, following, log = self.passed_turn(battle, "SW-8.1")
         unswerved = [c.id for c in battle.cards if c.owner == following and c.swerved]
         cards = tuple(c.model_copy(update={"swerved": False}) if c.id in unswerved else c for c in battle.cards)
         done = f"{', '.join(unswerved)} unswerved" if unswerved else "no swerved card to unswerve"
