@@ -34,7 +34,7 @@ def render_targets(ruleset: Any, rows: Sequence[TargetRow], title: str) -> None:
     fixed = 16 + legal + mean  # 16: the borders and padding of five columns
     longest = max((len(text(uid)) for row in rows for uid in (row.attacker, row.target)), default=8)
     name = max(8, min(longest, 20, (out.width - fixed - 22) // 2))
-    rest = max(22, out.width - fixed - 2 * name)
+    rest = max(14, out.width - fixed - 2 * name)  # a narrow terminal: the reasons wrap more, the names stay whole
     table.add_column("attacker", overflow="fold", width=name)
     table.add_column("target", overflow="fold", width=name)
     table.add_column("legal", width=legal)
