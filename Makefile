@@ -1,12 +1,14 @@
 # make demo: set everything up and play the built-in example battles.
 # make test: set everything up and run the whole suite (pytest, ruff, mypy, rule coverage).
+# make serve: the HTTP API and the table in a browser, with the example battles loaded.
+# make docs: the library's API reference (mkdocs), built into site/.
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 RULES := ../shared/tools/rule-coverage
 RULE_PREFIXES ?= DC,SW,AL,BU
 
-.PHONY: demo test lint typecheck coverage-rules bench clean
+.PHONY: demo test serve docs browser lint typecheck coverage-rules bench clean
 
 $(BIN)/.installed: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -17,7 +19,19 @@ $(BIN)/.installed: pyproject.toml
 demo: $(BIN)/.installed
 	$(BIN)/rangefire demo
 
-test: $(BIN)/.installed
+# The browser tests drive Debian's Chromium; install it where it is missing (as root, or through sudo).
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+browser:
+	@command -v chromium >/dev/null || $(SUDO) apt-get install -y chromium \
+		|| ($(SUDO) apt-get update && $(SUDO) apt-get install -y chromium)
+
+serve: $(BIN)/.installed
+	$(BIN)/rangefire serve --examples
+
+docs: $(BIN)/.installed
+	$(BIN)/mkdocs build --strict
+
+test: $(BIN)/.installed browser
 	$(BIN)/python -m pytest
 	$(BIN)/ruff check src tests bench
 	$(BIN)/mypy src

@@ -1,6 +1,7 @@
 """The core: the Ruleset base class, value and result types, errors and dice sources."""
 
 from rangefire.core.errors import (
+    ChoiceError,
     DiceError,
     IllegalAttackError,
     LimitError,
@@ -21,12 +22,14 @@ from rangefire.core.source import (
     SeededSource,
     parse_entered,
 )
-from rangefire.core.types import Attack, Check, LogLine, Modifier, Odds, Plan, Refusal, Resolution
+from rangefire.core.types import FORMAT, Attack, Check, LogLine, Modifier, Odds, Plan, Refusal, Resolution
 
 __all__ = [
+    "FORMAT",
     "AskedSource",
     "Attack",
     "Check",
+    "ChoiceError",
     "DiceError",
     "DiceSource",
     "EnteredSource",

@@ -68,3 +68,11 @@ class DiceError(RangefireError):
 
 class LimitError(RangefireError):
     """Input too large or too hostile to process: refused before any work is done."""
+
+
+class ChoiceError(RangefireError):
+    """A player's choice (a game's declared choice, by name) that is missing, unknown or not allowed here."""
+
+    def __init__(self, choice: str, message: str) -> None:
+        self.choice = choice
+        super().__init__(message)

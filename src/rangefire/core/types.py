@@ -13,6 +13,10 @@ from typing import Any, Protocol
 
 from rangefire.core.numbers import fraction_str
 
+#: The version of every JSON output's shape (the ``format`` key): raised when a key changes meaning or goes away,
+#: not when one is added.
+FORMAT = 1
+
 
 class Distribution(Protocol):
     """What a result needs of a distribution (``rangefire.dice.Dist`` is one)."""
