@@ -79,6 +79,10 @@ def test_every_example_draws_one_group_per_unit(name):
     root = parse(draw_battle(ruleset, battle))
     ids = [g.get("data-id") for g in find(root, "g", "unit")]
     assert sorted(ids) == sorted(c for c in ruleset.unit_ids(battle) if _in_play(ruleset, battle, c))
+    # a page makes the pieces clickable by data-unit and data-side: every unit group, and nothing else, has them
+    clickable = {el.get("data-unit"): el.get("data-side") for el in root.iter() if el.get("data-unit") is not None
+                 and el is not root and "scale-bar" not in classes(el)}
+    assert clickable == {uid: ruleset.side_of(battle, uid) for uid in ids}
 
 
 def _in_play(ruleset, battle, uid):

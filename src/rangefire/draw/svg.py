@@ -6,9 +6,9 @@ meaning so that a web page can style and script it.
   where the table's origin lies in pixels and how many pixels a unit is (``data-origin-x``,
   ``data-origin-y``, ``data-scale``), so a program can map a click back to the table.
 - Each shape is an element with its kind as classes (``terrain terrain-heavy``), its state (``hindered``,
-  ``refused``), its side (``side-0``), ``data-id`` and a ``<title>`` tooltip; a unit is a
-  ``<g class="unit" data-id="...">``. Colours and line styles are also given as presentation attributes,
-  so the file stands alone and a stylesheet can still override them.
+  ``refused``), its side (``side-0``), ``data-id`` and a ``<title>`` tooltip; a unit (a card in the card
+  game) is a ``<g class="unit" data-id="..." data-unit="..." data-side="...">``. Colours and line styles are
+  also given as presentation attributes, so the file stands alone and a stylesheet can still override them.
 - Colours: the Okabe-Ito palette, told apart by people with any common colour blindness; a line of fire's
   state is shown by its colour *and* its dash pattern.
 - Text from the scenario is escaped, and control and format characters are written out (``\\x1b``), never
@@ -197,6 +197,9 @@ def _data(shape: Shape) -> str:
     out = ""
     if shape.id:
         out += f' data-id="{esc(shape.id)}"'
+        if isinstance(shape, Group) and shape.kind == "unit":
+            # a page finds the pieces a player may click by this (the root's data-unit is the table's unit)
+            out += f' data-unit="{esc(shape.id)}"'
     if shape.side is not None:
         out += f' data-side="{esc(shape.side)}"'
     if shape.state:
