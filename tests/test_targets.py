@@ -138,7 +138,7 @@ def test_default_side_from_the_turn_the_battle_records_DC_9_2(tmp_path: Path):
         pytest.skip("this battle model records no turn yet")
     path = tmp_path / "w.yaml"
     path.write_text(example_path("wheatfield.yaml").read_text() + "turn: {number: 2, side: confederate}\n")
-    rows = json.loads(run("targets", str(path), "--json").stdout)
+    rows = json.loads(run("targets", str(path), "--json").stdout)["targets"]
     assert {r["attacker"] for r in rows} == {"15th-alabama", "4th-texas", "47th-alabama"}
     assert "targets of confederate (whose turn it is)" in run("targets", str(path)).stdout
 
@@ -200,7 +200,9 @@ def test_row_to_dict_has_exact_fractions():
 
 # -- the command --------------------------------------------------------------------------------------
 def test_cli_json_is_a_list_of_rows():
-    rows = json.loads(run("targets", str(example_path("wheatfield.yaml")), "--side", "confederate", "--json").stdout)
+    data = json.loads(run("targets", str(example_path("wheatfield.yaml")), "--side", "confederate", "--json").stdout)
+    assert set(data) == {"format", "targets"}
+    rows = data["targets"]
     assert isinstance(rows, list) and len(rows) == 9
     assert all(set(r) == ROW_KEYS for r in rows)
     chosen = [r for r in rows if r["chosen"]]
@@ -217,7 +219,7 @@ def test_cli_json_is_a_list_of_rows():
 
 
 def test_cli_attacker_json():
-    rows = json.loads(run("targets", str(example_path("temple.yaml")), "-a", "yoichi", "--json").stdout)
+    rows = json.loads(run("targets", str(example_path("temple.yaml")), "-a", "yoichi", "--json").stdout)["targets"]
     assert [(r["target"], r["legal"]) for r in rows] == [("takeda", True), ("yojimbo", True), ("scout", False),
                                                         ("oni", True)]
 

@@ -1,19 +1,47 @@
-"""The command line: ``rangefire rulesets | check | odds | resolve | demo`` (design section 5).
+"""The command line: ``rangefire rulesets | check | odds | resolve | demo | schema ...`` (design section 5).
 
 Every command takes ``--json``. Without it the output is for people: Rich tables, every modifier with its
-clause. Errors go to stderr on one line with a non-zero exit (2 bad input, 1 an attack the rules refuse).
+clause. Errors go to stderr on one line with a non-zero exit (2 bad input, 1 an attack the rules refuse); with
+``--json`` they are JSON on stdout (``{"format", "error": {...}}``), usage errors included, with the same codes.
 The library knows nothing of this package: each command reads its flags into the library's own values.
 """
 
 from __future__ import annotations
 
+import sys
+
 from rangefire.cli import commands, table, turns  # noqa: F401  (register the commands on the app)
-from rangefire.cli.common import app
+from rangefire.cli.common import _emit, app
 
 
 def main() -> None:
     """Console-script entry point."""
-    app()
+    args = sys.argv[1:]
+    if "--json" not in args[: args.index("--") if "--" in args else None]:
+        app()
+        return
+    sys.exit(_json_main())
+
+
+def _json_main() -> int:
+    """The app run for a program (``--json``): a usage error (a missing option, a bad value, an unknown
+    command) is JSON on stdout like every other error, with the exit code the option parser gives it."""
+    import typer
+
+    # the option parser's error classes, found from a public one (typer may carry its own copy of click)
+    usage_error: type[Exception] = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
+    try:
+        code = app(standalone_mode=False)
+    except typer.Abort:
+        return 1
+    except usage_error as exc:
+        param = getattr(exc, "param", None)
+        option = param.opts[0] if param is not None and getattr(param, "opts", None) else None
+        message = exc.format_message()  # type: ignore[attr-defined]  # every ClickException has it
+        _emit({"error": {"kind": "usage", "message": message, "path": None, "clause": None,
+                         "parameter": option}})
+        return int(getattr(exc, "exit_code", 2))
+    return code if isinstance(code, int) else 0
 
 
 __all__ = ["app", "main"]

@@ -80,7 +80,7 @@ def check(scenario: Scenario, attacker: AttackerOpt, target: TargetOpt = None, a
 
     Without TARGET where the player names it (the rules choose none), every enemy is listed as a candidate,
     legal or not (exit 0 when one is legal)."""
-    with user_errors():
+    with user_errors(as_json):
         ruleset, battle = load_battle(scenario)
         checked = ruleset.check(battle, make_attack(attacker, target, actions, from_side, to_side, order,
                                                     redirect_to))
@@ -113,7 +113,7 @@ def odds(scenario: Scenario, attacker: AttackerOpt, target: TargetOpt = None, as
          plot: Annotated[Optional[Path], typer.Option(help="write a chart of the distributions (.png, .svg, .pdf)")] = None,  # noqa: UP045, E501
          ) -> None:
     """The exact distribution of every named outcome of an attack."""
-    with user_errors():
+    with user_errors(as_json):
         ruleset, battle = load_battle(scenario)
         checked = ruleset.check(battle, make_attack(attacker, target, actions, from_side, to_side, order,
                                                     redirect_to))
@@ -161,7 +161,7 @@ def resolve(
     ``--dice ask`` (the default at a terminal without --seed or --dice) asks for each stage's dice when the attack
     reaches it; dice given with --dice are used first. End of input at a prompt: exit 2; Ctrl-C: exit 130;
     nothing is written either way."""
-    with user_errors(), interrupts():
+    with user_errors(as_json), interrupts():
         seed = parse_seed(seed_text)
         ruleset, battle = load_battle(scenario)
         if dice and seed is not None:
@@ -207,7 +207,7 @@ def demo(seed_text: Annotated[str, typer.Option("--seed", metavar="INTEGER", hel
     from rangefire.demo import run_demo
 
     steps = []
-    with user_errors():
+    with user_errors(as_json):
         seed = parse_seed(seed_text)
         assert seed is not None
         for number, step in enumerate(run_demo(seed), start=1):

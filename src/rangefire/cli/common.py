@@ -19,8 +19,10 @@ from rich.table import Table
 from rich.text import Text
 
 from rangefire.core import (
+    FORMAT,
     Attack,
     RangefireError,
+    error_data,
 )
 from rangefire.core.text import shown as shown  # re-exported: every command shows scenario text through it
 
@@ -34,6 +36,22 @@ app = typer.Typer(
 # read as Rich markup or emoji codes, and its control characters are shown, not sent (see ``shown``).
 out = Console(highlight=False, emoji=False)
 err = Console(stderr=True, highlight=False, emoji=False)
+
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        from rangefire import __version__
+
+        out.print(f"rangefire {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(version: Annotated[bool, typer.Option("--version", callback=_print_version, is_eager=True,
+                                                help="print the version and exit")] = False) -> None:
+    """Ranged combat for tabletop games, rule for rule, with the exact odds of every outcome."""
+
 
 Scenario = Annotated[Path, typer.Argument(help="scenario file (.yaml, .toml or .json)", show_default=False)]
 AttackerOpt = Annotated[str, typer.Option("--attacker", "-a", help="id of the attacking unit")]
@@ -92,13 +110,20 @@ def line(clause: str, rest: object) -> Table:
 
 
 @contextmanager
-def user_errors() -> Iterator[None]:
-    """Turn rangefire's own errors into a one-line message on stderr and an exit code; no traceback."""
+def user_errors(as_json: bool = False) -> Iterator[None]:
+    """Turn rangefire's own errors into a one-line message on stderr and an exit code; no traceback.
+
+    With ``as_json`` (the command's ``--json``) the error is JSON on stdout instead,
+    ``{"format", "error": {"kind", "message", "path", "clause", ...}}`` (:func:`rangefire.core.error_data`),
+    with the same exit code."""
     try:
         yield
     except RangefireError as exc:
-        message = "\n".join(shown(part) for part in f"rangefire: {exc}".split("\n"))
-        err.print(Text(message), soft_wrap=True)  # one line, however narrow the terminal
+        if as_json:
+            _emit(error_data(exc))
+        else:
+            message = "\n".join(shown(part) for part in f"rangefire: {exc}".split("\n"))
+            err.print(Text(message), soft_wrap=True)  # one line, however narrow the terminal
         raise typer.Exit(exc.exit_code) from None
 
 
@@ -117,8 +142,9 @@ def parse_seed(value: str | None) -> int | None:
     return int(value)
 
 
-def _emit(data: Any) -> None:
-    sys.stdout.write(json.dumps(data, indent=2) + "\n")
+def _emit(data: dict[str, Any]) -> None:
+    """Print one JSON object, its shape's version first (``"format"``: :data:`rangefire.core.FORMAT`)."""
+    sys.stdout.write(json.dumps({"format": FORMAT, **data}, indent=2) + "\n")
 
 
 def _percent(p: Any) -> str:

@@ -94,11 +94,11 @@ def targets(scenario: Scenario, side: SideOpt = None, attacker: AttackerOnlyOpt 
     and the mean of the main outcome; the target the rules choose marked."""
     from rangefire.analysis.targets import targets as target_rows
 
-    with user_errors():
+    with user_errors(as_json):
         ruleset, battle = load_battle(scenario)
         rows = target_rows(ruleset, battle, side=side, attacker=attacker)
         if as_json:
-            _emit([row.to_dict() for row in rows])
+            _emit({"targets": [row.to_dict() for row in rows]})
             return
         whose = (f"{attacker}'s targets" if attacker is not None else
                  f"targets of {side}" if side is not None else

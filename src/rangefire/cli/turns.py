@@ -43,7 +43,7 @@ def end_turn(
     """End the turn of the side to act: the game's end-of-turn clauses, each step logged by clause."""
     from rangefire.record import append_action, check_appendable, end_turn_action
 
-    with user_errors():
+    with user_errors(as_json):
         ruleset, battle = load_battle(scenario)
         if activation and not ruleset.has_activations:
             raise RangefireError(f"--activation: {ruleset.key} has no activations; its turns end whole (leave "
@@ -84,7 +84,7 @@ def replay(
     first difference, naming its line)."""
     from rangefire.record import read_log, replay_steps
 
-    with user_errors():
+    with user_errors(as_json):
         ruleset, battle = load_battle(scenario)
         actions = read_log(log_path)
         steps = []

@@ -9,6 +9,7 @@ from rangefire.core.errors import (
     ScenarioError,
     UnknownRulesetError,
     UnknownUnitError,
+    error_data,
 )
 from rangefire.core.numbers import dump_exact, fraction_str, parse_exact
 from rangefire.core.ruleset import Ruleset
@@ -51,6 +52,7 @@ __all__ = [
     "UnknownRulesetError",
     "UnknownUnitError",
     "dump_exact",
+    "error_data",
     "fraction_str",
     "parse_entered",
     "parse_exact",
