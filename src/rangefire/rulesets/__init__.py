@@ -13,6 +13,7 @@ from rangefire.rulesets.bushido import Bushido
 from rangefire.rulesets.dress_on_the_colors import DressOnTheColors
 from rangefire.rulesets.swerve import Swerve
 from rangefire.scenario import read_scenario, validate
+from rangefire.scenario.files import source_name
 
 #: Every built-in game, one instance each.
 RULESETS: tuple[Ruleset[Any, Any], ...] = (DressOnTheColors(), ArcaneLegions(), Bushido(), Swerve())
@@ -58,8 +59,9 @@ def battle_from_mapping(data: dict[str, Any], source: str = "scenario") -> tuple
 
 
 def load_battle(path: str | Path) -> tuple[Ruleset[Any, Any], BaseModel]:
-    """Read and validate a scenario file (YAML, TOML or JSON) into its game and battle."""
-    return battle_from_mapping(read_scenario(path), source=str(path))
+    """Read and validate a scenario file (YAML, TOML or JSON; ``-`` reads standard input, JSON or YAML) into its
+    game and battle."""
+    return battle_from_mapping(read_scenario(path), source=source_name(path))
 
 
 __all__ = ["RULESETS", "ArcaneLegions", "Bushido", "DressOnTheColors", "Swerve", "battle_from_mapping", "find_ruleset",

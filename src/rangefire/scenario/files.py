@@ -4,6 +4,9 @@ there is one, so that only what changed changes (see :mod:`rangefire.scenario.re
 
 A file is refused before it is parsed when it is too large or not a regular file, and after parsing when it
 holds too many values; every failure is a :class:`~rangefire.core.errors.RangefireError` naming the file.
+
+The name ``-`` is standard input (JSON or YAML, told apart by the first character; the same limits as a file),
+for reading only: a battle is never written to a file named ``-``.
 """
 
 from __future__ import annotations
@@ -15,10 +18,11 @@ import os
 import re
 import secrets
 import stat
+import sys
 import time
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import tomli_w
 import yaml
@@ -50,6 +54,16 @@ STALE_SECONDS = 60
 _TMP_MARK = ".rangefire-"
 
 
+#: The name that stands for standard input, and how errors about it name it.
+STDIN = "-"
+STDIN_SOURCE = "standard input"
+
+
+def source_name(path: str | Path) -> str:
+    """How errors name a scenario: its path, or ``standard input`` for ``-``."""
+    return STDIN_SOURCE if str(path) == STDIN else str(path)
+
+
 def file_format(path: Path) -> str:
     fmt = FORMATS.get(path.suffix.lower())
     if fmt is None:
@@ -71,17 +85,57 @@ def size_limit(fmt: str) -> int:
 
 def read_scenario(path: str | Path) -> dict[str, Any]:
     """The mapping a scenario file holds, parsed by its extension; errors name the file and the line."""
+    if str(path) == STDIN:
+        return read_stream(sys.stdin.buffer)
     path = Path(path)
     fmt = file_format(path)
     limit = size_limit(fmt)
-    hint = "; install libyaml, or write the scenario as JSON" if limit < MAX_FILE_BYTES and fmt == "yaml" else ""
-    raw = read_limited(path, limit, hint)
+    raw = read_limited(path, limit, _hint(fmt, limit))
+    return _parse_bytes(raw, fmt, str(path))
+
+
+def read_stream(stream: BinaryIO, source: str = STDIN_SOURCE) -> dict[str, Any]:
+    """The mapping a stream holds (standard input): JSON when it starts with ``{``, YAML otherwise, held to the
+    limits of a file of that format; an empty stream is an error of its own."""
+    raw = _read_at_most(stream, MAX_FILE_BYTES + 1)
+    start = raw.removeprefix(b"\xef\xbb\xbf").lstrip()
+    if not start:
+        raise ScenarioError(["nothing was given; write the scenario there as JSON or YAML"], source=source)
+    fmt = "json" if start.startswith(b"{") else "yaml"
+    limit = size_limit(fmt)
+    if len(raw) > limit:
+        raise LimitError(f"{source}: more than {limit} bytes; scenarios may be at most {limit} bytes"
+                         f"{_hint(fmt, limit)}")
+    return _parse_bytes(raw, fmt, source)
+
+
+def _read_at_most(stream: BinaryIO, limit: int) -> bytes:
+    """At most ``limit`` bytes of a stream (an endless one, such as /dev/zero, is cut there)."""
+    chunks: list[bytes] = []
+    left = limit
+    try:
+        while left > 0:
+            chunk = stream.read(min(left, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+    except OSError as exc:
+        raise ScenarioError([f"cannot read: {_reason(exc)}"], source=STDIN_SOURCE) from None
+    return b"".join(chunks)
+
+
+def _hint(fmt: str, limit: int) -> str:
+    return "; install libyaml, or write the scenario as JSON" if limit < MAX_FILE_BYTES and fmt == "yaml" else ""
+
+
+def _parse_bytes(raw: bytes, fmt: str, source: str) -> dict[str, Any]:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = raw.count(b"\n", 0, exc.start) + 1
-        raise ScenarioError([f"line {line}: not UTF-8 text (byte {exc.start})"], source=str(path)) from None
-    return parse_scenario(text, fmt, source=str(path))
+        raise ScenarioError([f"line {line}: not UTF-8 text (byte {exc.start})"], source=source) from None
+    return parse_scenario(text, fmt, source=source)
 
 
 def _not_regular(mode: int) -> str | None:
@@ -169,9 +223,13 @@ def write_scenario(path: str | Path, data: Mapping[str, Any], original: str | Pa
     quoting and number spelling (see :mod:`rangefire.scenario.rewrite`), JSON and TOML their key order.
     Otherwise, or when the original cannot be read, ``data`` is written plainly. See :func:`atomic_write_bytes`.
     """
+    if str(path) == STDIN:
+        raise RangefireError(f"cannot write a battle to {STDIN!r}: it stands for standard input, which is read, "
+                             "never written; name a file")
     path = Path(path)
     fmt = file_format(path)
-    text = _like_original(Path(original), fmt, data, before) if original is not None else None
+    from_stdin = original is not None and str(original) == STDIN  # its text is gone: the battle is written plainly
+    text = _like_original(Path(original), fmt, data, before) if original is not None and not from_stdin else None
     atomic_write_bytes(path, (text if text is not None else dump_text(data, fmt)).encode("utf-8"))
 
 
