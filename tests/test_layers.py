@@ -1,4 +1,5 @@
-"""Imports flow one way (design section 1): core <- dice, geometry <- scenario, rulesets <- draw <- analysis <- cli."""
+"""Imports flow one way (design section 1): core <- dice, geometry <- scenario, rulesets <- draw <- analysis <- cli,
+web."""
 
 from __future__ import annotations
 
@@ -20,6 +21,8 @@ ALLOWED = {
     "record": {"core", "dice", "geometry", "scenario", "rulesets", "record"},
     "analysis": {"core", "dice", "geometry", "scenario", "rulesets", "draw", "record", "analysis"},
     "demo": {"core", "dice", "geometry", "scenario", "rulesets", "draw", "record", "analysis", "demo"},
+    # the server: everything below the command line, never the command line
+    "web": {"core", "dice", "geometry", "scenario", "rulesets", "draw", "record", "analysis", "demo", "web"},
 }
 
 

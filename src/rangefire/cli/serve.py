@@ -1,0 +1,100 @@
+"""``rangefire serve``: the HTTP API and the table in a browser (needs the extra ``rangefire[web]``)."""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+import socket
+import sys
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import typer
+
+from rangefire.cli.common import app, out, text, user_errors
+from rangefire.core import RangefireError
+
+
+def default_db() -> Path:
+    """Where battles are kept unless told: the user's data folder (``$XDG_DATA_HOME``, ``%LOCALAPPDATA%``)."""
+    base = os.environ.get("XDG_DATA_HOME") or os.environ.get("LOCALAPPDATA")
+    folder = Path(base) if base else Path.home() / ".local" / "share"
+    return folder / "rangefire" / "battles.sqlite3"
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """The listening socket, bound here so that a port in use is said in our words (and port 0 picks one)."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (socket.gaierror, UnicodeError) as exc:
+        raise RangefireError(f"--host {host!r}: not an address this machine can listen on ({exc})") from None
+    family, kind, proto, _, address = infos[0]
+    sock = socket.socket(family, kind, proto)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind(address)
+        sock.listen(128)
+    except OSError as exc:
+        sock.close()
+        raise RangefireError(f"cannot listen on {host} port {port}: {(exc.strerror or str(exc)).lower()}") from None
+    sock.set_inheritable(True)
+    return sock
+
+
+def _is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="the address to listen on (loopback unless told: only this machine)")]
+    = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=0, max=65535, help="the port (0: any free one)")] = 8000,
+    db: Annotated[Optional[Path], typer.Option(help="the SQLite file of battles (default: in the user's data folder)")] = None,  # noqa: UP045, E501
+    examples: Annotated[bool, typer.Option("--examples", help="create one battle per built-in example and print "
+                                                               "each side's link")] = False,
+) -> None:
+    """Serve the HTTP API and the table in a browser; battles are kept in a SQLite file."""
+    with user_errors():
+        try:
+            import uvicorn
+
+            from rangefire.web.app import create_app
+        except ImportError:
+            raise RangefireError("serve needs the web extra: pip install 'rangefire[web]' (FastAPI and "
+                                 "uvicorn)") from None
+        path = db if db is not None else default_db()
+        web = create_app(path)
+        sock = _listen(host, port)
+        bound = sock.getsockname()[1]
+        shown_host = f"[{host}]" if ":" in host else host
+        address = f"http://{shown_host}:{bound}"
+        if examples:
+            _examples(web, address)
+        out.print(text(f"battles kept in {path}"), soft_wrap=True)
+        if not _is_loopback(host):
+            out.print(text(f"listening on {host}: anyone who can reach it may create battles, and without TLS in "
+                           "front of it the links' tokens cross the network in clear"), style="yellow")
+        out.print(text(f"rangefire serving on {address} (the API at {address}/docs); Ctrl-C stops"), soft_wrap=True)
+        sys.stdout.flush()
+        config = uvicorn.Config(web, log_level="warning", lifespan="off", timeout_graceful_shutdown=2)
+        try:
+            uvicorn.Server(config).run(sockets=[sock])
+        finally:
+            sock.close()
+
+
+def _examples(web: Any, address: str) -> None:
+    from rangefire.web.service import examples
+
+    battles = web.state.battles
+    for example in examples():
+        created = battles.create(None, example.name, False)
+        out.print(text(f"{example.title} ({example.ruleset})"), style="bold")
+        for who, link in created["links"].items():
+            out.print(text(f"  {who}: {address}{link}"), soft_wrap=True)  # a link is never cut

@@ -1,0 +1,280 @@
+"""The HTTP API and the page's files (FastAPI): :func:`create_app` over one SQLite file of battles.
+
+Every route reads its request into a call of :class:`~rangefire.web.service.Battles` made in a worker thread
+(the engine's work never blocks the event loop), and answers its JSON; every error is
+``{"format": 1, "error": {"kind", "message", "path", "clause"}}`` with its status (see ``docs/http.md``).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+from fastapi import FastAPI, Query, Request
+from fastapi import Path as PathParam
+from fastapi.concurrency import run_in_threadpool
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from rangefire.core import FORMAT, RangefireError
+from rangefire.rulesets import RULESETS, find_ruleset
+from rangefire.web.bodies import (
+    MAX_BODY_BYTES,
+    MAX_CREATE_BYTES,
+    AttackBody,
+    B,
+    CreateBody,
+    EmptyBody,
+    EndTurnBody,
+    ResolveBody,
+    parse_body,
+    read_limited,
+    schema,
+)
+from rangefire.web.errors import ApiError, from_library, validation_path
+from rangefire.web.events import Broker, TooManyStreams
+from rangefire.web.service import AttackAsk, Battles, Loaded, examples, ruleset_info
+from rangefire.web.store import Role, Store
+
+log = logging.getLogger("rangefire.web")
+
+STATIC = Path(__file__).resolve().parent / "static"
+BattleId = Annotated[str, PathParam(pattern=r"^[A-Za-z0-9_-]{1,64}$")]
+UnitId = Annotated[str | None, Query(min_length=1, max_length=64)]
+
+#: The page's own files only: scripts from files (no inline script, no eval), styles inline allowed (SVG).
+PAGE_POLICY = ("default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+               "frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
+#: A drawing opened on its own runs nothing.
+SVG_POLICY = "default-src 'none'; style-src 'unsafe-inline'"
+
+T = TypeVar("T")
+
+
+class SecurityHeaders:
+    """Headers on every response: no sniffing of types, no Referer (a battle's link holds its token only in
+    the fragment, but a page's address names the battle), no framing."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                names = {name.lower() for name, _ in headers}
+                for name, value in ((b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"no-referrer"),
+                                    (b"x-frame-options", b"DENY")):
+                    if name not in names:
+                        headers.append((name, value))
+                message["headers"] = headers
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
+def error_response(error: ApiError) -> JSONResponse:
+    headers = {"WWW-Authenticate": "Bearer"} if error.status == 401 else None
+    return JSONResponse(error.body(), status_code=error.status, headers=headers)
+
+
+def create_app(db_path: str | Path, *, static_dir: str | Path | None = None, keepalive: float = 15.0,
+               max_streams: int = 1000) -> FastAPI:
+    """The API over the battles of ``db_path`` (created when missing), with the page's files from
+    ``static_dir`` (the package's ``web/static`` by default)."""
+    store = Store(db_path)
+    broker = Broker(max_streams)
+    battles = Battles(store, broker.publish)
+    static = Path(static_dir) if static_dir is not None else STATIC
+    app = FastAPI(title="rangefire", version=str(FORMAT),
+                  description="Ranged combat for tabletop games over HTTP: battles, odds, dice, turns.")
+    app.add_middleware(SecurityHeaders)
+    app.state.battles = battles
+    app.state.store = store
+
+    @app.exception_handler(ApiError)
+    async def api_error(request: Request, exc: ApiError) -> JSONResponse:
+        return error_response(exc)
+
+    @app.exception_handler(RangefireError)
+    async def library_error(request: Request, exc: RangefireError) -> JSONResponse:
+        return error_response(from_library(exc))
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        errors = list(exc.errors())
+        first = errors[0] if errors else {"loc": (), "msg": "invalid request"}
+        path = validation_path(first.get("loc", ()))
+        return error_response(ApiError(422, "invalid", f"{path or 'request'}: {first.get('msg', 'invalid')}",
+                                       path=path))
+
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
+        kind = {404: "not-found", 405: "bad-request"}.get(exc.status_code, "bad-request")
+        return error_response(ApiError(exc.status_code, kind, str(exc.detail)))
+
+    @app.exception_handler(Exception)
+    async def crash(request: Request, exc: Exception) -> JSONResponse:
+        log.exception("unexpected error on %s %s", request.method, request.url.path)
+        return error_response(ApiError(500, "internal", "an unexpected error on the server; nothing was recorded "
+                                                        "by this request unless it says so"))
+
+    # -- helpers -----------------------------------------------------------------------------------
+    def token_of(request: Request, query_too: bool = False) -> str:
+        header = request.headers.get("authorization")
+        if header is not None:
+            scheme, _, token = header.partition(" ")
+            if scheme.lower() != "bearer" or not token.strip():
+                raise ApiError(401, "unauthorized", "Authorization must be 'Bearer <token>'")
+            return token.strip()
+        given = request.query_params.get("token") if query_too else None
+        if given:
+            return given
+        raise ApiError(401, "unauthorized", "this needs a battle's token: Authorization: Bearer <token>")
+
+    def authorised(battle_id: str, token: str) -> tuple[Loaded, Role]:
+        row = battles.row(battle_id)
+        role = store.role(battle_id, token)
+        if role is None:
+            raise ApiError(401, "unauthorized", "the token is not one of this battle's")
+        return battles.load(row), role
+
+    async def run(request: Request, battle_id: str, work: Callable[[Loaded, Role], T],
+                  query_token: bool = False) -> T:
+        token = token_of(request, query_token)
+
+        def job() -> T:
+            loaded, role = authorised(battle_id, token)
+            return work(loaded, role)
+
+        return await run_in_threadpool(job)
+
+    async def body(request: Request, model: type[B], limit: int = MAX_BODY_BYTES) -> B:
+        raw = await read_limited(request.stream(), request.headers.get("content-length"), limit)
+        return parse_body(raw, model)
+
+    def ask_of(b: AttackBody) -> AttackAsk:
+        return AttackAsk(b.attacker, b.target, dict(b.choices))
+
+    # -- rulesets and examples ---------------------------------------------------------------------
+    @app.get("/api/rulesets")
+    def rulesets() -> dict[str, Any]:
+        """Every game: its options and defaults, dice stages, named outcomes and the player's choices."""
+        return {"format": FORMAT, "rulesets": [ruleset_info(r) for r in RULESETS]}
+
+    @app.get("/api/rulesets/{key}/schema")
+    def ruleset_schema(key: Annotated[str, PathParam(max_length=64)]) -> dict[str, Any]:
+        """The JSON Schema of the game's scenario."""
+        ruleset = find_ruleset(key)
+        found: dict[str, Any] = ruleset.battle_model.model_json_schema()
+        return found
+
+    @app.get("/api/examples")
+    def example_list() -> dict[str, Any]:
+        """The built-in example battles (create one with ``{"example": name}``)."""
+        return {"format": FORMAT, "examples": [{"name": e.name, "ruleset": e.ruleset, "title": e.title}
+                                               for e in examples()]}
+
+    # -- battles -----------------------------------------------------------------------------------
+    @app.post("/api/battles", status_code=201, openapi_extra=schema(CreateBody))
+    async def create(request: Request) -> dict[str, Any]:
+        """A new battle from an example or a scenario: one secret link per side and one for spectators,
+        shown only in this answer."""
+        b = await body(request, CreateBody, MAX_CREATE_BYTES)
+        return await run_in_threadpool(battles.create, b.scenario, b.example, b.entered_dice)
+
+    @app.get("/api/battles/{battle_id}")
+    async def state(request: Request, battle_id: BattleId) -> dict[str, Any]:
+        """The battle now: whose turn, the units, the scenario after every action."""
+        return await run(request, battle_id, battles.state)
+
+    @app.get("/api/battles/{battle_id}/actions")
+    async def actions(request: Request, battle_id: BattleId) -> dict[str, Any]:
+        """Every action, as ``rangefire.record`` writes a log's lines."""
+        return await run(request, battle_id, lambda loaded, role: battles.actions(loaded.row.id))
+
+    @app.get("/api/battles/{battle_id}/drawing.svg", response_class=Response)
+    async def drawing(request: Request, battle_id: BattleId, attacker: UnitId = None,
+                      target: UnitId = None) -> Response:
+        """The battle drawn as ``rangefire show`` draws it; with an attacker its targets marked."""
+        svg = await run(request, battle_id, lambda loaded, role: battles.drawing(loaded, attacker, target))
+        return Response(svg, media_type="image/svg+xml",
+                        headers={"Content-Security-Policy": SVG_POLICY, "Cache-Control": "no-store"})
+
+    @app.get("/api/battles/{battle_id}/targets")
+    async def targets(request: Request, battle_id: BattleId, attacker: UnitId = None,
+                      side: UnitId = None) -> dict[str, Any]:
+        """Who can shoot whom, as ``rangefire targets --json``."""
+        return await run(request, battle_id, lambda loaded, role: battles.targets(loaded, side, attacker))
+
+    @app.post("/api/battles/{battle_id}/check", openapi_extra=schema(AttackBody))
+    async def check(request: Request, battle_id: BattleId) -> dict[str, Any]:
+        """May this attack be made? As ``rangefire check --json``, with the next choice a player makes."""
+        b = await body(request, AttackBody)
+        return await run(request, battle_id, lambda loaded, role: battles.check(loaded, ask_of(b)))
+
+    @app.post("/api/battles/{battle_id}/odds", openapi_extra=schema(AttackBody))
+    async def odds(request: Request, battle_id: BattleId) -> dict[str, Any]:
+        """The exact odds of an attack, as ``rangefire odds --json``."""
+        b = await body(request, AttackBody)
+        return await run(request, battle_id, lambda loaded, role: battles.odds(loaded, ask_of(b)))
+
+    @app.post("/api/battles/{battle_id}/resolve", openapi_extra=schema(ResolveBody))
+    async def resolve(request: Request, battle_id: BattleId) -> dict[str, Any]:
+        """Play an attack (the server rolls, or dice entered where allowed) and record it."""
+        b = await body(request, ResolveBody)
+        return await run(request, battle_id,
+                         lambda loaded, role: battles.resolve(loaded, role, ask_of(b), b.dice, b.ask))
+
+    @app.post("/api/battles/{battle_id}/end-turn", openapi_extra=schema(EndTurnBody))
+    async def end_turn(request: Request, battle_id: BattleId) -> dict[str, Any]:
+        """End the turn (or, with ``activation``, the activation) of the side to act."""
+        b = await body(request, EndTurnBody)
+        return await run(request, battle_id, lambda loaded, role: battles.end_turn(loaded, role, b.activation))
+
+    @app.post("/api/battles/{battle_id}/undo", openapi_extra=schema(EmptyBody))
+    async def undo(request: Request, battle_id: BattleId) -> dict[str, Any]:
+        """Take back the last action (only the side that made it)."""
+        await body(request, EmptyBody)
+        return await run(request, battle_id, battles.undo)
+
+    @app.get("/api/battles/{battle_id}/events", response_class=StreamingResponse)
+    async def events(request: Request, battle_id: BattleId) -> StreamingResponse:
+        """Server-sent events: one ``action`` event per action or undo that lands (the token may be given as
+        ``?token=``, as EventSource sets no header)."""
+        await run(request, battle_id, lambda loaded, role: role, query_token=True)
+        try:
+            stream = broker.open(battle_id)
+        except TooManyStreams as exc:
+            raise ApiError(503, "unavailable", str(exc)) from None
+        return StreamingResponse(broker.stream(battle_id, stream, request.is_disconnected, keepalive),
+                                 media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+    # -- the page ----------------------------------------------------------------------------------
+    def page(name: str) -> Response:
+        path = static / name
+        if not path.is_file():
+            raise ApiError(404, "not-found", f"the page {name} is not installed on this server")
+        return FileResponse(path, media_type="text/html", headers={"Content-Security-Policy": PAGE_POLICY,
+                                                                   "Cache-Control": "no-store"})
+
+    @app.get("/", include_in_schema=False)
+    def index() -> Response:
+        return page("index.html")
+
+    @app.get("/battle/{battle_id}", include_in_schema=False)
+    def battle_page(battle_id: BattleId) -> Response:
+        return page("battle.html")
+
+    app.mount("/static", StaticFiles(directory=static, check_dir=False), name="static")
+    return app

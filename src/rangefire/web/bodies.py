@@ -1,0 +1,113 @@
+"""Request bodies: read within a size bound (refused as soon as it is passed, before the rest is read), parsed
+as the scenario files' JSON is (duplicate keys, depth and number length refused), validated by pydantic."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Annotated, Any, Literal, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationError
+
+from rangefire.core import LimitError, ScenarioError
+from rangefire.scenario import MAX_FILE_BYTES, format_error, parse_scenario
+from rangefire.web.errors import ApiError, validation_path
+
+#: A new battle's body holds a whole scenario: as large as a scenario file may be.
+MAX_CREATE_BYTES = MAX_FILE_BYTES
+#: Any other body: an attack, its choices and its dice.
+MAX_BODY_BYTES = 64 * 1024
+
+Name = Annotated[str, Field(min_length=1, max_length=64)]
+ChoiceText = Annotated[str, Field(max_length=64)]
+ChoiceValue = ChoiceText | Annotated[list[ChoiceText], Field(max_length=100)]
+Face = Annotated[int, Field(strict=True, ge=0, le=1_000_000)]
+
+
+class Body(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    format: Literal[1] = 1  # rangefire.core.FORMAT
+
+
+class CreateBody(Body):
+    """A new battle: a built-in example by name, or a whole scenario (as a scenario file holds it)."""
+
+    example: Name | None = None
+    scenario: dict[str, Any] | None = None
+    entered_dice: StrictBool = False
+
+
+class AttackBody(Body):
+    """An attack: the attacker, the target (none where the rules choose), the player's choices by name."""
+
+    attacker: Name
+    target: Name | None = None
+    choices: dict[Name, ChoiceValue] = Field(default_factory=dict, max_length=20)
+
+
+class ResolveBody(AttackBody):
+    """An attack to play: with ``dice`` entered by stage where the battle allows it; with ``ask``, a stage
+    not given is answered with the question to ask (400 ``dice-needed``) instead of an error."""
+
+    dice: dict[Name, Annotated[list[Face], Field(max_length=1000)]] | None = Field(default=None, max_length=20)
+    ask: StrictBool = False
+
+
+class EndTurnBody(Body):
+    activation: StrictBool = False
+
+
+class EmptyBody(Body):
+    pass
+
+
+B = TypeVar("B", bound=Body)
+
+
+def too_large(limit: int) -> ApiError:
+    return ApiError(413, "too-large", f"the body is larger than {limit} bytes, the most this request takes")
+
+
+async def read_limited(chunks: AsyncIterator[bytes], declared: str | None, limit: int) -> bytes:
+    """The body, refused (413) as soon as its declared length or the bytes read pass ``limit``."""
+    if declared is not None:
+        if not declared.isascii() or not declared.isdigit() or len(declared) > 20:
+            raise ApiError(400, "bad-request", "Content-Length must be a whole number of bytes")
+        if int(declared) > limit:
+            raise too_large(limit)
+    data = bytearray()
+    async for chunk in chunks:
+        data += chunk
+        if len(data) > limit:
+            raise too_large(limit)
+    return bytes(data)
+
+
+def parse_body(raw: bytes, model: type[B]) -> B:
+    """A body's JSON, checked as a scenario file's is, then validated; an empty body is ``{}``."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ApiError(400, "bad-request", "the body is not UTF-8 text") from None
+    data: dict[str, Any] = {}
+    if text.strip():
+        try:
+            data = parse_scenario(text, "json", source="body")
+        except LimitError as exc:
+            raise ApiError(422, "limit", str(exc)) from None
+        except ScenarioError as exc:
+            raise ApiError(400, "bad-request", str(exc)) from None
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        errors = exc.errors()
+        problems = [format_error(e) for e in errors[:20]]
+        more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+        raise ApiError(422, "invalid", f"body: {problems[0]}{more}", path=validation_path(errors[0]["loc"]),
+                       problems=problems) from None
+
+
+def schema(model: type[Body]) -> dict[str, Any]:
+    """The OpenAPI description of a body read by :func:`parse_body` (shown at ``/docs``)."""
+    return {"requestBody": {"required": model is not EmptyBody,
+                            "content": {"application/json": {"schema": model.model_json_schema()}}}}

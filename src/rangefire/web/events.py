@@ -1,0 +1,82 @@
+"""Live updates: each action that lands on a battle is told to every open event stream of that battle.
+
+Actions land in worker threads; each stream waits in the server's event loop on a queue of its own, fed with
+``call_soon_threadsafe``. A stream that does not keep up loses its oldest events, not the server's memory: an
+event only says that the battle changed (the page fetches the state again), so the latest one is enough.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import threading
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+#: Events queued for one stream at most.
+QUEUED_EVENTS = 64
+
+
+class TooManyStreams(Exception):
+    pass
+
+
+class _Stream:
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(maxsize=QUEUED_EVENTS)
+
+    def offer(self, event: dict[str, Any]) -> None:
+        if self.queue.full():
+            self.queue.get_nowait()  # the oldest goes: the newest says as much
+        self.queue.put_nowait(event)
+
+
+class Broker:
+    """The open streams of every battle; at most ``max_streams`` at once."""
+
+    def __init__(self, max_streams: int = 1000) -> None:
+        self.max_streams = max_streams
+        self._streams: dict[str, set[_Stream]] = {}
+        self._lock = threading.Lock()
+
+    def publish(self, battle_id: str, event: dict[str, Any]) -> None:
+        """Tell every stream of the battle (callable from any thread)."""
+        with self._lock:
+            streams = list(self._streams.get(battle_id, ()))
+        for stream in streams:
+            with contextlib.suppress(RuntimeError):  # its loop has closed: the stream is gone
+                stream.loop.call_soon_threadsafe(stream.offer, event)
+
+    def open(self, battle_id: str) -> _Stream:
+        with self._lock:
+            if sum(len(s) for s in self._streams.values()) >= self.max_streams:
+                raise TooManyStreams(f"{self.max_streams} event streams are open, the most this server keeps")
+            stream = _Stream(asyncio.get_running_loop())
+            self._streams.setdefault(battle_id, set()).add(stream)
+        return stream
+
+    def close(self, battle_id: str, stream: _Stream) -> None:
+        with self._lock:
+            streams = self._streams.get(battle_id)
+            if streams is not None:
+                streams.discard(stream)
+                if not streams:
+                    del self._streams[battle_id]
+
+    async def stream(self, battle_id: str, stream: _Stream, disconnected: Callable[[], Awaitable[bool]],
+                     keepalive: float) -> AsyncIterator[str]:
+        """The text of a server-sent event stream: ``action`` events as they come, a comment now and then (so
+        that proxies keep the connection and a closed one is noticed)."""
+        try:
+            yield "retry: 2000\n\n"
+            while not await disconnected():
+                try:
+                    event = await asyncio.wait_for(stream.queue.get(), timeout=keepalive)
+                except TimeoutError:
+                    yield ": keep-alive\n\n"
+                    continue
+                yield f"id: {event['actions']}\nevent: action\ndata: {json.dumps(event)}\n\n"
+        finally:
+            self.close(battle_id, stream)

@@ -1,0 +1,403 @@
+"""What the API does, without HTTP: battles created, their state replayed, attacks checked, their odds, attacks
+played and recorded, turns ended, actions undone; who may do each. The routes (:mod:`rangefire.web.app`) only
+read requests into these calls and answer with what they return; the benchmark calls them in-process too.
+
+A battle's state is its scenario with its stored actions replayed by :func:`rangefire.record.replay` (the
+command line's ``rangefire replay``): each attack checked again and played with its recorded dice. The state
+after the latest action is kept in memory under the battle's version (its count of actions and the id of the
+last one, which no later action reuses), so a request replays only when another one changed the battle.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from pydantic import BaseModel
+
+from rangefire.core import (
+    FORMAT,
+    AskedSource,
+    Attack,
+    DiceSource,
+    EnteredSource,
+    Question,
+    RangefireError,
+    Ruleset,
+    SeededSource,
+)
+from rangefire.record import (
+    Action,
+    AttackAction,
+    EndTurnAction,
+    LogError,
+    attack_action,
+    end_turn_action,
+    replay,
+)
+from rangefire.rulesets import battle_from_mapping, find_ruleset
+from rangefire.scenario import parse_scenario
+from rangefire.web.errors import ApiError, refused
+from rangefire.web.store import ActionRow, BattleRow, Role, Store
+
+#: A battle played over HTTP has at most this many sides (one secret link each).
+MAX_SIDES = 16
+#: States kept in memory, one per battle (the latest): a battle not among them is replayed when asked for.
+CACHED_STATES = 256
+
+
+@dataclass(frozen=True)
+class Example:
+    name: str
+    ruleset: str
+    title: str
+    text: str
+
+
+@cache
+def examples() -> tuple[Example, ...]:
+    """The built-in example battles, by file name without its suffix."""
+    found = []
+    folder = resources.files("rangefire") / "examples"
+    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+        if not entry.name.endswith(".yaml"):
+            continue
+        text = entry.read_text(encoding="utf-8")
+        name = entry.name.removesuffix(".yaml")
+        ruleset, battle = battle_from_mapping(parse_scenario(text, "yaml", name), name)
+        found.append(Example(name, ruleset.key, str(getattr(battle, "name", None) or name), text))
+    return tuple(found)
+
+
+def ruleset_info(ruleset: Ruleset[Any, Any]) -> dict[str, Any]:
+    """A game as ``GET /api/rulesets`` lists it: its options and defaults, its dice stages, its choices."""
+    declared = getattr(ruleset, "choices", None)
+    if callable(declared) or isinstance(declared, list | tuple):
+        items = declared() if callable(declared) else declared
+        choices = [_choice_dict(c) for c in items]
+    else:
+        choices = [{"name": name, "kind": "list" if name == "actions" else "text", "allowed": None, "help": "",
+                    "clause": None} for name in ruleset.choice_names]
+    return {"key": ruleset.key, "name": ruleset.title, "aliases": list(ruleset.aliases),
+            "options": ruleset.default_options(), "stages": list(ruleset.stages),
+            "outcomes": list(ruleset.outcome_names), "events": list(ruleset.event_names), "choices": choices,
+            "has_activations": ruleset.has_activations, "chooses_target": ruleset.chooses_target}
+
+
+def _choice_dict(choice: Any) -> dict[str, Any]:
+    if hasattr(choice, "to_dict"):
+        data: dict[str, Any] = choice.to_dict()
+        return data
+    return {key: getattr(choice, key, None) for key in ("name", "kind", "allowed", "help", "clause")}
+
+
+class DiceNeeded(Exception):
+    """Raised from inside an attack played with entered dice, at a stage the player has not given (yet)."""
+
+    def __init__(self, question: Question) -> None:
+        super().__init__(question.prompt())
+        self.question = question
+
+
+def _ask(question: Question) -> Sequence[int]:
+    raise DiceNeeded(question)
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """A battle as stored, and its state after every action."""
+
+    row: BattleRow
+    ruleset: Ruleset[Any, Any]
+    state: Any
+    actions: int
+    version: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class AttackAsk:
+    """An attack as a request asks for it."""
+
+    attacker: str
+    target: str | None = None
+    choices: Mapping[str, Any] | None = None
+
+
+Publish = Callable[[str, dict[str, Any]], None]
+
+
+class Battles:
+    """The battles of a store, as the API serves them."""
+
+    def __init__(self, store: Store, publish: Publish | None = None) -> None:
+        self.store = store
+        self.publish: Publish = publish or (lambda battle_id, event: None)
+        self._states: OrderedDict[str, tuple[tuple[int, int], Any]] = OrderedDict()
+        self._lock = threading.Lock()
+        self._random = random.SystemRandom()
+
+    # -- creating and loading ----------------------------------------------------------------------
+    def create(self, scenario: dict[str, Any] | None, example: str | None, entered_dice: bool) -> dict[str, Any]:
+        if (scenario is None) == (example is None):
+            raise ApiError(422, "invalid", "give either an example (by name) or a scenario, not both",
+                           path="example" if example is not None else "scenario")
+        if example is not None:
+            found = next((e for e in examples() if e.name == example), None)
+            if found is None:
+                known = ", ".join(e.name for e in examples())
+                raise ApiError(404, "not-found", f"no example named {example!r} (examples: {known})",
+                               path="example")
+            data = parse_scenario(found.text, "yaml", found.name)
+            source = found.name
+        else:
+            assert scenario is not None
+            data, source = scenario, "scenario"
+        ruleset, battle = battle_from_mapping(data, source=source)
+        sides = ruleset.sides(battle)
+        battle = _in_turns(ruleset, battle, sides)
+        if len(sides) > MAX_SIDES:
+            raise ApiError(422, "invalid", f"the battle has {len(sides)} sides; a battle served here has at most "
+                                           f"{MAX_SIDES}", path="scenario")
+        created = self.store.create(ruleset.key, ruleset.dump(battle), sides, entered_dice)
+        links = {side: f"/battle/{created.id}#token={token}" for side, token in created.side_tokens.items()}
+        links["spectator"] = f"/battle/{created.id}#token={created.spectator_token}"
+        return {"format": FORMAT, "id": created.id, "ruleset": ruleset.key, "entered_dice": entered_dice,
+                "tokens": {"sides": created.side_tokens, "spectator": created.spectator_token}, "links": links}
+
+    def row(self, battle_id: str) -> BattleRow:
+        row = self.store.battle(battle_id)
+        if row is None:
+            raise ApiError(404, "not-found", f"no battle {battle_id!r} here")
+        return row
+
+    def load(self, row: BattleRow) -> Loaded:
+        """The battle's state after its actions: from memory when its version is the one kept there, else
+        replayed from the scenario and every stored action."""
+        ruleset = find_ruleset(row.ruleset)
+        version = self.store.version(row.id)
+        with self._lock:
+            kept = self._states.get(row.id)
+        if kept is not None and kept[0] == version:
+            return Loaded(row, ruleset, kept[1], version[0], version)
+        stored = self.store.actions(row.id)
+        version = (len(stored), max((a.seq for a in stored), default=0))
+        _, battle = battle_from_mapping(row.scenario, source=f"battle {row.id}")
+        try:
+            state = replay(ruleset, battle, [_action(a) for a in stored])
+        except LogError as exc:  # the engine changed under a stored battle: said, never hidden
+            raise ApiError(500, "internal", f"battle {row.id}: its actions no longer replay: {exc}") from None
+        self._keep(row.id, version, state)
+        return Loaded(row, ruleset, state, version[0], version)
+
+    def _keep(self, battle_id: str, version: tuple[int, int], state: Any) -> None:
+        with self._lock:
+            self._states[battle_id] = (version, state)
+            self._states.move_to_end(battle_id)
+            while len(self._states) > CACHED_STATES:
+                self._states.popitem(last=False)
+
+    # -- reading -----------------------------------------------------------------------------------
+    def state(self, loaded: Loaded, role: Role) -> dict[str, Any]:
+        ruleset, battle = loaded.ruleset, loaded.state
+        turn = getattr(battle, "turn", None)
+        rows = {row["id"]: row for row in ruleset.status(battle)}
+        units = [{"id": uid, "side": ruleset.side_of(battle, uid), "name": _name(battle, uid),
+                  "status": rows.get(uid)} for uid in ruleset.unit_ids(battle)]
+        return {"format": FORMAT, "id": loaded.row.id, "ruleset": ruleset.key,
+                "you": {"role": role.role, "side": role.side},
+                "turn": turn.model_dump(mode="json") if isinstance(turn, BaseModel) else None,
+                "side_to_act": ruleset.side_to_act(battle), "sides": list(loaded.row.sides),
+                "actions": loaded.actions, "entered_dice": loaded.row.entered_dice,
+                "battle": ruleset.dump(battle), "units": units}
+
+    def actions(self, battle_id: str) -> dict[str, Any]:
+        return {"format": FORMAT, "actions": [{**a.record, "number": a.number, "by": a.by_side}
+                                              for a in self.store.actions(battle_id)]}
+
+    def targets(self, loaded: Loaded, side: str | None, attacker: str | None) -> dict[str, Any]:
+        from rangefire.analysis.targets import targets
+
+        rows = targets(loaded.ruleset, loaded.state, side=side, attacker=attacker)
+        return {"format": FORMAT, "targets": [row.to_dict() for row in rows]}
+
+    def drawing(self, loaded: Loaded, attacker: str | None, target: str | None) -> str:
+        from rangefire.draw import draw_battle
+
+        return draw_battle(loaded.ruleset, loaded.state, attacker, target)
+
+    def check(self, loaded: Loaded, ask: AttackAsk) -> dict[str, Any]:
+        ruleset, battle = loaded.ruleset, loaded.state
+        attack = self._attack(ruleset, ask)
+        checked = ruleset.check(battle, attack)
+        result: dict[str, Any] = {"format": FORMAT, **checked.to_dict(ruleset.key)}
+        if ask.target is None and ruleset.chooses_target is None:  # as `check` without --target: every candidate
+            from rangefire.analysis.targets import targets
+
+            result["candidates"] = [row.to_dict() for row in targets(ruleset, battle, attacker=ask.attacker)]
+        result["next_choice"] = self._next_choice(ruleset, battle, attack) if checked.is_legal else None
+        return result
+
+    def _next_choice(self, ruleset: Ruleset[Any, Any], battle: Any, attack: Attack) -> dict[str, Any] | None:
+        """The next choice a player makes in this attack (a swerve action, a Bushido nomination): who, the
+        answers, and for each answer the ``choices`` to send with the attack once it is chosen."""
+        question = ruleset.next_choices(battle, attack)
+        if question is None:
+            return None
+        who, answers = question
+        after = [_plain(dict(ruleset.with_choice(attack, answer).choices)) for answer in answers]
+        name = ruleset.choice_names[0] if len(ruleset.choice_names) == 1 else None
+        return {"name": name, "who": who, "allowed": list(answers), "choices": after}
+
+    def odds(self, loaded: Loaded, ask: AttackAsk) -> dict[str, Any]:
+        ruleset = loaded.ruleset
+        checked = ruleset.check(loaded.state, self._attack(ruleset, ask))
+        if checked.plan is None:
+            raise refused(checked.refusals)
+        return {"format": FORMAT, **ruleset.odds(checked.plan).to_dict()}
+
+    # -- acting ------------------------------------------------------------------------------------
+    def resolve(self, loaded: Loaded, role: Role, ask: AttackAsk, dice: Mapping[str, Sequence[int]] | None,
+                asking: bool) -> dict[str, Any]:
+        ruleset, battle = loaded.ruleset, loaded.state
+        side = self._acting_side(role)
+        attack = self._attack(ruleset, ask)
+        owner = ruleset.side_of(battle, attack.attacker) if attack.attacker in ruleset.unit_ids(battle) else None
+        if owner is not None and owner != side:
+            raise ApiError(403, "forbidden", f"{attack.attacker} is {owner}'s; {side} acts only for its own units",
+                           path="attacker")
+        self._in_turn(ruleset, battle, side)
+        if (dice is not None or asking) and not loaded.row.entered_dice:
+            raise ApiError(403, "forbidden", "this battle's dice are rolled by the server (its creator did not "
+                                             "allow entered dice)", path="dice")
+        source: DiceSource
+        if dice is not None or asking:
+            source = EnteredSource(dict(dice or {}), ruleset.stages, AskedSource(_ask) if asking else None)
+        else:
+            source = SeededSource(self._random.randrange(2**63))
+        checked = ruleset.check(battle, attack)
+        if checked.plan is None:
+            raise refused(checked.refusals)
+        try:
+            resolution = ruleset.resolve(checked.plan, source)
+        except DiceNeeded as needed:
+            q = needed.question
+            raise ApiError(400, "dice-needed", f"enter the dice of {q.prompt()}", path=f"dice.{q.stage}",
+                           question={"stage": q.stage, "count": q.count, "sides": q.sides, "faces": list(q.faces),
+                                     "prompt": q.prompt(), "problem": q.problem or None}) from None
+        after = ruleset.apply(battle, resolution)
+        record = attack_action(ruleset, attack, resolution)
+        number = self._record(loaded, "attack", side, record, after)
+        return {"format": FORMAT, **resolution.to_dict(), "battle": ruleset.dump(after), "action": number}
+
+    def end_turn(self, loaded: Loaded, role: Role, activation: bool) -> dict[str, Any]:
+        ruleset, battle = loaded.ruleset, loaded.state
+        side = self._acting_side(role)
+        if activation and not ruleset.has_activations:
+            raise ApiError(400, "bad-request", f"{ruleset.key} has no activations; its turns end whole (send "
+                                               "activation false)", path="activation")
+        acting = ruleset.side_to_act(battle)
+        sides = ruleset.sides(battle)
+        ending = acting if acting is not None else (sides[0] if sides else None)  # as the engine takes it
+        if ending is not None and ending != side:
+            raise ApiError(403, "forbidden", f"it is {ending}'s turn; only {ending} ends it")
+        after, log = ruleset.end_activation(battle) if activation else ruleset.end_turn(battle)
+        number = self._record(loaded, "end-turn", side, end_turn_action(log, activation), after)
+        turn = getattr(after, "turn", None)
+        return {"format": FORMAT, "turn": turn.model_dump(mode="json") if isinstance(turn, BaseModel) else None,
+                "side_to_act": ruleset.side_to_act(after), "log": [line.to_dict() for line in log],
+                "action": number}
+
+    def undo(self, loaded: Loaded, role: Role) -> dict[str, Any]:
+        side = self._acting_side(role)
+        stored = self.store.actions(loaded.row.id)
+        if not stored:
+            raise ApiError(409, "conflict", "nothing to undo: the battle has no actions")
+        last = stored[-1]
+        if last.by_side != side:
+            raise ApiError(403, "forbidden", f"the last action ({last.kind}, number {last.number}) is "
+                                             f"{last.by_side}'s; only {last.by_side} may undo it")
+        self.store.remove_last(loaded.row.id, len(stored))
+        self.publish(loaded.row.id, {"actions": len(stored) - 1, "kind": "undo", "by": side})
+        return self.state(self.load(loaded.row), role)
+
+    def _record(self, loaded: Loaded, kind: str, side: str, action: Action, after: Any) -> int:
+        version = self.store.append(loaded.row.id, loaded.actions, kind, side, action.model_dump(mode="json"))
+        number = version[0]
+        self._keep(loaded.row.id, version, after)
+        self.publish(loaded.row.id, {"actions": number, "kind": kind, "by": side})
+        return number
+
+    # -- who may act -------------------------------------------------------------------------------
+    @staticmethod
+    def _acting_side(role: Role) -> str:
+        if role.side is None:
+            raise ApiError(403, "forbidden", "a spectator's link watches the battle; it never acts")
+        return role.side
+
+    @staticmethod
+    def _in_turn(ruleset: Ruleset[Any, Any], battle: Any, side: str) -> None:
+        acting = ruleset.side_to_act(battle)
+        if acting is not None and acting != side:
+            raise ApiError(403, "forbidden", f"it is {acting}'s turn; {side} acts in its own turn")
+
+    @staticmethod
+    def _attack(ruleset: Ruleset[Any, Any], ask: AttackAsk) -> Attack:
+        """The attack asked for, its choices checked against the game's (lists read as tuples, as the record
+        reads them back)."""
+        choices = dict(ask.choices or {})
+        for name in choices:
+            if name not in ruleset.choice_names:
+                known = ", ".join(ruleset.choice_names) or "none"
+                raise ApiError(422, "choice", f"choice {name!r} does not apply to {ruleset.key} (its choices: "
+                                              f"{known})", path=f"choices.{name}")
+        items = tuple((name, tuple(v) if isinstance(v, list) else v) for name, v in choices.items())
+        return Attack(ask.attacker, ask.target, items)
+
+
+def _in_turns(ruleset: Ruleset[Any, Any], battle: Any, sides: Sequence[str]) -> Any:
+    """A battle served here is played in turns from the start, so that each side acts only in its own: one
+    whose scenario records no turn (where the game keeps them) begins at turn 1 of its first side, in the
+    order the units are listed (the side the engine's end of turn would take to be acting)."""
+    if not sides or ruleset.side_to_act(battle) is not None:
+        return battle
+    fields = ruleset.battle_model.model_fields
+    data = ruleset.dump(battle)
+    if "active_side" in fields:  # a game of activations names the side to act on its own
+        data["active_side"] = sides[0]
+    elif "turn" in fields:
+        data["turn"] = {"number": 1, "side": sides[0]}
+    else:
+        return battle
+    try:
+        return battle_from_mapping(data, source="scenario")[1]
+    except RangefireError:  # a game whose turn is recorded otherwise: left as its scenario says
+        return battle
+
+
+def _action(row: ActionRow) -> Action:
+    if row.kind == "attack":
+        return AttackAction.model_validate(row.record)
+    return EndTurnAction.model_validate(row.record)
+
+
+def _plain(choices: dict[str, Any]) -> dict[str, Any]:
+    return {k: list(v) if isinstance(v, tuple) else v for k, v in choices.items()}
+
+
+def _name(battle: Any, uid: str) -> str | None:
+    for group in ("units", "cards"):
+        for piece in getattr(battle, group, ()) or ():
+            if getattr(piece, "id", None) == uid:
+                name = getattr(piece, "name", None)
+                return str(name) if isinstance(name, str) else None
+    return None
+
+
+__all__ = ["CACHED_STATES", "MAX_SIDES", "AttackAsk", "Battles", "DiceNeeded", "Example", "Loaded", "examples",
+           "ruleset_info"]

@@ -1,0 +1,219 @@
+"""Battles kept in SQLite: a battle is its scenario plus its actions, each action one transaction.
+
+The database is in WAL mode with full syncs: an action the server has answered for is on disk, and one it was
+killed in the middle of is not there at all (a transaction is whole or absent). Nothing else is stored: the
+state of a battle is always its scenario with its actions replayed (:mod:`rangefire.record`), as the command
+line's ``rangefire replay`` does.
+
+Tokens are stored as SHA-256 hashes only; the token itself is shown once, when the battle is created, and a
+token presented later is compared against each hash of its battle in constant time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import secrets
+import sqlite3
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rangefire.core import RangefireError
+
+#: The longest token looked at: a real one is 43 characters; a longer one is refused before it is hashed.
+MAX_TOKEN_CHARS = 128
+#: No battle holds more actions than a log may (:data:`rangefire.record.MAX_ACTIONS`).
+MAX_ACTIONS = 20_000
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS battles (
+    id TEXT PRIMARY KEY,
+    ruleset TEXT NOT NULL,
+    scenario TEXT NOT NULL,
+    sides TEXT NOT NULL,
+    entered_dice INTEGER NOT NULL,
+    created TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+);
+CREATE TABLE IF NOT EXISTS tokens (
+    battle TEXT NOT NULL REFERENCES battles(id),
+    role TEXT NOT NULL CHECK (role IN ('side', 'spectator')),
+    side TEXT,
+    hash BLOB NOT NULL
+);
+CREATE INDEX IF NOT EXISTS tokens_by_battle ON tokens(battle);
+CREATE TABLE IF NOT EXISTS actions (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    battle TEXT NOT NULL REFERENCES battles(id),
+    number INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    by_side TEXT NOT NULL,
+    record TEXT NOT NULL,
+    UNIQUE (battle, number)
+);
+"""
+
+
+class StoreError(RangefireError):
+    """A store that cannot be opened or written."""
+
+
+class ConflictError(RangefireError):
+    """Two writes raced on one battle: the later one finds the battle changed and is refused."""
+
+
+@dataclass(frozen=True)
+class Role:
+    """Who a token speaks for: a side (``side`` set) or a spectator (``side`` None)."""
+
+    role: str
+    side: str | None
+
+
+@dataclass(frozen=True)
+class BattleRow:
+    id: str
+    ruleset: str
+    scenario: dict[str, Any]
+    sides: tuple[str, ...]
+    entered_dice: bool
+
+
+@dataclass(frozen=True)
+class ActionRow:
+    """One stored action: its number in the battle (1, 2, ...), who made it, and its record (a log line)."""
+
+    seq: int
+    number: int
+    kind: str
+    by_side: str
+    record: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Created:
+    """A battle just created, with its tokens in clear (the only time they exist outside the client)."""
+
+    id: str
+    side_tokens: dict[str, str]
+    spectator_token: str
+
+
+def token_hash(token: str) -> bytes:
+    return hashlib.sha256(token.encode("utf-8")).digest()
+
+
+class Store:
+    """The battles of one SQLite file. Safe to use from several threads: each call opens its own connection."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self._local = threading.local()
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            with self._connect() as db:
+                db.execute("PRAGMA journal_mode=WAL")
+                db.executescript(_SCHEMA)
+        except (sqlite3.Error, OSError) as exc:
+            raise StoreError(f"{self.path}: cannot open the battles database: {exc}") from None
+
+    # -- connections -------------------------------------------------------------------------------
+    def _connect(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
+        db.execute("PRAGMA synchronous=FULL")  # each committed action is on disk before it is answered
+        db.execute("PRAGMA foreign_keys=ON")
+        return db
+
+    def _db(self) -> sqlite3.Connection:
+        """This thread's connection (opened once per thread: opening one per call costs more than a query)."""
+        db: sqlite3.Connection | None = getattr(self._local, "db", None)
+        if db is None:
+            db = self._connect()
+            self._local.db = db
+        return db
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """One transaction that takes the write lock at once, so that what it read stays true until it commits."""
+        db = self._db()
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            yield db
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+
+    # -- battles -----------------------------------------------------------------------------------
+    def create(self, ruleset: str, scenario: dict[str, Any], sides: Sequence[str], entered_dice: bool) -> Created:
+        battle_id = secrets.token_urlsafe(12)
+        side_tokens = {side: secrets.token_urlsafe(32) for side in sides}
+        spectator = secrets.token_urlsafe(32)
+        with self._write() as db:
+            db.execute("INSERT INTO battles (id, ruleset, scenario, sides, entered_dice) VALUES (?, ?, ?, ?, ?)",
+                       (battle_id, ruleset, json.dumps(scenario), json.dumps(list(sides)), int(entered_dice)))
+            rows: list[tuple[str, str, str | None, bytes]] = [
+                (battle_id, "side", side, token_hash(token)) for side, token in side_tokens.items()]
+            rows.append((battle_id, "spectator", None, token_hash(spectator)))
+            db.executemany("INSERT INTO tokens (battle, role, side, hash) VALUES (?, ?, ?, ?)", rows)
+        return Created(battle_id, side_tokens, spectator)
+
+    def battle(self, battle_id: str) -> BattleRow | None:
+        row = self._db().execute("SELECT id, ruleset, scenario, sides, entered_dice FROM battles WHERE id = ?",
+                                 (battle_id,)).fetchone()
+        if row is None:
+            return None
+        return BattleRow(row[0], row[1], json.loads(row[2]), tuple(json.loads(row[3])), bool(row[4]))
+
+    def role(self, battle_id: str, token: str) -> Role | None:
+        """Whom the token speaks for in this battle, or None. Every hash of the battle is compared, each in
+        constant time, so the answer takes as long for a near miss as for a far one."""
+        if len(token) > MAX_TOKEN_CHARS:
+            return None
+        given = token_hash(token)
+        found: Role | None = None
+        for role, side, stored in self._db().execute("SELECT role, side, hash FROM tokens WHERE battle = ?",
+                                                     (battle_id,)):
+            if hmac.compare_digest(given, stored) and found is None:
+                found = Role(role, side)
+        return found
+
+    # -- actions -----------------------------------------------------------------------------------
+    def actions(self, battle_id: str) -> list[ActionRow]:
+        return [ActionRow(seq, number, kind, by_side, json.loads(record)) for seq, number, kind, by_side, record in
+                self._db().execute("SELECT seq, number, kind, by_side, record FROM actions WHERE battle = ? "
+                                   "ORDER BY number", (battle_id,))]
+
+    def version(self, battle_id: str) -> tuple[int, int]:
+        """(number of actions, seq of the last one): changes with every action and every undo, never repeats."""
+        row = self._db().execute("SELECT count(*), coalesce(max(seq), 0) FROM actions WHERE battle = ?",
+                                 (battle_id,)).fetchone()
+        return int(row[0]), int(row[1])
+
+    def append(self, battle_id: str, expected: int, kind: str, by_side: str,
+               record: dict[str, Any]) -> tuple[int, int]:
+        """Add one action as one transaction, if the battle still holds ``expected`` actions: the battle's
+        version after it (see :meth:`version`)."""
+        with self._write() as db:
+            count = db.execute("SELECT count(*) FROM actions WHERE battle = ?", (battle_id,)).fetchone()[0]
+            if count != expected:
+                raise ConflictError(f"the battle changed while this action was played ({count} actions now, "
+                                    f"{expected} before); fetch it again and retry")
+            if count >= MAX_ACTIONS:
+                raise ConflictError(f"the battle holds {count} actions, the most one battle may")
+            cursor = db.execute("INSERT INTO actions (battle, number, kind, by_side, record) VALUES (?, ?, ?, ?, ?)",
+                                (battle_id, count + 1, kind, by_side, json.dumps(record)))
+        return int(count + 1), int(cursor.lastrowid or 0)
+
+    def remove_last(self, battle_id: str, expected: int) -> None:
+        """Remove the last action (undo), as one transaction, if the battle still holds ``expected`` actions."""
+        with self._write() as db:
+            count = db.execute("SELECT count(*) FROM actions WHERE battle = ?", (battle_id,)).fetchone()[0]
+            if count != expected or count == 0:
+                raise ConflictError(f"the battle changed while the undo was asked ({count} actions now, "
+                                    f"{expected} before); fetch it again and retry")
+            db.execute("DELETE FROM actions WHERE battle = ? AND number = ?", (battle_id, count))

@@ -1,0 +1,82 @@
+"""Shared by the API tests: an application over a fresh database, battles created through the API."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+
+from fastapi.testclient import TestClient
+
+from rangefire.web import create_app
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+class Battle:
+    """A battle created through the API, with its id and tokens, and requests made as one of its roles."""
+
+    def __init__(self, client: TestClient, created: dict[str, Any]) -> None:
+        self.client = client
+        self.id: str = created["id"]
+        self.created = created
+        self.sides: dict[str, str] = created["tokens"]["sides"]
+        self.spectator: str = created["tokens"]["spectator"]
+
+    def url(self, rest: str = "") -> str:
+        return f"/api/battles/{self.id}{rest}"
+
+    def as_side(self, side: str) -> dict[str, str]:
+        return bearer(self.sides[side])
+
+    def get(self, rest: str = "", token: str | None = None, **kw: Any) -> Any:
+        return self.client.get(self.url(rest), headers=bearer(token or self.spectator), **kw)
+
+    def post(self, rest: str, side: str, body: dict[str, Any] | None = None) -> Any:
+        return self.client.post(self.url(rest), headers=self.as_side(side), json=body if body is not None else {})
+
+    def state(self) -> dict[str, Any]:
+        response = self.get()
+        assert response.status_code == 200, response.text
+        data: dict[str, Any] = response.json()
+        return data
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "battles.sqlite3"
+
+
+@pytest.fixture
+def client(db_path: Path, tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(db_path, static_dir=tmp_path / "static")) as test_client:
+        yield test_client
+
+
+@pytest.fixture
+def new_battle(client: TestClient) -> Any:
+    def make(example: str = "wheatfield", **body: Any) -> Battle:
+        payload = {"example": example, **body} if "scenario" not in body else body
+        response = client.post("/api/battles", json=payload)
+        assert response.status_code == 201, response.text
+        return Battle(client, response.json())
+
+    return make
+
+
+def error_of(response: Any, status: int, kind: str) -> dict[str, Any]:
+    """The error body of a response, checked: its status, its kind, the shape every error has."""
+    assert response.status_code == status, response.text
+    body = response.json()
+    assert body["format"] == 1
+    error: dict[str, Any] = body["error"]
+    assert error["kind"] == kind, error
+    assert {"kind", "message", "path", "clause"} <= set(error)
+    assert error["message"] and "Traceback" not in error["message"]
+    return error
