@@ -61,7 +61,7 @@ def test_schema_of_each_game_describes_its_scenario(client, key):
 
 def test_schema_by_alias_and_unknown_game(client):
     assert client.get("/api/rulesets/doc/schema").status_code == 200
-    error = error_of(client.get("/api/rulesets/chess/schema"), 404, "not-found")
+    error = error_of(client.get("/api/rulesets/chess/schema"), 404, "unknown_ruleset")
     assert "chess" in error["message"]
 
 
@@ -117,17 +117,17 @@ def test_create_from_a_scenario_body(client):
 
 
 def test_create_refusals(client):
-    error = error_of(client.post("/api/battles", json={"example": "atlantis"}), 404, "not-found")
+    error = error_of(client.post("/api/battles", json={"example": "atlantis"}), 404, "not_found")
     assert "wheatfield" in error["message"] and error["path"] == "example"
-    error_of(client.post("/api/battles", json={}), 422, "invalid")
+    error_of(client.post("/api/battles", json={}), 422, "invalid_request")
     error_of(client.post("/api/battles", json={"example": "ford", "scenario": {"ruleset": "swerve"}}), 422,
-             "invalid")
-    error = error_of(client.post("/api/battles", json={"example": "ford", "colour": "red"}), 422, "invalid")
+             "invalid_request")
+    error = error_of(client.post("/api/battles", json={"example": "ford", "colour": "red"}), 422, "invalid_request")
     assert error["path"] == "colour"
     error = error_of(client.post("/api/battles", json={"example": "ford", "entered_dice": "yes"}), 422,
-                     "invalid")
+                     "invalid_request")
     assert error["path"] == "entered_dice"
-    error = error_of(client.post("/api/battles", json={"example": "ford", "format": 2}), 422, "invalid")
+    error = error_of(client.post("/api/battles", json={"example": "ford", "format": 2}), 422, "invalid_request")
     assert error["path"] == "format"
 
 
@@ -135,28 +135,28 @@ def test_a_bad_scenario_is_named_by_its_path(client):
     scenario = {"ruleset": "dress-on-the-colors", "units": [
         {"id": "a", "side": "blue", "stands": -3, "weapon": "rifled-musket", "formation": "line",
          "position": [0, 0], "facing": 0}]}
-    error = error_of(client.post("/api/battles", json={"scenario": scenario}), 422, "scenario")
+    error = error_of(client.post("/api/battles", json={"scenario": scenario}), 422, "invalid_scenario")
     assert "units[0].stands" in error["message"]
-    error = error_of(client.post("/api/battles", json={"scenario": {"ruleset": "chess"}}), 422, "scenario")
+    error = error_of(client.post("/api/battles", json={"scenario": {"ruleset": "chess"}}), 422, "invalid_scenario")
     assert "chess" in error["message"]
 
 
 def test_a_body_that_is_not_json_is_a_bad_request(client):
     headers = {"Content-Type": "application/json"}
-    error_of(client.post("/api/battles", content=b"{not json", headers=headers), 400, "bad-request")
-    error_of(client.post("/api/battles", content=b"\xff\xfe", headers=headers), 400, "bad-request")
-    error_of(client.post("/api/battles", content=b"[1, 2]", headers=headers), 400, "bad-request")
+    error_of(client.post("/api/battles", content=b"{not json", headers=headers), 400, "invalid_input")
+    error_of(client.post("/api/battles", content=b"\xff\xfe", headers=headers), 400, "invalid_input")
+    error_of(client.post("/api/battles", content=b"[1, 2]", headers=headers), 400, "invalid_input")
     error = error_of(client.post("/api/battles", content=b'{"example": "ford", "example": "temple"}',
-                                 headers=headers), 400, "bad-request")
+                                 headers=headers), 400, "invalid_input")
     assert "duplicate key" in error["message"]
-    error_of(client.post("/api/battles", content=b"[" * 10_000 + b"]" * 10_000, headers=headers), 422, "limit")
+    error_of(client.post("/api/battles", content=b"[" * 10_000 + b"]" * 10_000, headers=headers), 422, "too_large")
 
 
 def test_a_body_too_large_is_refused_before_it_is_read(new_battle, client):
     battle = new_battle("wheatfield")
     large = b'{"attacker": "' + b"x" * MAX_BODY_BYTES + b'"}'
     error = error_of(client.post(battle.url("/check"), content=large, headers=battle.as_side(UNION)), 413,
-                     "too-large")
+                     "too_large")
     assert str(MAX_BODY_BYTES) in error["message"]
 
     def chunks():  # no Content-Length (the test client buffers it: the real server's test counts what it reads)
@@ -164,8 +164,8 @@ def test_a_body_too_large_is_refused_before_it_is_read(new_battle, client):
             yield b" " * 8192
 
     error_of(client.post(battle.url("/check"), content=chunks(), headers=battle.as_side(UNION)), 413,
-             "too-large")
-    error_of(client.post("/api/battles", content=b" " * (2 << 20)), 413, "too-large")
+             "too_large")
+    error_of(client.post("/api/battles", content=b" " * (2 << 20)), 413, "too_large")
 
 
 # -- tokens ------------------------------------------------------------------------------------------
@@ -194,10 +194,10 @@ def test_a_token_in_the_query_is_taken_only_by_the_event_stream(new_battle, clie
 
 def test_unknown_battle_is_404(client, new_battle):
     battle = new_battle("wheatfield")
-    error_of(client.get("/api/battles/nosuchbattle", headers=bearer(battle.spectator)), 404, "not-found")
-    error_of(client.get("/api/battles/no.such/actions", headers=bearer(battle.spectator)), 422, "invalid")
-    error_of(client.get("/api/nothing-here"), 404, "not-found")
-    error_of(client.delete(battle.url(), headers=bearer(battle.spectator)), 405, "bad-request")
+    error_of(client.get("/api/battles/nosuchbattle", headers=bearer(battle.spectator)), 404, "not_found")
+    error_of(client.get("/api/battles/no.such/actions", headers=bearer(battle.spectator)), 422, "invalid_request")
+    error_of(client.get("/api/nothing-here"), 404, "not_found")
+    error_of(client.delete(battle.url(), headers=bearer(battle.spectator)), 405, "method_not_allowed")
 
 
 def test_each_token_knows_its_role(new_battle):
@@ -238,7 +238,7 @@ def test_odds_are_the_engines_exact_fractions(new_battle):
 
 def test_odds_of_a_refused_attack_is_409_with_the_clause(new_battle):
     battle = new_battle("wheatfield")
-    error = error_of(battle.post("/odds", UNION, {"attacker": MAINE, "target": TEXAS}), 409, "illegal-attack")
+    error = error_of(battle.post("/odds", UNION, {"attacker": MAINE, "target": TEXAS}), 409, "illegal_attack")
     assert error["clause"] == "DC-2.1" and error["refusals"][0]["clause"] == "DC-2.1"
 
 
@@ -255,24 +255,24 @@ def test_odds_beyond_the_engines_limit_are_refused_at_once(client):
     scenario = {"ruleset": "swerve", "players": {"jason": {"deck": [0, 5, 10, 15], "deck_order": "unknown"},
                                                  "tyler": {"deck": [0]}}, "cards": cards, "hands": hands}
     battle = Battle(client, client.post("/api/battles", json={"scenario": scenario}).json())
-    error = error_of(battle.post("/odds", "jason", {"attacker": "gun", "target": "unit"}), 422, "limit")
+    error = error_of(battle.post("/odds", "jason", {"attacker": "gun", "target": "unit"}), 422, "too_large")
     assert "best play" in error["message"]
-    error_of(battle.post("/resolve", "jason", {"attacker": "gun", "target": "unit"}), 422, "limit")
+    error_of(battle.post("/resolve", "jason", {"attacker": "gun", "target": "unit"}), 422, "too_large")
     assert battle.state()["actions"] == 0
 
 
 def test_unknown_units_and_choices(new_battle):
     battle = new_battle("wheatfield")
-    error = error_of(battle.post("/odds", UNION, {"attacker": "1st-minnesota"}), 404, "unknown-unit")
+    error = error_of(battle.post("/odds", UNION, {"attacker": "1st-minnesota"}), 404, "unknown_unit")
     assert "1st-minnesota" in error["message"]
     error = error_of(battle.post("/check", UNION, {"attacker": MAINE, "choices": {"order": "close"}}), 422,
-                     "choice")
+                     "invalid_choice")
     assert error["path"] == "choices.order"
     error = error_of(battle.post("/check", UNION, {"attacker": MAINE, "choices": {"order": ["x"] * 101}}), 422,
-                     "invalid")
+                     "invalid_request")
     assert error["path"].startswith("choices")
-    error_of(battle.post("/check", UNION, {"target": ALABAMA}), 422, "invalid")
-    error_of(battle.post("/check", UNION, {"attacker": ""}), 422, "invalid")
+    error_of(battle.post("/check", UNION, {"target": ALABAMA}), 422, "invalid_request")
+    error_of(battle.post("/check", UNION, {"attacker": ""}), 422, "invalid_request")
 
 
 def test_next_choice_of_a_bushido_nomination(new_battle):
@@ -311,9 +311,9 @@ def test_targets_are_the_command_lines(new_battle, tmp_path):
         answer = battle.get("/targets" + query).json()
         cli = json.loads(run("targets", str(path), *flags, "--json").stdout)
         assert answer["targets"] == (cli["targets"] if isinstance(cli, dict) else cli)
-    error_of(battle.get(f"/targets?attacker={MAINE}&side={UNION}"), 400, "bad-request")
-    error_of(battle.get("/targets?side=martians"), 400, "bad-request")
-    error_of(battle.get("/targets?attacker=" + "x" * 65), 422, "invalid")
+    error_of(battle.get(f"/targets?attacker={MAINE}&side={UNION}"), 400, "invalid_input")
+    error_of(battle.get("/targets?side=martians"), 400, "invalid_input")
+    error_of(battle.get("/targets?attacker=" + "x" * 65), 422, "invalid_request")
 
 
 def test_drawing_is_the_show_commands_svg(new_battle, tmp_path):
@@ -324,14 +324,14 @@ def test_drawing_is_the_show_commands_svg(new_battle, tmp_path):
     assert "default-src 'none'" in response.headers["content-security-policy"]
     svg = response.text
     for unit in battle.state()["units"]:
-        assert f'data-id="{unit["id"]}" data-side="{unit["side"]}"' in svg
+        assert f'data-unit="{unit["id"]}"' in svg and f'data-side="{unit["side"]}"' in svg
     path = battle_file(tmp_path, battle)
     run("show", str(path), "--attacker", MAINE, "--target", ALABAMA, "--out", str(tmp_path / "cli.svg"))
     drawn = battle.get(f"/drawing.svg?attacker={MAINE}&target={ALABAMA}").text
     assert drawn == (tmp_path / "cli.svg").read_text()
     assert 'class="line-of-fire' in drawn
-    error_of(battle.get("/drawing.svg?target=" + ALABAMA), 400, "bad-request")
-    error_of(battle.get("/drawing.svg?attacker=nobody"), 404, "unknown-unit")
+    error_of(battle.get("/drawing.svg?target=" + ALABAMA), 400, "invalid_input")
+    error_of(battle.get("/drawing.svg?attacker=nobody"), 404, "unknown_unit")
 
 
 # -- acting ------------------------------------------------------------------------------------------
@@ -383,10 +383,10 @@ def test_a_spectator_never_acts(new_battle, client):
 
 def test_a_refused_attack_records_nothing(new_battle):
     battle = new_battle("wheatfield")
-    error = error_of(battle.post("/resolve", UNION, {"attacker": MAINE, "target": TEXAS}), 409, "illegal-attack")
+    error = error_of(battle.post("/resolve", UNION, {"attacker": MAINE, "target": TEXAS}), 409, "illegal_attack")
     assert error["clause"] == "DC-2.1"
     assert battle.post("/resolve", UNION, {"attacker": MAINE}).status_code == 200
-    error = error_of(battle.post("/resolve", UNION, {"attacker": MAINE}), 409, "illegal-attack")
+    error = error_of(battle.post("/resolve", UNION, {"attacker": MAINE}), 409, "illegal_attack")
     assert error["clause"] == "DC-9.1"  # one volley a turn
     assert battle.state()["actions"] == 1
 
@@ -407,25 +407,25 @@ def test_entered_dice_that_do_not_fit(new_battle):
     battle = new_battle("wheatfield", entered_dice=True)
     for dice, words in (({"hit": [7, 1, 1, 1, 1, 1]}, "not a face"), ({"hit": [1, 1]}, "6 needed"),
                         ({"hits": [1]}, "unknown dice stage")):
-        error = error_of(battle.post("/resolve", UNION, {"attacker": MAINE, "dice": dice}), 400, "dice")
+        error = error_of(battle.post("/resolve", UNION, {"attacker": MAINE, "dice": dice}), 400, "invalid_dice")
         assert words in error["message"]
-    error_of(battle.post("/resolve", UNION, {"attacker": MAINE, "dice": {"hit": [-1]}}), 422, "invalid")
-    error_of(battle.post("/resolve", UNION, {"attacker": MAINE, "dice": {"hit": ["6"]}}), 422, "invalid")
+    error_of(battle.post("/resolve", UNION, {"attacker": MAINE, "dice": {"hit": [-1]}}), 422, "invalid_request")
+    error_of(battle.post("/resolve", UNION, {"attacker": MAINE, "dice": {"hit": ["6"]}}), 422, "invalid_request")
     assert battle.state()["actions"] == 0
 
 
 def test_entered_dice_asked_stage_by_stage(new_battle):
     battle = new_battle("wheatfield", entered_dice=True)
-    error = error_of(battle.post("/resolve", UNION, {"attacker": MAINE, "ask": True}), 400, "dice-needed")
+    error = error_of(battle.post("/resolve", UNION, {"attacker": MAINE, "ask": True}), 400, "dice_needed")
     question = error["question"]
     assert question["stage"] == "hit" and question["count"] == 6 and question["faces"] == [1, 2, 3, 4, 5, 6]
     assert question["prompt"].startswith("hit: roll 6 dice")
     dice: dict[str, list[int]] = {"hit": [6] * question["count"]}
     error = error_of(battle.post("/resolve", UNION, {"attacker": MAINE, "ask": True, "dice": dice}), 400,
-                     "dice-needed")
+                     "dice_needed")
     assert error["question"]["stage"] == "save" and error["question"]["count"] == 6  # every 6 hits
     wrong = error_of(battle.post("/resolve", UNION, {"attacker": MAINE, "ask": True,
-                                                     "dice": {**dice, "save": [1]}}), 400, "dice-needed")
+                                                     "dice": {**dice, "save": [1]}}), 400, "dice_needed")
     assert wrong["question"]["stage"] == "save" and "1 die entered, 6 needed" in wrong["question"]["problem"]
     assert battle.state()["actions"] == 0
 
@@ -436,9 +436,9 @@ def test_end_turn_passes_the_turn(new_battle):
     assert answer["side_to_act"] == CONFEDERATE and answer["action"] == 1
     assert answer["turn"] == {"number": 1, "side": CONFEDERATE}
     assert all(line["clause"].startswith("DC-9") for line in answer["log"])
-    error = error_of(battle.post("/end-turn", CONFEDERATE, {"activation": True}), 400, "bad-request")
+    error = error_of(battle.post("/end-turn", CONFEDERATE, {"activation": True}), 400, "invalid_input")
     assert error["path"] == "activation"
-    error_of(battle.post("/end-turn", CONFEDERATE, {"activation": 1}), 422, "invalid")
+    error_of(battle.post("/end-turn", CONFEDERATE, {"activation": 1}), 422, "invalid_request")
     [record] = battle.get("/actions").json()["actions"]
     assert EndTurnAction.model_validate({k: v for k, v in record.items() if k not in ("number", "by")})
 
@@ -463,7 +463,7 @@ def test_undo_takes_back_the_last_action_of_its_own_side(new_battle):
     assert undone.status_code == 200
     assert undone.json()["actions"] == 0 and undone.json()["battle"] == before["battle"]
     assert battle.state() == before
-    error_of(battle.post("/undo", UNION, {"extra": 1}), 422, "invalid")
+    error_of(battle.post("/undo", UNION, {"extra": 1}), 422, "invalid_request")
 
 
 def test_a_write_on_a_stale_state_is_a_conflict(new_battle, client):
@@ -529,7 +529,7 @@ def test_too_many_event_streams_is_503(db_path, tmp_path):
 
 
 def test_pages_are_the_static_files_and_nothing_else(client, tmp_path, new_battle):
-    error_of(client.get("/"), 404, "not-found")
+    error_of(client.get("/"), 404, "not_found")
     static = tmp_path / "static"
     static.mkdir()
     (static / "index.html").write_text("<!doctype html><title>index</title>")

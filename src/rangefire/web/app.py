@@ -114,12 +114,12 @@ def create_app(db_path: str | Path, *, static_dir: str | Path | None = None, kee
         errors = list(exc.errors())
         first = errors[0] if errors else {"loc": (), "msg": "invalid request"}
         path = validation_path(first.get("loc", ()))
-        return error_response(ApiError(422, "invalid", f"{path or 'request'}: {first.get('msg', 'invalid')}",
+        return error_response(ApiError(422, "invalid_request", f"{path or 'request'}: {first.get('msg', 'invalid')}",
                                        path=path))
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
-        kind = {404: "not-found", 405: "bad-request"}.get(exc.status_code, "bad-request")
+        kind = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "invalid_input")
         return error_response(ApiError(exc.status_code, kind, str(exc.detail)))
 
     @app.exception_handler(Exception)
@@ -264,7 +264,7 @@ def create_app(db_path: str | Path, *, static_dir: str | Path | None = None, kee
     def page(name: str) -> Response:
         path = static / name
         if not path.is_file():
-            raise ApiError(404, "not-found", f"the page {name} is not installed on this server")
+            raise ApiError(404, "not_found", f"the page {name} is not installed on this server")
         return FileResponse(path, media_type="text/html", headers={"Content-Security-Policy": PAGE_POLICY,
                                                                    "Cache-Control": "no-store"})
 

@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationError
 
 from rangefire.core import LimitError, ScenarioError
 from rangefire.scenario import MAX_FILE_BYTES, format_error, parse_scenario
-from rangefire.web.errors import ApiError, validation_path
+from rangefire.web.errors import ApiError, from_library, validation_path
 
 #: A new battle's body holds a whole scenario: as large as a scenario file may be.
 MAX_CREATE_BYTES = MAX_FILE_BYTES
@@ -65,14 +65,14 @@ B = TypeVar("B", bound=Body)
 
 
 def too_large(limit: int) -> ApiError:
-    return ApiError(413, "too-large", f"the body is larger than {limit} bytes, the most this request takes")
+    return ApiError(413, "too_large", f"the body is larger than {limit} bytes, the most this request takes")
 
 
 async def read_limited(chunks: AsyncIterator[bytes], declared: str | None, limit: int) -> bytes:
     """The body, refused (413) as soon as its declared length or the bytes read pass ``limit``."""
     if declared is not None:
         if not declared.isascii() or not declared.isdigit() or len(declared) > 20:
-            raise ApiError(400, "bad-request", "Content-Length must be a whole number of bytes")
+            raise ApiError(400, "invalid_input", "Content-Length must be a whole number of bytes")
         if int(declared) > limit:
             raise too_large(limit)
     data = bytearray()
@@ -88,22 +88,22 @@ def parse_body(raw: bytes, model: type[B]) -> B:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
-        raise ApiError(400, "bad-request", "the body is not UTF-8 text") from None
+        raise ApiError(400, "invalid_input", "the body is not UTF-8 text") from None
     data: dict[str, Any] = {}
     if text.strip():
         try:
             data = parse_scenario(text, "json", source="body")
         except LimitError as exc:
-            raise ApiError(422, "limit", str(exc)) from None
+            raise from_library(exc) from None
         except ScenarioError as exc:
-            raise ApiError(400, "bad-request", str(exc)) from None
+            raise ApiError(400, "invalid_input", str(exc)) from None
     try:
         return model.model_validate(data)
     except ValidationError as exc:
         errors = exc.errors()
         problems = [format_error(e) for e in errors[:20]]
         more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
-        raise ApiError(422, "invalid", f"body: {problems[0]}{more}", path=validation_path(errors[0]["loc"]),
+        raise ApiError(422, "invalid_request", f"body: {problems[0]}{more}", path=validation_path(errors[0]["loc"]),
                        problems=problems) from None
 
 

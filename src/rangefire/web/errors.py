@@ -18,7 +18,8 @@ from rangefire.core import (
     UnknownRulesetError,
     UnknownUnitError,
 )
-from rangefire.web.store import ConflictError
+from rangefire.core.errors import error_data
+from rangefire.web.store import ConflictError, StoreError
 
 
 class ApiError(Exception):
@@ -40,32 +41,35 @@ class ApiError(Exception):
 
 
 def refused(refusals: Sequence[Refusal]) -> ApiError:
-    """An attack the rules refuse: 409 with the first clause and every refusal."""
-    return ApiError(409, "illegal-attack", "illegal attack: " + "; ".join(str(r) for r in refusals),
-                    clause=refusals[0].clause if refusals else None, refusals=[r.to_dict() for r in refusals])
+    """An attack the rules refuse: 409 with the first clause and every refusal (as the library words it)."""
+    return from_library(IllegalAttackError(refusals))
+
+
+#: The status of each kind of the library's errors (the most specific class first); any other is a 400.
+STATUS: tuple[tuple[type[RangefireError], int], ...] = (
+    (ConflictError, 409),
+    (IllegalAttackError, 409),
+    (UnknownUnitError, 404),
+    (UnknownRulesetError, 404),
+    (ScenarioError, 422),
+    (ChoiceError, 422),
+    (LimitError, 422),
+    (DiceError, 400),
+    (StoreError, 500),
+)
 
 
 def from_library(exc: RangefireError) -> ApiError:
-    """The library's error as the API answers it (the message is the library's own, as the command line's)."""
-    message = str(exc)
-    if isinstance(exc, IllegalAttackError):
-        return refused([r for r in exc.refusals if isinstance(r, Refusal)])
-    if isinstance(exc, ConflictError):
-        return ApiError(409, "conflict", message)
-    if isinstance(exc, UnknownUnitError):
-        return ApiError(404, "unknown-unit", message)
-    if isinstance(exc, ScenarioError):
-        path = exc.problems[0].split(":", 1)[0] if len(exc.problems) == 1 and ":" in exc.problems[0] else None
-        return ApiError(422, "scenario", message, path=path, problems=list(exc.problems))
-    if isinstance(exc, UnknownRulesetError):
-        return ApiError(404, "not-found", message)
+    """The library's error as the API answers it: the body of :func:`rangefire.core.errors.error_data` (the
+    command line's ``--json`` errors), with the status of its kind."""
+    status = next((code for kind, code in STATUS if isinstance(exc, kind)), 400)
+    error = dict(error_data(exc)["error"])
     if isinstance(exc, ChoiceError):
-        return ApiError(422, "choice", message, path=f"choices.{exc.choice}")
-    if isinstance(exc, LimitError):
-        return ApiError(422, "limit", message)
-    if isinstance(exc, DiceError):
-        return ApiError(400, "dice", message, path="dice")
-    return ApiError(400, "bad-request", message)
+        error["path"] = f"choices.{exc.choice}"
+    elif isinstance(exc, DiceError):
+        error["path"] = "dice"
+    fields = {k: error.pop(k) for k in ("kind", "message", "path", "clause")}
+    return ApiError(status, fields["kind"], fields["message"], fields["path"], fields["clause"], **error)
 
 
 def validation_path(loc: Sequence[Any]) -> str | None:

@@ -25,6 +25,7 @@ from rangefire.core import (
     FORMAT,
     AskedSource,
     Attack,
+    ChoiceError,
     DiceSource,
     EnteredSource,
     Question,
@@ -145,13 +146,13 @@ class Battles:
     # -- creating and loading ----------------------------------------------------------------------
     def create(self, scenario: dict[str, Any] | None, example: str | None, entered_dice: bool) -> dict[str, Any]:
         if (scenario is None) == (example is None):
-            raise ApiError(422, "invalid", "give either an example (by name) or a scenario, not both",
+            raise ApiError(422, "invalid_request", "give either an example (by name) or a scenario, not both",
                            path="example" if example is not None else "scenario")
         if example is not None:
             found = next((e for e in examples() if e.name == example), None)
             if found is None:
                 known = ", ".join(e.name for e in examples())
-                raise ApiError(404, "not-found", f"no example named {example!r} (examples: {known})",
+                raise ApiError(404, "not_found", f"no example named {example!r} (examples: {known})",
                                path="example")
             data = parse_scenario(found.text, "yaml", found.name)
             source = found.name
@@ -162,8 +163,8 @@ class Battles:
         sides = ruleset.sides(battle)
         battle = _in_turns(ruleset, battle, sides)
         if len(sides) > MAX_SIDES:
-            raise ApiError(422, "invalid", f"the battle has {len(sides)} sides; a battle served here has at most "
-                                           f"{MAX_SIDES}", path="scenario")
+            raise ApiError(422, "invalid_request", f"the battle has {len(sides)} sides; a battle served here has "
+                                                   f"at most {MAX_SIDES}", path="scenario")
         created = self.store.create(ruleset.key, ruleset.dump(battle), sides, entered_dice)
         links = {side: f"/battle/{created.id}#token={token}" for side, token in created.side_tokens.items()}
         links["spectator"] = f"/battle/{created.id}#token={created.spectator_token}"
@@ -173,7 +174,7 @@ class Battles:
     def row(self, battle_id: str) -> BattleRow:
         row = self.store.battle(battle_id)
         if row is None:
-            raise ApiError(404, "not-found", f"no battle {battle_id!r} here")
+            raise ApiError(404, "not_found", f"no battle {battle_id!r} here")
         return row
 
     def load(self, row: BattleRow) -> Loaded:
@@ -287,7 +288,7 @@ class Battles:
             resolution = ruleset.resolve(checked.plan, source)
         except DiceNeeded as needed:
             q = needed.question
-            raise ApiError(400, "dice-needed", f"enter the dice of {q.prompt()}", path=f"dice.{q.stage}",
+            raise ApiError(400, "dice_needed", f"enter the dice of {q.prompt()}", path=f"dice.{q.stage}",
                            question={"stage": q.stage, "count": q.count, "sides": q.sides, "faces": list(q.faces),
                                      "prompt": q.prompt(), "problem": q.problem or None}) from None
         after = ruleset.apply(battle, resolution)
@@ -299,7 +300,7 @@ class Battles:
         ruleset, battle = loaded.ruleset, loaded.state
         side = self._acting_side(role)
         if activation and not ruleset.has_activations:
-            raise ApiError(400, "bad-request", f"{ruleset.key} has no activations; its turns end whole (send "
+            raise ApiError(400, "invalid_input", f"{ruleset.key} has no activations; its turns end whole (send "
                                                "activation false)", path="activation")
         acting = ruleset.side_to_act(battle)
         sides = ruleset.sides(battle)
@@ -354,8 +355,7 @@ class Battles:
         for name in choices:
             if name not in ruleset.choice_names:
                 known = ", ".join(ruleset.choice_names) or "none"
-                raise ApiError(422, "choice", f"choice {name!r} does not apply to {ruleset.key} (its choices: "
-                                              f"{known})", path=f"choices.{name}")
+                raise ChoiceError(name, f"choice {name!r} does not apply to {ruleset.key} (its choices: {known})")
         items = tuple((name, tuple(v) if isinstance(v, list) else v) for name, v in choices.items())
         return Attack(ask.attacker, ask.target, items)
 

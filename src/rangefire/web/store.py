@@ -61,9 +61,13 @@ CREATE TABLE IF NOT EXISTS actions (
 class StoreError(RangefireError):
     """A store that cannot be opened or written."""
 
+    kind = "store"
+
 
 class ConflictError(RangefireError):
     """Two writes raced on one battle: the later one finds the battle changed and is refused."""
+
+    kind = "conflict"
 
 
 @dataclass(frozen=True)
