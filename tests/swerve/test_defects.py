@@ -238,12 +238,16 @@ def crowded(tactics: int) -> dict[str, Any]:
     return crowded_n(2 * tactics + 1)
 
 
+def forbid_search(monkeypatch: pytest.MonkeyPatch, why: str) -> None:
+    def no_search(*_: Any) -> Any:
+        raise AssertionError(why)
+    for name in ("_search_uncached", "_exhaustive_uncached", "lines"):
+        monkeypatch.setattr(combat_module.Combat, name, no_search)
+
+
 def test_check_never_runs_the_best_play_search(monkeypatch):
     """`check` ran the exponential best-play search: it now checks the line given and nothing more."""
-    def no_search(*_: Any) -> Any:
-        raise AssertionError("check searched for best play")
-    monkeypatch.setattr(combat_module.Combat, "_value_uncached", no_search)
-    monkeypatch.setattr(combat_module.Combat, "lines", no_search)
+    forbid_search(monkeypatch, "check searched for best play")
     b = battle_from_mapping(crowded(8))[1]
     start = time.perf_counter()
     assert SW.check(b, Attack("gun", "unit")).is_legal
@@ -251,32 +255,48 @@ def test_check_never_runs_the_best_play_search(monkeypatch):
     assert time.perf_counter() - start < 1
 
 
+#: Beyond the best-play search's bound: 400 actions open (the scenario allows 500 cards).
+BEYOND = 400
+
+
 def test_best_play_beyond_the_limit_is_refused_before_any_search(monkeypatch):
-    """8 tactics a hand ran past a minute: refused at once with a LimitError saying why, before any search."""
-    def no_search(*_: Any) -> Any:
-        raise AssertionError("searched before refusing")
-    b = battle_from_mapping(crowded(8))[1]
-    plan = SW.plan(b, Attack("gun", "unit"))
-    monkeypatch.setattr(combat_module.Combat, "_value_uncached", no_search)
-    monkeypatch.setattr(combat_module.Combat, "lines", no_search)
-    with pytest.raises(LimitError, match=r"not searched with more than 11 actions open .*here 17.* 4 combat bonuses"):
+    """400 tactics open: refused at once with a LimitError naming the bound, before any search."""
+    most = combat_module.max_search_actions()
+    assert most < BEYOND
+    plan = SW.plan(battle_from_mapping(crowded_n(BEYOND))[1], Attack("gun", "unit"))
+    forbid_search(monkeypatch, "searched before refusing")
+    with pytest.raises(LimitError, match=rf"not searched with more than {most} actions open .*here {BEYOND}\)"):
         SW.odds(plan)
     with pytest.raises(LimitError, match=r"best play"):
         SW.resolve(plan, SeededSource(1))
 
 
+def test_the_reference_search_keeps_its_own_bound(monkeypatch):
+    """The exhaustive reference walks every set of cards: asked for explicitly, it refuses 17 actions open
+    (8 tactics a hand ran past a minute) before any search, where best play answers them."""
+    plan = SW.plan(battle_from_mapping(crowded(8))[1], Attack("gun", "unit"))
+    assert plan.combat is not None
+    start = plan.combat.start()
+    assert plan.combat.value(start) == SW.odds(plan).events["attacker_wins"]
+    forbid_search(monkeypatch, "searched before refusing")
+    with pytest.raises(LimitError, match=r"not searched with more than 11 actions open .*here 17.* 4 combat bonuses"):
+        plan.combat.value(start, exhaustive=True)
+    with pytest.raises(LimitError, match=r"best play"):
+        plan.combat.best_line(start, exhaustive=True)
+
+
 def test_a_line_given_in_full_resolves_beyond_the_limit():
     """The limit is on the search only: a complete line of play needs none."""
-    b = battle_from_mapping(crowded(8))[1]
+    b = battle_from_mapping(crowded_n(BEYOND))[1]
     res, _ = SW.play(b, Attack("gun", "unit", (("actions", ("attacker:pass", "defender:pass")),)), SeededSource(1))
     assert res.outcome["speed"] == 20
 
 
 def test_position_at_the_limit_answers():
-    """A position at the bound (11 actions open, a deck of 4 different bonuses) is answered (timed by hand:
-    1.1 s of CPU time); one more action is refused."""
-    limit = combat_module.max_search_actions(4)
-    assert limit == 11 and combat_module.max_search_actions(200) == 10
+    """A position at the bound is answered; one more action is refused. The reference's bound: 11 actions
+    with a deck of 4 different bonuses, 10 with 200."""
+    assert combat_module.max_exhaustive_actions(4) == 11 and combat_module.max_exhaustive_actions(200) == 10
+    limit = combat_module.max_search_actions()
     plan = SW.plan(battle_from_mapping(crowded_n(limit))[1], Attack("gun", "unit"))
     assert plan.combat is not None and plan.combat.search_size(plan.combat.start()) == limit
     start = time.perf_counter()
@@ -311,7 +331,7 @@ def test_cards_that_can_never_act_add_no_work_to_the_search(monkeypatch):
 
 def test_limit_is_exit_2_at_the_command_line(tmp_path):
     path = tmp_path / "crowded.json"
-    path.write_text(json.dumps(crowded(8)))
+    path.write_text(json.dumps(crowded_n(BEYOND)))
     proc = run("odds", str(path), "-a", "gun", "-t", "unit", ok=2)
     assert "best play" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
     proc = run("check", str(path), "-a", "gun", "-t", "unit", "--json")
@@ -334,8 +354,10 @@ def test_limit_message_counts_one_bonus_singular(deck, order, shows):
     """One bonus is "1 combat bonus", not "1 different combat bonuses"."""
     data = crowded(8)
     data["players"]["jason"] = {"deck": list(deck), "deck_order": order}
+    combat = SW.plan(battle_from_mapping(data)[1], Attack("gun", "unit")).combat
+    assert combat is not None
     with pytest.raises(LimitError, match=shows):
-        SW.odds(SW.plan(battle_from_mapping(data)[1], Attack("gun", "unit")))
+        combat.value(combat.start(), exhaustive=True)
 
 
 def test_sw_example_file_still_reads(tmp_path: Path):

@@ -9,10 +9,12 @@ reveal as chance [SW-6].
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from functools import lru_cache
+from functools import cached_property, lru_cache
+from itertools import combinations
 from typing import Literal
 
 from rangefire.core import LimitError, LogLine, Refusal
@@ -24,27 +26,48 @@ ROLES: tuple[Role, Role] = ("attacker", "defender")
 USABLE_TIMINGS = ("combat", "ranged-combat")
 #: Lines of play listed by ``odds`` before the list is cut (the best line is always searched in full).
 MAX_LINES = 2000
-#: The most work the best-play search is given, in the units of :func:`search_work`. The search visits every
-#: set of the k actions open to the players (2**k positions, each weighing k actions) and judges every finished
-#: one against each different combat bonus left in the deck (D), so its work is about 2**k * (10 k + D).
-#: Measured in CPU time on a small machine: 10 actions with 10 different bonuses (113,000 units) 0.5 s, 11 with
-#: 10 (246,000) 1.1 s, 11 with 50 (328,000) 2.0 s, 10 with 200 (307,000) 1.7 s, 12 with 4 (508,000) 2.7 s, 13
-#: (over 1.1 million) 5 s or more. This bound admits 10 actions with any deck, 11 with up to 46 different bonuses
-#: and never 12, so that every answer comes within about 2 s of CPU time (3 s with the machine shared). A
-#: position beyond it is refused before any search, not cut off by a timer.
-MAX_SEARCH_WORK = 320_000
+#: The most work the reference search (:meth:`Combat.exhaustive_score`) is given, in the units of
+#: :func:`exhaustive_work`. It visits every set of the k actions open to the players (2**k positions, each weighing
+#: k actions) and judges every finished one against each different combat bonus left in the deck (D), so its work
+#: is about 2**k * (10 k + D). Measured in CPU time on a small machine: 10 actions with 10 different bonuses
+#: (113,000 units) 0.5 s, 11 with 10 (246,000) 1.1 s, 11 with 50 (328,000) 2.0 s, 12 with 4 (508,000) 2.7 s. This
+#: bound admits 10 actions with any deck, 11 with up to 46 different bonuses and never 12.
+MAX_EXHAUSTIVE_WORK = 320_000
+#: The most work the best-play search is given, in the units of :func:`search_work`. Its work grows with the square
+#: of the actions open (the best line has at most 2 (k + 1) turns, each weighing at most k + 1 actions, each worth
+#: a leaf or, after a pass, k + 1 of them), not with the number of sets of cards. Measured in CPU time on a small
+#: machine, with the best line as long as it can be (the attacker must play every card: each adds damage): 61
+#: actions (15,000 units) 22 ms, 121 (60,000) 70 ms, 241 (234,000) 0.35 s, 499 (1,000,000) 2.2 s. This bound
+#: admits about 350 actions with cards that only help or only hinder, so that every answer comes within about a
+#: second; a position beyond it is refused before any search.
+MAX_SEARCH_WORK = 500_000
 
 
-def search_work(actions: int, bonuses: int) -> int:
-    """The best-play search's work, in units of about 5 microseconds, for ``actions`` actions open to the
+def search_work(actions: int, frontier: int = 1) -> int:
+    """The best-play search's work, in units of about 2 microseconds, for ``actions`` actions open to the
+    players, when the attacker's choices are weighed as ``frontier`` (accuracy, damage) pairs (1 unless some of
+    its cards add to one of those totals and take from the other)."""
+    return 4 * (actions + 1) ** 2 * frontier
+
+
+def max_search_actions(frontier: int = 1) -> int:
+    """The most open actions the best-play search takes on with ``frontier`` (accuracy, damage) pairs."""
+    k = 0
+    while search_work(k + 1, frontier) <= MAX_SEARCH_WORK:
+        k += 1
+    return k
+
+
+def exhaustive_work(actions: int, bonuses: int) -> int:
+    """The reference search's work, in units of about 5 microseconds, for ``actions`` actions open to the
     players and ``bonuses`` different combat bonuses the reveal may show."""
     return (1 << actions) * (10 * actions + bonuses)
 
 
-def max_search_actions(bonuses: int) -> int:
-    """The most open actions searched with ``bonuses`` different combat bonuses in the deck."""
+def max_exhaustive_actions(bonuses: int) -> int:
+    """The most open actions the reference search takes on with ``bonuses`` different combat bonuses."""
     k = 0
-    while search_work(k + 1, bonuses) <= MAX_SEARCH_WORK:
+    while exhaustive_work(k + 1, bonuses) <= MAX_EXHAUSTIVE_WORK:
         k += 1
     return k
 
@@ -78,6 +101,11 @@ class Action:
         return f"Action({self.role!r}, {self.kind!r}{card})"
 
     def __str__(self) -> str:
+        return self.text
+
+    @cached_property
+    def text(self) -> str:
+        """The action as written (kept: ``odds`` writes the same actions over and over in its lines of play)."""
         return f"{self.role}:{self.kind}" + (f":{self.card}" if self.card else "")
 
     @classmethod
@@ -146,7 +174,14 @@ class Combat:
             turned = replace(start, turn=role)
             self._candidates[role] = tuple(a for a in self._all_candidates(role)
                                            if a.kind == "pass" or self.refusal(turned, a) is None)
-        self._value = lru_cache(maxsize=None)(self._value_uncached)
+        self._exhaustive = lru_cache(maxsize=None)(self._exhaustive_uncached)
+        self._scores: dict[Position, Score] = {}
+        self._completed: dict[int, Completion] = {}
+        self._frontiers: dict[int, tuple[tuple[int, int], ...]] = {}
+        self._outcomes: dict[tuple[int, int, int], Dist[tuple[bool, int]]] = {}
+        self._reveal = sorted(self.bonus_options()) or [self.known_bonus()]
+        self._reveal_count = len(self._reveal)
+        self._index_moves()
 
 
     # -- beginning ---------------------------------------------------------------------------------
@@ -317,10 +352,29 @@ class Combat:
         return max(0, state.damage) if wins else 0
 
     def outcome(self, state: State) -> Dist[tuple[bool, int]]:
-        """(attacker wins, damage) over the reveal, for a finished stage 1."""
-        return self.bonus().map(lambda b: (w := self.attacker_wins(state, b), self.damage_dealt(state, w)))
+        """(attacker wins, damage) over the reveal, for a finished stage 1 (the same totals, the same answer:
+        ``odds`` asks it of every line of play listed)."""
+        totals = (state.accuracy, state.speed, state.damage)
+        found = self._outcomes.get(totals)
+        if found is None:
+            found = self._outcomes[totals] = self.bonus().map(
+                lambda b: (w := self.attacker_wins(state, b), self.damage_dealt(state, w)))
+        return found
 
     # -- best play [SW-6.2] ------------------------------------------------------------------------
+    # Why the search is small (the proof behind :meth:`_complete`). Each side's actions touch only its own cards,
+    # so what one side may still do never depends on what the other did; and more speed never helps the
+    # attacker (its chance and its expected damage only fall). Take a position where the mover has not just been
+    # handed the end of the stage (no pass pending). If the defender plays, before it ever passes, the legal
+    # completion adding the most speed, the attacker can do no better than its own best completion against that
+    # speed; if the attacker plays that completion before it ever passes, it is sure of at least as much, since
+    # no legal completion of the defender's adds more speed. Neither can be stopped: the stage ends only on two
+    # passes in succession [SW-3.2] and neither passes with cards of its completion left. So that position is
+    # worth the leaf its two completions reach, whatever the order. Where a pass is pending, the mover ends the
+    # stage or acts (handing the other side a fresh turn, a position of the first kind): the better of those.
+    # The search is therefore a handful of leaves per position, never a tree; :meth:`exhaustive_score` walks
+    # the tree (every set of cards played, memoised) and stays as the reference it is tested against.
+
     def search_size(self, state: State) -> int:
         """How many actions are still open to the two players from ``state``: what the best-play search's
         work grows with. Cheap: one legality check per card, no search."""
@@ -330,59 +384,271 @@ class Combat:
             open_actions |= {a for a in self.candidates(role) if a.kind != "pass" and self.refusal(turned, a) is None}
         return len(open_actions)
 
-    def require_searchable(self, state: State) -> None:
-        """Refuse, before any search, a position whose best play the search cannot answer within seconds."""
-        size, bonuses = self.search_size(state), len(set(self.bonus_options())) or 1
-        if search_work(size, bonuses) > MAX_SEARCH_WORK:
-            most = max_search_actions(bonuses)
-            shown = f"{bonuses} combat bonus" + ("es" if bonuses != 1 else "")
+    def require_searchable(self, state: State, *, exhaustive: bool = False) -> None:
+        """Refuse, before any search, a position whose best play the search cannot answer within a second or
+        so (or, with ``exhaustive``, the reference search within a few seconds)."""
+        size = self.search_size(state)
+        if exhaustive or not self._moves_independent:
+            bonuses = len(set(self.bonus_options())) or 1
+            if exhaustive_work(size, bonuses) > MAX_EXHAUSTIVE_WORK:
+                most = max_exhaustive_actions(bonuses)
+                shown = f"{bonuses} combat bonus" + ("es" if bonuses != 1 else "")
+                raise LimitError(f"best play is not searched with more than {most} actions open to the players "
+                                 f"(here {size}) when the reveal may show {shown}: the search would run too long; "
+                                 "give the line of play with --actions (a longer start leaves fewer open)")
+            return
+        if search_work(size, self._frontier_bound) > MAX_SEARCH_WORK:
+            most = max_search_actions(self._frontier_bound)
+            mixed = "" if self._frontier_bound == 1 else (
+                f" when the attacker's cards trade accuracy against damage {self._frontier_bound} ways")
             raise LimitError(f"best play is not searched with more than {most} actions open to the players (here "
-                             f"{size}) when the reveal may show {shown}: the search would run too long; give the "
-                             "line of play with --actions (a longer start leaves fewer open)")
+                             f"{size}){mixed}: the search would run too long; give the line of play with "
+                             "--actions (a longer start leaves fewer open)")
 
-    def value(self, state: State) -> Fraction:
+    def value(self, state: State, *, exhaustive: bool = False) -> Fraction:
         """P(attacker wins) when both sides play their best from ``state`` (the attacker maximises it,
         the defender minimises it; the reveal is chance)."""
-        self.require_searchable(state)
-        return self.score(state)[0]
+        self.require_searchable(state, exhaustive=exhaustive)
+        return (self.exhaustive_score(state) if exhaustive else self.score(state))[0]
 
-    def score(self, state: State) -> tuple[Fraction, Fraction]:
+    def score(self, state: State) -> Score:
         """(P(attacker wins), expected damage) under best play. Each side first plays for its chance of
         winning; between lines equally good for that, the attacker prefers more damage and the defender
         less, and between lines equal in both, the earlier action (pass first)."""
-        return self._value(state.key)
+        if not self._moves_independent:
+            return self.exhaustive_score(state)
+        return self._search(self._position(state))
 
-    def _value_uncached(self, key: StateKey) -> tuple[Fraction, Fraction]:
+    def best_line(self, state: State, *, exhaustive: bool = False) -> list[Action]:
+        """The line both sides play from ``state``: at each turn the first legal action (pass first) that keeps
+        the mover's best score."""
+        self.require_searchable(state, exhaustive=exhaustive)
+        if exhaustive or not self._moves_independent:
+            line = []
+            while not state.is_over:
+                action = self._best_action(state)
+                line.append(action)
+                state, _ = self.after(state, action)
+            return line
+        pos, out = self._position(state), []
+        while pos[1] < 2:
+            best: tuple[Score, Action, Position] | None = None
+            for action, child, move in self._children(pos):
+                if move is not None:
+                    self._completions_after(pos[5], move)
+                v = self._search(child)
+                if best is None or (v > best[0] if pos[0] == "attacker" else v < best[0]):
+                    best = (v, action, child)
+            assert best is not None
+            out.append(best[1])
+            pos = best[2]
+        return out
+
+    # -- the search over positions: (turn, passes, accuracy, speed, damage, bits of the moves still open) --------
+    def _index_moves(self) -> None:
+        """Every action open at the start as a :class:`Move`, with the moves it closes. An action's legality
+        turns only on its own card being spent or used, and an action spends or uses only its own card (or
+        the target): so only moves naming the same card can close each other, and which do is asked of
+        :meth:`refusal` once, here."""
+        start = self.start()
+        found: list[tuple[Action, State, State]] = []
+        for role in ROLES:
+            turned = replace(start, turn=role)
+            found += [(a, turned, self.after(turned, a)[0]) for a in self._candidates[role] if a.kind != "pass"]
+        by_card: dict[str | None, list[int]] = {}
+        for i, (a, _, _) in enumerate(found):
+            by_card.setdefault(a.card if a.kind != "swerve-target" else self.target.id, []).append(i)
+        closes = [1 << i for i in range(len(found))]
+        for same in by_card.values():
+            for i in same:
+                for j in same:
+                    b = found[j][0]
+                    if i != j and self.refusal(replace(found[i][2], turn=b.role, passes=0), b):
+                        closes[i] |= 1 << j
+        # The proof below needs each side's moves to touch only its own totals and cards, and a move closing
+        # another to be closed by it in turn (else the order of a side's own cards would matter). The rules
+        # make it so; were it ever otherwise, the reference search answers instead.
+        own_totals = all(after.speed == before.speed if a.role == "attacker" else
+                         (after.accuracy, after.damage) == (before.accuracy, before.damage)
+                         for a, before, after in found)
+        mutual = all(closes[j] >> i & 1 and found[i][0].role == found[j][0].role
+                     for same in by_card.values() for i in same for j in same if closes[i] >> j & 1)
+        self._moves_independent = own_totals and mutual
+        self._moves = {role: tuple(
+            Move(a, after.accuracy - before.accuracy, after.speed - before.speed, after.damage - before.damage,
+                 1 << i, closes[i], after.spent, after.used)
+            for i, (a, before, after) in enumerate(found) if a.role == role) for role in ROLES}
+        self._groups = tuple(Group(role, g) for role in ROLES for g in _groups(self._moves[role]))
+        self._group_of = {m.bit: g for g in self._groups for m in g.moves}
+        self._mixed = tuple(g for g in self._groups if g.mixed)
+        self._mixed_bits = sum(m.bit for g in self._mixed for m in g.moves)
+        self._frontier_bound = frontier_bound(self._mixed)
+
+    def _position(self, state: State) -> Position:
+        """A state as the search sees it: the cards spent and used become the bits of the moves still open."""
+        mask = 0
+        for role in ROLES:
+            turned = replace(state, turn=role, passes=0)
+            for move in self._moves[role]:
+                if self.refusal(turned, move.action) is None:
+                    mask |= move.bit
+        return state.turn, state.passes, state.accuracy, state.speed, state.damage, mask
+
+    def _children(self, pos: Position) -> Iterator[tuple[Action, Position, Move | None]]:
+        """The legal actions from a position, in the order of :meth:`legal` (pass first), with where each leads."""
+        turn, passes, acc, speed, dmg, mask = pos
+        other: Role = "defender" if turn == "attacker" else "attacker"
+        yield Action(turn, "pass"), (other, passes + 1, acc, speed, dmg, mask), None
+        for m in self._moves[turn]:
+            if mask & m.bit:
+                yield m.action, (other, 0, acc + m.accuracy, speed + m.speed, dmg + m.damage, mask & ~m.closes), m
+
+    def _search(self, pos: Position) -> Score:
+        found = self._scores.get(pos)
+        if found is None:
+            found = self._scores[pos] = self._search_uncached(pos)
+        return found
+
+    def _search_uncached(self, pos: Position) -> Score:
+        turn, passes, acc, speed, dmg, mask = pos
+        if passes >= 2:
+            return self._leaf(acc, speed, dmg)
+        if passes == 0:
+            return self._complete(acc, speed, dmg, self._completions(mask))
+        # a pass is pending: end the stage now, or act and hand the other side a fresh turn
+        options = [self._leaf(acc, speed, dmg)]
+        options += [self._complete(acc + m.accuracy, speed + m.speed, dmg + m.damage, self._completions_after(mask, m))
+                    for m in self._moves[turn] if mask & m.bit]
+        return max(options) if turn == "attacker" else min(options)
+
+    def _complete(self, acc: int, speed: int, dmg: int, completion: Completion) -> Score:
+        """The worth of a position with no pass pending: the defender's completion adding the most speed
+        against the attacker's best completion (see the proof above)."""
+        more_speed, more_acc, more_dmg, frontier = completion
+        acc, speed, dmg = acc + more_acc, speed + more_speed, dmg + more_dmg
+        return max(self._leaf(acc + da, speed, dmg + dd) for da, dd in frontier)
+
+    def _completions(self, mask: int) -> Completion:
+        """For the moves still open: the most speed a legal set of the defender's adds; what the attacker's
+        cards that only help or only hinder it add when those that help are played; and the (accuracy, damage)
+        its other cards may add, each pair not bettered in both by another."""
+        found = self._completed.get(mask)
+        if found is None:
+            speed = acc = dmg = 0
+            for group in self._groups:
+                if not group.mixed:
+                    a, s, d = group.gain(mask)
+                    speed, acc, dmg = speed + s, acc + a, dmg + d
+            found = self._completed[mask] = (speed, acc, dmg, self._frontier(mask & self._mixed_bits))
+        return found
+
+    def _completions_after(self, mask: int, move: Move) -> Completion:
+        """:meth:`_completions` once ``move`` is played, from those before it: only its own group changes."""
+        after = mask & ~move.closes
+        found = self._completed.get(after)
+        if found is None:
+            speed, acc, dmg, frontier = self._completions(mask)
+            group = self._group_of[move.bit]
+            if group.mixed:
+                frontier = self._frontier(after & self._mixed_bits)
+            else:
+                (a0, s0, d0), (a1, s1, d1) = group.gain(mask), group.gain(after)
+                speed, acc, dmg = speed + s1 - s0, acc + a1 - a0, dmg + d1 - d0
+            found = self._completed[after] = (speed, acc, dmg, frontier)
+        return found
+
+    def _frontier(self, mask: int) -> tuple[tuple[int, int], ...]:
+        found = self._frontiers.get(mask)
+        if found is None:
+            frontier: list[tuple[int, int]] = [(0, 0)]
+            for group in self._mixed:
+                options = _options(group.moves, mask)
+                frontier = _undominated([(a + da, d + dd) for a, d in frontier for da, _, dd in options])
+            found = self._frontiers[mask] = tuple(frontier)
+        return found
+
+    def _leaf(self, acc: int, speed: int, dmg: int) -> Score:
+        """(P(attacker wins), expected damage) of a finished stage 1 [SW-4.3, SW-5.1, SW-6.1]: the attacker wins
+        on a bonus above speed - accuracy (or equal to it, with the option), of the bonuses counted by value."""
+        need = speed - acc
+        wins = self._reveal_count - (bisect_left if self.ties_to_attacker else bisect_right)(self._reveal, need)
+        p = Fraction(wins, self._reveal_count)
+        return p, p * max(0, dmg)
+
+    # -- the reference: every set of cards played, memoised ---------------------------------------------
+    def exhaustive_score(self, state: State) -> Score:
+        """:meth:`score` by walking every position (every set of cards played, each side to move, a pass
+        pending or not): exponential in the actions open, kept as the reference the search is tested against."""
+        return self._exhaustive(state.key)
+
+    def _exhaustive_uncached(self, key: StateKey) -> Score:
         state = State(*key)  # type: ignore[arg-type]
         if state.is_over:
             outcome = self.outcome(state)
             return outcome.p(lambda o: o[0]), outcome.map(lambda o: o[1]).mean()
-        scores = [self.score(self.after(state, a)[0]) for a in self.legal(state)]
+        scores = [self.exhaustive_score(self.after(state, a)[0]) for a in self.legal(state)]
         return max(scores) if state.turn == "attacker" else min(scores)
 
-    def best_action(self, state: State) -> Action:
-        """The first legal action (pass first) that keeps the mover's best score."""
-        best: tuple[tuple[Fraction, Fraction], Action] | None = None
+    def _best_action(self, state: State) -> Action:
+        """The first legal action (pass first) that keeps the mover's best score, by the reference search."""
+        best: tuple[Score, Action] | None = None
         for action in self.legal(state):
-            v = self.score(self.after(state, action)[0])
+            v = self.exhaustive_score(self.after(state, action)[0])
             better = best is None or (v > best[0] if state.turn == "attacker" else v < best[0])
             if better:
                 best = (v, action)
         assert best is not None
         return best[1]
 
-    def best_line(self, state: State) -> list[Action]:
-        self.require_searchable(state)
-        line = []
-        while not state.is_over:
-            action = self.best_action(state)
-            line.append(action)
-            state, _ = self.after(state, action)
-        return line
-
+    # -- the lines of play listed by odds ---------------------------------------------------------------
     def lines(self, state: State, limit: int = MAX_LINES) -> tuple[list[tuple[tuple[Action, ...], State]], bool]:
-        """Every line of play from ``state`` to the end of stage 1 (up to ``limit``), each with its final state;
-        and whether the list was cut."""
+        """Every line of play from ``state`` to the end of stage 1 (up to ``limit``), each with its final state,
+        depth first, pass first; and whether the list was cut. Each position is expanded only when it is
+        reached, so a cut list costs what it lists, not the siblings left behind."""
+        if state.is_over:
+            return [((), state)], False
+        if not self._moves_independent:
+            return self._lines_by_rules(state, limit)
+        out: list[tuple[tuple[Action, ...], State]] = []
+        passes_by_role = {role: Action(role, "pass") for role in ROLES}
+        # the line to the deepest frame, and each frame: its position, the cards spent and used, its children
+        # (None for the pass) and the index of the next child to try
+        path: list[Action] = []
+        frames: list[tuple[Position, frozenset[str], frozenset[str], list[Move | None]]] = []
+        indices: list[int] = []
+
+        def enter(pos: Position, spent: frozenset[str], used: frozenset[str]) -> None:
+            frames.append((pos, spent, used, [None, *(m for m in self._moves[pos[0]] if pos[5] & m.bit)]))
+            indices.append(0)
+
+        enter(self._position(state), state.spent, state.used)
+        while frames:
+            (turn, passes, acc, speed, dmg, mask), spent, used, moves = frames[-1]
+            i = indices[-1]
+            if i == len(moves):
+                frames.pop()
+                indices.pop()
+                if path:
+                    path.pop()
+                continue
+            indices[-1] = i + 1
+            move = moves[i]
+            other: Role = "defender" if turn == "attacker" else "attacker"
+            if move is None and passes:  # the second pass in succession ends the stage [SW-3.2]
+                line = (*path, passes_by_role[turn])
+                out.append((line, State(acc, speed, dmg, other, 2, spent, used, (*state.history, *line))))
+                if len(out) >= limit:
+                    return out, any(i < len(f[3]) for i, f in zip(indices, frames, strict=True))
+            elif move is None:
+                path.append(passes_by_role[turn])
+                enter((other, 1, acc, speed, dmg, mask), spent, used)
+            else:
+                path.append(move.action)
+                enter((other, 0, acc + move.accuracy, speed + move.speed, dmg + move.damage, mask & ~move.closes),
+                      spent | move.spent, used | move.used)
+        return out, False
+
+    def _lines_by_rules(self, state: State, limit: int) -> tuple[list[tuple[tuple[Action, ...], State]], bool]:
         out: list[tuple[tuple[Action, ...], State]] = []
         stack: list[tuple[tuple[Action, ...], State]] = [((), state)]
         while stack:
@@ -395,3 +661,99 @@ class Combat:
             for action in reversed(self.legal(s)):
                 stack.append(((*prefix, action), self.after(s, action)[0]))
         return out, False
+
+
+Score = tuple[Fraction, Fraction]
+#: What the moves still open may add: the defender's most speed, the attacker's sure accuracy and damage, and
+#: the (accuracy, damage) pairs its mixed groups may add.
+Completion = tuple[int, int, int, tuple[tuple[int, int], ...]]
+#: A position as the search sees it: turn, passes in succession, accuracy, speed, damage, the open moves' bits.
+Position = tuple[Role, int, int, int, int, int]
+
+
+@dataclass(frozen=True)
+class Move:
+    """An action open at the start, as the search sees it: what it adds to the totals (the same in every
+    position, SW-1.3), its bit, the bits of the moves it closes (itself, and any move paying with the same
+    card: swerving the target closes the target's own swerve-this ability and the other way round), and the
+    cards it spends and uses."""
+
+    action: Action
+    accuracy: int
+    speed: int
+    damage: int
+    bit: int
+    closes: int
+    spent: frozenset[str]
+    used: frozenset[str]
+
+
+@dataclass(frozen=True)
+class Group:
+    """Moves of one side that close none outside the group (a card's moves: chosen from apart from the rest).
+    Mixed: an attacker's group whose best choice depends on the position (a card adding to one of accuracy
+    and damage and taking from the other, or several moves); the search weighs each of its choices."""
+
+    role: Role
+    moves: tuple[Move, ...]
+
+    @cached_property
+    def mixed(self) -> bool:
+        if self.role == "defender":
+            return False  # only its speed counts: the most is always best for the defender
+        m = self.moves[0]
+        return len(self.moves) > 1 or m.accuracy * m.damage < 0
+
+    def gain(self, mask: int) -> tuple[int, int, int]:
+        """What the group's best legal choice among its open moves adds (not for a mixed group): for the
+        defender the most speed, for the attacker its one move if that move only helps it."""
+        if self.role == "defender":
+            return max(_options(self.moves, mask), key=lambda o: o[1])
+        m = self.moves[0]
+        helps = mask & m.bit and m.accuracy >= 0 and m.damage >= 0
+        return (m.accuracy, 0, m.damage) if helps else (0, 0, 0)
+
+
+def _groups(moves: tuple[Move, ...]) -> tuple[tuple[Move, ...], ...]:
+    """The moves in groups that close none outside their own (a card's moves); a group is chosen from alone."""
+    groups: list[list[Move]] = []
+    for move in moves:
+        touching = [g for g in groups if any(m.closes & move.bit or move.closes & m.bit for m in g)]
+        merged = [move] + [m for g in touching for m in g]
+        groups = [g for g in groups if g not in touching] + [sorted(merged, key=lambda m: m.bit)]
+    return tuple(tuple(g) for g in groups)
+
+
+def _options(group: tuple[Move, ...], mask: int) -> list[tuple[int, int, int]]:
+    """What each legal set of a group's open moves adds: (accuracy, speed, damage), the empty set first."""
+    out = [(0, 0, 0)]
+    open_moves = [m for m in group if mask & m.bit]
+    if len(open_moves) == 1:  # nearly every group: one card, one move
+        m = open_moves[0]
+        return [(0, 0, 0), (m.accuracy, m.speed, m.damage)]
+    for r in range(1, len(open_moves) + 1):
+        for chosen in combinations(open_moves, r):
+            if all(not a.closes & b.bit for a, b in combinations(chosen, 2)):
+                out.append((sum(m.accuracy for m in chosen), sum(m.speed for m in chosen),
+                            sum(m.damage for m in chosen)))
+    return out
+
+
+def _undominated(pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The (accuracy, damage) pairs no other pair equals or betters in both, by accuracy falling."""
+    out: list[tuple[int, int]] = []
+    for acc, dmg in sorted(set(pairs), reverse=True):
+        if not out or dmg > out[-1][1]:
+            out.append((acc, dmg))
+    return out
+
+
+def frontier_bound(mixed: tuple[Group, ...]) -> int:
+    """At most how many (accuracy, damage) pairs the search weighs for the attacker's mixed groups: each
+    multiplies them by at most its legal sets; and each pair has its own accuracy, so there are at most as many
+    as the accuracies a set of those cards can sum to."""
+    bound = 1
+    for group in mixed:
+        bound *= len(_options(group.moves, sum(m.bit for m in group.moves)))
+    spread = sum(abs(m.accuracy) for g in mixed for m in g.moves) + 1
+    return min(bound, spread)
