@@ -8,11 +8,13 @@ tolerances); everything else here is exact.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
 from rangefire.geometry import Point, Segment, closest_on_segment
 from rangefire.geometry.discs import ZONE_TOLERANCE, Disc, Line, Piece, Seen, first_clear, lines_between, seen_on
+from rangefire.geometry.pairs import first_clear_all, within_all
 from rangefire.rulesets.bushido.scenario import Battle, Unit, Weapon
 
 #: How far into or through obscuring terrain a model sees [BU-1.4, BU-2.1].
@@ -84,6 +86,14 @@ def sight(battle: Battle, a: Unit, b: Unit) -> Sight:
     return _sight(a.disc, b.disc, pieces(battle))
 
 
+def sights(battle: Battle, pairs: Sequence[tuple[Unit, Unit]]) -> list[Sight]:
+    """:func:`sight` for every pair ``(a, b)`` at once, the same answers: one float screen of every pair's
+    family of segments, exact tests for what it leaves undecided [BU-2.1]."""
+    discs = {id(u): u.disc for pair in pairs for u in pair}  # one disc a model: its floats are taken once
+    seen = first_clear_all([(discs[id(a)], discs[id(b)]) for a, b in pairs], pieces(battle), OBSCURING_SIGHT)
+    return [_as_sight(s) for s in seen]
+
+
 def in_contact(a: Unit, b: Unit) -> bool:
     """Base-to-base contact: the bases touch, edge distance 0 [BU-2.3]."""
     return a.disc.is_within(b.disc, 0)
@@ -113,6 +123,23 @@ def in_zone(battle: Battle, owner: Unit, other: Unit) -> bool:
 def distance_ok(shooter: Unit, target: Unit, bound: Fraction) -> bool:
     """Whether the edge-to-edge distance is at most ``bound`` (exact) [BU-1.5]."""
     return shooter.disc.is_within(target.disc, bound)
+
+
+def bands(attacks: Sequence[tuple[Unit, Unit, Weapon]]) -> list[str | None]:
+    """:func:`band` for every ``(shooter, target, weapon)`` at once, the same answers: distances compared in
+    floats where they are clear of a bound by more than the rounding, exactly where not [BU-5.1, BU-3.4]."""
+    discs = {id(u): u.disc for shooter, target, _ in attacks for u in (shooter, target)}
+    pairs = [(discs[id(s)], discs[id(t)]) for s, t, _ in attacks]
+    out: list[str | None] = [None] * len(attacks)
+    left = list(range(len(attacks)))
+    for name in ("short", "medium", "long"):
+        bounds = [getattr(attacks[n][2], name) for n in left]
+        inside = within_all([pairs[n] for n in left], bounds)
+        for n, yes in zip(left, inside, strict=True):
+            if yes:
+                out[n] = name
+        left = [n for n, yes in zip(left, inside, strict=True) if not yes]
+    return out
 
 
 def band(shooter: Unit, target: Unit, weapon: Weapon) -> str | None:
@@ -202,5 +229,5 @@ def nominees(battle: Battle, shooter: Unit, target: Unit) -> list[Nominee]:
     return found
 
 
-__all__ = ["BAND_DICE", "Nominee", "Sight", "band", "cover", "crossing", "in_contact", "in_zone", "nominees",
-           "sight"]
+__all__ = ["BAND_DICE", "Nominee", "Sight", "band", "bands", "cover", "crossing", "in_contact", "in_zone",
+           "nominees", "sight", "sights"]
