@@ -209,6 +209,9 @@ def main() -> int:
         print(f"  {a:3d} x {d:<3d} {ours_t * 1e3:10.3f} ms {theirs * 1e3:12.1f} ms {theirs / ours_t:8.0f}x   "
               f"{same}{note}")
     bushido()
+    from bench.server import run as server  # the HTTP API under load (RANGEFIRE_BENCH_SERVER_SECONDS shortens it)
+
+    server()
     return 0
 
 

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
+import anyio
+import anyio.to_thread
 from fastapi import FastAPI, Query, Request
 from fastapi import Path as PathParam
-from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from fastapi.staticfiles import StaticFiles
@@ -88,12 +90,18 @@ def error_response(error: ApiError) -> JSONResponse:
 
 
 def create_app(db_path: str | Path, *, static_dir: str | Path | None = None, keepalive: float = 15.0,
-               max_streams: int = 1000) -> FastAPI:
+               max_streams: int = 1000, workers: int = 2) -> FastAPI:
     """The API over the battles of ``db_path`` (created when missing), with the page's files from
-    ``static_dir`` (the package's ``web/static`` by default)."""
+    ``static_dir`` (the package's ``web/static`` by default); ``workers`` requests are worked on at once."""
     store = Store(db_path)
     broker = Broker(max_streams)
     battles = Battles(store, broker.publish)
+    # The engine's work holds the interpreter's lock: more threads at it than cores only make each answer
+    # slower (and starve the event loop that reads requests), so a few run at once and the rest wait in turn.
+    limiter = anyio.CapacityLimiter(workers)
+
+    async def in_thread(fn: Callable[..., T], *args: Any) -> T:
+        return await anyio.to_thread.run_sync(partial(fn, *args), limiter=limiter)
     static = Path(static_dir) if static_dir is not None else STATIC
     app = FastAPI(title="rangefire", version=str(FORMAT),
                   description="Ranged combat for tabletop games over HTTP: battles, odds, dice, turns.")
@@ -156,7 +164,7 @@ def create_app(db_path: str | Path, *, static_dir: str | Path | None = None, kee
             loaded, role = authorised(battle_id, token)
             return work(loaded, role)
 
-        return await run_in_threadpool(job)
+        return await in_thread(job)
 
     async def body(request: Request, model: type[B], limit: int = MAX_BODY_BYTES) -> B:
         raw = await read_limited(request.stream(), request.headers.get("content-length"), limit)
@@ -190,7 +198,7 @@ def create_app(db_path: str | Path, *, static_dir: str | Path | None = None, kee
         """A new battle from an example or a scenario: one secret link per side and one for spectators,
         shown only in this answer."""
         b = await body(request, CreateBody, MAX_CREATE_BYTES)
-        return await run_in_threadpool(battles.create, b.scenario, b.example, b.entered_dice)
+        return await in_thread(battles.create, b.scenario, b.example, b.entered_dice)
 
     @app.get("/api/battles/{battle_id}")
     async def state(request: Request, battle_id: BattleId) -> dict[str, Any]:

@@ -3,9 +3,9 @@ played and recorded, turns ended, actions undone; who may do each. The routes (:
 read requests into these calls and answer with what they return; the benchmark calls them in-process too.
 
 A battle's state is its scenario with its stored actions replayed by :func:`rangefire.record.replay` (the
-command line's ``rangefire replay``): each attack checked again and played with its recorded dice. The state
-after the latest action is kept in memory under the battle's version (its count of actions and the id of the
-last one, which no later action reuses), so a request replays only when another one changed the battle.
+command line's ``rangefire replay``): each attack checked again and played with its recorded dice. States are
+kept in memory under the battle's version (its count of actions and the id of the last one, which no later
+action reuses), so a request replays only a battle it has not seen in that version (after a restart).
 """
 
 from __future__ import annotations
@@ -49,8 +49,9 @@ from rangefire.web.store import ActionRow, BattleRow, Role, Store
 
 #: A battle played over HTTP has at most this many sides (one secret link each).
 MAX_SIDES = 16
-#: States kept in memory, one per battle (the latest): a battle not among them is replayed when asked for.
-CACHED_STATES = 256
+#: States kept in memory (the latest ones used, of any battle, by version): a battle whose current state is not
+#: among them is replayed when asked for.
+CACHED_STATES = 2048
 
 
 @dataclass(frozen=True)
@@ -139,7 +140,7 @@ class Battles:
     def __init__(self, store: Store, publish: Publish | None = None) -> None:
         self.store = store
         self.publish: Publish = publish or (lambda battle_id, event: None)
-        self._states: OrderedDict[str, tuple[tuple[int, int], Any]] = OrderedDict()
+        self._states: OrderedDict[tuple[str, tuple[int, int]], Any] = OrderedDict()
         self._lock = threading.Lock()
         self._random = random.SystemRandom()
 
@@ -178,28 +179,38 @@ class Battles:
         return row
 
     def load(self, row: BattleRow) -> Loaded:
-        """The battle's state after its actions: from memory when its version is the one kept there, else
-        replayed from the scenario and every stored action."""
+        """The battle's state after its actions: from memory when the state of its current version is kept
+        there, else replayed from the scenario and every stored action."""
         ruleset = find_ruleset(row.ruleset)
         version = self.store.version(row.id)
         with self._lock:
-            kept = self._states.get(row.id)
-        if kept is not None and kept[0] == version:
-            return Loaded(row, ruleset, kept[1], version[0], version)
+            kept = self._states.get((row.id, version))
+        if kept is not None:
+            return Loaded(row, ruleset, kept, version[0], version)
         stored = self.store.actions(row.id)
         version = (len(stored), max((a.seq for a in stored), default=0))
-        _, battle = battle_from_mapping(row.scenario, source=f"battle {row.id}")
         try:
-            state = replay(ruleset, battle, [_action(a) for a in stored])
+            state = replay(ruleset, self._scenario(row), [_action(a) for a in stored])
         except LogError as exc:  # the engine changed under a stored battle: said, never hidden
             raise ApiError(500, "internal", f"battle {row.id}: its actions no longer replay: {exc}") from None
         self._keep(row.id, version, state)
         return Loaded(row, ruleset, state, version[0], version)
 
-    def _keep(self, battle_id: str, version: tuple[int, int], state: Any) -> None:
+    def _scenario(self, row: BattleRow) -> Any:
+        """The battle as its scenario holds it, before any action (validated once, then kept)."""
         with self._lock:
-            self._states[battle_id] = (version, state)
-            self._states.move_to_end(battle_id)
+            kept = self._states.get((row.id, (0, 0)))
+        if kept is None:
+            kept = battle_from_mapping(row.scenario, source=f"battle {row.id}")[1]
+            self._keep(row.id, (0, 0), kept)
+        return kept
+
+    def _keep(self, battle_id: str, version: tuple[int, int], state: Any) -> None:
+        """Keep a state under its version: the latest few of each battle stay, so an undo finds the state
+        before the last action without a replay."""
+        with self._lock:
+            self._states[(battle_id, version)] = state
+            self._states.move_to_end((battle_id, version))
             while len(self._states) > CACHED_STATES:
                 self._states.popitem(last=False)
 
