@@ -248,7 +248,7 @@ def test_odds_beyond_the_engines_limit_are_refused_at_once(client):
     target = {"id": "unit", "owner": "tyler", "type": "unit", "speed": 20, "mission": "canyon"}
     cards: list[dict[str, Any]] = [gun, target]
     hands: dict[str, list[str]] = {"jason": [], "tyler": []}
-    for i in range(16):  # 8 usable tactics in each hand: best play past any reasonable search
+    for i in range(399):  # 400 actions open to the players: beyond what best play searches within seconds
         owner, stat = (("jason", "accuracy"), ("tyler", "speed"))[i % 2]
         cards.append({"id": f"t{i}", "owner": owner, "type": "tactic", "timing": "combat", "effect": {stat: i + 1}})
         hands[owner].append(f"t{i}")
