@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import itertools
 
+import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from rangefire.dice import lineup_steps, modular
 from rangefire.dice.lineup import Pool, lineup_scores, reroll_weights
+from tests.lineup_oracle import kronecker_lineup
 from tests.oracles import brute_lineup, icepool_lineup
 
 
@@ -56,3 +61,87 @@ def test_the_oracles_can_tell_a_difference():
     """A wrong phantom (3 instead of 2) changes the answer: the comparisons have teeth."""
     wrong = lineup_scores(Pool(3, reroll_weights(0)), Pool(1, reroll_weights(0)), phantom=3).probabilities()
     assert wrong != brute_lineup(3, 1)
+
+
+# -- the matrix-product programme against the previous algorithm (tests/lineup_oracle.py) and icepool ----------
+def both(attack, defense, *, weights_a=None, weights_d=None, bonus_a=0, bonus_d=0, sixes=(1, 0), phantom=2,
+         crit=None):
+    """The distribution by today's programme and by the previous one, on the same pools."""
+    pa = Pool(attack, weights_a or reroll_weights(0), bonus_a, sixes)
+    pd = Pool(defense, weights_d or reroll_weights(0), bonus_d)
+    return (lineup_scores(pa, pd, phantom, crit).probabilities(),
+            kronecker_lineup(pa, pd, phantom, crit).probabilities())
+
+
+GRID_POOLS = [(1, 12), (12, 1), (0, 7), (7, 0), (9, 9), (16, 11), (11, 16), (20, 20), (25, 4), (3, 27)]
+GRID_OPTIONS = [{}, {"crit": "one"}, {"crit": "per-three"}, {"phantom": 1}, {"phantom": 4, "crit": "one"},
+                {"phantom": 0}, {"phantom": 7, "bonus_a": 1}, {"bonus_a": 2, "bonus_d": -1, "crit": "per-three"},
+                {"weights_a": reroll_weights(2), "sixes": (6, 2), "crit": "one"},
+                {"weights_d": reroll_weights(3), "bonus_d": 1},
+                {"weights_a": {1: 0, 2: 3, 3: 0, 4: 1, 5: 0, 6: 2}, "weights_d": {1: 2, 2: 0, 3: 5, 4: 0, 5: 1, 6: 0}},
+                {"weights_a": {1: 1, 2: 1, 3: 1, 4: 1}, "weights_d": {4: 1, 5: 1, 6: 1, 7: 1, 8: 1}, "crit": "one"}]
+
+
+@pytest.mark.parametrize(("attack", "defense"), GRID_POOLS)
+@pytest.mark.parametrize("options", GRID_OPTIONS, ids=lambda o: ",".join(f"{k}={str(v)[:12]}" for k, v in o.items())
+                         or "plain")
+def test_equals_previous_algorithm(attack, defense, options):
+    """AL-6.4, AL-6.5: identical fractions to the previous algorithm over a grid of pools, phantom values,
+    bonuses, rerolls, uneven and gapped faces, criticals of both kinds."""
+    mine, theirs = both(attack, defense, **options)
+    assert mine == theirs
+
+
+@pytest.mark.parametrize(("attack", "defense", "options"), [
+    (40, 40, {"crit": "one"}), (40, 40, {"crit": "per-three", "weights_a": reroll_weights(1), "sixes": (6, 1)}),
+    (50, 30, {"weights_a": reroll_weights(2), "weights_d": reroll_weights(2), "bonus_d": 1}),
+    (30, 50, {"phantom": 3, "crit": "one"}), (79, 1, {"crit": "per-three"}), (1, 79, {})])
+def test_equals_previous_algorithm_at_the_exact_limit(attack, defense, options):
+    """Up to the 80 dice the exact lineup answers (rerolls make the weights 36 to a die: 414-bit counts)."""
+    mine, theirs = both(attack, defense, **options)
+    assert mine == theirs
+
+
+faces = st.dictionaries(st.integers(1, 6), st.integers(0, 9), min_size=1).filter(lambda w: any(w.values()))
+
+
+@given(attack=st.integers(0, 14), defense=st.integers(0, 14), weights_a=faces, weights_d=faces,
+       bonus_a=st.integers(-2, 3), bonus_d=st.integers(-2, 3), phantom=st.integers(0, 9),
+       crit=st.sampled_from([None, "one", "per-three"]), first=st.integers(0, 4))
+@settings(max_examples=150, deadline=None)
+def test_random_pools_equal_previous_algorithm(attack, defense, weights_a, weights_d, bonus_a, bonus_d, phantom,
+                                               crit, first):
+    """Any faces, weights, bonuses and phantom value: the same fractions as the previous algorithm."""
+    top = weights_a[max(f for f, w in weights_a.items() if w)]
+    mine, theirs = both(attack, defense, weights_a=weights_a, weights_d=weights_d, bonus_a=bonus_a,
+                        bonus_d=bonus_d, sixes=(min(first, top), top - min(first, top)), phantom=phantom, crit=crit)
+    assert mine == theirs
+
+
+@pytest.mark.parametrize(("attack", "defense"), [(10, 10), (12, 7), (7, 12)])
+def test_larger_pools_equal_icepool(attack, defense):
+    """AL-6.4, AL-6.5: beyond the grid above, icepool's hand-written evaluator agrees (criticals on)."""
+    assert ours(attack, defense, crit="one") == icepool_lineup(attack, defense, crit=True)
+
+
+def test_a_lost_count_is_caught(monkeypatch):
+    """Too few primes to hold the counts: the check that the counts sum to the total refuses the answer."""
+    monkeypatch.setattr(lineup_steps, "primes_for", lambda terms, exceed: modular.primes_for(terms, 2**60))
+    with pytest.raises(AssertionError, match="lost a count"):
+        lineup_scores(Pool(30, reroll_weights(0)), Pool(30, reroll_weights(0)))
+
+
+@given(st.lists(st.integers(-(2**52), 2**52), min_size=1, max_size=50), st.sampled_from([3, 41, 81]))
+def test_reduction_keeps_residues_small_and_congruent(values, terms):
+    """modular.reduce: every value comes back congruent, within [-p, 2p), for the primes the lineup uses."""
+    for p in modular.primes_for(terms, 2**200):
+        array = np.array(values, dtype=np.float64)
+        modular.reduce(array, float(p), 1.0 / p, np.empty_like(array))
+        assert all(-p <= r < 2 * p and (int(r) - v) % p == 0 for r, v in zip(array.tolist(), values, strict=True))
+
+
+def test_the_prime_bound_keeps_products_exact():
+    """A sum of `terms` products of a residue in [-p, 2p) and one in [0, p) stays below 2**53."""
+    for terms in (1, 2, 41, 81, 200):
+        p = modular.primes_for(terms, 2**100)[0]
+        assert 2 * terms * p * p <= 2**53 and modular.prime_bound(terms) < 2 * p

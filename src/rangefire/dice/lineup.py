@@ -4,11 +4,15 @@ Each side's dice are sorted from highest to lowest and compared in pairs; a side
 phantom die of a fixed value. :func:`lineup_scores` gives the exact distribution of how many pairs one side
 wins strictly, without enumerating rolls: a dynamic programme walks the die *values* from high to low and,
 at each value, places how many dice of each side show it, weighted by binomial coefficients. The state is
-(dice placed on side X, dice placed on side Y) with the score distribution packed into one integer
-(Kronecker substitution), so the inner work is a handful of big-integer operations.
+(dice placed on side X, dice placed on side Y, pairs won so far).
 
-A pair is won at the moment the *lower* die is placed: a Y die placed at position q loses to X exactly when X
-has already placed more than q dice at strictly higher values.
+Placed in that order (at a tie Y's dice first), X's die number ``q`` wins its pair when Y has placed at most ``q``
+dice so far: X's dice *score as they are placed*, Y's never do. Placing ``k`` X dice at once from ``a`` to
+``a + k`` therefore adds ``phi(a + k, d) - phi(a, d)`` (``phi(a, d) = max(a - d, 0)``, or with phantoms of equal
+or higher value ``max(min(a, D) - d, 0)``), so ``score - phi(a, d)`` does not change while X places dice, and
+``score`` does not change while Y does. Kept in the one form for Y's steps and the other for X's, every step is
+the same binomial matrix applied along one axis to every column at once: a matrix product, done in exact
+residue arithmetic (:mod:`rangefire.dice.modular`) and rebuilt into exact integers at the end.
 """
 
 from __future__ import annotations
@@ -65,92 +69,43 @@ def lineup_scores(x: Pool, y: Pool, phantom: int = 2, crit: str | None = None) -
     """
     A, D = x.count, y.count
     total = x.total**A * y.total**D
-    slot = total.bit_length() + 1  # every coefficient of the packed polynomial stays below total
+    if A == 0:
+        return Dist({0: total})  # X has no die to win a pair with, nor to roll a critical
+    from rangefire.dice.lineup_steps import ValueStep, score_counts  # numpy, loaded when odds are asked for
+
     values = sorted({f + x.bonus for f, w in x.weights.items() if w} | {f + y.bonus for f, w in y.weights.items()
                                                                        if w}, reverse=True)
     top_x = max(f for f, w in x.weights.items() if w) + x.bonus
-    cur = [[0] * (D + 1) for _ in range(A + 1)]
-    cur[0][0] = 1
-    placed_x = placed_y = 0  # how far the reachable counts go, to skip empty rows
-    for v in values:
-        w = y.weights.get(v - y.bonus, 0)
-        if w and D:
-            new = [[0] * (D + 1) for _ in range(A + 1)]
-            coef = [[math.comb(D - d, k) * w**k for k in range(D - d + 1)] for d in range(D + 1)]
-            for a in range(placed_x + 1):
-                row, out = cur[a], new[a]
-                for d in range(placed_y + 1):
-                    poly = row[d]
-                    if not poly:
-                        continue
-                    c = coef[d]
-                    # Y dice at positions d..e-1 lose to X where X already holds that position (q < a):
-                    # e - d of them while e <= a, then a - d (or none) however many more Y dice come.
-                    split = min(max(a - d, 0), D - d)
-                    for k in range(split + 1):
-                        out[d + k] += (poly * c[k]) << (slot * k)
-                    shifted = poly << (slot * split)
-                    for k in range(split + 1, D - d + 1):
-                        out[d + k] += shifted * c[k]
-            cur, placed_y = new, D
-        w = x.weights.get(v - x.bonus, 0)
-        if w and A:
-            new = [[0] * (D + 1) for _ in range(A + 1)]
-            # X's top face comes first of X's values, when X has placed nothing: criticals are settled there.
-            steps = _x_steps(A, w, x, crit) if v == top_x and crit is not None else None
-            coef_x = [[math.comb(A - a, k) * w**k for k in range(A - a + 1)] for a in range(A + 1)]
-            for a in range(placed_x + 1):
-                row = cur[a]
-                rest = A - a
-                for d in range(placed_y + 1):
-                    poly = row[d]
-                    if not poly:
-                        continue
-                    if steps is not None:  # the top face: split by first-roll sixes for criticals
-                        for k in range(rest + 1):
-                            e = a + k
-                            won = e - (a if a > D else D) if (v > phantom and e > D) else 0
-                            for extra, weight in steps[k]:
-                                term = poly * weight
-                                shift = won + extra
-                                new[e][d] += term << (slot * shift) if shift > 0 else term
-                        continue
-                    c = coef_x[a]
-                    # X dice beyond Y's last die meet phantoms: won when strictly higher.
-                    free = rest if v <= phantom else min(rest, max(D - a, 0))
-                    for k in range(free + 1):
-                        new[a + k][d] += poly * c[k]
-                    base = a if a > D else D
-                    for k in range(free + 1, rest + 1):
-                        new[a + k][d] += (poly * c[k]) << (slot * (a + k - base))
-            cur, placed_x = new, A
-    poly = cur[A][D]
-    mask = (1 << slot) - 1
-    scores: dict[int, int] = {}
-    score = 0
-    while poly:
-        coefficient = poly & mask
-        if coefficient:
-            scores[score] = coefficient
-        poly >>= slot
-        score += 1
-    return Dist(scores)
+    steps = _x_steps(A, x.weights[top_x - x.bonus], x, crit) if crit is not None else None
+    # X's top face comes first of X's values, when X has placed nothing: criticals are settled there.
+    plan = [ValueStep(v > phantom, y.weights.get(v - y.bonus, 0) if D else 0, x.weights.get(v - x.bonus, 0),
+                      steps if v == top_x else None) for v in values]
+    return Dist(dict(enumerate(score_counts(A, D, plan, total))))
 
 
 def _x_steps(A: int, w: int, x: Pool, crit: str | None) -> list[list[tuple[int, int]]]:
     """For the top face (always X's first value, so X has placed nothing yet): for each number k of X dice
     showing it, the weights split by the critical hits they bring [the critical is judged on first-roll
-    sixes only]."""
+    sixes only].
+
+    >>> _x_steps(3, 1, Pool(3, {6: 1}), "one")[3]   # three sixes of three dice: one critical
+    [(1, 1)]
+    """
     first, rerolled = x.sixes if x.sixes is not None else (w, 0)
+    firsts = [first**s for s in range(A + 1)]
+    others = [rerolled**s for s in range(A + 1)]
     steps = []
     for k in range(A + 1):
         ways = math.comb(A, k)
-        by_extra: dict[int, int] = {}
-        for s in range(k + 1):
-            weight = ways * math.comb(k, s) * first**s * rerolled ** (k - s)
-            if not weight:
-                continue
-            extra = 0 if crit is None else (s // 3 if crit == "per-three" else int(s >= 3))
-            by_extra[extra] = by_extra.get(extra, 0) + weight
-        steps.append(sorted(by_extra.items()))
+        # weights of s first-roll sixes among the k dice; with one critical for three or more, the
+        # weights of s >= 3 together are all the k dice's weight less those of s < 3
+        split = [math.comb(k, s) * firsts[s] * others[k - s] for s in range(k + 1 if crit != "one" else min(k, 2) + 1)]
+        if crit == "one":
+            by_extra = {0: sum(split), 1: (first + rerolled) ** k - sum(split)}
+        else:
+            by_extra = {}
+            for s, weight in enumerate(split):
+                extra = s // 3 if crit == "per-three" else 0
+                by_extra[extra] = by_extra.get(extra, 0) + weight
+        steps.append(sorted((e, ways * v) for e, v in by_extra.items() if v))
     return steps
