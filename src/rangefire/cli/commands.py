@@ -47,6 +47,7 @@ from rangefire.core import (
     RangefireError,
     SeededSource,
 )
+from rangefire.core.outputs import check_output, odds_output, refused_odds_output, resolve_output
 from rangefire.rulesets import RULESETS, load_battle
 from rangefire.scenario import write_scenario
 
@@ -90,14 +91,14 @@ def check(scenario: Scenario, attacker: AttackerOpt, target: TargetOpt = None, a
 
             rows = targets(ruleset, battle, attacker=attacker)
             if as_json:
-                _emit({**checked.to_dict(ruleset.key), "candidates": [row.to_dict() for row in rows]})
+                _emit(check_output(ruleset.key, checked, [row.to_dict() for row in rows]))
             else:
                 render_targets(ruleset, rows, f"{attacker}'s candidates (name one with --target)")
             if not any(row.legal for row in rows):
                 raise typer.Exit(1)
             return
         if as_json:
-            _emit(checked.to_dict(ruleset.key))
+            _emit(check_output(ruleset.key, checked))
         elif checked.plan is not None:
             render_plan(checked.plan)
         else:
@@ -119,7 +120,7 @@ def odds(scenario: Scenario, attacker: AttackerOpt, target: TargetOpt = None, as
                                                     redirect_to))
         if checked.plan is None:
             if as_json:
-                _emit({**checked.to_dict(ruleset.key), "outcomes": {}, "events": {}, "exact": True})
+                _emit(refused_odds_output(ruleset.key, checked))
                 raise typer.Exit(1)
             raise IllegalAttackError(checked.refusals)
         result = ruleset.odds(checked.plan)
@@ -128,7 +129,7 @@ def odds(scenario: Scenario, attacker: AttackerOpt, target: TargetOpt = None, as
 
             plot_odds(result, plot)
         if as_json:
-            _emit(result.to_dict())
+            _emit(odds_output(result))
             return
         render_plan(checked.plan)
         render_odds(result)
@@ -189,7 +190,7 @@ def resolve(
 
             append_action(log_file, attack_action(ruleset, attack, resolution))
         if as_json:
-            _emit({**resolution.to_dict(), "seed": seed if not entered else None, "battle": after_data})
+            _emit(resolve_output(resolution, seed if not entered else None, after_data))
             return
         render_plan(resolution.plan, resolution.log)
         out.print(Text.assemble(("resolution", "bold"), f" ({'entered dice' if entered else f'seed {seed}'})"))

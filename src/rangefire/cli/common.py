@@ -53,7 +53,7 @@ def _root(version: Annotated[bool, typer.Option("--version", callback=_print_ver
     """Ranged combat for tabletop games, rule for rule, with the exact odds of every outcome."""
 
 
-Scenario = Annotated[Path, typer.Argument(help="scenario file (.yaml, .toml or .json)", show_default=False)]
+Scenario = Annotated[Path, typer.Argument(help="scenario file (.yaml, .toml or .json), or - for standard input (JSON or YAML)", show_default=False)]  # noqa: E501
 AttackerOpt = Annotated[str, typer.Option("--attacker", "-a", help="id of the attacking unit")]
 TargetOpt = Annotated[Optional[str], typer.Option("--target", "-t", help="id of the target (omit where the rules choose)")]  # noqa: UP045, E501
 JsonOpt = Annotated[bool, typer.Option("--json", help="print JSON instead of tables")]
