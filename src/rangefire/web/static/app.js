@@ -1,0 +1,588 @@
+// The table page: the drawing from the server (zoom, pan, click a unit), its targets, the line and the dice of
+// an attack with their clauses, the exact odds as charts, the player's choices, rolling or entering the dice,
+// the log, undo and end of turn; the card game in its own view. Live: another browser's actions arrive as
+// server-sent events and the page reloads what changed.
+import { Api, ApiError, battleIdFromPath, takeToken } from "./api.js";
+import { renderCards, renderCombat } from "./cards.js";
+import { outcomeChart } from "./chart.js";
+import { $, clause, clauseLine, h, show } from "./dom.js";
+import { fracText, parseFrac, percent, toNumber } from "./frac.js";
+import { parseDrawing, Viewport } from "./viewport.js";
+
+const S = {
+  api: null, state: null, ruleset: null, attacker: null, target: null, targets: [], check: null, odds: null,
+  choices: {}, line: [], entered: [], question: null, asked: 0, seq: 0, busy: false,
+};
+let viewport = null;
+
+// -- messages --------------------------------------------------------------------------------------------------
+function status(text) { $("status").textContent = text; }
+
+function fail(exc) {
+  const box = $("error");
+  const e = exc instanceof ApiError ? exc.error : { message: String(exc.message || exc) };
+  const parts = [clause(e.clause), e.clause ? " " : null, e.message || "something went wrong"];
+  if (e.path) parts.push(h("span", { class: "path" }, ` (at ${e.path})`));
+  box.replaceChildren(...parts.filter(Boolean));
+  if (exc instanceof ApiError && Array.isArray(e.refusals) && e.refusals.length > 1) {
+    box.append(h("ul", {}, ...e.refusals.map((r) => clauseLine("li", r.reason, r.clause))));
+  }
+  box.hidden = false;
+}
+
+function clearError() { $("error").hidden = true; }
+
+// -- who may act -----------------------------------------------------------------------------------------------
+function you() { return (S.state && S.state.you) || { role: "spectator", side: null }; }
+function sideOf(uid) { const u = S.state.units.find((x) => x.id === uid); return u ? u.side : null; }
+function sideIndex(side) { return S.state.sides.indexOf(side); }
+function unitName(uid) {
+  const u = S.state.units.find((x) => x.id === uid);
+  return u && u.name && u.name !== uid ? `${u.name} (${uid})` : uid;
+}
+
+// Why this page may not act now (null: it may).
+function cannotAct() {
+  const me = you();
+  if (me.role !== "side") return "You watch this battle (a spectator's link): only the sides act.";
+  const acting = S.state.side_to_act;
+  if (acting && acting !== me.side) return `It is ${acting}'s turn; you play ${me.side}.`;
+  return null;
+}
+
+function cannotFire() {
+  const why = cannotAct();
+  if (why) return why;
+  if (S.attacker && sideOf(S.attacker) !== you().side) return `${unitName(S.attacker)} is ${sideOf(S.attacker)}'s, not yours.`;
+  if (S.check && !S.check.legal) return "The rules refuse this attack (see why above).";
+  return null;
+}
+
+// -- loading ---------------------------------------------------------------------------------------------------
+async function loadState() {
+  S.state = await S.api.get("");
+  S.ruleset = S.ruleset || (await S.api.get("/api/rulesets")).rulesets.find((r) => r.key === S.state.ruleset) || null;
+}
+
+async function refresh(reason) {
+  try {
+    await loadState();
+    renderHeader();
+    if (S.attacker && !S.state.units.some((u) => u.id === S.attacker)) { S.attacker = null; S.target = null; }
+    const seq = S.seq;
+    await Promise.all([loadLog(), S.attacker ? loadTargets(seq) : null, S.target ? loadAttack(seq) : null]);
+    await drawTable();
+    renderUnits();
+    renderPanels();
+    if (reason) status(reason);
+  } catch (exc) {
+    fail(exc);
+  }
+}
+
+async function drawTable() {
+  const text = await S.api.drawing(S.attacker, S.target);
+  const svg = parseDrawing(text);
+  for (const g of svg.querySelectorAll("g[data-unit]")) {
+    const uid = g.getAttribute("data-unit");
+    g.classList.add("pickable");
+    if (uid === S.attacker) g.classList.add("picked-attacker");
+    if (uid === S.target) g.classList.add("picked-target");
+    const row = S.targets.find((t) => t.target === uid);
+    if (row) g.classList.add(row.legal ? "target-legal" : "target-refused");
+  }
+  viewport.show(svg);
+  renderLine(svg);
+}
+
+async function loadLog() {
+  const { actions } = await S.api.get("/actions");
+  const list = $("log");
+  list.replaceChildren(...[...actions].reverse().map(logEntry));
+  $("log-empty").hidden = actions.length > 0;
+}
+
+function logEntry(a) {
+  let head;
+  if (a.action === "attack") head = `${a.by || ""}: ${a.attacker}${a.target ? ` at ${a.target}` : ""}`;
+  else head = `${a.by || ""}: ${a.activation ? "end of activation" : "end of turn"}`;
+  const dice = a.dice && Object.keys(a.dice).length
+    ? h("p", { class: "dice" }, "dice: " + Object.entries(a.dice).map(([k, v]) => `${k} ${v.join(" ")}`).join("; "))
+    : null;
+  return h("li", { "data-action": a.number, value: a.number },
+    h("strong", {}, head), dice,
+    h("ul", { class: "lines" }, ...(a.log || []).map((l) => clauseLine("li", l.text, l.clause))));
+}
+
+async function loadTargets(seq) {
+  const data = await S.api.get(`/targets?attacker=${encodeURIComponent(S.attacker)}`);
+  if (seq !== S.seq) return;
+  S.targets = Array.isArray(data) ? data : data.targets || [];
+}
+
+function attackBody() {
+  const choices = { ...S.choices };
+  if (S.line.length) choices.actions = [...S.line];
+  for (const [k, v] of Object.entries(choices)) if (v === "" || v === null) delete choices[k];
+  return { attacker: S.attacker, target: S.target, choices };
+}
+
+async function loadAttack(seq) {
+  const body = attackBody();
+  S.check = null; S.odds = null; S.oddsError = null;
+  try {
+    const check = await S.api.post("/check", body);
+    if (seq !== S.seq) return;
+    S.check = check;
+  } catch (exc) {
+    if (seq !== S.seq) return;
+    if (exc instanceof ApiError && exc.status === 409) {
+      S.check = { legal: false, refusals: exc.error.refusals || [{ clause: exc.error.clause, reason: exc.message }] };
+    } else throw exc;
+  }
+  if (!S.check.legal) return;
+  try {
+    const odds = await S.api.post("/odds", body);
+    if (seq === S.seq) S.odds = odds;
+  } catch (exc) {
+    if (seq === S.seq) S.oddsError = exc;
+  }
+}
+
+// -- picking ---------------------------------------------------------------------------------------------------
+async function pick(uid) {
+  if (!S.state || !S.state.units.some((u) => u.id === uid)) return;
+  clearError();
+  if (uid === S.attacker) return select(null, null);
+  if (S.attacker && sideOf(uid) !== sideOf(S.attacker)) return select(S.attacker, uid);
+  return select(uid, null);
+}
+
+async function select(attacker, target) {
+  const seq = ++S.seq;
+  if (attacker !== S.attacker) { S.choices = {}; S.line = []; S.targets = []; }
+  if (target !== S.target) S.line = [];
+  S.attacker = attacker; S.target = target; S.check = null; S.odds = null; S.question = null;
+  renderUnits();
+  renderPanels();
+  try {
+    const jobs = [];
+    if (attacker) jobs.push(loadTargets(seq));
+    if (target) jobs.push(loadAttack(seq));
+    await Promise.all(jobs);
+    if (seq !== S.seq) return;
+    await drawTable();
+    renderPanels();
+    if (target) status(`${unitName(attacker)} at ${unitName(target)}`);
+    else if (attacker) status(`${unitName(attacker)}: pick a target`);
+    else status("Pick a unit to fire.");
+  } catch (exc) {
+    fail(exc);
+  }
+}
+
+async function rerun() {
+  const seq = ++S.seq;
+  try {
+    await loadAttack(seq);
+    if (seq === S.seq) { await drawTable(); renderPanels(); }
+  } catch (exc) {
+    fail(exc);
+  }
+}
+
+// "225340/531441" -> "225340/531441 (≈ 0.424)": the exact value first, a decimal to read it by.
+function approx(text) {
+  try {
+    const f = parseFrac(text);
+    return f.den === 1n ? fracText(f) : `${fracText(f)} (≈ ${toNumber(f).toFixed(3)})`;
+  } catch (exc) {
+    return String(text);
+  }
+}
+
+// -- rendering -------------------------------------------------------------------------------------------------
+function renderHeader() {
+  const st = S.state;
+  const name = (st.battle && st.battle.name) || st.id;
+  $("title").textContent = name;
+  document.title = `${name} — rangefire`;
+  const me = you();
+  const bits = [S.ruleset ? S.ruleset.name : st.ruleset];
+  bits.push(me.role === "side" ? `you play ${me.side}` : "you watch");
+  if (st.turn) bits.push(`turn ${st.turn.number ?? ""}`.trim());
+  bits.push(st.side_to_act ? `${st.side_to_act} to act` : "either side may act");
+  $("who").replaceChildren(...bits.flatMap((b, i) => (i ? [" · ", b] : [b])));
+  if (me.role === "side") $("who").prepend(h("span", { class: `swatch side-${sideIndex(me.side)}`, "aria-hidden": "true" }));
+  const why = cannotAct();
+  for (const id of ["end-turn", "end-activation"]) {
+    $(id).disabled = Boolean(why);
+    $(id).title = why || "";
+  }
+  $("end-activation").hidden = !(S.ruleset && S.ruleset.has_activations);
+  $("undo").disabled = me.role !== "side" || !st.actions;
+  $("undo").title = me.role !== "side" ? "A spectator never acts." : st.actions ? "" : "Nothing to undo yet.";
+}
+
+function statusText(status) {
+  if (!status) return "";
+  return Object.entries(status).filter(([k, v]) => !["id", "side", "owner"].includes(k) && v !== "" && v !== false && v !== "-")
+    .map(([k, v]) => (v === true ? k : `${k} ${v}`)).join(", ");
+}
+
+function renderUnits() {
+  const host = $("units");
+  const bySide = new Map(S.state.sides.map((s) => [s, []]));
+  for (const u of S.state.units) {
+    if (!bySide.has(u.side)) bySide.set(u.side, []);
+    bySide.get(u.side).push(u);
+  }
+  const groups = [];
+  for (const [side, units] of bySide) {
+    const i = sideIndex(side);
+    groups.push(h("div", { class: `side-group side-${i}` },
+      h("h3", {}, h("span", { class: `swatch side-${i}`, "aria-hidden": "true" }), side,
+        you().side === side ? " (you)" : ""),
+      h("ul", { class: "unit-list" }, ...units.map((u) => {
+        const row = S.targets.find((t) => t.target === u.id);
+        const mark = u.id === S.attacker ? "attacker" : u.id === S.target ? "target" : row ? (row.legal ? "legal" : "refused") : null;
+        return h("li", {},
+          h("button", { type: "button", class: `unit-button side-${i}${mark ? ` is-${mark}` : ""}`, "data-unit": u.id,
+                        "aria-pressed": u.id === S.attacker || u.id === S.target ? "true" : "false",
+                        onclick: () => pick(u.id) },
+            h("span", { class: "name" }, unitName(u.id)),
+            mark ? h("span", { class: "mark" }, ` — ${mark}`) : null),
+          h("span", { class: "status" }, statusText(u.status)));
+      }))));
+  }
+  host.replaceChildren(...groups);
+}
+
+function renderTargets() {
+  const host = $("target-list");
+  if (!S.attacker) { host.replaceChildren(); return; }
+  const items = S.targets.map((t) => {
+    const cls = t.legal ? "legal" : "refused";
+    const bits = [h("button", { type: "button", class: `target-button ${cls}`, "data-target": t.target,
+                               "aria-pressed": t.target === S.target ? "true" : "false",
+                               onclick: () => select(S.attacker, t.target) }, unitName(t.target))];
+    if (t.legal) {
+      bits.push(h("span", { class: "verdict" }, " legal"));
+      if (t.chosen) bits.push(h("span", { class: "chosen" }, " — the rules' choice "), clause(t.chosen_by));
+      if (t.dice) bits.push(h("div", { class: "dice" }, t.dice));
+      if (t.mean) bits.push(h("div", { class: "mean" }, `mean ${String(t.outcome || "").replace(/_/g, " ")}: ${approx(t.mean)}`));
+    } else {
+      bits.push(h("span", { class: "verdict" }, " refused"));
+      bits.push(h("ul", { class: "reasons" }, ...t.refusals.map((r) => clauseLine("li", r.reason, r.clause))));
+    }
+    return h("li", { class: `target ${cls}`, "data-target": t.target }, ...bits);
+  });
+  host.replaceChildren(items.length ? h("ul", { class: "targets" }, ...items)
+    : h("p", {}, `${unitName(S.attacker)} has no enemy to fire at.`));
+}
+
+function renderLine(svg) {
+  const host = $("line-state");
+  const line = svg.querySelector(".line-of-fire[data-state]");
+  if (!line || !S.target || S.state.ruleset === "swerve") { host.hidden = true; host.removeAttribute("data-state"); return; }
+  const state = line.getAttribute("data-state");
+  const ids = (cls) => [...svg.querySelectorAll(`.${cls}[data-id]`)].map((e) => e.getAttribute("data-id"));
+  const parts = [h("strong", {}, `Line: ${state}`)];
+  for (const [cls, words] of [["blocker", "blocked by"], ["hindrance", "hindered by"], ["touched", "touching"], ["cover", "cover from"]]) {
+    const found = ids(cls);
+    if (found.length) parts.push(` — ${words} `, h("span", { class: `ids ${cls}` }, found.join(", ")));
+  }
+  host.replaceChildren(...parts);
+  host.setAttribute("data-state", state);
+  host.className = `line-state state-${state}`;
+  host.hidden = false;
+}
+
+function rangeText(plan) {
+  const r = plan && plan.range;
+  if (!r) return null;
+  const unit = "inches" in r ? "in" : "steps" in r ? "steps" : "";
+  const value = r.inches ?? r.steps;
+  if (value === undefined) return null;
+  return `Range ${Number(value).toFixed(2).replace(/\.?0+$/, "")} ${unit}${r.band ? ` (${r.band})` : ""}`;
+}
+
+function renderCheck() {
+  const c = S.check;
+  show($("check-section"), Boolean(S.target));
+  $("modifiers").replaceChildren(); $("notes").replaceChildren(); $("refusals").replaceChildren();
+  $("range").textContent = ""; $("dice-summary").textContent = "";
+  if (!S.target) return;
+  if (!c) { $("range").textContent = "checking…"; return; }
+  if (!c.legal) {
+    $("refusals").replaceChildren(...(c.refusals || []).map((r) => clauseLine("li", r.reason, r.clause)));
+    return;
+  }
+  const plan = c.plan || {};
+  $("range").textContent = rangeText(plan) || "";
+  const row = S.targets.find((t) => t.target === S.target);
+  if (row && row.dice) $("dice-summary").textContent = `Dice: ${row.dice}`;
+  const mods = plan.modifiers || [];
+  $("modifiers").replaceChildren(...(mods.length ? mods.map((m) => h("li", { "data-clause": m.clause },
+    h("span", { class: "delta" }, `${m.delta > 0 ? "+" : ""}${m.delta}`), " ", m.reason, " ", clause(m.clause)))
+    : [h("li", {}, "no modifier")]));
+  $("notes").replaceChildren(...(plan.notes || []).map((n) => clauseLine("li", n.text, n.clause)));
+}
+
+function renderOdds() {
+  const host = $("charts");
+  show($("odds-section"), Boolean(S.target && S.check && S.check.legal));
+  host.replaceChildren();
+  $("events").replaceChildren();
+  if (S.oddsError) { host.append(h("p", { class: "warning" }, S.oddsError.message)); return; }
+  if (!S.odds) { if (S.target && S.check && S.check.legal) host.append(h("p", {}, "computing the exact odds…")); return; }
+  const events = Object.entries(S.odds.events || {}).map(([k, p]) => {
+    const f = parseFrac(p);
+    return h("li", { "data-event": k }, `${k.replace(/_/g, " ")}: `, h("span", { class: "fraction" }, fracText(f)), ` (${percent(f)})`);
+  });
+  if (events.length) $("events").append(h("ul", { class: "events" }, ...events));
+  // the game's main outcome drawn open, the others folded away (a narrow screen has little room)
+  const row = S.targets.find((t) => t.target === S.target);
+  const entries = Object.entries(S.odds.outcomes || {});
+  const main = (row && row.outcome && entries.some(([n]) => n === row.outcome)) ? row.outcome : (entries[0] || [])[0];
+  for (const [name, outcome] of entries) {
+    const chart = outcomeChart(name, outcome.distribution, outcome.mean);
+    if (name === main) host.prepend(chart);
+    else host.append(h("details", { class: "more-odds", "data-outcome": name }, h("summary", {}, `${name.replace(/_/g, " ")} (mean ${outcome.mean})`), chart));
+  }
+  if (S.odds.exact === false) host.append(h("p", { class: "warning" }, "estimated, not exact"));
+}
+
+function renderChoices() {
+  const host = $("choices");
+  const declared = (S.ruleset && S.ruleset.choices) || [];
+  const shown = declared.filter((c) => c.kind !== "actions" && c.kind !== "list");
+  show($("choices-section"), Boolean(S.target && shown.length));
+  const next = S.check && S.check.next_choice;
+  host.replaceChildren(...shown.map((c) => {
+    const id = `choice-${c.name}`;
+    let allowed = c.allowed && c.allowed.length ? c.allowed : null;
+    if (!allowed && next && next.name === c.name) allowed = next.allowed;
+    if (!allowed && c.kind === "unit") allowed = S.state.units.map((u) => u.id).filter((u) => u !== S.attacker);
+    const value = S.choices[c.name] ?? "";
+    let control;
+    if (allowed) {
+      control = h("select", { id, name: c.name },
+        h("option", { value: "" }, c.kind === "unit" || c.name === "redirect_to" ? "(none: keep the target)" : "(the engine's choice)"),
+        ...allowed.map((a) => h("option", { value: a, selected: a === value }, a)));
+    } else {
+      control = h("input", { id, name: c.name, value, autocomplete: "off" });
+    }
+    control.addEventListener("change", () => { S.choices[c.name] = control.value; rerun(); });
+    const who = next && next.name === c.name && next.who ? `Chosen by ${next.who}. ` : "";
+    return h("div", { class: "field" },
+      h("label", { for: id }, c.name.replace(/_/g, " ")), control,
+      h("p", { class: "help" }, who, c.help || "", " ", clause(c.clause)));
+  }));
+}
+
+function renderPlay() {
+  show($("play-section"), Boolean(S.target));
+  const why = cannotFire();
+  $("roll").disabled = Boolean(why) || !S.check || S.busy;
+  $("enter").disabled = Boolean(why) || !S.check || S.busy;
+  $("enter").hidden = !(S.state && S.state.entered_dice);
+  $("play-why").textContent = why || "";
+  const q = S.question;
+  show($("dice-form"), Boolean(q));
+  if (q) {
+    const faces = q.sides ? `d${q.sides}: 1 to ${q.sides}` : `one of ${q.faces.join(", ")}`;
+    $("dice-prompt").textContent = q.prompt;
+    $("dice-hint").textContent = `${q.count} value${q.count === 1 ? "" : "s"} (${faces}), separated by spaces`;
+    $("dice-problem").textContent = q.problem || "";
+  }
+}
+
+function renderSwerve() {
+  const swerve = S.state && S.state.ruleset === "swerve";
+  show($("cards-section"), swerve);
+  if (!swerve) return;
+  renderCards($("cards"), S.state.battle, you(), S.state.sides, pick);
+  show($("combat"), Boolean(S.target));
+  if (S.target) {
+    renderCombat($("combat"), {
+      check: S.check, odds: S.odds, line: S.line,
+      onAdd: (a) => { S.line = [...S.line, a]; rerun(); },
+      onUndo: () => { S.line = S.line.slice(0, -1); rerun(); },
+      onClear: () => { S.line = []; rerun(); },
+      onLine: (rest) => { S.line = [...S.line, ...rest]; rerun(); },
+    });
+  }
+}
+
+function renderPanels() {
+  const swerve = S.state && S.state.ruleset === "swerve";
+  show($("units-section"), !swerve);  // the card game shows its cards in their own view (hands stay hidden)
+  show($("attack-section"), Boolean(S.attacker));
+  $("attack-summary").textContent = S.attacker ? `${unitName(S.attacker)} (${sideOf(S.attacker)}) fires: its targets` : "";
+  renderTargets();
+  renderCheck();
+  renderChoices();
+  renderOdds();
+  renderPlay();
+  renderSwerve();
+}
+
+// -- acting ----------------------------------------------------------------------------------------------------
+async function act(label, run) {
+  if (S.busy) return;
+  S.busy = true;
+  renderPlay();
+  clearError();
+  try {
+    await run();
+  } catch (exc) {
+    fail(exc);
+  } finally {
+    S.busy = false;
+    renderPlay();
+  }
+}
+
+function showResult(title, result) {
+  const host = $("result");
+  const outcome = result.outcome ? Object.entries(result.outcome)
+    .filter(([, v]) => v !== null && typeof v !== "object")
+    .map(([k, v]) => `${k.replace(/_/g, " ")} ${v === true ? "yes" : v === false ? "no" : v}`).join(", ") : "";
+  const dice = result.dice ? Object.entries(result.dice).map(([k, v]) => `${k}: ${v.join(" ")}`).join("; ") : "";
+  // the outcome in short; every line with its clause is in the log below
+  const last = (result.log || []).slice(-1).map((l) => clauseLine("p", l.text, l.clause));
+  host.replaceChildren(h("h3", {}, title), dice ? h("p", { class: "dice" }, `Dice — ${dice}`) : null,
+    outcome ? h("p", { class: "outcome" }, outcome) : null, ...(outcome ? [] : last),
+    h("p", { class: "hint" }, "Every step, with its clause, is in the log."));
+  $("result-section").hidden = false;
+}
+
+async function resolved(result) {
+  S.question = null; S.entered = [];
+  const title = `Action ${result.action}: ${unitName(result.attacker)} at ${result.target ? unitName(result.target) : "—"}`;
+  showResult(title, result);
+  S.attacker = null; S.target = null; S.check = null; S.odds = null; S.targets = []; S.line = []; S.choices = {};
+  await refresh(`${title}: done`);
+}
+
+function roll() {
+  return act("roll", async () => resolved(await S.api.post("/resolve", attackBody())));
+}
+
+function enteredDice() {
+  const dice = {};
+  for (const [stage, values] of S.entered) dice[stage] = [...(dice[stage] || []), ...values];
+  return dice;
+}
+
+async function askOn() {
+  try {
+    const result = await S.api.post("/resolve", { ...attackBody(), dice: enteredDice(), ask: true });
+    await resolved(result);
+  } catch (exc) {
+    if (exc instanceof ApiError && exc.error.kind === "dice-needed" && exc.error.question) {
+      S.question = exc.error.question;
+      S.asked += 1;
+      $("dice-form").dataset.question = String(S.asked);  // each question told apart, for tests and assistive tools
+      renderPlay();
+      $("dice-input").value = "";
+      $("dice-input").focus();
+      status(`Enter the dice: ${S.question.prompt}`);
+      return;
+    }
+    throw exc;
+  }
+}
+
+function enterDice() {
+  S.entered = [];
+  return act("enter", askOn);
+}
+
+function submitDice(e) {
+  e.preventDefault();
+  const q = S.question;
+  if (!q) return;
+  const parts = $("dice-input").value.trim().split(/[\s,]+/).filter(Boolean);
+  const values = parts.map(Number);
+  let problem = null;
+  if (values.some((v) => !Number.isInteger(v))) problem = "whole numbers only";
+  else if (values.length !== q.count) problem = `${values.length} value${values.length === 1 ? "" : "s"} given, ${q.count} needed`;
+  else if (values.some((v) => !q.faces.includes(v))) problem = `${values.find((v) => !q.faces.includes(v))} cannot come up`;
+  if (problem) { $("dice-problem").textContent = problem; $("dice-input").focus(); return; }
+  if (q.problem) {  // the stage entered before did not fit: those values are replaced, not added to
+    for (let i = S.entered.length - 1; i >= 0; i--) if (S.entered[i][0] === q.stage) { S.entered.splice(i, 1); break; }
+  }
+  S.entered.push([q.stage, values]);
+  act("enter", askOn);
+}
+
+function cancelDice() {
+  S.question = null; S.entered = [];
+  renderPlay();
+  status("Dice entry cancelled; nothing was played.");
+}
+
+function endTurn(activation) {
+  return act("end-turn", async () => {
+    const result = await S.api.post("/end-turn", { activation });
+    showResult(`Action ${result.action}: end of ${activation ? "activation" : "turn"}`, result);
+    await refresh(`${activation ? "Activation" : "Turn"} ended; ${result.side_to_act ? `${result.side_to_act} to act` : "next"}.`);
+  });
+}
+
+function undo() {
+  return act("undo", async () => {
+    await S.api.post("/undo", {});
+    $("result-section").hidden = true;
+    await refresh("The last action was undone.");
+  });
+}
+
+// -- live ------------------------------------------------------------------------------------------------------
+function listen() {
+  if (!window.EventSource) return;
+  const source = new EventSource(S.api.eventsUrl());
+  let timer = null;
+  source.addEventListener("action", (e) => {
+    let data = {};
+    try { data = JSON.parse(e.data); } catch (exc) { data = {}; }
+    if (S.state && data.actions === S.state.actions && data.kind !== "undo") return;  // our own, already shown
+    clearTimeout(timer);
+    const what = data.kind === "undo" ? "undid the last action" : data.kind === "end-turn" ? "ended the turn" : "played an attack";
+    timer = setTimeout(() => refresh(`${data.by || "someone"} ${what}; ${data.actions} action${data.actions === 1 ? "" : "s"} in the log.`), 150);
+  });
+  source.addEventListener("open", () => $("live").textContent = "live");
+  source.addEventListener("error", () => $("live").textContent = "reconnecting…");
+}
+
+// -- start -----------------------------------------------------------------------------------------------------
+async function main() {
+  viewport = new Viewport($("viewport"), pick);
+  $("zoom-in").addEventListener("click", () => viewport.zoom(1.25));
+  $("zoom-out").addEventListener("click", () => viewport.zoom(0.8));
+  $("zoom-fit").addEventListener("click", () => viewport.fit());
+  $("zoom-whole").addEventListener("click", () => viewport.whole());
+  $("roll").addEventListener("click", roll);
+  $("enter").addEventListener("click", enterDice);
+  $("dice-form").addEventListener("submit", submitDice);
+  $("dice-cancel").addEventListener("click", cancelDice);
+  $("end-turn").addEventListener("click", () => endTurn(false));
+  $("end-activation").addEventListener("click", () => endTurn(true));
+  $("undo").addEventListener("click", undo);
+  $("clear-pick").addEventListener("click", () => select(null, null));
+  $("choices").addEventListener("submit", (e) => e.preventDefault());
+  const id = battleIdFromPath();
+  const token = id ? takeToken(id) : null;
+  if (!id || !token) {
+    fail(new Error("This page needs the link given when the battle was made (it ends in #token=…). "
+      + "Start a battle from the home page."));
+    return;
+  }
+  S.api = new Api(id, token);
+  await refresh("Pick a unit to fire.");
+  if (S.state) listen();
+}
+
+main();

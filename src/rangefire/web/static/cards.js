@@ -1,0 +1,113 @@
+// The card game (swerve) in its own view: the cards at each mission, the hand of the player you are, the totals of
+// the combat being built, the legal actions of the player to act (from the check's next choice), the line of play
+// so far, and the odds of every line of play from there (from the odds).
+import { clause, h } from "./dom.js";
+import { fracText, parseFrac, percent } from "./frac.js";
+
+function cardText(card) {
+  const bits = [card.type];
+  if (card.speed !== null && card.speed !== undefined) bits.push(`speed ${card.speed}`);
+  if (card.ranged) bits.push(`accuracy ${card.ranged.accuracy}, damage ${card.ranged.damage}`);
+  if (card.effect) {
+    const e = Object.entries(card.effect).filter(([, v]) => v).map(([k, v]) => `${k} ${v > 0 ? "+" : ""}${v}`);
+    if (e.length) bits.push(e.join(", "));
+  }
+  if (card.toughness) bits.push(`damage ${card.counters || 0}/${card.toughness}`);
+  if (card.swerved) bits.push("swerved");
+  return bits.join(" · ");
+}
+
+function cardItem(card, sides, pick) {
+  const side = sides.indexOf(card.owner);
+  const label = card.name ? `${card.name} (${card.id})` : card.id;
+  return h("li", { class: `card side-${side}${card.swerved ? " swerved" : ""}` },
+    h("button", { type: "button", class: "unit-button", "data-unit": card.id, onclick: () => pick(card.id) },
+      h("span", { class: "name" }, label), h("span", { class: "owner" }, ` — ${card.owner}`)),
+    h("div", { class: "card-text" }, cardText(card)));
+}
+
+// The table of the card game: missions with their cards, then the hands.
+export function renderCards(host, battle, you, sides, pick) {
+  const cards = battle.cards || [];
+  const hands = battle.hands || {};
+  const held = new Set(Object.values(hands).flat());
+  const missions = new Map();
+  for (const card of cards) {
+    if (held.has(card.id) || !card.mission) continue;
+    if (!missions.has(card.mission)) missions.set(card.mission, []);
+    missions.get(card.mission).push(card);
+  }
+  const out = [];
+  for (const [mission, list] of missions) {
+    out.push(h("section", { class: "mission", "data-mission": mission }, h("h3", {}, `Mission: ${mission}`),
+      h("ul", { class: "cards" }, ...list.map((c) => cardItem(c, sides, pick)))));
+  }
+  for (const [player, ids] of Object.entries(hands)) {
+    const mine = you.side === player;
+    const deck = (battle.players || {})[player] || {};
+    const title = mine ? `Your hand (${player})` : `${player}'s hand`;
+    const body = mine
+      ? h("ul", { class: "cards hand" }, ...ids.map((id) => cards.find((c) => c.id === id))
+        .filter(Boolean).map((c) => cardItem(c, sides, pick)))
+      : h("p", {}, `${ids.length} card${ids.length === 1 ? "" : "s"} held`);
+    out.push(h("section", { class: "hand", "data-player": player }, h("h3", {}, title), body,
+      h("p", { class: "deck" }, `deck: ${(deck.deck || []).length} cards, order ${deck.deck_order || "known"}`)));
+  }
+  host.replaceChildren(...out);
+}
+
+function totals(plan) {
+  const start = plan.start || {};
+  const now = plan.totals_before_reveal || start;
+  return ["accuracy", "speed", "damage"].filter((k) => k in now).map((k) =>
+    h("li", { "data-total": k }, `${k}: ${now[k]}`, now[k] !== start[k] ? ` (began at ${start[k]})` : ""));
+}
+
+// The combat being built: totals, the line of play so far, the legal next actions, the lines from here.
+export function renderCombat(host, { check, odds, line, onAdd, onUndo, onClear, onLine }) {
+  const out = [];
+  const plan = check && check.plan;
+  if (plan) {
+    out.push(h("h3", {}, "Totals"), h("ul", { class: "totals" }, ...totals(plan)));
+  }
+  out.push(h("h3", {}, "Line of play"));
+  out.push(line.length
+    ? h("ol", { class: "line-of-play" }, ...line.map((a) => h("li", {}, a)))
+    : h("p", {}, "No action yet: each player acts in turn, or passes."));
+  const next = check && check.next_choice;
+  if (next && next.allowed && next.allowed.length) {
+    out.push(h("p", { class: "who" }, `To act: ${next.who}`));
+    out.push(h("div", { class: "buttons legal-actions" },
+      ...next.allowed.map((a) => h("button", { type: "button", "data-action": a, onclick: () => onAdd(a) }, a))));
+  } else if (plan) {
+    out.push(h("p", {}, plan.line_complete ? "Both players have passed: the line is complete."
+      : "The rest of the line is played as both players' best (SW-6.2)."));
+  }
+  if (line.length) {
+    out.push(h("div", { class: "buttons" },
+      h("button", { type: "button", onclick: onUndo }, "Take back the last action"),
+      h("button", { type: "button", onclick: onClear }, "Clear the line")));
+  }
+  if (odds && Array.isArray(odds.lines) && odds.lines.length) {
+    const best = JSON.stringify(odds.best_line || []);
+    const table = h("table", { class: "lines" },
+      h("tr", {}, h("th", { scope: "col" }, "then"), h("th", { scope: "col" }, "attacker wins"),
+        h("th", { scope: "col" }, "mean damage"), h("th", { scope: "col" }, "")));
+    for (const l of odds.lines) {
+      const wins = parseFrac(l.attacker_wins);
+      const isBest = JSON.stringify(l.actions) === best;
+      table.append(h("tr", { class: isBest ? "best" : null },
+        h("td", {}, l.actions.join(", "), isBest ? h("strong", {}, " (best play)") : null),
+        h("td", {}, `${fracText(wins)} (${percent(wins)})`),
+        h("td", {}, l.damage ? String(l.damage.mean) : "—"),
+        h("td", {}, h("button", { type: "button", onclick: () => onLine(l.actions) }, "Use"))));
+    }
+    const value = odds.value_before_actions ? parseFrac(odds.value_before_actions) : null;
+    out.push(h("h3", {}, "Best play from here"),
+      h("p", { class: "best-line" }, clause("SW-6.2"), " ", (odds.best_line || []).join(", ") || "pass",
+        value ? ` — the attacker wins ${fracText(value)} (${percent(value)})` : ""),
+      h("details", { class: "all-lines" }, h("summary", {}, `Every line of play from here (${odds.lines.length})`),
+        table));
+  }
+  host.replaceChildren(...out);
+}

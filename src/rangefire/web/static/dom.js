@@ -1,0 +1,29 @@
+// Small helpers for building the page: every text is set with textContent, never parsed as HTML (names in a
+// scenario may contain markup).
+
+export function h(name, attrs = {}, ...children) {
+  const node = document.createElement(name);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "onclick") node.addEventListener("click", v);
+    else if (k === "text") node.textContent = String(v);
+    else node.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+export function $(id) { return document.getElementById(id); }
+
+// "[DC-3.2]" as its own element, so that every rule cited reads alike.
+export function clause(code) { return code ? h("span", { class: "clause" }, `[${code}]`) : null; }
+
+// One line of a log or a plan: its text and its clause.
+export function clauseLine(tag, text, code, attrs = {}) {
+  return h(tag, attrs, clause(code), code ? " " : null, text);
+}
+
+export function show(node, visible) { node.hidden = !visible; }

@@ -1,0 +1,391 @@
+"""The table page in a real browser: Debian's Chromium driven by Playwright against a real uvicorn server on
+loopback, with a temporary database.
+
+For a demo battle of each game a player picks the shooter on the drawing and a target, and what the page shows is
+checked against the engine's own answer, computed here through the library: the legal targets, the line's state,
+the modifiers' clauses, the exact odds ("exactly N" and "at least N", the latter summed here with Fractions). Then
+the attack is played (dice entered stage by stage where the battle allows it, else rolled by the server), the log
+and the casualties are read back, a second browser on the same battle sees the action arrive, the action is
+undone, and the turn is ended. Screenshots of a wide (1280x800) and a narrow (400x800) window are written to
+``build/screenshots/`` (ignored by git) for people to look at.
+
+Without /usr/bin/chromium these tests are skipped, saying so; with ``CI`` set they fail instead.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from rangefire.core import Attack
+from rangefire.core.scene import Group, Segment, Shape
+from rangefire.core.source import EnteredSource
+from rangefire.demo import example_path
+from rangefire.draw import battle_scene
+from rangefire.rulesets import load_battle
+
+CHROMIUM = Path("/usr/bin/chromium")
+SHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
+WIDE = {"width": 1280, "height": 800}
+NARROW = {"width": 400, "height": 800}
+TIMEOUT = 15_000  # ms: a generous bound for one step on a loaded two-core machine, never a measured time
+
+if not CHROMIUM.exists():
+    if os.environ.get("CI"):
+        raise RuntimeError(f"browser tests: {CHROMIUM} is missing (install Debian's chromium; `make browser`)")
+    pytest.skip(f"browser tests: {CHROMIUM} is not installed (`make browser` installs it)", allow_module_level=True)
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="browser tests need the Python package playwright")
+
+
+# -- the server and the browser -----------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A real uvicorn server on a free loopback port (the socket bound here first, so no other program can take
+    the port between choosing and listening), serving a fresh database."""
+    import uvicorn
+
+    from rangefire.web.app import create_app
+
+    app = create_app(tmp_path_factory.mktemp("db") / "battles.sqlite")
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    uv = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
+    thread = threading.Thread(target=uv.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 20
+    while not uv.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.05)
+    yield base
+    uv.should_exit = True
+    thread.join(timeout=10)
+    sock.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=[
+            "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+        yield chromium
+        chromium.close()
+
+
+def new_page(browser: Any, viewport: dict[str, int] = WIDE) -> Any:
+    """A page in a fresh context (its own sessionStorage: one player's browser), failing the test on any script
+    error."""
+    page = browser.new_context(viewport=viewport).new_page()
+    page.set_default_timeout(TIMEOUT)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.errors = errors
+    return page
+
+
+def create(base: str, example: str, entered_dice: bool) -> dict[str, Any]:
+    response = httpx.post(f"{base}/api/battles", json={"format": 1, "example": example, "entered_dice": entered_dice})
+    assert response.status_code == 201, response.text
+    created: dict[str, Any] = response.json()
+    return created
+
+
+def shoot(page: Any, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def click_on_drawing(page: Any, uid: str) -> None:
+    """Click a piece on the drawing itself (where a player would), at the middle of its first shape."""
+    piece = page.locator(f'#viewport g[data-unit="{uid}"] > :is(polygon, circle, rect)').first
+    box = piece.bounding_box()
+    assert box is not None, f"{uid} is not on the drawing"
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+
+# -- the engine's answers ---------------------------------------------------------------------------------------------
+def engine(example: str, attacker: str, target: str, choices: tuple[tuple[str, Any], ...] = ()) -> dict[str, Any]:
+    """What the library says of this attack on the example as it starts."""
+    from rangefire.analysis.targets import targets
+
+    ruleset, battle = load_battle(example_path(f"{example}.yaml"))
+    attack = Attack(attacker, target, choices)
+    check = ruleset.check(battle, attack)
+    assert check.plan is not None, check.refusals
+    odds = ruleset.odds(check.plan).to_dict()
+    lines = [s for s in _walk(battle_scene(ruleset, battle, attacker, target).items)
+             if isinstance(s, Segment) and s.kind == "line-of-fire"]
+    rows = targets(ruleset, battle, attacker=attacker)
+    return {"ruleset": ruleset, "battle": battle, "plan": check.plan, "odds": odds,
+            "legal": sorted(r.target for r in rows if r.legal), "refused": sorted(r.target for r in rows if not r.legal),
+            # the card game has no line of sight: its page shows none
+            "line": lines[0].state if lines and ruleset.key != "swerve" else None, "main": ruleset.main_outcome}
+
+
+def _walk(items: tuple[Shape, ...]) -> Iterator[Shape]:
+    for item in items:
+        yield item
+        if isinstance(item, Group):
+            yield from _walk(item.items)
+
+
+def fraction_of(cell: str) -> Fraction:
+    """The exact fraction a cell starts with ("80/243 (32.9%)")."""
+    match = re.match(r"\s*(-?\d+(?:/\d+)?)", cell)
+    assert match, cell
+    return Fraction(match[1])
+
+
+def check_odds(page: Any, expected: dict[str, Any], outcome: str) -> None:
+    """The page's table of an outcome against the engine's distribution; "at least" summed here, exactly."""
+    dist = {int(k): Fraction(v) for k, v in expected["odds"]["outcomes"][outcome]["distribution"].items()}
+    rows = page.locator(f'figure.chart[data-outcome="{outcome}"] table tr[data-value]')
+    assert rows.count() == len(dist)
+    for i in range(rows.count()):
+        row = rows.nth(i)
+        value = int(row.get_attribute("data-value"))
+        assert fraction_of(row.locator("td.exactly").text_content()) == dist[value]
+        assert fraction_of(row.locator("td.at-least").text_content()) == sum(p for v, p in dist.items() if v >= value)
+    assert sum(dist.values()) == 1
+
+
+def pick_attack(page: Any, expected: dict[str, Any], attacker: str, target: str, on_drawing: bool) -> None:
+    """Pick the shooter on the drawing, see its targets light up (and the others refused, with a clause), pick the
+    target, and read the line, the modifiers and the odds against the engine."""
+    click_on_drawing(page, attacker)
+    page.wait_for_selector(f'#viewport g[data-unit="{attacker}"].picked-attacker')
+    page.wait_for_selector("#target-list .target")
+    legal = sorted(page.locator("#target-list li.target.legal").evaluate_all("els => els.map(e => e.dataset.target)"))
+    refused = page.locator("#target-list li.target.refused")
+    assert legal == expected["legal"]
+    assert sorted(refused.evaluate_all("els => els.map(e => e.dataset.target)")) == expected["refused"]
+    for i in range(refused.count()):  # every refusal says why, with its clause
+        assert re.search(r"\[[A-Z]+-\d+(\.\d+)*\]", refused.nth(i).text_content())
+    for uid in expected["legal"]:  # lit on the drawing too
+        page.wait_for_selector(f'#viewport g[data-unit="{uid}"].target-legal', state="attached")
+    if on_drawing:
+        click_on_drawing(page, target)
+    else:
+        page.click(f'#target-list button[data-target="{target}"]')
+    page.wait_for_selector(f'#viewport g[data-unit="{target}"].picked-target', state="attached")
+    page.wait_for_selector("#charts figure.chart")
+    if expected["line"] is None:
+        assert page.locator("#line-state").is_hidden()
+    else:
+        assert page.get_attribute("#line-state", "data-state") == expected["line"]
+    clauses = page.locator("#modifiers li[data-clause]").evaluate_all("els => els.map(e => e.dataset.clause)")
+    assert clauses == [m.clause for m in expected["plan"].modifiers]
+    check_odds(page, expected, expected["main"])
+
+
+def wait_log(page: Any, count: int) -> None:
+    """Wait until the log holds ``count`` actions (by CSS alone: the page's policy forbids evaluated strings)."""
+    selector = "#log:not(:has(> li))" if count == 0 else f"#log > li:nth-child({count}):last-child"
+    page.wait_for_selector(selector, state="attached")
+
+
+# -- the games --------------------------------------------------------------------------------------------------------
+def test_dress_on_the_colors_dice_entered_stage_by_stage(server: str, browser: Any) -> None:
+    """The Wheatfield: 20th-maine fires at 15th-alabama through gunsmoke [DC-7.2]; the player enters each stage's
+    dice when asked, and the casualties are the engine's for those dice."""
+    created = create(server, "wheatfield", entered_dice=True)
+    expected = engine("wheatfield", "20th-maine", "15th-alabama")
+    union, rebel = new_page(browser), new_page(browser)
+    union.goto(server + created["links"]["union"])
+    rebel.goto(server + created["links"]["confederate"])
+    union.wait_for_selector("#viewport g[data-unit]")
+    rebel.wait_for_selector("#viewport g[data-unit]")
+    assert "#token=" not in union.url  # taken off the address bar once kept
+    pick_attack(union, expected, "20th-maine", "15th-alabama", on_drawing=True)
+    assert union.locator("#line-state").text_content().startswith("Line: hindered")
+    assert "20th-maine:gunsmoke" in union.locator("#line-state .hindrance").text_content()
+    shoot(union, "dress-on-the-colors-wide")
+    union.set_viewport_size(NARROW)
+    shoot(union, "dress-on-the-colors-narrow")
+    union.set_viewport_size(WIDE)
+
+    # the dice, asked stage by stage as the command line asks them: all 6s to hit, all 1s to save, 3s after
+    faces = {"hit": 6, "save": 1}
+    entered: dict[str, list[int]] = {}
+    union.click("#enter")
+    for _ in range(6):
+        union.wait_for_selector("#dice-form:not([hidden])")
+        asked = int(union.get_attribute("#dice-form", "data-question"))
+        prompt = union.locator("#dice-prompt").text_content()
+        stage = prompt.split(":")[0]
+        count = int(re.match(r"(\d+) value", union.locator("#dice-hint").text_content())[1])
+        values = [faces.get(stage, 3)] * count
+        entered.setdefault(stage, []).extend(values)
+        union.fill("#dice-input", " ".join(map(str, values)))
+        union.click("#dice-form button[type=submit]")
+        union.wait_for_selector(f'#dice-form[hidden], #dice-form[data-question="{asked + 1}"]', state="attached")
+        if union.locator("#dice-form").is_hidden():
+            break
+    wait_log(union, 1)
+    assert list(entered)[:2] == ["hit", "save"]
+
+    ruleset, battle, plan = expected["ruleset"], expected["battle"], expected["plan"]
+    resolution = ruleset.resolve(plan, EnteredSource(entered, ruleset.stages))
+    after = ruleset.apply(battle, resolution)
+    stands = next(u.stands for u in after.units if u.id == "15th-alabama")
+    status = union.locator('#units li:has(button[data-unit="15th-alabama"]) .status').text_content()
+    assert f"stands {stands}," in status and stands < 8
+    entry = union.locator('#log > li[data-action="1"]').text_content()
+    for line in resolution.log:
+        assert f"[{line.clause}]" in entry and line.text in entry
+    rebel.wait_for_selector('#log > li[data-action="1"]')  # the second browser sees it land
+    shoot(union, "dress-on-the-colors-after-wide")
+
+    union.click("#undo")
+    wait_log(union, 0)
+    wait_log(rebel, 0)
+    assert "stands 8," in union.locator('#units li:has(button[data-unit="15th-alabama"]) .status').text_content()
+    union.click("#end-turn")
+    wait_log(union, 1)
+    rebel.wait_for_selector('#log > li[data-action="1"]')
+    assert "end of turn" in union.locator('#log > li[data-action="1"]').text_content()
+    assert union.errors == [] and rebel.errors == []
+
+
+@pytest.mark.parametrize(("example", "attacker", "target"), [
+    ("ford", "archers", "orc-band"),
+    ("temple", "yoichi", "takeda"),
+])
+def test_roll_undo_and_end_turn(server: str, browser: Any, example: str, attacker: str, target: str) -> None:
+    """Arcane Legions and Bushido: the attack checked against the engine, rolled by the server; the log, the
+    casualties as the server's state has them, a spectator sees it, undo, end of turn."""
+    created = create(server, example, entered_dice=False)
+    expected = engine(example, attacker, target)
+    side = expected["ruleset"].side_of(expected["battle"], attacker)
+    page, watcher = new_page(browser), new_page(browser, NARROW)
+    page.goto(server + created["links"][side])
+    watcher.goto(server + created["links"]["spectator"])
+    page.wait_for_selector("#viewport g[data-unit]")
+    watcher.wait_for_selector("#viewport g[data-unit]")
+    pick_attack(page, expected, attacker, target, on_drawing=example == "ford")
+    assert page.locator("#enter").is_hidden()  # this battle's dice are the server's
+    shoot(page, f"{example}-wide")
+    page.click("#roll")
+    wait_log(page, 1)
+    state = httpx.get(f"{server}/api/battles/{created['id']}",
+                      headers={"Authorization": f"Bearer {created['tokens']['spectator']}"}).json()
+    row = next(u for u in state["units"] if u["id"] == target)
+    status = page.locator(f'#units li:has(button[data-unit="{target}"]) .status').text_content()
+    for key, value in (row["status"] or {}).items():
+        if key not in ("id", "side") and value not in ("", "-", False):
+            assert (key if value is True else f"{key} {value}") in status
+    actions = httpx.get(f"{server}/api/battles/{created['id']}/actions",
+                        headers={"Authorization": f"Bearer {created['tokens']['spectator']}"}).json()["actions"]
+    entry = page.locator('#log > li[data-action="1"]').text_content()
+    assert all(line["text"] in entry for line in actions[0]["log"])
+    watcher.wait_for_selector('#log > li[data-action="1"]')
+    assert watcher.locator("#undo").is_disabled() and watcher.locator("#end-turn").is_disabled()
+    shoot(watcher, f"{example}-spectator-narrow")
+    page.click("#undo")
+    wait_log(page, 0)
+    wait_log(watcher, 0)
+    page.click("#end-turn")
+    wait_log(page, 1)
+    watcher.wait_for_selector('#log > li[data-action="1"]')
+    assert page.errors == [] and watcher.errors == []
+
+
+def test_swerve_card_view(server: str, browser: Any) -> None:
+    """swerve's own view: the cards at the mission, the hand, the legal actions from the engine; a line of play
+    built by clicking them, the odds of every line from there; the combat rolled, undone, and the turn ended."""
+    created = create(server, "ambush", entered_dice=False)
+    page, other = new_page(browser), new_page(browser)
+    page.goto(server + created["links"]["jason"])
+    other.goto(server + created["links"]["tyler"])
+    page.wait_for_selector("#cards-section:not([hidden]) .mission")
+    other.wait_for_selector("#cards-section:not([hidden]) .mission")
+    assert page.locator('.mission[data-mission="crossing"] [data-unit]').count() == 3
+    assert page.locator('.hand[data-player="jason"] [data-unit="overcharge"]').count() == 1
+    assert page.locator('.hand[data-player="tyler"] [data-unit]').count() == 0  # the other hand stays hidden
+
+    expected = engine("ambush", "rail-gun", "dune-buggy")
+    pick_attack(page, expected, "rail-gun", "dune-buggy", on_drawing=False)
+    ruleset, battle = expected["ruleset"], expected["battle"]
+    attack = Attack("rail-gun", "dune-buggy")
+    _, allowed = ruleset.next_choices(battle, attack)
+    page.wait_for_selector("#combat .legal-actions button")
+    shown = page.locator("#combat .legal-actions button").evaluate_all("els => els.map(e => e.dataset.action)")
+    assert shown == allowed
+    page.click('#combat .legal-actions button[data-action="attacker:pass"]')
+    page.wait_for_selector("#combat .line-of-play li")
+    page.wait_for_selector("#combat table.lines", state="attached")
+    after = engine("ambush", "rail-gun", "dune-buggy", (("actions", ("attacker:pass",)),))
+    check_odds(page, after, "damage")
+    rows = page.locator("#combat table.lines tr").count() - 1
+    assert rows == len(after["odds"]["lines"])
+    assert page.locator('#events li[data-event="attacker_wins"] .fraction').text_content() == \
+        after["odds"]["events"]["attacker_wins"]
+    shoot(page, "swerve-wide")
+    page.set_viewport_size(NARROW)
+    shoot(page, "swerve-narrow")
+    page.set_viewport_size(WIDE)
+    page.click("#roll")
+    wait_log(page, 1)
+    entry = page.locator('#log > li[data-action="1"]').text_content()
+    assert "[SW-2.1]" in entry and "attacker:pass" not in entry  # logged in the rules' words
+    other.wait_for_selector('#log > li[data-action="1"]')
+    assert "swerved" in page.locator('.mission [data-unit="rail-gun"]').locator("..").text_content()
+    page.click("#undo")
+    wait_log(page, 0)
+    wait_log(other, 0)
+    page.click("#end-turn")
+    wait_log(page, 1)
+    assert page.errors == [] and other.errors == []
+
+
+def test_no_token_says_what_is_missing(server: str, browser: Any) -> None:
+    page = new_page(browser)
+    page.goto(f"{server}/battle/nothing-here")
+    page.wait_for_selector("#error:not([hidden])")
+    assert "#token=" in page.locator("#error").text_content()
+    assert page.errors == []
+
+
+def test_names_with_markup_are_text(server: str, browser: Any) -> None:
+    """A unit named with markup is shown as those characters, never run or parsed as HTML."""
+    ruleset, battle = load_battle(example_path("ambush.yaml"))
+    data = ruleset.dump(battle)
+    data["name"] = "<img src=x onerror=alert(1)> crossing"
+    data["cards"][0]["name"] = "<b>bold</b>"
+    response = httpx.post(f"{server}/api/battles", json={"format": 1, "scenario": data})
+    assert response.status_code == 201, response.text
+    page = new_page(browser)
+    page.goto(server + response.json()["links"]["jason"])
+    page.wait_for_selector("#viewport g[data-unit]")
+    page.wait_for_selector("#cards .mission")
+    assert page.locator("#title").text_content() == "<img src=x onerror=alert(1)> crossing"
+    card = data["cards"][0]["id"]
+    assert page.locator(f'#units button[data-unit="{card}"] .name').text_content() == f"<b>bold</b> ({card})"
+    assert page.locator("img").count() == 0 and page.locator("b").count() == 0
+    assert page.errors == []
+
+
+def test_home_page_creates_a_battle(server: str, browser: Any) -> None:
+    page = new_page(browser, NARROW)
+    page.goto(server + "/")
+    page.wait_for_selector('li.example[data-example="wheatfield"] button')
+    page.click('li.example[data-example="wheatfield"] button')
+    page.wait_for_selector('#created li[data-side="union"] a')
+    links = page.locator("#created a").evaluate_all("els => els.map(e => e.getAttribute('href'))")
+    assert len(links) == 3 and all("/battle/" in link and "#token=" in link for link in links)
+    shoot(page, "home-narrow")
+    assert page.errors == []
