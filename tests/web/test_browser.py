@@ -131,7 +131,8 @@ def engine(example: str, attacker: str, target: str, choices: tuple[tuple[str, A
              if isinstance(s, Segment) and s.kind == "line-of-fire"]
     rows = targets(ruleset, battle, attacker=attacker)
     return {"ruleset": ruleset, "battle": battle, "plan": check.plan, "odds": odds,
-            "legal": sorted(r.target for r in rows if r.legal), "refused": sorted(r.target for r in rows if not r.legal),
+            "legal": sorted(r.target for r in rows if r.legal),
+            "refused": sorted(r.target for r in rows if not r.legal),
             # the card game has no line of sight: its page shows none
             "line": lines[0].state if lines and ruleset.key != "swerve" else None, "main": ruleset.main_outcome}
 
@@ -192,6 +193,15 @@ def pick_attack(page: Any, expected: dict[str, Any], attacker: str, target: str,
     check_odds(page, expected, expected["main"])
 
 
+def until(condition: Any) -> None:
+    """Poll a condition read through Playwright (the page's policy forbids the evaluated strings of
+    wait_for_function) until it holds or the step's time bound passes."""
+    deadline = time.monotonic() + TIMEOUT / 1000
+    while not condition():
+        assert time.monotonic() < deadline, "the page never showed it"
+        time.sleep(0.05)
+
+
 def wait_log(page: Any, count: int) -> None:
     """Wait until the log holds ``count`` actions (by CSS alone: the page's policy forbids evaluated strings)."""
     selector = "#log:not(:has(> li))" if count == 0 else f"#log > li:nth-child({count}):last-child"
@@ -244,6 +254,9 @@ def test_dress_on_the_colors_dice_entered_stage_by_stage(server: str, browser: A
     stands = next(u.stands for u in after.units if u.id == "15th-alabama")
     status = union.locator('#units li:has(button[data-unit="15th-alabama"]) .status').text_content()
     assert f"stands {stands}," in status and stands < 8
+    # the casualties on the drawing: one stand drawn per stand left [DC-1.2], and the shooter's gunsmoke [DC-7.1]
+    until(lambda: union.locator('#viewport g[data-unit="15th-alabama"] .stand').count() == stands)
+    assert union.locator("#viewport .gunsmoke, #viewport .terrain-gunsmoke").count() >= 2
     entry = union.locator('#log > li[data-action="1"]').text_content()
     for line in resolution.log:
         assert f"[{line.clause}]" in entry and line.text in entry
@@ -388,4 +401,48 @@ def test_home_page_creates_a_battle(server: str, browser: Any) -> None:
     links = page.locator("#created a").evaluate_all("els => els.map(e => e.getAttribute('href'))")
     assert len(links) == 3 and all("/battle/" in link and "#token=" in link for link in links)
     shoot(page, "home-narrow")
+    assert page.errors == []
+
+
+def view_box(page: Any) -> list[float]:
+    return [float(v) for v in page.get_attribute("#viewport svg", "viewBox").split()]
+
+
+def test_zoom_pan_and_keyboard(server: str, browser: Any) -> None:
+    """Zoom by buttons, wheel and keys, pan by dragging and by arrows, and an attack chosen with the keyboard
+    alone (real buttons, in the tab order)."""
+    created = create(server, "ford", entered_dice=False)
+    page = new_page(browser)
+    page.goto(server + created["links"]["legion"])
+    page.wait_for_selector("#viewport g[data-unit]")
+    home = view_box(page)
+    page.click("#zoom-in")
+    zoomed = view_box(page)
+    assert zoomed[2] < home[2] and zoomed[3] < home[3]
+    box = page.locator("#viewport").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.wheel(0, 400)  # away from the reader: out
+    assert view_box(page)[2] > zoomed[2]
+    before = view_box(page)
+    page.mouse.move(box["x"] + 40, box["y"] + 40)
+    page.mouse.down()
+    page.mouse.move(box["x"] + 140, box["y"] + 90, steps=5)
+    page.mouse.up()
+    dragged = view_box(page)
+    assert dragged[0] < before[0] and dragged[1] < before[1] and dragged[2] == before[2]  # the table follows
+    page.focus("#viewport")
+    page.keyboard.press("ArrowRight")
+    assert view_box(page)[0] > dragged[0]
+    page.keyboard.press("0")
+    assert view_box(page) == home
+
+    page.focus('#units button[data-unit="archers"]')
+    page.keyboard.press("Enter")
+    page.wait_for_selector('#target-list button[data-target="orc-band"]')
+    page.focus('#target-list button[data-target="orc-band"]')
+    page.keyboard.press("Space")
+    page.wait_for_selector("#charts figure.chart")
+    page.keyboard.press("Tab")
+    focused = page.evaluate_handle("document.activeElement")
+    assert focused.get_property("tagName").json_value() in ("BUTTON", "SELECT", "INPUT", "SUMMARY", "A")
     assert page.errors == []

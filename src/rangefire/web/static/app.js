@@ -402,7 +402,10 @@ function renderSwerve() {
   const swerve = S.state && S.state.ruleset === "swerve";
   show($("cards-section"), swerve);
   if (!swerve) return;
-  renderCards($("cards"), S.state.battle, you(), S.state.sides, pick);
+  const picked = {};
+  if (S.attacker) picked[S.attacker] = "attacker";
+  if (S.target) picked[S.target] = "target";
+  renderCards($("cards"), S.state.battle, you(), S.state.sides, pick, picked);
   show($("combat"), Boolean(S.target));
   if (S.target) {
     renderCombat($("combat"), {

@@ -17,17 +17,19 @@ function cardText(card) {
   return bits.join(" · ");
 }
 
-function cardItem(card, sides, pick) {
+function cardItem(card, sides, pick, picked) {
   const side = sides.indexOf(card.owner);
   const label = card.name ? `${card.name} (${card.id})` : card.id;
+  const role = picked[card.id];
   return h("li", { class: `card side-${side}${card.swerved ? " swerved" : ""}` },
-    h("button", { type: "button", class: "unit-button", "data-unit": card.id, onclick: () => pick(card.id) },
-      h("span", { class: "name" }, label), h("span", { class: "owner" }, ` — ${card.owner}`)),
+    h("button", { type: "button", class: "unit-button", "data-unit": card.id, onclick: () => pick(card.id),
+                  "aria-pressed": role ? "true" : "false" },
+      h("span", { class: "name" }, label), h("span", { class: "owner" }, ` — ${card.owner}${role ? `, ${role}` : ""}`)),
     h("div", { class: "card-text" }, cardText(card)));
 }
 
 // The table of the card game: missions with their cards, then the hands.
-export function renderCards(host, battle, you, sides, pick) {
+export function renderCards(host, battle, you, sides, pick, picked = {}) {
   const cards = battle.cards || [];
   const hands = battle.hands || {};
   const held = new Set(Object.values(hands).flat());
@@ -40,15 +42,15 @@ export function renderCards(host, battle, you, sides, pick) {
   const out = [];
   for (const [mission, list] of missions) {
     out.push(h("section", { class: "mission", "data-mission": mission }, h("h3", {}, `Mission: ${mission}`),
-      h("ul", { class: "cards" }, ...list.map((c) => cardItem(c, sides, pick)))));
+      h("ul", { class: "cards" }, ...list.map((c) => cardItem(c, sides, pick, picked)))));
   }
   for (const [player, ids] of Object.entries(hands)) {
     const mine = you.side === player;
     const deck = (battle.players || {})[player] || {};
     const title = mine ? `Your hand (${player})` : `${player}'s hand`;
     const body = mine
-      ? h("ul", { class: "cards hand" }, ...ids.map((id) => cards.find((c) => c.id === id))
-        .filter(Boolean).map((c) => cardItem(c, sides, pick)))
+      ? h("ul", { class: "cards in-hand" }, ...ids.map((id) => cards.find((c) => c.id === id))
+        .filter(Boolean).map((c) => cardItem(c, sides, pick, picked)))
       : h("p", {}, `${ids.length} card${ids.length === 1 ? "" : "s"} held`);
     out.push(h("section", { class: "hand", "data-player": player }, h("h3", {}, title), body,
       h("p", { class: "deck" }, `deck: ${(deck.deck || []).length} cards, order ${deck.deck_order || "known"}`)));
@@ -76,7 +78,7 @@ export function renderCombat(host, { check, odds, line, onAdd, onUndo, onClear, 
     : h("p", {}, "No action yet: each player acts in turn, or passes."));
   const next = check && check.next_choice;
   if (next && next.allowed && next.allowed.length) {
-    out.push(h("p", { class: "who" }, `To act: ${next.who}`));
+    out.push(h("p", { class: "who" }, `Next in this line: ${next.who}. Pick the action to weigh, or roll and let both sides play their best.`));
     out.push(h("div", { class: "buttons legal-actions" },
       ...next.allowed.map((a) => h("button", { type: "button", "data-action": a, onclick: () => onAdd(a) }, a))));
   } else if (plan) {

@@ -37,8 +37,17 @@ function showCreated(title, created) {
     const href = safeLink(link);
     if (!href) continue;
     const who = side === "spectator" ? "Spectators (watch only)" : `Play ${side}`;
+    const copy = h("button", { type: "button", class: "copy" }, "Copy link");
+    copy.addEventListener("click", async () => {
+      try {
+        await navigator.clipboard.writeText(href);
+        copy.textContent = "Copied";
+      } catch (exc) {
+        copy.textContent = "Select the link to copy it";
+      }
+    });
     items.push(h("li", { "data-side": side }, h("a", { href, target: "_blank", rel: "noopener noreferrer" }, who),
-      h("div", { class: "hint" }, href)));
+      " ", copy, h("div", { class: "hint" }, href)));
   }
   $("created").replaceChildren(h("h2", {}, `New battle: ${title}`),
     h("p", {}, "Each link lets its holder play that side; keep them: they are shown only now."),

@@ -3,7 +3,8 @@
 // not move is a click, handed to onPick with the unit under it (the drawing's g[data-unit]).
 
 const MIN_SPAN = 40;     // pixels of the drawing at the most zoomed in
-const CLICK_SLOP = 6;    // a press that moves less than this (screen pixels) is a click, not a drag
+const CLICK_SLOP = 6;
+const NARROW = window.matchMedia("(max-width: 820px)");  // as style.css: the table above the panel    // a press that moves less than this (screen pixels) is a click, not a drag
 
 export class Viewport {
   constructor(host, onPick) {
@@ -20,6 +21,7 @@ export class Viewport {
     host.addEventListener("pointerup", (e) => this.up(e));
     host.addEventListener("pointercancel", (e) => this.pointers.delete(e.pointerId));
     host.addEventListener("keydown", (e) => this.key(e));
+    window.addEventListener("resize", () => this.size());  // a tablet turned, a window narrowed
   }
 
   // A new drawing: the view is kept when the user had zoomed or panned and the drawing is the same size.
@@ -41,7 +43,7 @@ export class Viewport {
   // On a narrow screen the table takes the height its shape needs at that width, no more (the panel follows).
   size() {
     const width = this.host.clientWidth;
-    if (!width || width > 700 || !this.home) { this.host.style.height = ""; return; }
+    if (!width || !NARROW.matches || !this.home) { this.host.style.height = ""; return; }
     const tall = (width * this.home[3]) / this.home[2];
     this.host.style.height = `${Math.round(Math.min(Math.max(tall + 8, 240), window.innerHeight * 0.7))}px`;
   }
