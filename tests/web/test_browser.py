@@ -446,3 +446,34 @@ def test_zoom_pan_and_keyboard(server: str, browser: Any) -> None:
     focused = page.evaluate_handle("document.activeElement")
     assert focused.get_property("tagName").json_value() in ("BUTTON", "SELECT", "INPUT", "SUMMARY", "A")
     assert page.errors == []
+
+
+def test_pinch_and_tap_on_a_touch_screen(server: str, browser: Any) -> None:
+    """A tablet: two fingers spread apart zoom in, a tap on a piece picks it (touch events as Chromium gets them
+    from a touch screen, through the DevTools protocol)."""
+    created = create(server, "wheatfield", entered_dice=False)
+    context = browser.new_context(viewport={"width": 800, "height": 1000}, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT)
+    page.goto(server + created["links"]["union"])
+    page.wait_for_selector("#viewport g[data-unit]")
+    cdp = context.new_cdp_session(page)
+    box = page.locator("#viewport").bounding_box()
+    cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+    def touch(kind: str, *points: tuple[float, float]) -> None:
+        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": [
+            {"x": x, "y": y, "id": i} for i, (x, y) in enumerate(points)]})
+
+    before = view_box(page)
+    touch("touchStart", (cx - 30, cy), (cx + 30, cy))
+    for step in range(1, 6):
+        touch("touchMove", (cx - 30 - 20 * step, cy), (cx + 30 + 20 * step, cy))
+    touch("touchEnd")
+    after = view_box(page)
+    assert after[2] < before[2] * 0.6  # fingers four times as far apart: the table drawn much larger
+    page.click("#zoom-fit")
+    piece = page.locator('#viewport g[data-unit="20th-maine"] > polygon').first.bounding_box()
+    page.touchscreen.tap(piece["x"] + piece["width"] / 2, piece["y"] + piece["height"] / 2)
+    page.wait_for_selector('#viewport g[data-unit="20th-maine"].picked-attacker')
+    context.close()

@@ -173,7 +173,10 @@ async function select(attacker, target) {
     if (seq !== S.seq) return;
     await drawTable();
     renderPanels();
-    if (target) status(`${unitName(attacker)} at ${unitName(target)}`);
+    if (target) {
+      status(`${unitName(attacker)} at ${unitName(target)}`);
+      reveal(S.state.ruleset === "swerve" ? "combat" : "check-section");
+    }
     else if (attacker) status(`${unitName(attacker)}: pick a target`);
     else status("Pick a unit to fire.");
   } catch (exc) {
@@ -199,6 +202,14 @@ function approx(text) {
   } catch (exc) {
     return String(text);
   }
+}
+
+// On a wide screen the panel scrolls beside the table: bring what a choice changed into it (on a narrow one
+// the page is left where the player put it).
+function reveal(id) {
+  const panel = $("panel"), node = $(id);
+  if (!node || node.hidden || !window.matchMedia("(min-width: 821px)").matches) return;
+  panel.scrollTo({ top: node.offsetTop - panel.offsetTop - 8, behavior: "smooth" });
 }
 
 // -- rendering -------------------------------------------------------------------------------------------------
@@ -484,7 +495,7 @@ async function askOn() {
     const result = await S.api.post("/resolve", { ...attackBody(), dice: enteredDice(), ask: true });
     await resolved(result);
   } catch (exc) {
-    if (exc instanceof ApiError && exc.error.kind === "dice-needed" && exc.error.question) {
+    if (exc instanceof ApiError && ["dice_needed", "dice-needed"].includes(exc.error.kind) && exc.error.question) {
       S.question = exc.error.question;
       S.asked += 1;
       $("dice-form").dataset.question = String(S.asked);  // each question told apart, for tests and assistive tools
