@@ -95,7 +95,8 @@ export function renderCombat(host, { check, odds, line, onAdd, onUndo, onClear, 
     const table = h("table", { class: "lines" },
       h("tr", {}, h("th", { scope: "col" }, "then"), h("th", { scope: "col" }, "attacker wins"),
         h("th", { scope: "col" }, "mean damage"), h("th", { scope: "col" }, "")));
-    for (const l of odds.lines) {
+    const SHOWN = 200;  // a long game lists thousands of lines; the best is named above, the first few listed
+    for (const l of odds.lines.slice(0, SHOWN)) {
       const wins = parseFrac(l.attacker_wins);
       const isBest = JSON.stringify(l.actions) === best;
       table.append(h("tr", { class: isBest ? "best" : null },
@@ -108,8 +109,10 @@ export function renderCombat(host, { check, odds, line, onAdd, onUndo, onClear, 
     out.push(h("h3", {}, "Best play from here"),
       h("p", { class: "best-line" }, clause("SW-6.2"), " ", (odds.best_line || []).join(", ") || "pass",
         value ? ` — the attacker wins ${fracText(value)} (${percent(value)})` : ""),
-      h("details", { class: "all-lines" }, h("summary", {}, `Every line of play from here (${odds.lines.length})`),
-        table));
+      h("details", { class: "all-lines" },
+        h("summary", {}, `Every line of play from here (${odds.lines.length}${odds.lines_cut ? " and more" : ""})`),
+        table, odds.lines.length > SHOWN || odds.lines_cut
+          ? h("p", { class: "hint" }, `The first ${Math.min(SHOWN, odds.lines.length)} shown.`) : null));
   }
   host.replaceChildren(...out);
 }
