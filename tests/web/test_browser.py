@@ -261,6 +261,8 @@ def test_dress_on_the_colors_dice_entered_stage_by_stage(server: str, browser: A
     for line in resolution.log:
         assert f"[{line.clause}]" in entry and line.text in entry
     rebel.wait_for_selector('#log > li[data-action="1"]')  # the second browser sees it land
+    assert rebel.locator("#undo").is_disabled()  # not theirs to undo
+    assert "only union may undo it" in rebel.get_attribute("#undo", "title")
     shoot(union, "dress-on-the-colors-after-wide")
 
     union.click("#undo")
@@ -370,6 +372,20 @@ def test_no_token_says_what_is_missing(server: str, browser: Any) -> None:
     page.goto(f"{server}/battle/nothing-here")
     page.wait_for_selector("#error:not([hidden])")
     assert "#token=" in page.locator("#error").text_content()
+    assert page.errors == []
+
+
+def test_a_wrong_token_is_told_by_the_server(server: str, browser: Any) -> None:
+    """A mistyped or stale link: the server's refusal shown where the player sees it, dismissable."""
+    created = create(server, "ford", entered_dice=False)
+    page = new_page(browser, NARROW)
+    page.goto(f"{server}/battle/{created['id']}#token=not-the-token")
+    page.wait_for_selector("#error:not([hidden])")
+    assert "token" in page.locator("#error").text_content().lower()
+    assert page.locator("#error").bounding_box()["y"] < NARROW["height"]  # in sight, not at the top of a long page
+    shoot(page, "wrong-token-narrow")
+    page.click("#error .dismiss")
+    assert page.locator("#error").is_hidden()
     assert page.errors == []
 
 

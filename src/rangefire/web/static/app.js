@@ -23,10 +23,14 @@ function fail(exc) {
   const e = exc instanceof ApiError ? exc.error : { message: String(exc.message || exc) };
   const parts = [clause(e.clause), e.clause ? " " : null, e.message || "something went wrong"];
   if (e.path) parts.push(h("span", { class: "path" }, ` (at ${e.path})`));
+  if (exc instanceof ApiError && exc.status === 401) parts.push(". Open the link you were given for this battle (it ends in #token=…).");
   box.replaceChildren(...parts.filter(Boolean));
   if (exc instanceof ApiError && Array.isArray(e.refusals) && e.refusals.length > 1) {
     box.append(h("ul", {}, ...e.refusals.map((r) => clauseLine("li", r.reason, r.clause))));
   }
+  const dismiss = h("button", { type: "button", class: "dismiss", "aria-label": "Dismiss this message" }, "×");
+  dismiss.addEventListener("click", clearError);
+  box.append(dismiss);
   box.hidden = false;
 }
 
@@ -100,6 +104,8 @@ async function loadLog() {
   const list = $("log");
   list.replaceChildren(...[...actions].reverse().map(logEntry));
   $("log-empty").hidden = actions.length > 0;
+  S.lastBy = actions.length ? actions[actions.length - 1].by : null;
+  if (S.state) renderUndo();
 }
 
 function logEntry(a) {
@@ -231,8 +237,19 @@ function renderHeader() {
     $(id).title = why || "";
   }
   $("end-activation").hidden = !(S.ruleset && S.ruleset.has_activations);
-  $("undo").disabled = me.role !== "side" || !st.actions;
-  $("undo").title = me.role !== "side" ? "A spectator never acts." : st.actions ? "" : "Nothing to undo yet.";
+  renderUndo();
+}
+
+// Undo takes back the last action, and only the side that made it may.
+function renderUndo() {
+  const me = you(), st = S.state;
+  const by = S.lastBy;
+  let why = null;
+  if (me.role !== "side") why = "A spectator never acts.";
+  else if (!st.actions) why = "Nothing to undo yet.";
+  else if (by && by !== me.side) why = `The last action is ${by}'s; only ${by} may undo it.`;
+  $("undo").disabled = Boolean(why);
+  $("undo").title = why || "Take back the last action";
 }
 
 function statusText(status) {
