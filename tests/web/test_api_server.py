@@ -195,3 +195,28 @@ def test_a_killed_server_has_lost_no_completed_action_and_holds_no_half_written_
             state = client.get(f"/api/battles/{created['id']}", headers=bearer(token))
             assert state.status_code == 200, state.text  # every stored action replays whole
             assert state.json()["actions"] == len(stored)
+
+
+def _serve(*args: str, block: str = "") -> Any:
+    """``rangefire serve ARGS`` in a subprocess (with the modules named in ``block`` made unimportable)."""
+    import subprocess
+    import sys
+
+    code = (f"import sys\nfor name in {block.split()!r}: sys.modules[name] = None\n"
+            f"sys.argv = ['rangefire', 'serve', *{list(args)!r}]\nfrom rangefire.cli import main\nmain()")
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+
+
+def test_serve_without_the_web_extra_says_what_to_install(tmp_path):
+    proc = _serve("--db", str(tmp_path / "b.sqlite3"), block="fastapi uvicorn")
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert "pip install 'rangefire[web]'" in proc.stderr
+    assert not (tmp_path / "b.sqlite3").exists()
+
+
+def test_serve_on_a_port_in_use_says_so(server, tmp_path):
+    port = urlsplit(server.address).port
+    proc = _serve("--port", str(port), "--db", str(tmp_path / "other.sqlite3"))
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert f"cannot listen on 127.0.0.1 port {port}: address already in use" in proc.stderr
+    assert not (tmp_path / "other.sqlite3").exists()

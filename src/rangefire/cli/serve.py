@@ -69,8 +69,8 @@ def serve(
             raise RangefireError("serve needs the web extra: pip install 'rangefire[web]' (FastAPI and "
                                  "uvicorn)") from None
         path = db if db is not None else default_db()
+        sock = _listen(host, port)  # before the database: a port in use leaves nothing behind
         web = create_app(path)
-        sock = _listen(host, port)
         bound = sock.getsockname()[1]
         shown_host = f"[{host}]" if ":" in host else host
         address = f"http://{shown_host}:{bound}"
