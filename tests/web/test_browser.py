@@ -151,17 +151,23 @@ def fraction_of(cell: str) -> Fraction:
     return Fraction(match[1])
 
 
-def check_odds(page: Any, expected: dict[str, Any], outcome: str) -> None:
-    """The page's table of an outcome against the engine's distribution; "at least" summed here, exactly."""
-    dist = {int(k): Fraction(v) for k, v in expected["odds"]["outcomes"][outcome]["distribution"].items()}
+def odds_shown(page: Any, outcome: str) -> dict[int, tuple[Fraction, Fraction]]:
+    """The page's table of an outcome: value -> (exactly, at least), as exact fractions."""
     rows = page.locator(f'figure.chart[data-outcome="{outcome}"] table tr[data-value]')
-    assert rows.count() == len(dist)
-    for i in range(rows.count()):
-        row = rows.nth(i)
-        value = int(row.get_attribute("data-value"))
-        assert fraction_of(row.locator("td.exactly").text_content()) == dist[value]
-        assert fraction_of(row.locator("td.at-least").text_content()) == sum(p for v, p in dist.items() if v >= value)
+    return {int(row.get_attribute("data-value")): (fraction_of(row.locator("td.exactly").text_content()),
+                                                    fraction_of(row.locator("td.at-least").text_content()))
+            for row in (rows.nth(i) for i in range(rows.count()))}
+
+
+def odds_expected(expected: dict[str, Any], outcome: str) -> dict[int, tuple[Fraction, Fraction]]:
+    """The engine's distribution, and "at least" summed here, exactly."""
+    dist = {int(k): Fraction(v) for k, v in expected["odds"]["outcomes"][outcome]["distribution"].items()}
     assert sum(dist.values()) == 1
+    return {value: (p, sum(q for v, q in dist.items() if v >= value)) for value, p in dist.items()}
+
+
+def check_odds(page: Any, expected: dict[str, Any], outcome: str) -> None:
+    assert odds_shown(page, outcome) == odds_expected(expected, outcome)
 
 
 def pick_attack(page: Any, expected: dict[str, Any], attacker: str, target: str, on_drawing: bool) -> None:
@@ -197,7 +203,12 @@ def until(condition: Any) -> None:
     """Poll a condition read through Playwright (the page's policy forbids the evaluated strings of
     wait_for_function) until it holds or the step's time bound passes."""
     deadline = time.monotonic() + TIMEOUT / 1000
-    while not condition():
+    while True:
+        try:
+            if condition():
+                return
+        except sync_api.Error:  # read while the page was redrawing it: read again
+            pass
         assert time.monotonic() < deadline, "the page never showed it"
         time.sleep(0.05)
 
@@ -276,13 +287,25 @@ def test_dress_on_the_colors_dice_entered_stage_by_stage(server: str, browser: A
     assert union.errors == [] and rebel.errors == []
 
 
-@pytest.mark.parametrize(("example", "attacker", "target"), [
-    ("ford", "archers", "orc-band"),
-    ("temple", "yoichi", "takeda"),
+def choose(page: Any, name: str, value: str) -> None:
+    """Set a player's choice through its form control (a list where the game declares the values)."""
+    control = page.locator(f"#choice-{name}")
+    if control.evaluate("e => e.tagName") == "SELECT":
+        control.select_option(value)
+    else:
+        control.fill(value)
+        control.press("Tab")
+
+
+@pytest.mark.parametrize(("example", "attacker", "target", "choices"), [
+    ("ford", "archers", "orc-band", (("to_side", "front"),)),  # the player picks the side attacked [AL-3.1]
+    ("temple", "yoichi", "takeda", ()),
 ])
-def test_roll_undo_and_end_turn(server: str, browser: Any, example: str, attacker: str, target: str) -> None:
-    """Arcane Legions and Bushido: the attack checked against the engine, rolled by the server; the log, the
-    casualties as the server's state has them, a spectator sees it, undo, end of turn."""
+def test_roll_undo_and_end_turn(server: str, browser: Any, example: str, attacker: str, target: str,
+                                choices: tuple[tuple[str, str], ...]) -> None:
+    """Arcane Legions and Bushido: the attack checked against the engine (with a player's choice made through
+    its form control), rolled by the server; the log, the casualties as the server's state has them, a spectator
+    sees it, undo, end of turn."""
     created = create(server, example, entered_dice=False)
     expected = engine(example, attacker, target)
     side = expected["ruleset"].side_of(expected["battle"], attacker)
@@ -292,6 +315,12 @@ def test_roll_undo_and_end_turn(server: str, browser: Any, example: str, attacke
     page.wait_for_selector("#viewport g[data-unit]")
     watcher.wait_for_selector("#viewport g[data-unit]")
     pick_attack(page, expected, attacker, target, on_drawing=example == "ford")
+    if choices:
+        chosen = engine(example, attacker, target, choices)
+        assert odds_expected(chosen, chosen["main"]) != odds_expected(expected, expected["main"])
+        for name, value in choices:
+            choose(page, name, value)
+        until(lambda: odds_shown(page, chosen["main"]) == odds_expected(chosen, chosen["main"]))
     assert page.locator("#enter").is_hidden()  # this battle's dice are the server's
     shoot(page, f"{example}-wide")
     page.click("#roll")
@@ -307,6 +336,7 @@ def test_roll_undo_and_end_turn(server: str, browser: Any, example: str, attacke
                         headers={"Authorization": f"Bearer {created['tokens']['spectator']}"}).json()["actions"]
     entry = page.locator('#log > li[data-action="1"]').text_content()
     assert all(line["text"] in entry for line in actions[0]["log"])
+    assert actions[0]["choices"] == dict(choices)  # the attack played is the one shown
     watcher.wait_for_selector('#log > li[data-action="1"]')
     assert watcher.locator("#undo").is_disabled() and watcher.locator("#end-turn").is_disabled()
     shoot(watcher, f"{example}-spectator-narrow")

@@ -348,8 +348,11 @@ function renderCheck() {
   }
   const plan = c.plan || {};
   $("range").textContent = rangeText(plan) || "";
+  // the targets' summary is of the attack as the engine would choose it: with choices made, the modifiers and
+  // notes below are the word on the dice
   const row = S.targets.find((t) => t.target === S.target);
-  if (row && row.dice) $("dice-summary").textContent = `Dice: ${row.dice}`;
+  const chosen = S.line.length || Object.values(S.choices).some((v) => v !== "" && v !== null);
+  if (row && row.dice && !chosen) $("dice-summary").textContent = `Dice: ${row.dice}`;
   const mods = plan.modifiers || [];
   $("modifiers").replaceChildren(...(mods.length ? mods.map((m) => h("li", { "data-clause": m.clause },
     h("span", { class: "delta" }, `${m.delta > 0 ? "+" : ""}${m.delta}`), " ", m.reason, " ", clause(m.clause)))
@@ -396,7 +399,8 @@ function renderChoices() {
     let control;
     if (allowed) {
       control = h("select", { id, name: c.name },
-        h("option", { value: "" }, c.kind === "unit" || c.name === "redirect_to" ? "(none: keep the target)" : "(the engine's choice)"),
+        h("option", { value: "" }, c.kind === "unit" || c.name === "redirect_to" ? "(none: keep the target)"
+          : c.kind === "enum" ? "(the default)" : "(the engine's choice)"),
         ...allowed.map((a) => h("option", { value: a, selected: a === value }, a)));
     } else {
       control = h("input", { id, name: c.name, value, autocomplete: "off" });
