@@ -209,6 +209,7 @@ def main() -> int:
         print(f"  {a:3d} x {d:<3d} {ours_t * 1e3:10.3f} ms {theirs * 1e3:12.1f} ms {theirs / ours_t:8.0f}x   "
               f"{same}{note}")
     bushido()
+    swerve_best_play()
     from bench.server import run as server  # the HTTP API under load (RANGEFIRE_BENCH_SERVER_SECONDS shortens it)
 
     server()
@@ -315,6 +316,75 @@ def bushido() -> None:
     print(f"  float filters, exact near boundaries {fast * 1e3:9.1f} ms   ({fast / len(pairs) * 1e3:.1f} ms a check)")
     print(f"  exact tests only                     {slow * 1e3:9.1f} ms")
     print(f"  ratio: {slow / fast:8.1f}x faster; identical verdicts: {same}")
+
+
+def swerve_best_play() -> None:
+    """7. swerve odds under best play, 6 tactics a hand: the search beside the exhaustive reference."""
+    import tracemalloc
+
+    from rangefire.rulesets.swerve import combat as combat_module
+    from rangefire.rulesets.swerve.combat import MAX_LINES, Combat
+    from tests.swerve.test_best_play import issue_case
+
+    combat_module.MAX_EXHAUSTIVE_WORK = 10**9  # the reference refuses 13 actions open; here it is timed anyway
+
+    def long_line(tactics: int) -> dict[str, Any]:
+        """The issue's case with damage cards for the attacker (each must be played, one a turn: the longest
+        best line) and cards that count for nothing on the defender's side."""
+        data = issue_case(tactics)
+        for card in data["cards"]:
+            if card["type"] == "tactic":
+                card["effect"] = {"damage": 1} if card["owner"] == "jason" else {"accuracy": 1}
+        return data
+
+    def fresh(data: dict[str, Any]) -> tuple[Any, Any]:
+        ruleset, battle = battle_from_mapping(data)
+        return ruleset, ruleset.plan(battle, Attack("launcher", "rider"))
+
+    def best_play(data: dict[str, Any], exhaustive: bool = False) -> tuple[Any, list[str]]:
+        _, plan = fresh(data)
+        combat = Combat(plan.combat.battle, plan.combat.launcher, plan.combat.target)  # nothing cached
+        start = combat.start()
+        score = combat.exhaustive_score(start) if exhaustive else combat.score(start)
+        return score, [str(a) for a in combat.best_line(start, exhaustive=exhaustive)]
+
+    def peak(work: Callable[[], Any]) -> float:
+        tracemalloc.start()
+        try:
+            work()
+            return tracemalloc.get_traced_memory()[1] / 2**20
+        finally:
+            tracemalloc.stop()
+
+    print("\nswerve, odds under best play (value and best line), 13 actions open (6 tactics a hand and the "
+          "target's swerve):")
+    print("  case                              search   exhaustive reference     ratio   identical   peak MiB "
+          "(search / reference)")
+    cases = (("the issue's case (8/11)", issue_case(6)), ("6 damage cards v 6 idle", long_line(6)))
+    for i, (name, data) in enumerate(cases):
+        ours = best_of(lambda data=data: best_play(data), 5)
+        start = time.perf_counter()
+        reference = best_play(data, exhaustive=True)
+        theirs = time.perf_counter() - start
+        same = best_play(data) == reference
+        mine = peak(lambda data=data: best_play(data))
+        # the reference's peak memory on the first case only: it runs for seconds, slower still when traced
+        theirs_mem = f"{peak(lambda data=data: best_play(data, exhaustive=True)):.2f}" if i == 0 else "-"
+        note = "  budget 50 ms: " + ("met" if ours < 0.050 else "MISSED")
+        print(f"  {name:30s} {ours * 1e3:8.2f} ms {theirs * 1e3:14.0f} ms {theirs / ours:12.0f}x   {same}"
+              f"   {mine:6.2f} / {theirs_mem}{note}")
+    for tactics in (30,):
+        for name, data in (("the issue's case", issue_case(tactics)), ("damage cards", long_line(tactics))):
+            t = best_of(lambda data=data: best_play(data), 3)
+            print(f"  {name}, {tactics} tactics a hand ({2 * tactics + 1} actions, no reference can answer): "
+                  f"{t * 1e3:.1f} ms, peak {peak(lambda data=data: best_play(data)):.2f} MiB")
+    ruleset, _ = fresh(issue_case(6))
+    plans = [fresh(issue_case(6))[1] for _ in range(10)]  # each timed once: nothing cached
+    whole = best_of(lambda: ruleset.odds(plans.pop()), 5)
+    listing = best_of(lambda: (lambda p: p.combat.lines(p.combat.start()))(plans.pop()), 5)
+    print(f"  the whole odds of the issue's case, with the first {MAX_LINES} lines of play listed: "
+          f"{whole * 1e3:.1f} ms (listing the lines {listing * 1e3:.1f} ms of it, writing their odds the rest)")
+
 
 if __name__ == "__main__":
     sys.exit(main())
