@@ -45,7 +45,10 @@ if not CHROMIUM.exists():
         raise RuntimeError(f"browser tests: {CHROMIUM} is missing (install Debian's chromium; `make browser`)")
     pytest.skip(f"browser tests: {CHROMIUM} is not installed (`make browser` installs it)", allow_module_level=True)
 
-sync_api = pytest.importorskip("playwright.sync_api", reason="browser tests need the Python package playwright")
+if os.environ.get("CI"):
+    import playwright.sync_api as sync_api  # in CI a missing package is a failure, not a skip
+else:
+    sync_api = pytest.importorskip("playwright.sync_api", reason="browser tests need the Python package playwright")
 
 
 # -- the server and the browser -----------------------------------------------------------------------------------
