@@ -102,8 +102,17 @@ class Disc:
         """The rim point of a unit vector, exact (the centre for None)."""
         if param is None:
             return self.centre
-        u = _unit(*param)
-        return Point(self.centre.x + u.x * self.radius, self.centre.y + u.y * self.radius)
+        # centre + unit * radius over one common denominator: a single normalisation a coordinate
+        quarter, k = param
+        n = _HALF_TAN_SCALE
+        c, s, d = n * n - k * k, 2 * k * n, n * n + k * k
+        for _ in range(quarter):
+            c, s = -s, c  # a quarter turn, exactly
+        (cx, cy), r = self.centre, self.radius
+        return Point(Fraction(cx.numerator * r.denominator * d + c * r.numerator * cx.denominator,
+                              cx.denominator * r.denominator * d),
+                     Fraction(cy.numerator * r.denominator * d + s * r.numerator * cy.denominator,
+                              cy.denominator * r.denominator * d))
 
     def rim(self, toward: Point, steps: int = RIM_STEPS) -> list[Point]:
         """Points exactly on the edge, on the half facing ``toward``, from the middle outwards."""

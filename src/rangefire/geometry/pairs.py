@@ -211,6 +211,20 @@ def _rings(terrain: Sequence[Piece]) -> tuple[tuple[np.ndarray, np.ndarray, np.n
     return (ring, ring_start, ring_len), (solid, turn)
 
 
+def _overlaps(keep: np.ndarray, rings: tuple[np.ndarray, np.ndarray, np.ndarray], solid: np.ndarray,
+              delta: float) -> np.ndarray:
+    """Which obscuring pieces of each family (U, K) may overlap another obscuring piece of it: their boxes are
+    not certainly apart (by more than twice the input error, with slack)."""
+    ring, ring_start, _ = rings
+    lo = np.minimum.reduceat(ring, ring_start, axis=0) - 4 * delta
+    hi = np.maximum.reduceat(ring, ring_start, axis=0) + 4 * delta
+    meet = ((lo[:, None, :] <= hi[None, :, :]) & (lo[None, :, :] <= hi[:, None, :])).all(axis=2)
+    meet &= ~solid[:, None] & ~solid[None, :]
+    np.fill_diagonal(meet, False)
+    out: np.ndarray = (keep.astype(np.int32) @ meet.astype(np.int32) > 0) & keep
+    return out
+
+
 def _screen_all(families: list[_Family], terrain: Sequence[Piece], limit: float) -> None:
     """Screen every family's centre line and rim segments; each family keeps its verdicts."""
     rings, kinds = _rings(terrain)
@@ -222,10 +236,18 @@ def _screen_all(families: list[_Family], terrain: Sequence[Piece], limit: float)
     inc_q, inc_k = np.nonzero(keep)
     centre = screen_families(centres[:, None, 0:2], centres[:, None, 2:4], inc_q, inc_k, rings, kinds, delta, limit)
     centre.summarise(np.ones(len(families), np.int64), np.ones(len(families), np.int64))
-    params = _rim_params(families)
     for u, family in enumerate(families):
         family.near = np.flatnonzero(keep[u]).tolist()
         family.centre = (centre, u)
+    # a clear centre line is the first clear line both ways: those families need no rim segments
+    rest = np.flatnonzero(~centre.clear[:, 0, 0])
+    families = [families[u] for u in rest]
+    if not families:
+        return
+    keep = keep[rest]
+    overlaps = _overlaps(keep, rings, kinds[0], delta)
+    params = _rim_params(families)
+    for u, family in enumerate(families):
         sides = params[u].tolist()
         family.params = ([None] if family.first.radius == 0 else [tuple(p) for p in sides[0]],
                          [None] if family.second.radius == 0 else [tuple(p) for p in sides[1]])
@@ -243,7 +265,7 @@ def _screen_all(families: list[_Family], terrain: Sequence[Piece], limit: float)
         first = _points(chunk, params[start:stop], 0, nf)
         second = _points(chunk, params[start:stop], 1, ns)
         q, k = np.nonzero(keep[start:stop])
-        screen = screen_families(first, second, q, k, rings, kinds, delta, limit)
+        screen = screen_families(first, second, q, k, rings, kinds, delta, limit, overlaps[start:stop])
         screen.summarise(np.array([len(f.params[0]) for f in chunk]), np.array([len(f.params[1]) for f in chunk]))
         for n, family in enumerate(chunk):
             family.rim = (screen, n)
@@ -253,7 +275,7 @@ def _screen_all(families: list[_Family], terrain: Sequence[Piece], limit: float)
 def _resolve(family: _Family, forward: bool, limit: Fraction) -> Seen:
     """The first clear line of one pair, in its own order (``forward``: from ``family.first``), or what blocks
     every line: the screen's verdicts where it has them, exact judgement where not."""
-    assert family.centre is not None and family.rim is not None
+    assert family.centre is not None
     screen, u = family.centre
     if screen.clear[u, 0, 0]:
         return Seen(_line(family, screen, u, None, forward), 1)
@@ -261,6 +283,7 @@ def _resolve(family: _Family, forward: bool, limit: Fraction) -> Seen:
         line = _exact_line(family, None, forward, limit)
         if line is not None:
             return Seen(line, 1)
+    assert family.rim is not None
     screen, q = family.rim
     nf, ns = len(family.params[0]), len(family.params[1])
     clear, blocked = screen.clear[q, :nf, :ns], screen.blocked[q, :nf, :ns]

@@ -185,21 +185,27 @@ class FamilyScreen:
         """Segment (q, i, j)'s stretches inside the obscuring incidences it certainly crosses, in floats,
         merged; for a segment the screen found clear (every incidence settled)."""
         lo, hi = np.searchsorted(self.inc_q, [q, q + 1]).tolist()
+        inside = (self.crossed[lo:hi, i, j] & self.obscuring[lo:hi]).tolist()
+        if not any(inside):
+            return []
+        bounds = [*self.inc_start[lo:hi].tolist(), int(self.inc_start[hi]) if hi < len(self.inc_start)
+                  else len(self.cross)]
+        rows = slice(bounds[0], bounds[-1])  # a family's incidences, and so their rows, are consecutive
+        hits = self.cross[rows, i, j].tolist()
+        a3, a4 = np.abs(self.s3[rows, i]).tolist(), np.abs(self.s4[rows, j]).tolist()
+        starts = self.start_in[lo:hi, i].tolist()
         events: list[tuple[float, int]] = []
         depth = 0
-        for m in range(lo, hi):
-            if not (self.crossed[m, i, j] and self.obscuring[m]):
+        for n, crossed in enumerate(inside):
+            if not crossed:
                 continue
-            rows = slice(int(self.inc_start[m]), int(self.inc_start[m + 1]) if m + 1 < len(self.inc_start)
-                         else len(self.cross))
-            hits = np.flatnonzero(self.cross[rows, i, j])
-            a3 = np.abs(self.s3[rows][hits, i])
-            a4 = np.abs(self.s4[rows][hits, j])
-            inside = bool(self.start_in[m, i])
-            depth += inside
-            for t in sorted((a3 / (a3 + a4)).tolist()):
-                events.append((t, -1 if inside else 1))
-                inside = not inside
+            within = bool(starts[n])
+            depth += within
+            ts = sorted(a3[r] / (a3[r] + a4[r]) for r in range(bounds[n] - bounds[0], bounds[n + 1] - bounds[0])
+                        if hits[r])
+            for t in ts:
+                events.append((t, -1 if within else 1))
+                within = not within
         runs: list[tuple[float, float]] = []
         start = 0.0
         for t, step in sorted(events, key=lambda e: e[0]):
@@ -266,7 +272,7 @@ def _union(segments: np.ndarray, sid: np.ndarray, t: np.ndarray, step: np.ndarra
 
 def screen_families(first: np.ndarray, second: np.ndarray, inc_q: np.ndarray, inc_k: np.ndarray,
                     rings: tuple[np.ndarray, np.ndarray, np.ndarray], kinds: tuple[np.ndarray, np.ndarray],
-                    delta: float, limit: float) -> FamilyScreen:
+                    delta: float, limit: float, overlaps: np.ndarray | None = None) -> FamilyScreen:
     """Screen Q families of segments (``first`` (Q, nf, 2), ``second`` (Q, ns, 2), floats) against the pieces
     near each (incidences ``inc_q``, ``inc_k``, sorted by family); ``rings`` holds every piece's vertices
     (V, 2) with each piece's first vertex and count; ``kinds`` whether each piece is solid and +1 or -1 as it
@@ -284,7 +290,9 @@ def screen_families(first: np.ndarray, second: np.ndarray, inc_q: np.ndarray, in
     ``2E / (D - 2E) + 4 EPS`` (D the float sum). The length inside a piece is the sum of the crossings' t
     (leaving) less those entering, plus 1 when the end is inside: off by at most the sum of their errors and the
     rounding of the sum; the length inside the union of the obscuring pieces is at most the sum over the pieces
-    and at least the largest; all times the segment's length, off by at most ``4 delta' + 4 EPS |d|``.
+    and at least the largest, and the sum itself where no two of the pieces it crosses may overlap
+    (``overlaps`` (Q, K): the pieces of each family that may overlap another there); where neither decides,
+    the union is swept in order. All times the segment's length, off by at most ``4 delta' + 4 EPS |d|``.
     """
     ring, ring_start, ring_len = rings
     solid, turn = kinds
@@ -387,7 +395,14 @@ def screen_families(first: np.ndarray, second: np.ndarray, inc_q: np.ndarray, in
     over = most * length - (length * slack + most * stretch) > limit
     # where pieces may overlap and the bounds do not decide, the union itself: each such segment's crossings
     # swept in order
-    between = (settled_obscuring & ~solid_cross & ~under & ~over).ravel()
+    between = settled_obscuring & ~solid_cross & ~under & ~over
+    if between.any() and overlaps is not None:  # the sum is the union unless two pieces crossed overlap
+        twice = crossed & (~solid[inc_k] & overlaps[inc_q, inc_k])[:, None, None]
+        between &= _by_family(twice.astype(np.int16), inc_q, families, np.add, 0) > 1
+        exact_sum = settled_obscuring & ~solid_cross & ~under & ~over & ~between
+        under |= exact_sum & (total * length + (length * slack + total * stretch) < limit)
+        over |= exact_sum & (total * length - (length * slack + total * stretch) > limit)
+    between = between.ravel()
     if between.any():
         pick = between[sid]
         starts = _by_family((start_in & ~solid[inc_k][:, None]).astype(np.int64), inc_q, families, np.add, 0)

@@ -8,7 +8,7 @@ tolerances); everything else here is exact.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -86,10 +86,19 @@ def sight(battle: Battle, a: Unit, b: Unit) -> Sight:
     return _sight(a.disc, b.disc, pieces(battle))
 
 
+def _discs(units: Iterable[Unit]) -> dict[int, Disc]:
+    """One disc a model (by identity), made once: the screens take each disc's floats once."""
+    out: dict[int, Disc] = {}
+    for u in units:
+        if id(u) not in out:
+            out[id(u)] = u.disc
+    return out
+
+
 def sights(battle: Battle, pairs: Sequence[tuple[Unit, Unit]]) -> list[Sight]:
     """:func:`sight` for every pair ``(a, b)`` at once, the same answers: one float screen of every pair's
     family of segments, exact tests for what it leaves undecided [BU-2.1]."""
-    discs = {id(u): u.disc for pair in pairs for u in pair}  # one disc a model: its floats are taken once
+    discs = _discs(u for pair in pairs for u in pair)
     seen = first_clear_all([(discs[id(a)], discs[id(b)]) for a, b in pairs], pieces(battle), OBSCURING_SIGHT)
     return [_as_sight(s) for s in seen]
 
@@ -128,13 +137,14 @@ def distance_ok(shooter: Unit, target: Unit, bound: Fraction) -> bool:
 def bands(attacks: Sequence[tuple[Unit, Unit, Weapon]]) -> list[str | None]:
     """:func:`band` for every ``(shooter, target, weapon)`` at once, the same answers: distances compared in
     floats where they are clear of a bound by more than the rounding, exactly where not [BU-5.1, BU-3.4]."""
-    discs = {id(u): u.disc for shooter, target, _ in attacks for u in (shooter, target)}
+    discs = _discs(u for shooter, target, _ in attacks for u in (shooter, target))
     pairs = [(discs[id(s)], discs[id(t)]) for s, t, _ in attacks]
     out: list[str | None] = [None] * len(attacks)
     left = list(range(len(attacks)))
+    floats: dict[int, tuple[float, float, float]] = {}
     for name in ("short", "medium", "long"):
         bounds = [getattr(attacks[n][2], name) for n in left]
-        inside = within_all([pairs[n] for n in left], bounds)
+        inside = within_all([pairs[n] for n in left], bounds, floats)
         for n, yes in zip(left, inside, strict=True):
             if yes:
                 out[n] = name
