@@ -478,7 +478,10 @@ class Combat:
             Move(a, after.accuracy - before.accuracy, after.speed - before.speed, after.damage - before.damage,
                  1 << i, closes[i], after.spent, after.used)
             for i, (a, before, after) in enumerate(found) if a.role == role) for role in ROLES}
-        self._groups = tuple(Group(role, g) for role in ROLES for g in _groups(self._moves[role]))
+        move_of = {m.bit: m for role in ROLES for m in self._moves[role]}
+        self._groups = tuple(Group(role, tuple(move_of[1 << i] for i in same if found[i][0].role == role))
+                             for same in by_card.values() for role in ROLES
+                             if any(found[i][0].role == role for i in same))
         self._group_of = {m.bit: g for g in self._groups for m in g.moves}
         self._mixed = tuple(g for g in self._groups if g.mixed)
         self._mixed_bits = sum(m.bit for g in self._mixed for m in g.moves)
@@ -690,7 +693,8 @@ class Move:
 
 @dataclass(frozen=True)
 class Group:
-    """Moves of one side that close none outside the group (a card's moves: chosen from apart from the rest).
+    """One side's moves naming the same card: they close none outside the group, so it is chosen from apart
+    from the rest.
     Mixed: an attacker's group whose best choice depends on the position (a card adding to one of accuracy
     and damage and taking from the other, or several moves); the search weighs each of its choices."""
 
@@ -712,16 +716,6 @@ class Group:
         m = self.moves[0]
         helps = mask & m.bit and m.accuracy >= 0 and m.damage >= 0
         return (m.accuracy, 0, m.damage) if helps else (0, 0, 0)
-
-
-def _groups(moves: tuple[Move, ...]) -> tuple[tuple[Move, ...], ...]:
-    """The moves in groups that close none outside their own (a card's moves); a group is chosen from alone."""
-    groups: list[list[Move]] = []
-    for move in moves:
-        touching = [g for g in groups if any(m.closes & move.bit or move.closes & m.bit for m in g)]
-        merged = [move] + [m for g in touching for m in g]
-        groups = [g for g in groups if g not in touching] + [sorted(merged, key=lambda m: m.bit)]
-    return tuple(tuple(g) for g in groups)
 
 
 def _options(group: tuple[Move, ...], mask: int) -> list[tuple[int, int, int]]:
