@@ -12,17 +12,8 @@ import pytest
 from pydantic import ValidationError
 
 from rangefire.core import Attack, SeededSource
-from rangefire.core.outputs import (
-    OUTPUTS,
-    CheckOutput,
-    OddsOutput,
-    ResolveOutput,
-    check_output,
-    odds_output,
-    output_schema,
-    refused_odds_output,
-    resolve_output,
-)
+from rangefire.core.outputs import check_output, odds_output, refused_odds_output, resolve_output
+from rangefire.core.schemas import OUTPUTS, CheckOutput, OddsOutput, ResolveOutput, output_schema
 from rangefire.rulesets import RULESETS, find_ruleset, load_battle
 from rangefire.scenario.jsonschema import scenario_schema
 from tests.commands import run

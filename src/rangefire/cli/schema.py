@@ -1,6 +1,6 @@
 """``rangefire schema``: the JSON Schema of a game's scenario, or of a command's ``--json`` output.
 
-The schemas are the library's (:mod:`rangefire.scenario.jsonschema`, :mod:`rangefire.core.outputs`); this maps
+The schemas are the library's (:mod:`rangefire.scenario.jsonschema`, :mod:`rangefire.core.schemas`); this maps
 the arguments. A schema is printed as the JSON Schema document it is, without the ``format`` key of the other
 outputs (``format`` is a keyword of JSON Schema): the output schemas pin their own ``format`` instead.
 """
@@ -31,7 +31,7 @@ def schema(
             raise RangefireError("name a game (rangefire schema GAME) or an output (rangefire schema --output "
                                  f"{'|'.join(OUTPUT_NAMES)}), one of the two")
         if output is not None:
-            from rangefire.core.outputs import output_schema
+            from rangefire.core.schemas import output_schema
 
             if output not in OUTPUT_NAMES:
                 raise RangefireError(f"--output {output!r}: must be one of {', '.join(OUTPUT_NAMES)}")

@@ -1,187 +1,17 @@
-"""The shapes of the JSON outputs (``check``, ``odds``, ``resolve``) as pydantic models: the contract of design
-section 5 in a form a program can check, and whose JSON Schema ``rangefire schema --output`` prints.
-
-The models are strict: a key they do not name, or a value of the wrong type, fails validation. What is common
-to every game is typed here; what each game adds to its plan (its own details), to a resolution's outcome, and
-the scenario written back under ``battle`` are JSON values whose shape the game defines (the scenario's JSON
-Schema is ``rangefire schema GAME``).
-
->>> from rangefire.core import Check, Refusal
->>> data = {"format": 1, **Check("a", "b", refusals=(Refusal("DC-2.4", "too far"),)).to_dict("a-game")}
->>> CheckOutput.model_validate(data).refusals[0].clause
-'DC-2.4'
->>> CheckOutput.model_validate({**data, "surprise": 1})
-Traceback (most recent call last):
-...
-pydantic_core._pydantic_core.ValidationError: 1 validation error for CheckOutput
-surprise
-  Extra inputs are not permitted ...
+"""The JSON outputs of ``check``, ``odds`` and ``resolve`` as the command line prints them and the HTTP API
+answers them, each with its ``format``. Their shapes, as pydantic models and JSON Schemas, are in
+:mod:`rangefire.core.schemas` (kept apart: building a model costs more at start-up than these plain functions).
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
-
-from pydantic import BaseModel, ConfigDict, Field, JsonValue
+from typing import Any
 
 from rangefire.core.types import FORMAT, Check, Odds, Resolution
 
-#: An exact probability as the contract writes it: "0", "1" or "n/d" in lowest terms.
-Probability = Annotated[str, Field(pattern=r"^(0|1|[1-9][0-9]*/[1-9][0-9]*)$", examples=["16/81"])]
-#: An exact rational number (a mean): "4/3", "2", "-1/2".
-Rational = Annotated[str, Field(pattern=r"^-?(0|[1-9][0-9]*)(/[1-9][0-9]*)?$", examples=["4/3"])]
-#: A whole-number value of an outcome, written as a JSON key: "0", "3", "-1".
-WholeKey = Annotated[str, Field(pattern=r"^-?(0|[1-9][0-9]*)$")]
-#: A clause of the rules: "DC-2.4".
-Clause = Annotated[str, Field(min_length=1, examples=["DC-2.4"])]
 
-
-class _Out(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
-
-
-class RefusalOut(_Out):
-    """Why an attack may not be made."""
-
-    clause: Clause
-    reason: str
-
-
-class ModifierOut(_Out):
-    """A change to a roll, with its clause."""
-
-    clause: Clause
-    delta: int
-    reason: str
-
-
-class LogLineOut(_Out):
-    """A step of a plan or a resolution, with its clause."""
-
-    clause: Clause
-    text: str
-
-
-class PlanOut(BaseModel):
-    """Everything decided before a die is rolled; besides these keys, the game's own details (JSON values)."""
-
-    model_config = ConfigDict(extra="allow", strict=True, frozen=True)
-    __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
-
-    attacker: str
-    target: str
-    modifiers: list[ModifierOut]
-    notes: list[LogLineOut]
-
-
-class DistributionOut(_Out):
-    """An integer-valued outcome: the exact probability of each value, and the mean."""
-
-    distribution: dict[WholeKey, Probability]
-    mean: Rational
-
-
-class CandidateOut(_Out):
-    """A possible target when ``check`` names none (the rows of ``targets``)."""
-
-    attacker: str
-    side: str | None
-    target: str
-    target_side: str | None
-    legal: bool
-    refusals: list[RefusalOut]
-    dice: str | None
-    outcome: str | None
-    mean: Rational | None
-    exact: bool | None
-    estimate: dict[str, JsonValue] | None
-    limit: str | None
-    chosen: bool
-    chosen_by: str | None
-
-
-class _Attack(_Out):
-    format: Literal[1] = Field(description="the version of this shape (rangefire.core.FORMAT)")
-    ruleset: str
-    attacker: str
-    target: str | None
-
-
-class CheckOutput(_Attack):
-    """``check --json``: the plan, or the refusals with their clauses (and without a target named where the
-    rules choose none, every candidate)."""
-
-    legal: bool
-    refusals: list[RefusalOut]
-    plan: PlanOut | None
-    candidates: list[CandidateOut] | None = None
-
-
-class LineOut(_Out):
-    """One line of play (a game decided by the players' actions) and what it leads to."""
-
-    actions: list[str]
-    attacker_wins: Probability
-    damage: DistributionOut
-
-
-class NominationOut(_Out):
-    """The odds if the target's player nominates another model as the target (a game that lets them)."""
-
-    plan: PlanOut
-    outcomes: dict[str, DistributionOut]
-    events: dict[str, Probability]
-
-
-class OddsOutput(CheckOutput):
-    """``odds --json``: the exact distribution of every named outcome and the probability of every named event
-    (``exact`` false only for a labelled Monte Carlo estimate, described under ``estimate``)."""
-
-    outcomes: dict[str, DistributionOut]
-    events: dict[str, Probability]
-    exact: bool
-    estimate: dict[str, JsonValue] | None = None
-    nominations: dict[str, NominationOut] | None = Field(
-        None, description="the odds of each model the target's player may nominate instead")
-    best_line: list[str] | None = Field(None, description="the line of play under best play by both sides")
-    value_before_actions: Probability | None = Field(None, description="the attacker's chance before the actions")
-    lines: list[LineOut] | None = Field(None, description="the lines of play and their odds")
-    lines_cut: bool | None = Field(None, description="whether the list of lines was cut short")
-
-
-#: A value of an outcome of a resolution: a number of hits or wounds, whether an event happened, a name, names
-#: (the cards a combat spent).
-OutcomeValue = int | bool | str | list[str] | None
-
-
-class ResolveOutput(_Attack):
-    """``resolve --json``: every die by stage, every step by clause, the outcome (the names of ``odds``), the
-    seed (None for entered dice) and the battle after the attack (a scenario, readable by every command)."""
-
-    target: str
-    log: list[LogLineOut]
-    dice: dict[str, list[int]]
-    outcome: dict[str, OutcomeValue]
-    seed: int | None
-    battle: dict[str, JsonValue]
-
-
-#: The outputs ``rangefire schema --output`` knows, by command.
-OUTPUTS: dict[str, type[BaseModel]] = {"check": CheckOutput, "odds": OddsOutput, "resolve": ResolveOutput}
-
-
-def output_schema(command: str) -> dict[str, Any]:
-    """The JSON Schema of a command's ``--json`` output.
-
-    >>> output_schema("odds")["properties"]["format"]["const"]
-    1
-    """
-    return {"$schema": "https://json-schema.org/draft/2020-12/schema", **OUTPUTS[command].model_json_schema()}
-
-
-# -- the outputs themselves (the command line prints these; the HTTP API answers with them) --------------
 def check_output(ruleset: str, check: Check, candidates: list[dict[str, Any]] | None = None) -> dict[str, Any]:
-    """What ``check --json`` prints (:class:`CheckOutput`)."""
+    """What ``check --json`` prints (:class:`~rangefire.core.schemas.CheckOutput`)."""
     out = {"format": FORMAT, **check.to_dict(ruleset)}
     if candidates is not None:
         out["candidates"] = candidates
@@ -189,7 +19,7 @@ def check_output(ruleset: str, check: Check, candidates: list[dict[str, Any]] | 
 
 
 def odds_output(odds: Odds) -> dict[str, Any]:
-    """What ``odds --json`` prints for a legal attack (:class:`OddsOutput`)."""
+    """What ``odds --json`` prints for a legal attack (:class:`~rangefire.core.schemas.OddsOutput`)."""
     return {"format": FORMAT, **odds.to_dict()}
 
 
@@ -199,8 +29,7 @@ def refused_odds_output(ruleset: str, check: Check) -> dict[str, Any]:
 
 
 def resolve_output(resolution: Resolution, seed: int | None, battle: dict[str, Any]) -> dict[str, Any]:
-    """What ``resolve --json`` prints (:class:`ResolveOutput`): ``seed`` None for entered dice."""
+    """What ``resolve --json`` prints (:class:`~rangefire.core.schemas.ResolveOutput`); ``seed`` is None for
+    entered dice."""
     return {"format": FORMAT, **resolution.to_dict(), "seed": seed, "battle": battle}
 
-
-assert FORMAT == 1, "the output models pin format to 1: raise both together"

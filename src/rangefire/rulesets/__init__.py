@@ -1,26 +1,97 @@
-"""The registry of games: ``RULESETS`` and :func:`find_ruleset`, and loading a scenario into its game."""
+"""The registry of games: ``RULESETS`` and :func:`find_ruleset`, and loading a scenario into its game.
+
+A game's modules are imported when the game is first used (a scenario of it read, ``RULESETS`` walked), not
+when this package is: a command on a Dress on the Colors battle never loads the other three games (nor what
+they need, numpy among it). The table below names each game's key and aliases without loading it; a test holds
+it to the classes' own.
+"""
 
 from __future__ import annotations
 
+import importlib
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, overload
 
 from pydantic import BaseModel
 
 from rangefire.core import Ruleset, ScenarioError, UnknownRulesetError
-from rangefire.rulesets.arcane_legions import ArcaneLegions
-from rangefire.rulesets.bushido import Bushido
-from rangefire.rulesets.dress_on_the_colors import DressOnTheColors
-from rangefire.rulesets.swerve import Swerve
 from rangefire.scenario import read_scenario, validate
 from rangefire.scenario.files import source_name
 
+if TYPE_CHECKING:
+    from rangefire.rulesets.arcane_legions import ArcaneLegions
+    from rangefire.rulesets.bushido import Bushido
+    from rangefire.rulesets.dress_on_the_colors import DressOnTheColors
+    from rangefire.rulesets.swerve import Swerve
+
+
+@dataclass(frozen=True)
+class Game:
+    """A built-in game as the registry knows it before loading it: its key, aliases and class."""
+
+    key: str
+    aliases: tuple[str, ...]
+    module: str
+    name: str
+
+
+#: The built-in games, in the order they are listed.
+GAMES: tuple[Game, ...] = (
+    Game("dress-on-the-colors", ("doc", "dress"), "rangefire.rulesets.dress_on_the_colors", "DressOnTheColors"),
+    Game("arcane-legions", ("al", "arcane"), "rangefire.rulesets.arcane_legions", "ArcaneLegions"),
+    Game("bushido", ("bu",), "rangefire.rulesets.bushido", "Bushido"),
+    Game("swerve", ("swerve-card-game",), "rangefire.rulesets.swerve", "Swerve"),
+)
+_LOADED: dict[str, Ruleset[Any, Any]] = {}
+
+
+def _load(game: Game) -> Ruleset[Any, Any]:
+    ruleset = _LOADED.get(game.key)
+    if ruleset is None:
+        ruleset = _LOADED[game.key] = getattr(importlib.import_module(game.module), game.name)()
+    return ruleset
+
+
+class Registry(Sequence[Ruleset[Any, Any]]):
+    """Every built-in game, one instance each, in a fixed order; each game loaded when first used.
+
+    >>> RULESETS.keys()
+    ('dress-on-the-colors', 'arcane-legions', 'bushido', 'swerve')
+    >>> RULESETS[2]
+    Bushido()
+    """
+
+    def __len__(self) -> int:
+        return len(GAMES)
+
+    @overload
+    def __getitem__(self, index: int) -> Ruleset[Any, Any]: ...
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Ruleset[Any, Any], ...]: ...
+    def __getitem__(self, index: int | slice) -> Ruleset[Any, Any] | tuple[Ruleset[Any, Any], ...]:
+        if isinstance(index, slice):
+            return tuple(_load(game) for game in GAMES[index])
+        return _load(GAMES[index])
+
+    def __iter__(self) -> Iterator[Ruleset[Any, Any]]:
+        return (_load(game) for game in GAMES)
+
+    def __repr__(self) -> str:
+        return f"RULESETS({', '.join(self.keys())})"
+
+    def keys(self) -> tuple[str, ...]:
+        """The games' keys, without loading any."""
+        return tuple(game.key for game in GAMES)
+
+
 #: Every built-in game, one instance each.
-RULESETS: tuple[Ruleset[Any, Any], ...] = (DressOnTheColors(), ArcaneLegions(), Bushido(), Swerve())
+RULESETS = Registry()
 
 
 def find_ruleset(name: str) -> Ruleset[Any, Any]:
-    """The ruleset whose key or alias is ``name``.
+    """The ruleset whose key or alias is ``name`` (only that game is loaded).
 
     >>> find_ruleset("dress-on-the-colors")
     DressOnTheColors()
@@ -29,18 +100,26 @@ def find_ruleset(name: str) -> Ruleset[Any, Any]:
     ...
     rangefire.core.errors.UnknownRulesetError: unknown ruleset 'chess'; known: dress-on-the-colors (doc, dress), ...
     """
-    for ruleset in RULESETS:
-        if name == ruleset.key or name in ruleset.aliases:
-            return ruleset
-    known = ", ".join(f"{r.key} ({', '.join(r.aliases)})" if r.aliases else r.key for r in RULESETS)
+    for game in GAMES:
+        if name == game.key or name in game.aliases:
+            return _load(game)
+    known = ", ".join(f"{g.key} ({', '.join(g.aliases)})" if g.aliases else g.key for g in GAMES)
     raise UnknownRulesetError(f"unknown ruleset {name!r}; known: {known}")
+
+
+def __getattr__(name: str) -> Any:
+    """The games' classes, loaded when asked for (``from rangefire.rulesets import Bushido``)."""
+    for game in GAMES:
+        if name == game.name:
+            return type(_load(game))
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def battle_from_mapping(data: dict[str, Any], source: str = "scenario") -> tuple[Ruleset[Any, Any], BaseModel]:
     """Validate a scenario mapping: its ``ruleset`` key picks the game, whose model checks the rest."""
     key = data.get("ruleset")
     if not isinstance(key, str):
-        raise ScenarioError([f"ruleset: is required, one of {', '.join(r.key for r in RULESETS)}"], source=source)
+        raise ScenarioError([f"ruleset: is required, one of {', '.join(RULESETS.keys())}"], source=source)
     try:
         ruleset = find_ruleset(key)
     except UnknownRulesetError as exc:
@@ -64,5 +143,5 @@ def load_battle(path: str | Path) -> tuple[Ruleset[Any, Any], BaseModel]:
     return battle_from_mapping(read_scenario(path), source=source_name(path))
 
 
-__all__ = ["RULESETS", "ArcaneLegions", "Bushido", "DressOnTheColors", "Swerve", "battle_from_mapping", "find_ruleset",
-           "load_battle"]
+__all__ = ["GAMES", "RULESETS", "ArcaneLegions", "Bushido", "DressOnTheColors", "Game", "Registry", "Swerve",
+           "battle_from_mapping", "find_ruleset", "load_battle"]

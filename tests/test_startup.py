@@ -1,0 +1,86 @@
+"""Start-up (issue 13): a command imports what it needs when it needs it. A check on a battle loads neither
+matplotlib (only ``--plot`` does) nor any other game's modules, nor numpy where the game has no use for it;
+the registry loads a game only when it is used. (How long a start takes is measured in bench/, not here.)"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rangefire.demo import example_path
+from rangefire.rulesets import GAMES, RULESETS
+
+SRC = str(Path(__file__).resolve().parent.parent / "src")
+GAME_PACKAGES = {g.key: g.module for g in GAMES}
+
+# Runs the command line as the ``rangefire`` script does, then writes the modules it imported.
+_PROGRAM = """
+import atexit, json, sys
+out = sys.argv.pop(1)
+atexit.register(lambda: open(out, "w").write(json.dumps(sorted(sys.modules))))
+from rangefire.cli import main
+main()
+"""
+
+
+def modules_of(tmp_path: Path, *args: str) -> set[str]:
+    out = tmp_path / "modules.json"
+    env = {**os.environ, "PYTHONPATH": SRC + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    proc = subprocess.run([sys.executable, "-c", _PROGRAM, str(out), *args], capture_output=True, text=True,
+                          timeout=120, env=env)
+    assert proc.returncode in (0, 1), proc.stderr
+    return set(json.loads(out.read_text()))
+
+
+def _has(modules: set[str], package: str) -> bool:
+    return any(m == package or m.startswith(package + ".") for m in modules)
+
+
+@pytest.mark.parametrize(("key", "example", "attack", "numpy"), [
+    ("dress-on-the-colors", "wheatfield.yaml", ("-a", "15th-alabama"), False),
+    ("arcane-legions", "ford.yaml", ("-a", "archers", "-t", "orc-band"), False),
+    ("bushido", "temple.yaml", ("-a", "yoichi", "-t", "takeda"), True),  # its sight screens pairs with numpy
+    ("swerve", "sawblade.yaml", ("-a", "sawblade-launcher", "-t", "road-warrior"), False),
+])
+def test_check_imports_only_its_game_and_never_matplotlib(tmp_path, key, example, attack, numpy):
+    modules = modules_of(tmp_path, "check", str(example_path(example)), *attack)
+    assert not _has(modules, "matplotlib")
+    assert _has(modules, GAME_PACKAGES[key])
+    others = [m for k, m in GAME_PACKAGES.items() if k != key and _has(modules, m)]
+    assert not others, f"a {key} check loaded {others}"
+    assert _has(modules, "numpy") == numpy
+    assert not _has(modules, "rangefire.core.schemas")  # the output models are for `schema` and programs
+
+
+def test_odds_without_plot_imports_no_matplotlib_and_with_plot_does(tmp_path):
+    wheatfield = str(example_path("wheatfield.yaml"))
+    assert not _has(modules_of(tmp_path, "odds", wheatfield, "-a", "15th-alabama"), "matplotlib")
+    plotted = modules_of(tmp_path, "odds", wheatfield, "-a", "15th-alabama", "--plot", str(tmp_path / "o.svg"))
+    assert _has(plotted, "matplotlib")
+
+
+def test_the_registry_loads_a_game_when_it_is_used():
+    code = ("import sys; from rangefire.rulesets import RULESETS, find_ruleset; "
+            "print(sorted(m for m in sys.modules if m.startswith('rangefire.rulesets.'))); "
+            "find_ruleset('bu'); print(sorted(m.split('.')[2] for m in sys.modules if m.count('.') == 2 "
+            "and m.startswith('rangefire.rulesets.')))")
+    env = {**os.environ, "PYTHONPATH": SRC}
+    lines = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                           check=True).stdout.splitlines()
+    assert lines[0] == "[]"
+    assert lines[1] == "['bushido']"
+
+
+def test_the_registry_table_is_the_games_own():
+    assert [(g.key, g.aliases) for g in GAMES] == [(r.key, tuple(r.aliases)) for r in RULESETS]
+    assert RULESETS.keys() == tuple(r.key for r in RULESETS) and len(RULESETS) == 4
+    assert RULESETS[1:3] == (RULESETS[1], RULESETS[2])
+    assert all(type(r).__name__ == g.name for g, r in zip(GAMES, RULESETS, strict=True))
+    from rangefire.rulesets import Bushido
+
+    assert isinstance(RULESETS[2], Bushido)
