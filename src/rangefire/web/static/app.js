@@ -78,6 +78,7 @@ async function refresh(reason) {
     await drawTable();
     renderUnits();
     renderPanels();
+    renderLog();
     if (reason) status(reason);
   } catch (exc) {
     fail(exc);
@@ -100,7 +101,13 @@ async function drawTable() {
 }
 
 async function loadLog() {
-  const { actions } = await S.api.get("/actions");
+  S.actions = (await S.api.get("/actions")).actions;
+}
+
+// The log is drawn last of all, so that whoever reads a new entry finds the table and the units already
+// showing its casualties.
+function renderLog() {
+  const actions = S.actions || [];
   const list = $("log");
   list.replaceChildren(...[...actions].reverse().map(logEntry));
   $("log-empty").hidden = actions.length > 0;
