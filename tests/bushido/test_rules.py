@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rangefire.core import Attack, IllegalAttackError, ScenarioError, UnknownUnitError
+from rangefire.core import Attack, ChoiceError, IllegalAttackError, ScenarioError
 from rangefire.rulesets import battle_from_mapping, find_ruleset
 from rangefire.rulesets.bushido.table import in_contact, in_zone, sight
 
@@ -407,7 +407,7 @@ def test_redirect_refusals_leave_nothing_spent_bu_4_2():
     is spent either way."""
     b = battle(S(weapon={**BOW, "ammo": 2}), T(12), guard(0, 6))
     assert clauses(check(b, redirect_to="T")) == ["BU-4.2"]
-    with pytest.raises(UnknownUnitError, match="'nobody' is not in this battle"):
+    with pytest.raises(ChoiceError, match="redirect_to 'nobody' is not in this battle"):
         check(b, redirect_to="nobody")
     with pytest.raises(IllegalAttackError):
         BU.play(b, Attack("S", "T", (("redirect_to", "T"),)), _NoDice())

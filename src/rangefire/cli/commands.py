@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import sys
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
@@ -13,24 +14,21 @@ from rich.table import Table
 from rich.text import Text
 
 from rangefire.cli.common import (
-    ActionsOpt,
     AttackerOpt,
-    FromSideOpt,
     JsonOpt,
-    OrderOpt,
-    RedirectOpt,
     Scenario,
     TargetOpt,
-    ToSideOpt,
     _emit,
     app,
     ask_choices,
+    flag,
     make_attack,
     out,
     parse_seed,
     shown,
     text,
     user_errors,
+    with_choice_options,
 )
 from rangefire.cli.dice import asks, entered_source, interrupts
 from rangefire.cli.render import (
@@ -43,6 +41,7 @@ from rangefire.cli.render import (
     render_status,
 )
 from rangefire.core import (
+    NO_CHOICES,
     IllegalAttackError,
     RangefireError,
     SeededSource,
@@ -57,34 +56,41 @@ from rangefire.scenario import write_scenario
 def rulesets(as_json: JsonOpt = False) -> None:
     """List the games, their options and their defaults."""
     rows: list[dict[str, Any]] = [{"key": r.key, "title": r.title, "aliases": list(r.aliases), "stages": list(r.stages),
-             "outcomes": list(r.outcome_names), "events": list(r.event_names), "options": r.default_options()}
+             "outcomes": list(r.outcome_names), "events": list(r.event_names), "options": r.default_options(),
+             "choices": [choice.to_dict() for choice in r.choices]}
             for r in RULESETS]
     if as_json:
         _emit({"rulesets": rows})
         return
     table = Table(title="rulesets", title_justify="left")
     table.add_column("key (aliases)", no_wrap=True)
-    table.add_column("dice stages")
-    table.add_column("options (defaults)", no_wrap=True)
-    for row in rows:
-        opts = "\n".join(f"{k} = {json.dumps(v)}" for k, v in row["options"].items())
+    table.add_column("dice stages", no_wrap=True)
+    table.add_column("options (defaults)", overflow="fold")
+    table.add_column("player's choices", overflow="fold")
+    for row, ruleset in zip(rows, RULESETS, strict=True):
         name = Text.assemble(row["key"], "\n", (f"{row['title']}\n{', '.join(row['aliases'])}", "dim"))
-        table.add_row(name, text("\n".join(row["stages"])), text(opts))
+        chosen = [f"{flag(c.name)} {'|'.join(c.allowed) or c.kind.upper()} [{c.clause}]" for c in ruleset.choices]
+        table.add_row(name, lines(row["stages"]), lines(f"{k} = {json.dumps(v)}" for k, v in row["options"].items()),
+                      lines(chosen or ["none"]))
     out.print(table)
 
 
+def lines(items: Iterable[str]) -> Text:
+    """Items one to a line, each shown as it is."""
+    return Text("\n").join(text(item) for item in items)
+
+
 @app.command()
+@with_choice_options
 def check(scenario: Scenario, attacker: AttackerOpt, target: TargetOpt = None, as_json: JsonOpt = False,
-          actions: ActionsOpt = None, from_side: FromSideOpt = None, to_side: ToSideOpt = None,
-          order: OrderOpt = None, redirect_to: RedirectOpt = None) -> None:
+          choices: Mapping[str, object] = NO_CHOICES) -> None:
     """May ATTACKER shoot TARGET? The plan, or the refusals with their clauses (exit 1 when refused).
 
     Without TARGET where the player names it (the rules choose none), every enemy is listed as a candidate,
     legal or not (exit 0 when one is legal)."""
     with user_errors(as_json):
         ruleset, battle = load_battle(scenario)
-        checked = ruleset.check(battle, make_attack(attacker, target, actions, from_side, to_side, order,
-                                                    redirect_to))
+        checked = ruleset.check(battle, make_attack(ruleset, attacker, target, choices))
         if target is None and ruleset.chooses_target is None:
             from rangefire.analysis.targets import targets
             from rangefire.cli.table import render_targets
@@ -108,16 +114,15 @@ def check(scenario: Scenario, attacker: AttackerOpt, target: TargetOpt = None, a
 
 
 @app.command()
+@with_choice_options
 def odds(scenario: Scenario, attacker: AttackerOpt, target: TargetOpt = None, as_json: JsonOpt = False,
-         actions: ActionsOpt = None, from_side: FromSideOpt = None, to_side: ToSideOpt = None,
-         order: OrderOpt = None, redirect_to: RedirectOpt = None,
+         choices: Mapping[str, object] = NO_CHOICES,
          plot: Annotated[Optional[Path], typer.Option(help="write a chart of the distributions (.png, .svg, .pdf)")] = None,  # noqa: UP045, E501
          ) -> None:
     """The exact distribution of every named outcome of an attack."""
     with user_errors(as_json):
         ruleset, battle = load_battle(scenario)
-        checked = ruleset.check(battle, make_attack(attacker, target, actions, from_side, to_side, order,
-                                                    redirect_to))
+        checked = ruleset.check(battle, make_attack(ruleset, attacker, target, choices))
         if checked.plan is None:
             if as_json:
                 _emit(refused_odds_output(ruleset.key, checked))
@@ -142,6 +147,7 @@ def odds(scenario: Scenario, attacker: AttackerOpt, target: TargetOpt = None, as
 
 
 @app.command()
+@with_choice_options
 def resolve(
     scenario: Scenario,
     attacker: AttackerOpt,
@@ -150,12 +156,8 @@ def resolve(
     dice: Annotated[Optional[list[str]], typer.Option("--dice", help="dice rolled by hand: STAGE=v,v,... (repeatable), or ask: each stage asked for when reached")] = None,  # noqa: UP045, E501
     out_file: Annotated[Optional[Path], typer.Option("--out", help="write the battle after the attack to FILE")] = None,  # noqa: UP045
     log_file: Annotated[Optional[Path], typer.Option("--log", help="append the attack to this log (one JSON line; see replay)")] = None,  # noqa: UP045, E501
-    actions: ActionsOpt = None,
-    from_side: FromSideOpt = None,
-    to_side: ToSideOpt = None,
-    order: OrderOpt = None,
-    redirect_to: RedirectOpt = None,
     as_json: JsonOpt = False,
+    choices: Mapping[str, object] = NO_CHOICES,
 ) -> None:
     """Play an attack out with seeded or entered dice, and optionally write the battle after it.
 
@@ -174,8 +176,8 @@ def resolve(
         else:
             seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
             source = SeededSource(seed)
-        attack = make_attack(attacker, target, actions, from_side, to_side, order, redirect_to)
-        if actions is None and redirect_to is None and sys.stdin.isatty() and not as_json:
+        attack = make_attack(ruleset, attacker, target, choices)
+        if not choices and sys.stdin.isatty() and not as_json:
             attack = ask_choices(ruleset, battle, attack)
         if log_file is not None:
             from rangefire.record import check_appendable

@@ -6,9 +6,11 @@ read as Rich markup or emoji codes, and its control characters are shown, not se
 
 from __future__ import annotations
 
+import functools
+import inspect
 import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any, Optional
@@ -21,7 +23,10 @@ from rich.text import Text
 from rangefire.core import (
     FORMAT,
     Attack,
+    Choice,
+    ChoiceError,
     RangefireError,
+    Ruleset,
     error_data,
 )
 from rangefire.core.text import shown as shown  # re-exported: every command shows scenario text through it
@@ -57,26 +62,66 @@ Scenario = Annotated[Path, typer.Argument(help="scenario file (.yaml, .toml or .
 AttackerOpt = Annotated[str, typer.Option("--attacker", "-a", help="id of the attacking unit")]
 TargetOpt = Annotated[Optional[str], typer.Option("--target", "-t", help="id of the target (omit where the rules choose)")]  # noqa: UP045, E501
 JsonOpt = Annotated[bool, typer.Option("--json", help="print JSON instead of tables")]
-ActionsOpt = Annotated[Optional[str], typer.Option("--actions", help="swerve: the line of play, e.g. attacker:pass,defender:swerve-target")]  # noqa: UP045, E501
 
 
-FromSideOpt = Annotated[Optional[str], typer.Option("--from-side", help="arcane-legions: the attacker's side to use")]  # noqa: UP045
-ToSideOpt = Annotated[Optional[str], typer.Option("--to-side", help="arcane-legions: the target's side to attack")]  # noqa: UP045
-OrderOpt = Annotated[Optional[str], typer.Option("--order", help="arcane-legions: ranged (default) or close")]  # noqa: UP045
-RedirectOpt = Annotated[Optional[str], typer.Option("--redirect-to", help="bushido: the model the target's player nominates instead")]  # noqa: UP045, E501
+# -- the games' choices as options -----------------------------------------------------------------
+def flag(name: str) -> str:
+    """The command line's spelling of a choice: ``redirect_to`` is ``--redirect-to``."""
+    return "--" + name.replace("_", "-")
 
 
-def make_attack(attacker: str, target: str | None, actions: str | None = None, from_side: str | None = None,
-                to_side: str | None = None, order: str | None = None, redirect_to: str | None = None) -> Attack:
-    """An attack with the choices given on the command line (each game refuses those it does not know)."""
-    choices: list[tuple[str, Any]] = []
-    if actions is not None:
-        choices.append(("actions", tuple(a for a in actions.split(",") if a.strip())))
-    for name, value in (("from_side", from_side), ("to_side", to_side), ("order", order),
-                        ("redirect_to", redirect_to)):
-        if value is not None:
-            choices.append((name, value))
-    return Attack(attacker, target, tuple(choices))
+def declared_choices() -> dict[str, tuple[Choice, tuple[str, ...]]]:
+    """Every choice a game declares, by name, with the keys of the games that declare it (in registry order)."""
+    from rangefire.rulesets import RULESETS
+
+    found: dict[str, tuple[Choice, tuple[str, ...]]] = {}
+    for ruleset in RULESETS:
+        for choice in ruleset.choices:
+            first, games = found.get(choice.name, (choice, ()))
+            found[choice.name] = (first, (*games, ruleset.key))
+    return found
+
+
+def choice_option(choice: Choice, games: tuple[str, ...]) -> Any:
+    """The one place a declared choice becomes an option: ``--redirect-to ID``, its help naming the games."""
+    return Annotated[Optional[str], typer.Option(flag(choice.name), help=f"{', '.join(games)}: {choice.help}",  # noqa: UP045
+                                                 show_default=False)]
+
+
+def with_choice_options(command: Callable[..., None]) -> Callable[..., None]:
+    """Give a command one option per choice the games declare (``--order``, ``--redirect-to``...); the values
+    given reach it as its ``choices`` parameter, a mapping from choice name to the text typed."""
+    declared = declared_choices()
+    signature = inspect.signature(command, eval_str=True)
+    params = [p for p in signature.parameters.values() if p.name != "choices"]
+    params += [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=None,
+                                 annotation=choice_option(choice, games))
+               for name, (choice, games) in declared.items()]
+
+    @functools.wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> None:
+        given = {name: kwargs.pop(name, None) for name in declared}
+        command(*args, **kwargs, choices={name: value for name, value in given.items() if value is not None})
+
+    wrapper.__signature__ = signature.replace(parameters=params)  # type: ignore[attr-defined]
+    wrapper.__annotations__ = {p.name: p.annotation for p in params}
+    return wrapper
+
+
+def make_attack(ruleset: Ruleset[Any, Any], attacker: str, target: str | None,
+                choices: Mapping[str, object]) -> Attack:
+    """An attack with the choices given on the command line, checked against the game's declaration."""
+    return ruleset.attack(attacker, target, choices)
+
+
+def error_text(exc: RangefireError) -> str:
+    """An error as the command line says it: a choice named by its option (``--order``, not ``order``)."""
+    message = str(exc)
+    if isinstance(exc, ChoiceError):
+        spelled = flag(exc.choice)
+        return spelled + message.removeprefix(exc.choice) if message.startswith(exc.choice) else \
+            f"{spelled}: {message}"
+    return message
 
 
 def ask_choices(ruleset: Any, battle: Any, attack: Attack) -> Attack:
@@ -122,7 +167,7 @@ def user_errors(as_json: bool = False) -> Iterator[None]:
         if as_json:
             _emit(error_data(exc))
         else:
-            message = "\n".join(shown(part) for part in f"rangefire: {exc}".split("\n"))
+            message = "\n".join(shown(part) for part in f"rangefire: {error_text(exc)}".split("\n"))
             err.print(Text(message), soft_wrap=True)  # one line, however narrow the terminal
         raise typer.Exit(exc.exit_code) from None
 

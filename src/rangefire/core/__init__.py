@@ -12,7 +12,7 @@ from rangefire.core.errors import (
     error_data,
 )
 from rangefire.core.numbers import dump_exact, fraction_str, parse_exact
-from rangefire.core.ruleset import Ruleset
+from rangefire.core.ruleset import NO_CHOICES, Ruleset
 from rangefire.core.source import (
     AskedSource,
     DiceSource,
@@ -23,13 +23,28 @@ from rangefire.core.source import (
     SeededSource,
     parse_entered,
 )
-from rangefire.core.types import FORMAT, Attack, Check, LogLine, Modifier, Odds, Plan, Refusal, Resolution
+from rangefire.core.types import (
+    CHOICE_KINDS,
+    FORMAT,
+    Attack,
+    Check,
+    Choice,
+    LogLine,
+    Modifier,
+    Odds,
+    Plan,
+    Refusal,
+    Resolution,
+)
 
 __all__ = [
+    "CHOICE_KINDS",
     "FORMAT",
+    "NO_CHOICES",
     "AskedSource",
     "Attack",
     "Check",
+    "Choice",
     "ChoiceError",
     "DiceError",
     "DiceSource",

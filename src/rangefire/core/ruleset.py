@@ -9,17 +9,21 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Any, ClassVar, Generic, TypeVar
 
 from pydantic import BaseModel
 
-from rangefire.core.errors import IllegalAttackError, RangefireError, UnknownUnitError
+from rangefire.core.errors import ChoiceError, IllegalAttackError, RangefireError, UnknownUnitError
 from rangefire.core.source import DiceSource, EnteredSource, RecordingSource, parse_entered
-from rangefire.core.types import Attack, Check, LogLine, Odds, Plan, Refusal, Resolution
+from rangefire.core.types import Attack, Check, Choice, LogLine, Odds, Plan, Refusal, Resolution
 
 B = TypeVar("B", bound=BaseModel)
 P = TypeVar("P", bound=Plan)
 
+
+#: No choices given (the default of :meth:`Ruleset.attack`; read-only, so no call can change it for the next).
+NO_CHOICES: Mapping[str, object] = MappingProxyType({})
 
 #: The last turn a battle file records (each game's ``turn.number`` is at most this).
 MAX_TURN = 100_000
@@ -38,6 +42,8 @@ class Ruleset(ABC, Generic[B, P]):
     Class attributes describe the game; the hooks implement it:
 
     - ``_unit_ids(battle)``: the ids an attack may name (by default those of ``battle.units``);
+    - ``_allowed_values(battle, attack, choice)``: the values a choice may take in this battle, where they depend
+      on it (by default the declared ``allowed``);
     - ``_check(battle, attack)``: a plan, or the refusals with their clauses;
     - ``_odds(plan)``: the exact distributions;
     - ``_resolve(plan, source)``: the log and the outcome of one attack;
@@ -55,26 +61,57 @@ class Ruleset(ABC, Generic[B, P]):
     main_outcome: ClassVar[str]
     #: The clause under which the rules choose the target when an attack names none; None where the player names it.
     chooses_target: ClassVar[str | None] = None
-    #: Names of the player's choices this game reads from ``Attack.choices`` (others are refused).
+    #: The player's choices beyond attacker and target, as data (others are refused).
+    choices: ClassVar[tuple[Choice, ...]] = ()
+    #: Their names, in the order declared (derived from ``choices``).
     choice_names: ClassVar[tuple[str, ...]] = ()
     battle_model: ClassVar[type[BaseModel]]
     options_model: ClassVar[type[BaseModel]]
     #: Whether a turn is made of activations that end on their own (``end_activation``).
     has_activations: ClassVar[bool] = False
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.choice_names = tuple(choice.name for choice in cls.choices)
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
+
+    # -- the player's choices ----------------------------------------------------------------------
+    def choice(self, name: str) -> Choice:
+        """The declared choice of that name; :class:`ChoiceError` if this game has none."""
+        for choice in self.choices:
+            if choice.name == name:
+                return choice
+        known = ", ".join(self.choice_names) or "none"
+        raise ChoiceError(name, f"{name} does not apply to {self.key} (its choices: {known})")
+
+    def attack(self, attacker: str, target: str | None = None,
+               choices: Mapping[str, object] = NO_CHOICES) -> Attack:
+        """An attack with the player's choices, each checked against this game's declaration: an unknown name or
+        a value not allowed raises :class:`ChoiceError` naming the choice (values that depend on the battle are
+        checked by :meth:`check`)."""
+        return Attack(attacker, target, self._read_choices(choices.items()))
+
+    def allowed_values(self, battle: B, attack: Attack, name: str) -> tuple[str, ...]:
+        """The values the choice ``name`` may take for this attack in this battle: the declared ``allowed`` where
+        they are fixed; where they depend on the battle (the models that may be nominated, the actions open to
+        the player next), the game's answer, empty where there is none."""
+        choice = self.choice(name)
+        attack = Attack(attack.attacker, attack.target, self._read_choices(attack.choices))
+        return tuple(self._allowed_values(battle, attack, choice))
+
+    def _read_choices(self, given: Any) -> tuple[tuple[str, Any], ...]:
+        return tuple((name, self.choice(name).read(value)) for name, value in given)
 
     # -- the public flow ---------------------------------------------------------------------------
     def check(self, battle: B, attack: Attack) -> Check:
         """May this attack be made? A :class:`Check` holding the plan or the refusals.
 
-        Raises :class:`UnknownUnitError` for an id the battle does not hold: that is bad input, not a
-        refusal by the rules.
+        Raises :class:`UnknownUnitError` for an id the battle does not hold and :class:`ChoiceError` for a choice
+        this game does not have or a value it does not allow: that is bad input, not a refusal by the rules.
         """
-        for name, _ in attack.choices:
-            if name not in self.choice_names:
-                raise RangefireError(f"--{name.replace('_', '-')} does not apply to {self.key}")
+        attack = Attack(attack.attacker, attack.target, self._read_choices(attack.choices))
         ids = self._unit_ids(battle)
         for role, uid in (("attacker", attack.attacker), ("target", attack.target)):
             if uid is not None and uid not in ids:
@@ -234,6 +271,10 @@ class Ruleset(ABC, Generic[B, P]):
 
     def _end_activation(self, battle: B) -> tuple[B, Sequence[LogLine]]:
         raise RangefireError(f"{self.key} has no activations to end")
+
+    def _allowed_values(self, battle: B, attack: Attack, choice: Choice) -> Sequence[str]:
+        """By default the declared values (a game whose values depend on the battle overrides this)."""
+        return choice.allowed
 
     def _target_ids(self, battle: B) -> Sequence[str]:
         """The ids that may be targeted at all (by default every unit)."""

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Protocol
 
+from rangefire.core.errors import ChoiceError
 from rangefire.core.numbers import fraction_str
 
 #: The version of every JSON output's shape (the ``format`` key): raised when a key changes meaning or goes away,
@@ -84,12 +85,81 @@ class LogLine:
         return {"clause": self.clause, "text": self.text}
 
 
+#: The kinds of player choice: one of fixed values (``enum``), a side of a unit's base (``side``), a unit of the
+#: battle (``unit``), a line of play: actions in order, each ``player:action`` (``actions``).
+CHOICE_KINDS = ("enum", "side", "unit", "actions")
+
+#: A line of play holds at most this many actions (a played-out combat needs a few dozen at the most).
+MAX_ACTIONS = 1000
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A decision the rules leave to a player beyond attacker and target, as data: each game declares its own
+    (``Ruleset.choices``), the command line makes its options from them, and a program offers the same.
+
+    ``allowed`` holds the fixed values; it is empty where they depend on the battle (``Ruleset.allowed_values``
+    gives those). ``read`` checks a value against the declaration and gives it as the game reads it.
+
+    >>> order = Choice("order", "enum", ("ranged", "close"), "the order given", "AL-8.1")
+    >>> order.read("close")
+    'close'
+    >>> order.read("clse")
+    Traceback (most recent call last):
+    ...
+    rangefire.core.errors.ChoiceError: order: 'clse' is not one of ranged, close
+    >>> Choice("actions", "actions").read("attacker:pass,defender:pass")
+    ('attacker:pass', 'defender:pass')
+    """
+
+    name: str
+    kind: str
+    allowed: tuple[str, ...] = ()
+    help: str = ""
+    clause: str = ""
+
+    def __post_init__(self) -> None:
+        if self.kind not in CHOICE_KINDS:
+            raise ValueError(f"choice {self.name}: kind {self.kind!r} is not one of {', '.join(CHOICE_KINDS)}")
+
+    def read(self, value: object) -> str | tuple[str, ...]:
+        """The value as the game reads it (a line of play as a tuple of actions; given as text, the actions are
+        separated by commas); a value of the wrong type, or not one of ``allowed``, raises :class:`ChoiceError`."""
+        if self.kind == "actions":
+            items = [a for a in value.split(",") if a.strip()] if isinstance(value, str) else value
+            if not isinstance(items, list | tuple):
+                raise ChoiceError(self.name, f"{self.name}: must be a line of play (actions in order), "
+                                             f"got {_brief(value)}")
+            if len(items) > MAX_ACTIONS:
+                raise ChoiceError(self.name, f"{self.name}: at most {MAX_ACTIONS} actions, got {len(items)}")
+            for i, item in enumerate(items, start=1):
+                if not isinstance(item, str):
+                    raise ChoiceError(self.name, f"{self.name}: action {i} must be text, got {_brief(item)}")
+            return tuple(items)
+        if not isinstance(value, str):
+            raise ChoiceError(self.name, f"{self.name}: must be text, got {_brief(value)}")
+        if self.allowed and value not in self.allowed:
+            raise ChoiceError(self.name, f"{self.name}: {_brief(value)} is not one of {', '.join(self.allowed)}")
+        return value
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "kind": self.kind, "allowed": list(self.allowed), "help": self.help,
+                "clause": self.clause}
+
+
+def _brief(value: object) -> str:
+    """A value as a message shows it: its repr, cut short (a hostile value may be megabytes long)."""
+    shown = repr(value)
+    return shown if len(shown) <= 60 else shown[:57] + "..."
+
+
 @dataclass(frozen=True)
 class Attack:
     """What the player asks for: this attacker, at this target (``None`` where the rules choose it).
 
     ``choices`` holds what some games let the player decide beyond that (a line of play, the sides to
-    use, a redirection), by name; each game reads the names it knows.
+    use, a redirection), by the name of the game's :class:`Choice`; ``Ruleset.attack`` builds one checked
+    against the game's declaration.
     """
 
     attacker: str

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any, NamedTuple
 
-from rangefire.core import Attack, DiceSource, LogLine, Modifier, Odds, RangefireError, Refusal, Resolution, Ruleset
+from rangefire.core import Attack, Choice, DiceSource, LogLine, Modifier, Odds, Refusal, Resolution, Ruleset
 from rangefire.geometry import Point, Segment
 from rangefire.rulesets.arcane_legions.orders import (
     OrderPlan,
@@ -31,7 +31,7 @@ __all__ = ["ArcaneLegions", "Battle", "OrderPlan", "Unit"]
 ORDERS = ("ranged", "close")
 
 
-class Choice(NamedTuple):
+class Sides(NamedTuple):
     """The sides, notches and dice an order will use [AL-3.4], the other side pairs that tied with it
     [AL-3.5]; no line of sight for close combat."""
 
@@ -47,14 +47,6 @@ class Choice(NamedTuple):
     tied: tuple[tuple[str, str], ...] = ()
 
 
-def choice_value(attack: Attack, name: str, allowed: Sequence[str], default: str | None = None) -> str | None:
-    """The player's choice ``name``, one of ``allowed``: any other value is bad input, not a refusal by the rules."""
-    value = attack.choice(name, default)
-    if value is not None and value not in allowed:
-        raise RangefireError(f"{name}: {value!r} is not one of {', '.join(allowed)}")
-    return value  # type: ignore[no-any-return]
-
-
 class ArcaneLegions(Ruleset[Battle, OrderPlan]):
     """Ranged combat orders: sides, notches, line of sight, and the lineup of sorted dice."""
 
@@ -66,7 +58,13 @@ class ArcaneLegions(Ruleset[Battle, OrderPlan]):
     outcome_names = ("hits",)
     event_names = ("critical",)
     main_outcome = "hits"
-    choice_names = ("from_side", "to_side", "order")
+    choices = (
+        Choice("order", "enum", ORDERS, "the order given: ranged (the default) or close combat", "AL-8.1"),
+        Choice("from_side", "side", SIDE_NAMES, "the attacker's side to use (the engine chooses where none is "
+                                                "given)", "AL-3.1"),
+        Choice("to_side", "side", SIDE_NAMES, "the target's side to attack (the engine chooses where none is "
+                                              "given)", "AL-3.1"),
+    )
     battle_model = Battle
     options_model = Options
 
@@ -114,8 +112,8 @@ class ArcaneLegions(Ruleset[Battle, OrderPlan]):
         if battle.turn is not None and firer.side != battle.turn.side:
             return [Refusal("AL-9.1", f"it is {battle.turn.side}'s turn ({battle.turn.number}); only its units take "
                                       f"orders, and {firer.id} is on {firer.side}'s side")]
-        order = choice_value(attack, "order", ORDERS, "ranged") or "ranged"
-        wanted = {role: choice_value(attack, role, SIDE_NAMES) for role in ("from_side", "to_side")}  # [AL-1.1]
+        order = attack.choice("order") or "ranged"  # each value checked against the declaration [AL-8.1]
+        wanted = {role: attack.choice(role) for role in ("from_side", "to_side")}  # [AL-1.1]
         if attack.target is None:
             return [Refusal("AL-2.3", "name the target unit with --target")]
         target = battle.unit(attack.target)
@@ -251,7 +249,7 @@ class ArcaneLegions(Ruleset[Battle, OrderPlan]):
         return attack, max(0, defense), mods
 
     def _choose(self, battle: Battle, shooter: Unit, target: Unit, order: str,
-                wanted: Mapping[str, str | None]) -> Choice | list[Refusal]:
+                wanted: Mapping[str, str | None]) -> Sides | list[Refusal]:
         """The sides and notches to use [AL-3.4]: the legal choice with the most attack dice net of the
         defender's, then the shortest distance; on a tie the most attack dice, then the attacker's sides in
         the order front, right, back, left, then the target's, and the other side pairs that tied [AL-3.5].
@@ -266,13 +264,13 @@ class ArcaneLegions(Ruleset[Battle, OrderPlan]):
             pairs = [p for p in touching if p[0] in sides_a and p[1] in sides_t]
             if not pairs:
                 return [Refusal("AL-8.1", "those sides do not touch: close combat uses the touching sides")]
-            touching_ranked: list[tuple[Any, Choice]] = []
+            touching_ranked: list[tuple[Any, Sides]] = []
             for sa, st in pairs:
                 a, d, mods = self._dice(shooter, target, order, sa, st, 0)
                 mid_a = bs.sides[sa].notches[len(bs.sides[sa].notches) // 2]
                 mid_t = bt.sides[st].notches[len(bt.sides[st].notches) // 2]
                 touching_rank = (-(a - d), Fraction(0), -a, SIDE_NAMES.index(sa), SIDE_NAMES.index(st))
-                touching_ranked.append((touching_rank, Choice(a, d, mods, sa, st, mid_a, mid_t, Fraction(0), None)))
+                touching_ranked.append((touching_rank, Sides(a, d, mods, sa, st, mid_a, mid_t, Fraction(0), None)))
             return _with_ties(touching_ranked)
         if bs.polygon.is_clearly_apart(bt.polygon, 6) or bs.polygon.box.gap2(bt.polygon.box) > RANGE2:
             return [Refusal("AL-3.1", f"{target.id} is out of range: the bases are already more than 6 steps "
@@ -308,7 +306,7 @@ class ArcaneLegions(Ruleset[Battle, OrderPlan]):
         candidates.sort(key=lambda c: c[0])
         others = [u for u in battle.units if u.id not in (shooter.id, target.id)]
         best: Any = None
-        ranked: dict[tuple[str, str], tuple[Any, Choice]] = {}  # the best rank of each side pair
+        ranked: dict[tuple[str, str], tuple[Any, Sides]] = {}  # the best rank of each side pair
         blockers: set[str] = set()
         for bound, sa, st, na, nt, d2 in candidates:
             if best is not None and bound[:2] > best[:2]:
@@ -323,7 +321,7 @@ class ArcaneLegions(Ruleset[Battle, OrderPlan]):
             a, d, mods = self._dice(shooter, target, order, sa, st, len(seen.hindered_by), friends)
             rank = (-(a - d), *bound[1:2], -a, *bound[3:])
             if known is None or rank < known[0]:
-                ranked[(sa, st)] = (rank, Choice(a, d, mods, sa, st, na, nt, d2, seen))
+                ranked[(sa, st)] = (rank, Sides(a, d, mods, sa, st, na, nt, d2, seen))
             if best is None or rank < best:
                 best = rank
         if not ranked:
@@ -362,7 +360,7 @@ class ArcaneLegions(Ruleset[Battle, OrderPlan]):
         return battle.model_copy(update={"units": tuple(units), "players": players})
 
 
-def _with_ties(ranked: Sequence[tuple[Any, Choice]]) -> Choice:
+def _with_ties(ranked: Sequence[tuple[Any, Sides]]) -> Sides:
     """The best-ranked choice, carrying the other side pairs that tie with it on net dice and distance, in
     the side order [AL-3.5]."""
     best_rank, best = min(ranked, key=lambda r: r[0])

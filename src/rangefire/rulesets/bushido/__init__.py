@@ -14,6 +14,8 @@ from typing import Any
 
 from rangefire.core import (
     Attack,
+    Choice,
+    ChoiceError,
     DiceSource,
     LogLine,
     Modifier,
@@ -24,7 +26,6 @@ from rangefire.core import (
     Refusal,
     Resolution,
     Ruleset,
-    UnknownUnitError,
 )
 from rangefire.core.numbers import fraction_str
 from rangefire.core.ruleset import check_turn_number
@@ -158,7 +159,7 @@ class Bushido(Ruleset[Battle, BushidoPlan]):
     outcome_names = ("wounds", "success_level")
     event_names = ("hit",)
     main_outcome = "wounds"
-    choice_names = ("redirect_to",)
+    choices = (Choice("redirect_to", "unit", (), "the model the target's player nominates instead", "BU-4.2"),)
     battle_model = Battle
     options_model = Options
 
@@ -228,6 +229,12 @@ class Bushido(Ruleset[Battle, BushidoPlan]):
         return (f"{side} (the target's player)",
                 [f"keep {plan.target}", *(f"nominate {n.id}" for n in plan.nominees)])
 
+    def _allowed_values(self, battle: Battle, attack: Attack, choice: Choice) -> Sequence[str]:
+        """The models the target's player may nominate for this attack [BU-4.2] (none when it is refused)."""
+        declared = Attack(attack.attacker, attack.target, tuple(c for c in attack.choices if c[0] != choice.name))
+        plan = self.check(battle, declared).plan
+        return [n.id for n in plan.nominees] if isinstance(plan, BushidoPlan) else []
+
     def with_choice(self, attack: Attack, answer: str) -> Attack:
         """``nominate ID`` redirects the attack; ``keep ...`` leaves the declared target (an empty redirect)."""
         chosen = answer.removeprefix("nominate ") if answer.startswith("nominate ") else ""
@@ -261,7 +268,7 @@ class Bushido(Ruleset[Battle, BushidoPlan]):
             return self._plan(battle, shooter, declared, declared, found, alternatives)
         if wanted not in self._unit_ids(battle):
             known = ", ".join(self._unit_ids(battle))
-            raise UnknownUnitError(f"--redirect-to {wanted!r} is not in this battle (units: {known})")
+            raise ChoiceError("redirect_to", f"redirect_to {wanted!r} is not in this battle (units: {known})")
         if wanted == declared.id:
             return [Refusal("BU-4.2", f"{wanted} is the declared target: a nomination names another model")]
         match = [n for n in found if n.id == wanted]

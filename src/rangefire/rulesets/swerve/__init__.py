@@ -13,13 +13,14 @@ from typing import Any
 
 from rangefire.core import (
     Attack,
+    Choice,
+    ChoiceError,
     DiceSource,
     LogLine,
     Modifier,
     Need,
     Odds,
     Plan,
-    RangefireError,
     Refusal,
     Resolution,
     Ruleset,
@@ -92,7 +93,8 @@ class Swerve(Ruleset[Battle, CombatPlan]):
     outcome_names = ("damage",)
     event_names = ("attacker_wins",)
     main_outcome = "damage"
-    choice_names = ("actions",)
+    choices = (Choice("actions", "actions", (), "the line of play, e.g. attacker:pass,defender:swerve-target "
+                                                "(both sides then play their best)", "SW-3.1"),)
     battle_model = Battle
     options_model = Options
 
@@ -168,7 +170,7 @@ class Swerve(Ruleset[Battle, CombatPlan]):
             try:
                 actions.append(Action.parse(text, combat.players))
             except ValueError as exc:
-                raise RangefireError(f"actions: action {i} is not an action: {exc}") from None
+                raise ChoiceError("actions", f"actions: action {i} is not an action: {exc}") from None
         return actions
 
     def next_choices(self, battle: Battle, attack: Attack) -> tuple[str, list[str]] | None:
@@ -182,6 +184,11 @@ class Swerve(Ruleset[Battle, CombatPlan]):
         if refusal is not None or state.is_over:
             return None
         return f"{combat.owner[state.turn]} ({state.turn})", [str(a) for a in combat.legal(state)]
+
+    def _allowed_values(self, battle: Battle, attack: Attack, choice: Choice) -> Sequence[str]:
+        """The actions open to the player who acts next after the line given so far [SW-3.1]."""
+        question = self.next_choices(battle, attack)
+        return question[1] if question is not None else []
 
     def _check(self, battle: Battle, attack: Attack) -> CombatPlan | Sequence[Refusal]:
         combat = self.begin(battle, attack)

@@ -395,15 +395,16 @@ class Combat:
                 shown = f"{bonuses} combat bonus" + ("es" if bonuses != 1 else "")
                 raise LimitError(f"best play is not searched with more than {most} actions open to the players "
                                  f"(here {size}) when the reveal may show {shown}: the search would run too long; "
-                                 "give the line of play with --actions (a longer start leaves fewer open)")
+                                 "give the start of the line of play as the choice actions (a longer start leaves "
+                                 "fewer open)")
             return
         if search_work(size, self._frontier_bound) > MAX_SEARCH_WORK:
             most = max_search_actions(self._frontier_bound)
             mixed = "" if self._frontier_bound == 1 else (
                 f" when the attacker's cards trade accuracy against damage {self._frontier_bound} ways")
             raise LimitError(f"best play is not searched with more than {most} actions open to the players (here "
-                             f"{size}){mixed}: the search would run too long; give the line of play with "
-                             "--actions (a longer start leaves fewer open)")
+                             f"{size}){mixed}: the search would run too long; give the start of the line "
+                             "of play as the choice actions (a longer start leaves fewer open)")
 
     def value(self, state: State, *, exhaustive: bool = False) -> Fraction:
         """P(attacker wins) when both sides play their best from ``state`` (the attacker maximises it,
