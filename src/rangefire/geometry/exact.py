@@ -482,10 +482,12 @@ class Polygon:
         dy = max(b[1] - a[3], a[1] - b[3], 0.0)
         return bool(math.hypot(dx, dy) > reach + 1e-6)
 
-    def float_gap(self, seg: Segment) -> float:
-        """The distance from a segment to this polygon (0 when they meet), in floats: for filters only."""
-        a = (float(seg.a.x), float(seg.a.y))
-        b = (float(seg.b.x), float(seg.b.y))
+    def float_gap(self, seg: Segment, ends: tuple[float, float, float, float] | None = None) -> float:
+        """The distance from a segment to this polygon (0 when they meet), in floats: for filters only.
+        ``ends``: the segment's ends in floats, when the caller has them already."""
+        ax, ay, bx, by = ends if ends is not None else (float(seg.a.x), float(seg.a.y), float(seg.b.x),
+                                                         float(seg.b.y))
+        a, b = (ax, ay), (bx, by)
         if _float_inside(a, self._float_ring):
             return 0.0
         return min(_float_segment_gap(a, b, c, e) for c, e in self._float_edges)
@@ -538,6 +540,38 @@ class Polygon:
         if any(segments_intersect(seg, e) for e in self._edges_near(seg)):
             return Contact.TOUCHING
         return Contact.CLEAR
+
+    def settled_contact(self, seg: Segment, ends: tuple[float, float, float, float] | None = None) -> Contact | None:
+        """What floats settle of :meth:`contact` by a clear margin, None where exact work must decide.
+
+        CLEAR when the segment stays more than the margin away from the polygon; CROSSING when a point of the
+        segment lies inside more than the margin from every edge (then a stretch of the segment around it is
+        inside: the exact answer is CROSSING too). The float points are within 10^-9 of the exact ones (see
+        :meth:`is_clearly_apart`), far inside the margin. Always None when :data:`FAST_FILTERS` is off.
+        ``ends``: the segment's ends in floats, when the caller has them already.
+        """
+        if not FAST_FILTERS:
+            return None
+        ax, ay, bx, by = ends if ends is not None else (float(seg.a.x), float(seg.a.y), float(seg.b.x),
+                                                         float(seg.b.y))
+        if self.float_gap(seg, (ax, ay, bx, by)) > _FLOAT_MARGIN:
+            return Contact.CLEAR
+        dx, dy = bx - ax, by - ay
+        ts = {0.0, 1.0}
+        for (cx, cy), (ex, ey) in self._float_edges:  # where the segment meets each edge's line
+            denom = dx * (ey - cy) - dy * (ex - cx)
+            if denom:
+                t = ((cx - ax) * (ey - cy) - (cy - ay) * (ex - cx)) / denom
+                if 0.0 < t < 1.0:
+                    ts.add(t)
+        ordered = sorted(ts)
+        for t0, t1 in itertools.pairwise(ordered):
+            t = (t0 + t1) / 2
+            q = (ax + t * dx, ay + t * dy)
+            if _float_inside(q, self._float_ring) and min(
+                    float_gap_to_segment(q, c, e) for c, e in self._float_edges) > _FLOAT_MARGIN:
+                return Contact.CROSSING
+        return None
 
     def overlaps(self, convex: Polygon) -> bool:
         """Whether the interiors of this polygon and a *convex* polygon share any area (touching is not)."""

@@ -24,7 +24,16 @@ from rangefire.rulesets.arcane_legions.orders import (
     without_one_figure,
 )
 from rangefire.rulesets.arcane_legions.scenario import SIDE_NAMES, Battle, Options, Turn, Unit, cross_problems
-from rangefire.rulesets.arcane_legions.table import RANGE2, Sight, base_of, is_adjacent, sight, touching_sides
+from rangefire.rulesets.arcane_legions.table import (
+    RANGE2,
+    Reach,
+    Sight,
+    base_of,
+    is_adjacent,
+    nearby,
+    sight,
+    touching_sides,
+)
 
 __all__ = ["ArcaneLegions", "Battle", "OrderPlan", "Unit"]
 
@@ -130,8 +139,8 @@ class ArcaneLegions(Ruleset[Battle, OrderPlan]):
         shooter = firer
         pushed_slot = None
         if order == "ranged":
-            enemies = [u for u in battle.units if u.side != firer.side]
-            near = [u.id for u in enemies if is_adjacent(firer, u, options.corner_contact_is_adjacent)]
+            near = [u.id for u in nearby(battle.units, firer)
+                    if u.side != firer.side and is_adjacent(firer, u, options.corner_contact_is_adjacent)]
             if near:
                 refusals.append(Refusal("AL-2.1", f"{firer.id} is adjacent to the enemy ({', '.join(near)}): no ranged "
                                                   "combat order"))
@@ -210,7 +219,7 @@ class ArcaneLegions(Ruleset[Battle, OrderPlan]):
     @staticmethod
     def _melee_friends(battle: Battle, shooter: Unit, target: Unit) -> list[str]:
         """Units friendly to the attacker that the target is adjacent to (firing into melee) [AL-5.3]."""
-        return [u.id for u in battle.units if u.side == shooter.side and u.id != shooter.id
+        return [u.id for u in nearby(battle.units, target) if u.side == shooter.side and u.id != shooter.id
                 and is_adjacent(u, target, battle.options.corner_contact_is_adjacent)]
 
     def _dice(self, shooter: Unit, target: Unit, order: str, sa: str, st: str, hindrances: int,
@@ -279,27 +288,27 @@ class ArcaneLegions(Ruleset[Battle, OrderPlan]):
         in_range = facing = False
         nearest = None
         candidates = []
+        reach = Reach(bs, bt)  # squared distances in integers, ``reach.scale`` times the true ones
         for sa in sides_a:
             side_a = bs.sides[sa]
             for st in sides_t:
                 side_t = bt.sides[st]
                 a_ub, d, _ = self._dice(shooter, target, order, sa, st, 0, friends)
-                for ka, na in enumerate(side_a.notches):
-                    for kt, nt in enumerate(side_t.notches):
-                        d2 = (na - nt).norm2()
-                        nearest = d2 if nearest is None or d2 < nearest else nearest
-                        if d2 > RANGE2:
-                            continue
-                        in_range = True
-                        if not (side_a.faces(nt) and side_t.faces(na)):
-                            continue
-                        facing = True
-                        # the rank with a clear line: no choice through these notches can rank better
-                        bound = (-(a_ub - d), d2, -a_ub, SIDE_NAMES.index(sa), SIDE_NAMES.index(st), ka, kt)
-                        candidates.append((bound, sa, st, na, nt, d2))
+                for ka, kt, d2 in reach.pairs(sa, st):
+                    nearest = d2 if nearest is None or d2 < nearest else nearest
+                    if d2 > reach.limit:
+                        continue
+                    in_range = True
+                    if not reach.facing(sa, st, ka, kt):
+                        continue
+                    facing = True
+                    # the rank with a clear line: no choice through these notches can rank better
+                    bound = (-(a_ub - d), d2, -a_ub, SIDE_NAMES.index(sa), SIDE_NAMES.index(st), ka, kt)
+                    candidates.append((bound, sa, st, side_a.notches[ka], side_t.notches[kt], d2))
         if not in_range:
             return [Refusal("AL-3.1", f"{target.id} is out of range: its nearest notch is "
-                                      f"{float(nearest or 0) ** 0.5:.2f} steps away (6 steps at most)")]
+                                      f"{float(Fraction(nearest or 0, reach.scale)) ** 0.5:.2f} steps away "
+                                      "(6 steps at most)")]
         if not facing:
             return [Refusal("AL-3.3", "no side in range faces the other unit: a side can only be used toward "
                                       "what lies in front of it")]
@@ -321,7 +330,7 @@ class ArcaneLegions(Ruleset[Battle, OrderPlan]):
             a, d, mods = self._dice(shooter, target, order, sa, st, len(seen.hindered_by), friends)
             rank = (-(a - d), *bound[1:2], -a, *bound[3:])
             if known is None or rank < known[0]:
-                ranked[(sa, st)] = (rank, Sides(a, d, mods, sa, st, na, nt, d2, seen))
+                ranked[(sa, st)] = (rank, Sides(a, d, mods, sa, st, na, nt, Fraction(d2, reach.scale), seen))
             if best is None or rank < best:
                 best = rank
         if not ranked:
