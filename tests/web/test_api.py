@@ -271,6 +271,12 @@ def test_unknown_units_and_choices(new_battle):
     error = error_of(battle.post("/check", UNION, {"attacker": MAINE, "choices": {"order": ["x"] * 101}}), 422,
                      "invalid_request")
     assert error["path"].startswith("choices")
+    ford = new_battle("ford")
+    error = error_of(ford.post("/check", "legion", {"attacker": "archers", "target": "orc-band",
+                                                   "choices": {"order": "clse"}}), 422, "invalid_choice")
+    assert error["path"] == "choices.order" and "ranged, close" in error["message"]
+    assert ford.post("/check", "legion", {"attacker": "archers", "target": "orc-band",
+                                          "choices": {"order": "ranged"}}).json()["legal"] is True
     error_of(battle.post("/check", UNION, {"target": ALABAMA}), 422, "invalid_request")
     error_of(battle.post("/check", UNION, {"attacker": ""}), 422, "invalid_request")
 

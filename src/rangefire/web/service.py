@@ -25,7 +25,6 @@ from rangefire.core import (
     FORMAT,
     AskedSource,
     Attack,
-    ChoiceError,
     DiceSource,
     EnteredSource,
     Question,
@@ -78,25 +77,13 @@ def examples() -> tuple[Example, ...]:
 
 
 def ruleset_info(ruleset: Ruleset[Any, Any]) -> dict[str, Any]:
-    """A game as ``GET /api/rulesets`` lists it: its options and defaults, its dice stages, its choices."""
-    declared = getattr(ruleset, "choices", None)
-    if callable(declared) or isinstance(declared, list | tuple):
-        items = declared() if callable(declared) else declared
-        choices = [_choice_dict(c) for c in items]
-    else:
-        choices = [{"name": name, "kind": "list" if name == "actions" else "text", "allowed": None, "help": "",
-                    "clause": None} for name in ruleset.choice_names]
+    """A game as ``GET /api/rulesets`` lists it: its options and defaults, its dice stages, its choices as the
+    game declares them (``Ruleset.choices``)."""
     return {"key": ruleset.key, "name": ruleset.title, "aliases": list(ruleset.aliases),
             "options": ruleset.default_options(), "stages": list(ruleset.stages),
-            "outcomes": list(ruleset.outcome_names), "events": list(ruleset.event_names), "choices": choices,
+            "outcomes": list(ruleset.outcome_names), "events": list(ruleset.event_names),
+            "choices": [choice.to_dict() for choice in ruleset.choices],
             "has_activations": ruleset.has_activations, "chooses_target": ruleset.chooses_target}
-
-
-def _choice_dict(choice: Any) -> dict[str, Any]:
-    if hasattr(choice, "to_dict"):
-        data: dict[str, Any] = choice.to_dict()
-        return data
-    return {key: getattr(choice, key, None) for key in ("name", "kind", "allowed", "help", "clause")}
 
 
 class DiceNeeded(Exception):
@@ -360,15 +347,9 @@ class Battles:
 
     @staticmethod
     def _attack(ruleset: Ruleset[Any, Any], ask: AttackAsk) -> Attack:
-        """The attack asked for, its choices checked against the game's (lists read as tuples, as the record
-        reads them back)."""
-        choices = dict(ask.choices or {})
-        for name in choices:
-            if name not in ruleset.choice_names:
-                known = ", ".join(ruleset.choice_names) or "none"
-                raise ChoiceError(name, f"choice {name!r} does not apply to {ruleset.key} (its choices: {known})")
-        items = tuple((name, tuple(v) if isinstance(v, list) else v) for name, v in choices.items())
-        return Attack(ask.attacker, ask.target, items)
+        """The attack asked for, its choices read by the game's own declaration (``Ruleset.attack``: an unknown
+        name or a value not allowed is a :class:`ChoiceError` naming the choice)."""
+        return ruleset.attack(ask.attacker, ask.target, dict(ask.choices or {}))
 
 
 def _in_turns(ruleset: Ruleset[Any, Any], battle: Any, sides: Sequence[str]) -> Any:
