@@ -9,18 +9,27 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rangefire.dice import lineup_steps, modular
+from rangefire.dice import lineup, lineup_steps, modular
 from rangefire.dice.lineup import Pool, lineup_scores, reroll_weights
 from tests.lineup_oracle import kronecker_lineup
 from tests.oracles import brute_lineup, icepool_lineup
 
 
 def ours(attack, defense, *, bonus_a=0, bonus_d=0, reroll_a=0, reroll_d=0, crit=None, defender=False):
+    """The lineup by both of its paths (state by state in integers for small pools, matrix products beyond),
+    which must agree; the answer compared with the oracles."""
     pa = Pool(attack, reroll_weights(reroll_a), bonus_a, (6, reroll_a) if reroll_a else (1, 0))
     pd = Pool(defense, reroll_weights(reroll_d), bonus_d)
-    if defender:
-        return lineup_scores(pd, pa).probabilities()
-    return lineup_scores(pa, pd, crit=crit).probabilities()
+    x, y = (pd, pa) if defender else (pa, pd)
+    answers = []
+    for small in (0, 10**6):
+        saved, lineup.SMALL_LINEUP = lineup.SMALL_LINEUP, small
+        try:
+            answers.append(lineup_scores(x, y, crit=None if defender else crit).probabilities())
+        finally:
+            lineup.SMALL_LINEUP = saved
+    assert answers[0] == answers[1]
+    return answers[0]
 
 
 VARIANTS = [{}, {"crit": "one"}, {"crit": "per-three"}, {"bonus_a": 1}, {"bonus_d": 2}, {"bonus_a": -1, "bonus_d": 1},
@@ -66,11 +75,15 @@ def test_the_oracles_can_tell_a_difference():
 # -- the matrix-product programme against the previous algorithm (tests/lineup_oracle.py) and icepool ----------
 def both(attack, defense, *, weights_a=None, weights_d=None, bonus_a=0, bonus_d=0, sixes=(1, 0), phantom=2,
          crit=None):
-    """The distribution by today's programme and by the previous one, on the same pools."""
+    """The distribution by the matrix products and by the previous algorithm, on the same pools."""
     pa = Pool(attack, weights_a or reroll_weights(0), bonus_a, sixes)
     pd = Pool(defense, weights_d or reroll_weights(0), bonus_d)
-    return (lineup_scores(pa, pd, phantom, crit).probabilities(),
-            kronecker_lineup(pa, pd, phantom, crit).probabilities())
+    saved, lineup.SMALL_LINEUP = lineup.SMALL_LINEUP, 0  # the matrix products even for the smallest pools
+    try:
+        mine = lineup_scores(pa, pd, phantom, crit).probabilities()
+    finally:
+        lineup.SMALL_LINEUP = saved
+    return mine, kronecker_lineup(pa, pd, phantom, crit).probabilities()
 
 
 GRID_POOLS = [(1, 12), (12, 1), (0, 7), (7, 0), (9, 9), (16, 11), (11, 16), (20, 20), (25, 4), (3, 27)]

@@ -12,7 +12,9 @@ dice so far: X's dice *score as they are placed*, Y's never do. Placing ``k`` X 
 or higher value ``max(min(a, D) - d, 0)``), so ``score - phi(a, d)`` does not change while X places dice, and
 ``score`` does not change while Y does. Kept in the one form for Y's steps and the other for X's, every step is
 the same binomial matrix applied along one axis to every column at once: a matrix product, done in exact
-residue arithmetic (:mod:`rangefire.dice.modular`) and rebuilt into exact integers at the end.
+residue arithmetic (:mod:`rangefire.dice.modular`) and rebuilt into exact integers at the end. Small pools
+(:data:`SMALL_LINEUP`) are walked state by state in Python integers instead, each score distribution packed into
+one integer (Kronecker substitution): there that is quicker than setting up the matrices.
 """
 
 from __future__ import annotations
@@ -22,6 +24,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from rangefire.dice.dist import Dist
+
+#: Up to this many states (A + 1) * (D + 1) the lineup is walked in Python integers, state by state, beyond it
+#: as matrix products: measured, the two take the same time near 5 against 5 dice.
+SMALL_LINEUP = 30
 
 
 @dataclass(frozen=True)
@@ -71,6 +77,8 @@ def lineup_scores(x: Pool, y: Pool, phantom: int = 2, crit: str | None = None) -
     total = x.total**A * y.total**D
     if A == 0:
         return Dist({0: total})  # X has no die to win a pair with, nor to roll a critical
+    if (A + 1) * (D + 1) <= SMALL_LINEUP:
+        return _small_lineup(x, y, phantom, crit)
     from rangefire.dice.lineup_steps import ValueStep, score_counts  # numpy, loaded when odds are asked for
 
     values = sorted({f + x.bonus for f, w in x.weights.items() if w} | {f + y.bonus for f, w in y.weights.items()
@@ -81,6 +89,83 @@ def lineup_scores(x: Pool, y: Pool, phantom: int = 2, crit: str | None = None) -
     plan = [ValueStep(v > phantom, y.weights.get(v - y.bonus, 0) if D else 0, x.weights.get(v - x.bonus, 0),
                       steps if v == top_x else None) for v in values]
     return Dist(dict(enumerate(score_counts(A, D, plan, total))))
+
+
+def _small_lineup(x: Pool, y: Pool, phantom: int = 2, crit: str | None = None) -> Dist[int]:
+    """The same walk state by state in Python integers, each score distribution packed into one integer
+    (Kronecker substitution): for small pools, quicker than setting up the matrices."""
+    A, D = x.count, y.count
+    total = x.total**A * y.total**D
+    slot = total.bit_length() + 1  # every coefficient of the packed polynomial stays below total
+    values = sorted({f + x.bonus for f, w in x.weights.items() if w} | {f + y.bonus for f, w in y.weights.items()
+                                                                       if w}, reverse=True)
+    top_x = max(f for f, w in x.weights.items() if w) + x.bonus
+    cur = [[0] * (D + 1) for _ in range(A + 1)]
+    cur[0][0] = 1
+    placed_x = placed_y = 0  # how far the reachable counts go, to skip empty rows
+    for v in values:
+        w = y.weights.get(v - y.bonus, 0)
+        if w and D:
+            new = [[0] * (D + 1) for _ in range(A + 1)]
+            coef = [[math.comb(D - d, k) * w**k for k in range(D - d + 1)] for d in range(D + 1)]
+            for a in range(placed_x + 1):
+                row, out = cur[a], new[a]
+                for d in range(placed_y + 1):
+                    poly = row[d]
+                    if not poly:
+                        continue
+                    c = coef[d]
+                    # Y dice at positions d..e-1 lose to X where X already holds that position (q < a):
+                    # e - d of them while e <= a, then a - d (or none) however many more Y dice come.
+                    split = min(max(a - d, 0), D - d)
+                    for k in range(split + 1):
+                        out[d + k] += (poly * c[k]) << (slot * k)
+                    shifted = poly << (slot * split)
+                    for k in range(split + 1, D - d + 1):
+                        out[d + k] += shifted * c[k]
+            cur, placed_y = new, D
+        w = x.weights.get(v - x.bonus, 0)
+        if w and A:
+            new = [[0] * (D + 1) for _ in range(A + 1)]
+            # X's top face comes first of X's values, when X has placed nothing: criticals are settled there.
+            steps = _x_steps(A, w, x, crit) if v == top_x and crit is not None else None
+            coef_x = [[math.comb(A - a, k) * w**k for k in range(A - a + 1)] for a in range(A + 1)]
+            for a in range(placed_x + 1):
+                row = cur[a]
+                rest = A - a
+                for d in range(placed_y + 1):
+                    poly = row[d]
+                    if not poly:
+                        continue
+                    if steps is not None:  # the top face: split by first-roll sixes for criticals
+                        for k in range(rest + 1):
+                            e = a + k
+                            won = e - (a if a > D else D) if (v > phantom and e > D) else 0
+                            for extra, weight in steps[k]:
+                                term = poly * weight
+                                shift = won + extra
+                                new[e][d] += term << (slot * shift) if shift > 0 else term
+                        continue
+                    c = coef_x[a]
+                    # X dice beyond Y's last die meet phantoms: won when strictly higher.
+                    free = rest if v <= phantom else min(rest, max(D - a, 0))
+                    for k in range(free + 1):
+                        new[a + k][d] += poly * c[k]
+                    base = a if a > D else D
+                    for k in range(free + 1, rest + 1):
+                        new[a + k][d] += (poly * c[k]) << (slot * (a + k - base))
+            cur, placed_x = new, A
+    poly = cur[A][D]
+    mask = (1 << slot) - 1
+    scores: dict[int, int] = {}
+    score = 0
+    while poly:
+        coefficient = poly & mask
+        if coefficient:
+            scores[score] = coefficient
+        poly >>= slot
+        score += 1
+    return Dist(scores)
 
 
 def _x_steps(A: int, w: int, x: Pool, crit: str | None) -> list[list[tuple[int, int]]]:

@@ -91,17 +91,21 @@ class _Layout:
         self.col_inner = np.arange(self.columns) - np.repeat(np.cumsum(counts) - counts, counts)
         self.table = np.full((len(bounds), max(bounds) + 1), -1, dtype=np.int64)
         self.table[self.col_outer, self.col_inner] = np.arange(self.columns)
-        self.sentinel = int(self.flat(np.array(0), np.array(self.columns)))
-        flat = np.arange(self.size)
-        column = np.minimum(flat // (rows * self.width) * self.width + flat % self.width, self.columns)
+        # where each column's run starts, for flat positions: (chunk * rows + row) * width + place in the chunk
+        every = np.arange(self.columns + 1)
+        self._column_start = every // self.width * rows * self.width + every % self.width
+        self.sentinel = int(self._column_start[self.columns])
+        shape = (self.chunks, rows, self.width)
+        column = np.arange(self.chunks)[:, None, None] * self.width + np.arange(self.width)[None, None, :]
+        column = np.broadcast_to(np.minimum(column, self.columns), shape).ravel()
         #: for each flat position: whether a column is there, its row, outer and inner index
         self.valid = column < self.columns
-        self.row = flat // self.width % rows
+        self.row = np.broadcast_to(np.arange(rows)[None, :, None], shape).ravel()
         self.outer = np.append(self.col_outer, 0)[column]
         self.inner = np.append(self.col_inner, 0)[column]
 
     def flat(self, row: Index, column: Index) -> Index:
-        return (column // self.width * self.rows + row) * self.width + column % self.width
+        return self._column_start[column] + row * self.width
 
     def find(self, row: Index, outer: Index, inner: Index, ok: NDArray[np.bool_]) -> Index:
         """The flat positions of states (the sentinel where ``ok`` is false or the state lies outside)."""

@@ -30,9 +30,32 @@ def prime_bound(terms: int) -> int:
 
 
 def _is_prime(n: int) -> bool:
-    if n < 2:
-        return False
-    return all(n % f for f in range(2, math.isqrt(n) + 1))
+    """Miller-Rabin with the bases 2, 3, 5 and 7: exact for every n below 3,215,031,751 (far above any prime bound
+    here, which stays below 2**26).
+
+    >>> [n for n in range(40) if _is_prime(n)]
+    [2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37]
+    """
+    if n < 2 or n % 2 == 0:
+        return n == 2
+    if n >= 3_215_031_751:
+        raise ValueError(f"{n} is beyond the exact range of this primality test")
+    d, r = n - 1, 0
+    while d % 2 == 0:
+        d, r = d // 2, r + 1
+    for base in (2, 3, 5, 7):
+        if base % n == 0:
+            continue
+        x = pow(base, d, n)
+        if x in (1, n - 1):
+            continue
+        for _ in range(r - 1):
+            x = x * x % n
+            if x == n - 1:
+                break
+        else:
+            return False
+    return True
 
 
 @lru_cache(maxsize=64)
