@@ -198,6 +198,9 @@ def main() -> int:
     arcane_lineup()
     bushido()
     swerve_best_play()
+    from bench.startup import run as startup  # a check / odds process start to finish, beside python itself
+
+    startup()
     from bench.server import run as server  # the HTTP API under load (RANGEFIRE_BENCH_SERVER_SECONDS shortens it)
 
     server()

@@ -57,6 +57,11 @@ def test_check_imports_only_its_game_and_never_matplotlib(tmp_path, key, example
     assert not _has(modules, "rangefire.core.schemas")  # the output models are for `schema` and programs
 
 
+def test_the_command_line_loads_no_game_before_it_reads_a_scenario(tmp_path):
+    modules = modules_of(tmp_path, "--version")
+    assert not [m for m in GAME_PACKAGES.values() if _has(modules, m)]
+
+
 def test_odds_without_plot_imports_no_matplotlib_and_with_plot_does(tmp_path):
     wheatfield = str(example_path("wheatfield.yaml"))
     assert not _has(modules_of(tmp_path, "odds", wheatfield, "-a", "15th-alabama"), "matplotlib")
@@ -77,7 +82,8 @@ def test_the_registry_loads_a_game_when_it_is_used():
 
 
 def test_the_registry_table_is_the_games_own():
-    assert [(g.key, g.aliases) for g in GAMES] == [(r.key, tuple(r.aliases)) for r in RULESETS]
+    assert [(g.key, g.aliases, g.choices) for g in GAMES] == [(r.key, tuple(r.aliases), tuple(r.choices))
+                                                             for r in RULESETS]
     assert RULESETS.keys() == tuple(r.key for r in RULESETS) and len(RULESETS) == 4
     assert RULESETS[1:3] == (RULESETS[1], RULESETS[2])
     assert all(type(r).__name__ == g.name for g, r in zip(GAMES, RULESETS, strict=True))

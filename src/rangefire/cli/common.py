@@ -71,14 +71,15 @@ def flag(name: str) -> str:
 
 
 def declared_choices() -> dict[str, tuple[Choice, tuple[str, ...]]]:
-    """Every choice a game declares, by name, with the keys of the games that declare it (in registry order)."""
-    from rangefire.rulesets import RULESETS
+    """Every choice a game declares, by name, with the keys of the games that declare it (in registry order);
+    read from the registry's table, so that making the options loads no game."""
+    from rangefire.rulesets import GAMES
 
     found: dict[str, tuple[Choice, tuple[str, ...]]] = {}
-    for ruleset in RULESETS:
-        for choice in ruleset.choices:
+    for game in GAMES:
+        for choice in game.choices:
             first, games = found.get(choice.name, (choice, ()))
-            found[choice.name] = (first, (*games, ruleset.key))
+            found[choice.name] = (first, (*games, game.key))
     return found
 
 

@@ -2,8 +2,9 @@
 
 A game's modules are imported when the game is first used (a scenario of it read, ``RULESETS`` walked), not
 when this package is: a command on a Dress on the Colors battle never loads the other three games (nor what
-they need, numpy among it). The table below names each game's key and aliases without loading it; a test holds
-it to the classes' own.
+they need, numpy among it). The table below names each game's key, aliases and player's choices without
+loading it (the command line makes its options from the choices before it knows which game it will read); a
+test holds it to the classes' own declarations.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import TYPE_CHECKING, Any, overload
 from pydantic import BaseModel
 
 from rangefire.core import Ruleset, ScenarioError, UnknownRulesetError
+from rangefire.core.types import Choice
 from rangefire.scenario import read_scenario, validate
 from rangefire.scenario.files import source_name
 
@@ -29,20 +31,34 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Game:
-    """A built-in game as the registry knows it before loading it: its key, aliases and class."""
+    """A built-in game as the registry knows it before loading it: its key, aliases, class and the choices its
+    class declares (``Ruleset.choices``)."""
 
     key: str
     aliases: tuple[str, ...]
     module: str
     name: str
+    choices: tuple[Choice, ...] = ()
+
+
+_SIDES = ("front", "right", "back", "left")
 
 
 #: The built-in games, in the order they are listed.
 GAMES: tuple[Game, ...] = (
     Game("dress-on-the-colors", ("doc", "dress"), "rangefire.rulesets.dress_on_the_colors", "DressOnTheColors"),
-    Game("arcane-legions", ("al", "arcane"), "rangefire.rulesets.arcane_legions", "ArcaneLegions"),
-    Game("bushido", ("bu",), "rangefire.rulesets.bushido", "Bushido"),
-    Game("swerve", ("swerve-card-game",), "rangefire.rulesets.swerve", "Swerve"),
+    Game("arcane-legions", ("al", "arcane"), "rangefire.rulesets.arcane_legions", "ArcaneLegions", (
+        Choice("order", "enum", ("ranged", "close"), "the order given: ranged (the default) or close combat",
+               "AL-8.1"),
+        Choice("from_side", "side", _SIDES, "the attacker's side to use (the engine chooses where none is given)",
+               "AL-3.1"),
+        Choice("to_side", "side", _SIDES, "the target's side to attack (the engine chooses where none is given)",
+               "AL-3.1"))),
+    Game("bushido", ("bu",), "rangefire.rulesets.bushido", "Bushido", (
+        Choice("redirect_to", "unit", (), "the model the target's player nominates instead", "BU-4.2"),)),
+    Game("swerve", ("swerve-card-game",), "rangefire.rulesets.swerve", "Swerve", (
+        Choice("actions", "actions", (), "the line of play, e.g. attacker:pass,defender:swerve-target (both sides "
+               "then play their best)", "SW-3.1"),)),
 )
 _LOADED: dict[str, Ruleset[Any, Any]] = {}
 

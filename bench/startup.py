@@ -1,0 +1,72 @@
+"""Start-up of the command line (issue 13): a ``rangefire check`` and ``odds`` process, start to finish, on an
+example, beside ``python -c pass`` and ``python -c "import rangefire.cli"``, in the same run.
+
+Measured as a user's machine runs it: bytecode cached (``PYTHONDONTWRITEBYTECODE`` unset, one warm-up run
+writes it), each process timed from spawn to exit, the fastest of several runs; peak memory is the process's
+own maximum resident set (``wait4``). Run alone with ``python bench/startup.py``.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = ROOT / "src" / "rangefire" / "examples" / "wheatfield.yaml"
+#: The budget of design section 6: a check process start to finish.
+BUDGET = 0.3
+
+
+def _env() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPATH"] = str(ROOT / "src") + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    env["COLUMNS"] = "120"
+    return env
+
+
+def _once(argv: list[str]) -> tuple[float, int]:
+    """Seconds from spawn to exit, and the peak resident memory in KiB, of one process."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=_env())
+    _, status, usage = os.wait4(proc.pid, 0)
+    elapsed = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode not in (0, 1):
+        raise SystemExit(f"{' '.join(argv)} exited {proc.returncode}")
+    return elapsed, usage.ru_maxrss
+
+
+def measure(argv: list[str], repeat: int = 7) -> tuple[float, int]:
+    """The fastest of ``repeat`` runs after a warm-up (which writes the bytecode), and the largest peak memory."""
+    _once(argv)
+    runs = [_once(argv) for _ in range(repeat)]
+    return min(t for t, _ in runs), max(m for _, m in runs)
+
+
+def run(repeat: int = 7) -> None:
+    python = [sys.executable]
+    cli = [*python, "-m", "rangefire.cli"]
+    rows = [
+        ("python -c pass", [*python, "-c", "pass"]),
+        ('python -c "import rangefire.cli"', [*python, "-c", "import rangefire.cli"]),
+        ("rangefire check (wheatfield)", [*cli, "check", str(EXAMPLE), "-a", "15th-alabama"]),
+        ("rangefire odds (wheatfield)", [*cli, "odds", str(EXAMPLE), "-a", "15th-alabama"]),
+        ("rangefire check --json (wheatfield)", [*cli, "check", str(EXAMPLE), "-a", "15th-alabama", "--json"]),
+    ]
+    print("\nStart-up, a process start to finish with bytecode cached (fastest of "
+          f"{repeat}; peak resident memory):")
+    base = None
+    for name, argv in rows:
+        seconds, kib = measure(argv, repeat)
+        base = seconds if base is None else base
+        note = ""
+        if name.startswith("rangefire"):
+            note = f"  budget {BUDGET * 1e3:.0f} ms: {'met' if seconds < BUDGET else 'MISSED'}"
+        print(f"  {name:38s} {seconds * 1e3:8.1f} ms  {seconds / base:5.1f}x python   {kib / 1024:6.1f} MiB{note}")
+
+
+if __name__ == "__main__":
+    run()
