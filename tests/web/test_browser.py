@@ -302,7 +302,7 @@ def choose(page: Any, name: str, value: str) -> None:
 
 @pytest.mark.parametrize(("example", "attacker", "target", "choices"), [
     ("ford", "archers", "orc-band", (("to_side", "front"),)),  # the player picks the side attacked [AL-3.1]
-    ("temple", "yoichi", "takeda", ()),
+    ("temple", "yoichi", "takeda", (("redirect_to", "yojimbo"),)),  # ito nominates the bodyguard [BU-4.2]
 ])
 def test_roll_undo_and_end_turn(server: str, browser: Any, example: str, attacker: str, target: str,
                                 choices: tuple[tuple[str, str], ...]) -> None:

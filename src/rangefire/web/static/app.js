@@ -11,7 +11,7 @@ import { parseDrawing, Viewport } from "./viewport.js";
 
 const S = {
   api: null, state: null, ruleset: null, attacker: null, target: null, targets: [], check: null, odds: null,
-  choices: {}, line: [], entered: [], question: null, asked: 0, seq: 0, busy: false,
+  choices: {}, offered: {}, line: [], entered: [], question: null, asked: 0, seq: 0, busy: false,
 };
 let viewport = null;
 
@@ -174,7 +174,7 @@ async function pick(uid) {
 async function select(attacker, target) {
   const seq = ++S.seq;
   if (attacker !== S.attacker) { S.choices = {}; S.line = []; S.targets = []; }
-  if (target !== S.target) S.line = [];
+  if (target !== S.target) { S.line = []; S.offered = {}; S.choices = {}; }
   S.attacker = attacker; S.target = target; S.check = null; S.odds = null; S.question = null;
   renderUnits();
   renderPanels();
@@ -399,21 +399,31 @@ function renderChoices() {
   const next = S.check && S.check.next_choice;
   host.replaceChildren(...shown.map((c) => {
     const id = `choice-${c.name}`;
-    let allowed = c.allowed && c.allowed.length ? c.allowed : null;
-    if (!allowed && next && next.name === c.name) allowed = next.allowed;
-    if (!allowed && c.kind === "unit") allowed = S.state.units.map((u) => u.id).filter((u) => u !== S.attacker);
+    // each option: [value sent, what it reads]
+    let options = c.allowed && c.allowed.length ? c.allowed.map((a) => [a, a]) : null;
+    // values that depend on the battle (Bushido's nominees) come with the check's next choice, each answer with
+    // the choices to send for it; kept once answered, when the check no longer asks
+    if (next && next.name === c.name && Array.isArray(next.allowed)) {
+      S.offered[c.name] = next.allowed.map((answer, i) => {
+        const sent = next.choices && next.choices[i] ? next.choices[i][c.name] : answer;
+        return [sent === null || sent === undefined ? "" : String(sent), answer];
+      });
+    }
+    if (!options && S.offered[c.name]) options = S.offered[c.name];
+    if (!options && c.kind === "unit") options = S.state.units.map((u) => u.id).filter((u) => u !== S.attacker).map((u) => [u, u]);
     const value = S.choices[c.name] ?? "";
     let control;
-    if (allowed) {
-      control = h("select", { id, name: c.name },
-        h("option", { value: "" }, c.kind === "unit" || c.name === "redirect_to" ? "(none: keep the target)"
-          : c.kind === "enum" ? "(the default)" : "(the engine's choice)"),
-        ...allowed.map((a) => h("option", { value: a, selected: a === value }, a)));
+    if (options) {
+      const blank = options.some(([v]) => v === "") ? [] : [h("option", { value: "" },
+        c.kind === "unit" ? "(none: keep the target)" : c.kind === "enum" ? "(the default)" : "(the engine's choice)")];
+      control = h("select", { id, name: c.name }, ...blank,
+        ...options.map(([v, label]) => h("option", { value: v, selected: v === value }, label)));
     } else {
       control = h("input", { id, name: c.name, value, autocomplete: "off" });
     }
     control.addEventListener("change", () => { S.choices[c.name] = control.value; rerun(); });
-    const who = next && next.name === c.name && next.who ? `Chosen by ${next.who}. ` : "";
+    if (next && next.name === c.name && next.who) S.offered[`${c.name}:who`] = next.who;
+    const who = S.offered[`${c.name}:who`] ? `Chosen by ${S.offered[`${c.name}:who`]}: ` : "";
     return h("div", { class: "field" },
       h("label", { for: id }, c.name.replace(/_/g, " ")), control,
       h("p", { class: "help" }, who, c.help || "", " ", clause(c.clause)));
