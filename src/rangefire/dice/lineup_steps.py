@@ -151,6 +151,15 @@ class _Lattice:
             self._maps[key] = self.to_x(beats_phantom, shift).reshape(x.chunks, x.rows, x.width)[:, :1, :]
         return self._maps[key]
 
+    def final_scores(self, beats_phantom: bool, shift: int) -> Index:
+        """For each column (a, s) of row D, the score once X places its last A - a dice (``shift`` more)."""
+        key = ("f", beats_phantom, shift)
+        if key not in self._maps:
+            a, s, full = self.y.col_outer, self.y.col_inner, np.array(self.D)
+            self._maps[key] = s + shift + self.phi(beats_phantom, np.array(self.A), full) - self.phi(beats_phantom,
+                                                                                                       a, full)
+        return self._maps[key]
+
     def to_y(self, beats_phantom: bool) -> Index:
         """Where each state of the Y arrangement lies in the X arrangement of that kind of phi."""
         key = ("y", beats_phantom, 0)
@@ -269,11 +278,9 @@ class _Run:
             only = [(e, c[i][lat.A]) for e, c in step.firsts or []] or [(0, step.x[i][lat.A, 0])]
             weights = [(e, np.where(np.arange(lat.A + 1) == 0, w, 0.0)) for e, w in only]
         out = np.zeros(lat.top + 1)
-        a, s = lat.y.col_outer, lat.y.col_inner
         for shift, vec in weights:
-            gained = s + shift + lat.phi(step.beats_phantom, np.array(lat.A), np.array(lat.D)) \
-                - lat.phi(step.beats_phantom, a, np.array(lat.D))
-            out += np.bincount(gained, self._reduce(row * vec[a]), minlength=lat.top + 1)[:lat.top + 1]
+            gained = lat.final_scores(step.beats_phantom, shift)
+            out += np.bincount(gained, self._reduce(row * vec[lat.y.col_outer]), minlength=lat.top + 1)[:lat.top + 1]
         return np.mod(out, self.prime)
 
 

@@ -492,6 +492,28 @@ class Polygon:
             return 0.0
         return min(_float_segment_gap(a, b, c, e) for c, e in self._float_edges)
 
+    def _float_gap_ends(self, ax: float, ay: float, bx: float, by: float) -> float:
+        """:meth:`float_gap` written out for speed: 0 when the segment starts inside or properly crosses an edge,
+        else the least distance between an end of the segment and an edge, or a vertex and the segment."""
+        if _float_inside((ax, ay), self._float_ring):
+            return 0.0
+        dx, dy = bx - ax, by - ay
+        n2 = dx * dx + dy * dy
+        best = math.inf
+        for (cx, cy), (ex, ey) in self._float_edges:
+            fx, fy = ex - cx, ey - cy
+            s1, s2 = dx * (cy - ay) - dy * (cx - ax), dx * (ey - ay) - dy * (ex - ax)
+            s3, s4 = fx * (ay - cy) - fy * (ax - cx), fx * (by - cy) - fy * (bx - cx)
+            if s1 * s2 < 0 and s3 * s4 < 0:
+                return 0.0
+            m2 = fx * fx + fy * fy
+            for px, py in ((ax, ay), (bx, by)):  # the segment's ends to the edge
+                t = 0.0 if m2 == 0 else max(0.0, min(1.0, ((px - cx) * fx + (py - cy) * fy) / m2))
+                best = min(best, math.hypot(px - cx - t * fx, py - cy - t * fy))
+            t = 0.0 if n2 == 0 else max(0.0, min(1.0, ((cx - ax) * dx + (cy - ay) * dy) / n2))
+            best = min(best, math.hypot(cx - ax - t * dx, cy - ay - t * dy))  # the edge's start to the segment
+        return best
+
     def bbox(self) -> tuple[Fraction, Fraction, Fraction, Fraction]:
         return tuple(self.box)  # type: ignore[return-value]
 
@@ -554,7 +576,7 @@ class Polygon:
             return None
         ax, ay, bx, by = ends if ends is not None else (float(seg.a.x), float(seg.a.y), float(seg.b.x),
                                                          float(seg.b.y))
-        if self.float_gap(seg, (ax, ay, bx, by)) > _FLOAT_MARGIN:
+        if self._float_gap_ends(ax, ay, bx, by) > _FLOAT_MARGIN:
             return Contact.CLEAR
         dx, dy = bx - ax, by - ay
         ts = {0.0, 1.0}

@@ -233,7 +233,11 @@ def sight(segment: Segment, others: Sequence[Unit], terrain: Sequence[Terrain], 
             px0, py0, px1, py1 = polygon.float_box
             if px0 > x1 or px1 < x0 or py0 > y1 or py1 < y0:
                 continue
-        if polygon.box.gap2(box) > 0:
+            # boxes overlapping by more than the margin each way overlap exactly: no exact gap to work out
+            near_edge = px0 >= x1 - 2 * m or px1 <= x0 + 2 * m or py0 >= y1 - 2 * m or py1 <= y0 + 2 * m
+            if near_edge and polygon.box.gap2(box) > 0:
+                continue
+        elif polygon.box.gap2(box) > 0:
             continue
         contact = polygon.settled_contact(segment, ends) or polygon.contact(segment)
         if contact is Contact.CROSSING:
