@@ -50,7 +50,8 @@ radius = st.sampled_from(RADII)
 def tables(draw: st.DrawFn) -> tuple[list[Disc], list[Piece]]:
     """Two to four bases and up to four pieces on a quarter-inch grid, with some placed exactly on boundaries:
     bases touching, a piece's edge through a base's nearest rim point (a tangent), a piece exactly 3 in across
-    on the line between two bases, edges along the line between their centres."""
+    on the line between two bases, edges along the line between their centres, a base standing in a piece
+    level with a vertex of it (where counting crossings of a ray needs care)."""
     first = Disc(Point(draw(quarter), draw(quarter)), draw(radius))
     discs = [first]
     for _ in range(draw(st.integers(1, 3))):
@@ -70,7 +71,7 @@ def tables(draw: st.DrawFn) -> tuple[list[Disc], list[Piece]]:
     pieces = []
     for n in range(draw(st.integers(1, 4))):
         kind = draw(st.sampled_from(["solid", "obscuring", "obscuring"]))
-        how = draw(st.sampled_from(["free", "free", "tangent", "three deep", "on the line"]))
+        how = draw(st.sampled_from(["free", "free", "tangent", "three deep", "on the line", "around"]))
         disc = draw(st.sampled_from(discs))
         w, h = Fraction(draw(st.integers(1, 16)), 4), Fraction(draw(st.integers(1, 16)), 4)
         if how == "tangent":  # its left edge through the disc's rightmost point
@@ -79,11 +80,16 @@ def tables(draw: st.DrawFn) -> tuple[list[Disc], list[Piece]]:
             x0, y0, w = disc.centre.x + disc.radius + 1, disc.centre.y - h / 2, THREE
         elif how == "on the line":  # its bottom edge on the disc's row
             x0, y0 = disc.centre.x + draw(st.integers(1, 6)), disc.centre.y
+        elif how == "around":  # the base stands in it, level with its point (below)
+            x0, y0 = disc.centre.x - Fraction(draw(st.integers(1, 8)), 4), disc.centre.y - h / 2
         else:
             x0, y0 = draw(quarter), draw(quarter)
         corners = [(x0, y0), (x0 + w, y0), (x0 + w, y0 + h), (x0, y0 + h)]
-        if draw(st.booleans()):  # slanted sides: edges that are not axis-aligned
+        shape = draw(st.sampled_from(["box", "slanted", "pointed"]))
+        if shape == "slanted":  # edges that are not axis-aligned
             corners[2] = (corners[2][0] + Fraction(1, 4), corners[2][1] + Fraction(1, 2))
+        elif shape == "pointed":  # a point to the right, halfway up: a ray along +x from that height meets it
+            corners.insert(2, (x0 + w + Fraction(1, 2), y0 + h / 2))
         if draw(st.booleans()):
             corners.reverse()  # clockwise too
         pieces.append(Piece(f"p{n}", kind, Polygon.of(corners)))
