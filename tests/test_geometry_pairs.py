@@ -108,7 +108,8 @@ def test_one_screen_of_every_pair_gives_the_exact_verdicts_bu_2_1(table):
 
 def test_a_hand_made_table_of_boundaries_bu_2_1_bu_2_5_bu_2_6():
     """Touching bases, a wall whose edge is tangent to a base, mist exactly 3 in deep on the centre line, two
-    abutting walls with a seam on the centre line: the screen hands each to the exact tests."""
+    abutting walls with a seam on the centre line, a point (a base of no size), two bases whose x differ by a
+    hair (equal in floats): the screen hands each to the exact tests."""
     a, b = Disc(Point.of(0, 0), RADII[0]), Disc(Point.of(10, 0), RADII[1])
     touching = Disc(Point(-RADII[0] - RADII[2], Fraction(0)), RADII[2])
     far = Disc(Point.of(0, 12), RADII[3])
@@ -116,13 +117,18 @@ def test_a_hand_made_table_of_boundaries_bu_2_1_bu_2_5_bu_2_6():
               Piece("tangent", "solid", Polygon.of([(10 + RADII[1], -1), (12, -1), (12, 1), (10 + RADII[1], 1)])),
               Piece("left", "solid", Polygon.of([(-1, 5), (0, 5), (0, 6), (-1, 6)])),
               Piece("right", "solid", Polygon.of([(0, 5), (1, 5), (1, 6), (0, 6)]))]
-    pairs = [(x, y) for x in (a, b, touching, far) for y in (a, b, touching, far) if x is not y]
+    point = Disc(Point.of(8, 0), Fraction(0))  # a point of the table, as a zone of control is judged
+    level = Disc(Point(Fraction(1, 2), Fraction(7)), RADII[0])
+    close = Disc(Point(Fraction(1, 2) + Fraction(1, 10**20), Fraction(-7)), RADII[0])  # the same x in floats
+    bases = (a, b, touching, far, point, level, close)
+    pairs = [(x, y) for x in bases for y in bases if x is not y]
     fast = first_clear_all(pairs, pieces, THREE)
     same(fast, exact_only(pairs, pieces))
     assert fast[0].line is not None and fast[0].line.obscured2 == 9  # a to b: through exactly 3 in of mist
     # the centre line runs along the seam of the two walls, blocked by both [BU-2.5]; so is every other line
     assert fast[pairs.index((far, a))] == Seen(None, 1 + (RIM_STEPS + 1) ** 2, ("left", "right"), ())
     assert fast[pairs.index((b, touching))].line is not None  # the tangent wall is only touched
+    assert fast[pairs.index((level, close))].tried > 1  # the wall blocks the centre line: the rim's order counts
 
 
 @settings(max_examples=200, deadline=None)

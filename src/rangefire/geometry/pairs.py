@@ -164,11 +164,15 @@ def _corridors(families: list[_Family], rings: tuple[np.ndarray, np.ndarray, np.
 
 
 def _ordered(a: Disc, b: Disc, fa: tuple[float, float, float], fb: tuple[float, float, float]) -> bool:
-    """Whether ``a`` comes first by (x, y, radius), as :class:`RimFamily` orders a pair: from the floats where
-    they differ (rounding never reverses an order), exactly where they tie."""
-    if fa != fb:
-        return fa < fb
-    return (a.centre.x, a.centre.y, a.radius) <= (b.centre.x, b.centre.y, b.radius)
+    """Whether ``a`` comes first by (x, y, radius), as :class:`RimFamily` orders a pair: component by
+    component, from the floats where they differ (rounding never reverses an order), exactly where they tie."""
+    for x, y, p, q in zip(fa, fb, (a.centre.x, a.centre.y, a.radius), (b.centre.x, b.centre.y, b.radius),
+                          strict=True):
+        if x != y:
+            return x < y
+        if p != q:
+            return p < q
+    return True
 
 
 def first_clear_all(pairs: Sequence[tuple[Disc, Disc]], pieces: Sequence[Piece], limit: Fraction) -> list[Seen]:
