@@ -156,3 +156,12 @@ def test_an_illegal_attack_without_refusals_has_no_clause():
 def test_error_data_is_json_ready():
     data = error_data(IllegalAttackError([Refusal("DC-2.4", "too far")]))
     assert json.loads(json.dumps(data)) == data
+
+
+def test_the_help_lists_every_command_and_each_command_runs_alone():
+    """A process builds only the command it runs; the help without one lists them all."""
+    listed = run("--help").stdout
+    for name in ("rulesets", "check", "odds", "resolve", "targets", "show", "end-turn", "replay", "schema", "demo"):
+        assert name in listed, name
+    assert "end-turn" in run("end-turn", "--help").stdout
+    assert "No such command" in run("nosuch", ok=2).stderr

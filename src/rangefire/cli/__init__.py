@@ -17,10 +17,25 @@ from rangefire.cli.common import _emit, app
 def main() -> None:
     """Console-script entry point."""
     args = sys.argv[1:]
+    _only_the_command_asked(args)
     if "--json" not in args[: args.index("--") if "--" in args else None]:
         app()
         return
     sys.exit(_json_main())
+
+
+def _only_the_command_asked(args: list[str]) -> None:
+    """Leave the app only the command the arguments name: the option parser builds every registered command's
+    options from its signature at each start (a fifth of a check's time after the imports), and a process
+    runs one. Without a command named (``rangefire --help``, ``--version``, a misspelt name), all stay."""
+    from typer.main import get_command_name
+
+    # the app's own options take no value, so the first word that is not an option names the command
+    first = next((a for a in args if not a.startswith("-")), None)
+    named = [info for info in app.registered_commands
+             if (info.name or get_command_name(info.callback.__name__ if info.callback else "")) == first]
+    if named:
+        app.registered_commands[:] = named
 
 
 def _json_main() -> int:
