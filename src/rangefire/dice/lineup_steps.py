@@ -10,7 +10,6 @@ theorem (:mod:`rangefire.dice.modular`).
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
@@ -38,11 +37,13 @@ def score_counts(A: int, D: int, plan: list[ValueStep], total: int) -> list[int]
     """The weight of each score 0, 1, ... once A dice of X and D of Y (D may be 0) are all placed."""
     extra = max((e for step in plan if step.firsts for ways in step.firsts for e, _ in ways), default=0)
     primes = primes_for(max(A, D, extra) + 1, total)
-    steps = [_Step(v.beats_phantom, _binomials(D, v.w_y, primes) if v.w_y else None,
+    # with no more dice than Y has, X's dice never meet a phantom: phi is the same either side of it
+    steps = [_Step(v.beats_phantom or A <= D, _binomials(D, v.w_y, primes) if v.w_y else None,
                    _binomials(A, v.w_x, primes) if v.w_x else None,
                    _critical_columns(v.firsts, primes) if v.firsts else None) for v in plan]
     lattice = _lattice(A, D, extra)
-    counts = reconstruct(np.array([_Run(lattice, p).walk(steps, i) for i, p in enumerate(primes)]), primes)
+    buffers = _Buffers(lattice)
+    counts = reconstruct(np.array([_Run(lattice, p, buffers).walk(steps, i) for i, p in enumerate(primes)]), primes)
     assert sum(counts) == total, "the residues lost a count: the prime bound is wrong"
     return counts
 
@@ -59,12 +60,23 @@ def _critical_columns(steps: list[list[tuple[int, int]]], primes: tuple[int, ...
 @lru_cache(maxsize=32)
 def _binomials(n: int, w: int, primes: tuple[int, ...]) -> Array:
     """``M[i', i] = C(n - i, i' - i) * w**(i' - i)`` modulo each prime: from i dice placed, i' - i more show
-    the value (of weight w) among the n - i left, in as many ways."""
-    exact = np.zeros((n + 1, n + 1), dtype=object)
-    for i in range(n + 1):
-        for k in range(n - i + 1):
-            exact[i + k, i] = math.comb(n - i, k) * w**k
-    return np.stack([(exact % p).astype(np.float64) for p in primes])
+    the value (of weight w) among the n - i left, in as many ways. Pascal's triangle and the powers of w are
+    worked out modulo the primes (every number below p**2 < 2**53 on the way)."""
+    p = np.array(primes, dtype=np.float64)[:, None]
+    pascal = np.zeros((len(primes), n + 1, n + 1))
+    pascal[:, 0, 0] = 1.0
+    for m in range(1, n + 1):  # C(m, k) = C(m - 1, k) + C(m - 1, k - 1), kept below p
+        row = pascal[:, m - 1].copy()
+        row[:, 1:] += pascal[:, m - 1, :-1]
+        pascal[:, m] = np.where(row >= p, row - p, row)
+    powers = np.array([[pow(w, k, q) for k in range(n + 1)] for q in primes], dtype=np.float64)
+    i, k = np.nonzero(np.arange(n + 1)[:, None] + np.arange(n + 1)[None, :] <= n)  # i dice placed, k more
+    values = pascal[:, n - i, k] * powers[:, k]
+    values -= np.floor(values / p) * p  # exact: below 2**53, and the quotient's rounding at most one off
+    values = np.where(values < 0, values + p, np.where(values >= p, values - p, values))
+    out = np.zeros((len(primes), n + 1, n + 1))
+    out[:, i + k, i] = values
+    return out
 
 
 #: OpenBLAS runs a matrix product on one thread up to this many multiply-adds. Products this small gain nothing
@@ -148,7 +160,10 @@ class _Lattice:
         key = ("x0", beats_phantom, shift)
         if key not in self._maps:
             x = self.x
-            self._maps[key] = self.to_x(beats_phantom, shift).reshape(x.chunks, x.rows, x.width)[:, :1, :]
+            at = (np.arange(x.chunks)[:, None] * x.rows * x.width + np.arange(x.width)[None, :]).ravel()
+            row, d, u, valid = x.row[at], x.outer[at], x.inner[at], x.valid[at]
+            s = u + self.phi(beats_phantom, row, d) - shift
+            self._maps[key] = self.y.find(d, row, s, valid).reshape(x.chunks, 1, x.width)
         return self._maps[key]
 
     def final_scores(self, beats_phantom: bool, shift: int) -> Index:
@@ -185,18 +200,26 @@ class _Step:
     firsts: list[tuple[int, Array]] | None
 
 
+class _Buffers:
+    """Arrays for a walk, two of each arrangement and a scratch one, shared by the primes in turn."""
+
+    def __init__(self, lattice: _Lattice) -> None:
+        y, x = lattice.y, lattice.x
+        self.ys = [np.empty((y.chunks, y.rows, y.width)) for _ in range(2)]
+        self.xs = [np.empty((x.chunks, x.rows, x.width)) for _ in range(2)]
+        self.scratch = np.empty(max(y.size, x.size))
+
+
 class _Run:
     """One lineup modulo one prime: the state in the Y arrangement, or in the X one for a kind of phi
-    (``self.phi``: None for Y), in buffers reused step after step."""
+    (``self.phi``: None for Y), in buffers reused step after step (each written whole before it is read)."""
 
-    def __init__(self, lattice: _Lattice, prime: int) -> None:
+    def __init__(self, lattice: _Lattice, prime: int, buffers: _Buffers) -> None:
         self.lattice = lattice
         self.prime, self.inverse = float(prime), 1.0 / prime
-        y, x = lattice.y, lattice.x
-        self.ys = [np.zeros((y.chunks, y.rows, y.width)) for _ in range(2)]
-        self.xs = [np.zeros((x.chunks, x.rows, x.width)) for _ in range(2)]
-        self.scratch = np.empty(max(y.size, x.size))
+        self.ys, self.xs, self.scratch = buffers.ys, buffers.xs, buffers.scratch
         self.state = self.ys[0]
+        self.state.fill(0.0)
         self.state.reshape(-1)[lattice.origin] = 1.0
         self.phi: bool | None = None
         self.placed_x = self.placed_y = False
