@@ -86,7 +86,7 @@ def test_log_lines_carry_clauses_and_outcome_names(key):
     ruleset, battle, legal, _, _ = _case(key)
     res = ruleset.resolve(ruleset.plan(battle, legal), SeededSource(1))
     assert res.log and all(line.clause.startswith(ruleset.clause_prefix + "-") for line in res.log)
-    assert set(ruleset.outcome_names) | set(ruleset.event_names) <= set(res.outcome)
+    assert set(ruleset.outcome_names) | set(ruleset.event_names) <= set(res.outcome.to_dict())
     assert set(res.dice) <= set(ruleset.stages)
 
 

@@ -113,7 +113,7 @@ def attack_action(ruleset: Ruleset[Any, Any], attack: Attack, resolution: Resolu
                         target=attack.target if attack.target is not None else resolution.plan.target,
                         choices=_json_ready(dict(attack.choices)),
                         dice={stage: tuple(values) for stage, values in resolution.dice.items()},
-                        outcome=_json_ready(dict(resolution.outcome)), log=_lines(resolution.log))
+                        outcome=_json_ready(resolution.outcome.to_dict()), log=_lines(resolution.log))
 
 
 def end_turn_action(log: Sequence[LogLine], activation: bool = False) -> EndTurnAction:
@@ -408,7 +408,7 @@ def _replay_attack(ruleset: Ruleset[Any, Any], battle: Any, action: AttackAction
     if replayed != {k: v for k, v in action.dice.items() if v}:
         raise LogError(f"line {line}: dice: the attack used {_short(replayed)}, the record holds "
                        f"{_short(dict(action.dice))}")
-    outcome = _json_ready(dict(resolution.outcome))
+    outcome = _json_ready(resolution.outcome.to_dict())
     if outcome != action.outcome:
         keys = sorted(set(outcome) | set(action.outcome))
         name = next(k for k in keys if outcome.get(k) != action.outcome.get(k))

@@ -88,7 +88,7 @@ def test_every_point_of_damage_logged_AL_7_3():
     t = T(slots=[WHITE, {"icons": ["white"], "hp": 2}], casualty_order=[1, 0])
     res, after = AL.play(battle(A(slots=[BLUE] * 5), t), attack(),
                          EnteredSource({"attack": [6, 6, 6, 5, 1], "defense": [1, 1]}))
-    assert res.outcome["hits"] == 5  # 6 > 1, 6 > 1, 6 > (2), 5 > (2), 1 < (2): 4 hits and a critical
+    assert res.outcome.hits == 5  # 6 > 1, 6 > 1, 6 > (2), 5 > (2), 1 < (2): 4 hits and a critical
     assert texts(res, "AL-7.2") == ["T's figure in slot 1 takes 2 damage: removed",
                                     "T's figure in slot 0 takes 1 damage: removed",
                                     "2 damage beyond the last figure is lost",
@@ -104,7 +104,7 @@ def test_defender_scoring_in_ranged_combat_logs_the_attacker_losses_AL_7_3():
     """AL-7.3 with defender_scores_in_ranged (AL-6.6): the attacker's figures that fall are logged."""
     able = T(abilities={"defender_scores_in_ranged": True})
     res, after = AL.play(battle(A(), able), attack(), EnteredSource({"attack": [1, 1, 1], "defense": [6, 6]}))
-    assert res.outcome["defender_hits"] == 2 and after.unit("A").figures == 1
+    assert res.outcome.defender_hits == 2 and after.unit("A").figures == 1
     assert texts(res, "AL-7.2") == ["A's figure in slot 2 takes 1 damage: removed",
                                     "A's figure in slot 1 takes 1 damage: removed"]
 
@@ -152,7 +152,7 @@ def test_lineup_log_printed_unequal_pairs_as_equal():
     res2 = AL.resolve(AL.plan(battle(A(), T(slots=[WHITE])), attack()),
                       EnteredSource({"attack": [3, 2, 1], "defense": [6]}))
     assert texts(res2, "AL-6.4")[0].endswith("3<6 2=(2) 1<(2)")
-    assert res2.outcome["hits"] == 0
+    assert res2.outcome.hits == 0
 
 
 def test_one_hit_one_die_grammar():

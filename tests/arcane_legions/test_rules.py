@@ -274,27 +274,27 @@ def test_al_6_1_blue_against_white():
     """AL-6.1: the attacker rolls its dice (stage attack), the defender white dice (stage defense)."""
     r = resolve({"attack": [5, 4, 3], "defense": [4, 1]})
     assert r.dice == {"attack": (5, 4, 3), "defense": (4, 1)}
-    assert r.outcome["hits"] == 3  # 5 > 4, 4 > 1, and 3 beats the phantom 2
+    assert r.outcome.hits == 3  # 5 > 4, 4 > 1, and 3 beats the phantom 2
 
 
 def test_al_6_2_critical_on_the_first_roll():
     """AL-6.2: three or more 6s on the first roll: one extra hit (one per three with the option)."""
     six = A(slots=[BLUE] * 6)
     r = resolve({"attack": [6, 6, 6, 1, 1, 1], "defense": [6, 6]}, six)
-    assert r.outcome["critical"] and r.outcome["hits"] == 1 + 1  # 6=6, 6=6, 6 > phantom 2; 1s lose; + critical
+    assert r.outcome.critical and r.outcome.hits == 1 + 1  # 6=6, 6=6, 6 > phantom 2; 1s lose; + critical
     r2 = resolve({"attack": [6, 6, 6, 6, 6, 6], "defense": [1, 1]}, six, crit_per_three_sixes=True)
-    assert r2.outcome["hits"] == 6 + 2
+    assert r2.outcome.hits == 6 + 2
     # a six that comes from a reroll is not on the first roll
     rr = A(slots=[BLUE] * 3, abilities={"reroll_attack_at_most": 1})
     r3 = resolve({"attack": [6, 6, 1], "attack-reroll": [6], "defense": [1, 1]}, rr)
-    assert not r3.outcome["critical"]
+    assert not r3.outcome.critical
 
 
 def test_al_6_3_rerolls_before_bonuses():
     """AL-6.3: dice at or below T are rolled once more, then +N to each die (results may exceed 6)."""
     a = A(abilities={"reroll_attack_at_most": 2, "attack_die_bonus": 1})
     r = resolve({"attack": [2, 1, 5], "attack-reroll": [1, 6], "defense": [6, 6]}, a)
-    assert r.outcome["lineup_hits"] == 1  # [2, 1, 5] -> [1, 6, 5] -> +1 -> 7 > 6, 6 = 6, 2 = phantom 2
+    assert r.outcome.lineup_hits == 1  # [2, 1, 5] -> [1, 6, 5] -> +1 -> 7 > 6, 6 = 6, 2 = phantom 2
     log = " ".join(line.text for line in r.log)
     assert "rerolls 2 dice" in log and "+1 to each of A's dice: 7 6 2" in log
 
@@ -302,22 +302,22 @@ def test_al_6_3_rerolls_before_bonuses():
 def test_al_6_4_phantom_twos():
     """AL-6.4: a side that has run out compares a phantom die of value 2."""
     r = resolve({"attack": [3, 3, 2], "defense": [6]}, t=T(slots=[WHITE]))
-    assert r.outcome["hits"] == 1  # 3 < 6; 3 > phantom 2; 2 = phantom 2
+    assert r.outcome.hits == 1  # 3 < 6; 3 > phantom 2; 2 = phantom 2
 
 
 def test_al_6_5_ties_score_nothing():
     """AL-6.5: strictly higher scores one hit; equal dice score nothing."""
     r = resolve({"attack": [4, 4, 3], "defense": [4, 3]})
-    assert r.outcome["hits"] == 2  # 4=4 no; 4>3 yes; 3>phantom 2 yes
+    assert r.outcome.hits == 2  # 4=4 no; 4>3 yes; 3>phantom 2 yes
 
 
 def test_al_6_6_the_defender_scores_nothing_in_ranged_unless_able():
     """AL-6.6: higher defense dice score nothing in ranged combat; defender_scores_in_ranged lets them."""
     r = resolve({"attack": [1, 1, 1], "defense": [6, 6]})
-    assert r.outcome["defender_hits"] == 0
+    assert r.outcome.defender_hits == 0
     able = T(abilities={"defender_scores_in_ranged": True})
     r2 = resolve({"attack": [1, 1, 1], "defense": [6, 6]}, t=able)
-    assert r2.outcome["defender_hits"] == 2
+    assert r2.outcome.defender_hits == 2
     assert "defender_hits" in AL.odds(AL.plan(battle(A(), able), attack())).outcomes
 
 
@@ -326,7 +326,7 @@ def test_al_7_1_damage_is_hits_plus_critical():
     """AL-7.1: the target takes hits plus the critical."""
     b = battle(A(slots=[BLUE] * 4), T(slots=[WHITE] * 6))
     res, after = AL.play(b, attack(), EnteredSource({"attack": [6, 6, 6, 5], "defense": [1] * 6}))
-    assert res.outcome["hits"] == 5 and after.unit("T").figures == 1
+    assert res.outcome.hits == 5 and after.unit("T").figures == 1
 
 
 def test_al_7_2_figures_fall_in_casualty_order():
@@ -362,7 +362,7 @@ def test_al_8_2_the_defender_scores_and_both_take_damage():
     foe = unit("T", "blue", (0, 1), 180, slots=[{"icons": ["white"]}] * 3, colours=("blue",) * 4)
     b = battle(fighter, foe)
     res, after = AL.play(b, attack(order="close"), EnteredSource({"attack": [5, 1], "defense": [4, 3, 3]}))
-    assert (res.outcome["hits"], res.outcome["defender_hits"]) == (1, 2)
+    assert (res.outcome.hits, res.outcome.defender_hits) == (1, 2)
     assert "A" not in AL.unit_ids(after)  # both its figures fell
     assert after.unit("T").figures == 2
     odds = AL.odds(AL.plan(b, attack(order="close")))

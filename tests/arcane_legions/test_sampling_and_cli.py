@@ -27,7 +27,7 @@ def test_seeded_orders_agree_with_exact_odds():
     exact = AL.odds(plan).outcomes["hits"].probabilities()
     source = SeededSource(17)
     n = 30_000
-    seen = Counter(AL.resolve(plan, source).outcome["hits"] for _ in range(n))
+    seen = Counter(AL.resolve(plan, source).outcome.hits for _ in range(n))
     assert chi_square(seen, exact, n) > 1e-3
 
 

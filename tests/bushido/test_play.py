@@ -30,7 +30,7 @@ def test_a_hit_marks_boxes_from_the_chart_bu_7_1_and_bu_7_3():
     +1 - armour 1: roll 5 -> 3 wounds, marked on the track."""
     b = battle(S(weapon={**BOW, "wound_modifier": 1}), T(12, armour=1, wounds={"boxes": 6, "marked": 1}))
     resolution, after = play(b, {"attack": [6, 5, 1], "defense": [4, 4], "wound": [5]})
-    assert resolution.outcome == {"hit": True, "success_level": 2, "wounds": 3, "removed": False}
+    assert resolution.outcome.to_dict() == {"hit": True, "success_level": 2, "wounds": 3, "removed": False}
     assert after.unit("T").wounds.marked == 4 and b.unit("T").wounds.marked == 1  # the old battle untouched
     assert [line.clause for line in resolution.log][-4:] == ["BU-6.2", "BU-6.3", "BU-7.2", "BU-7.3"]
 
@@ -42,8 +42,8 @@ def test_armour_and_armour_piercing_bu_7_2():
     piercing = battle(S(weapon={**BOW, "armour_piercing": True}), T(12, armour=2, wounds={"boxes": 9}))
     assert BU.plan(plain, Attack("S", "T")).wound_roll_modifier == -2
     assert BU.plan(piercing, Attack("S", "T")).wound_roll_modifier == 0
-    assert play(plain, dice)[0].outcome["wounds"] == 1      # roll 4 - 2 = 2 at SL 2
-    assert play(piercing, dice)[0].outcome["wounds"] == 2   # roll 4 at SL 2
+    assert play(plain, dice)[0].outcome.wounds == 1      # roll 4 - 2 = 2 at SL 2
+    assert play(piercing, dice)[0].outcome.wounds == 2   # roll 4 at SL 2
     odds_plain = BU.odds(BU.plan(plain, Attack("S", "T"))).outcomes["wounds"]
     odds_piercing = BU.odds(BU.plan(piercing, Attack("S", "T"))).outcomes["wounds"]
     assert odds_piercing.mean() > odds_plain.mean()
@@ -52,7 +52,7 @@ def test_armour_and_armour_piercing_bu_7_2():
 def test_every_box_marked_removes_the_model_bu_7_3():
     b = battle(S(), T(12, wounds={"boxes": 3, "marked": 1}))
     resolution, after = play(b, {"attack": [6, 6, 6], "defense": [2, 1], "wound": [6]})  # SL 6, roll 6: 8 wounds
-    assert resolution.outcome["wounds"] == 8 and resolution.outcome["removed"]
+    assert resolution.outcome.wounds == 8 and resolution.outcome.removed
     assert "T" not in BU.unit_ids(after)
 
 
@@ -60,7 +60,7 @@ def test_a_miss_deals_nothing_and_the_defender_takes_no_damage_bu_6_4():
     """BU-6.4: the defender wins: no wound die is rolled, nobody is marked."""
     b = battle(S(), T(12))
     resolution, after = play(b, {"attack": [3, 1, 1], "defense": [6, 2]})
-    assert resolution.outcome == {"hit": False, "success_level": 0, "wounds": 0}
+    assert resolution.outcome.to_dict() == {"hit": False, "success_level": 0, "wounds": 0}
     assert "wound" not in resolution.dice
     assert after.unit("T").wounds == b.unit("T").wounds and after.unit("S").wounds == b.unit("S").wounds
     with pytest.raises(DiceError):  # a wound die typed in for a miss is left unused: an error, nothing applied
@@ -72,7 +72,7 @@ def test_when_neither_wins_the_log_does_not_say_the_defender_wins_bu_6_3_and_bu_
     not hit, but BU-6.4 (the defender wins) must not be logged."""
     b = battle(S(), T(12))
     resolution, after = play(b, {"attack": [1, 1, 1], "defense": [1, 1]})
-    assert resolution.outcome == {"hit": False, "success_level": 0, "wounds": 0}
+    assert resolution.outcome.to_dict() == {"hit": False, "success_level": 0, "wounds": 0}
     assert "wound" not in resolution.dice and after.unit("T").wounds == b.unit("T").wounds
     texts = [f"{line.clause} {line.text}" for line in resolution.log]
     assert not any("defender wins" in text or text.startswith("BU-6.4") for text in texts), texts
@@ -130,9 +130,9 @@ def test_sampled_play_agrees_with_exact_odds():
     levels: Counter[int] = Counter()
     for _ in range(n):
         outcome = BU.resolve(plan, source).outcome
-        wounds[outcome["wounds"]] += 1
-        if outcome["hit"]:
-            levels[outcome["success_level"]] += 1
+        wounds[outcome.wounds] += 1
+        if outcome.hit:
+            levels[outcome.success_level] += 1
     assert chi_square(wounds, odds.outcomes["wounds"].probabilities(), n) > 0.001
     assert chi_square(levels, odds.outcomes["success_level"].probabilities(), sum(levels.values())) > 0.001
     hit = sum(levels.values()) / n

@@ -384,7 +384,7 @@ def test_centre_line_only_one_swap_and_range_again_bu_4_3():
     plan = check(far, redirect_to="G").plan
     assert plan.fails and BU.odds(plan).events["hit"] == 0
     resolution, after = BU.play(far, Attack("S", "T", (("redirect_to", "G"),)), _NoDice())
-    assert resolution.outcome["fails"] and resolution.dice == {}
+    assert resolution.outcome.fails and resolution.dice == {}
     assert after.unit("S").weapon.ammo == 1 and after.unit("G").wounds.marked == 0
     assert any(line.clause == "BU-4.3" for line in resolution.log)
 

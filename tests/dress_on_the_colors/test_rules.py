@@ -14,7 +14,7 @@ import pytest
 from rangefire.core import Attack, EnteredSource, IllegalAttackError, ScenarioError, ScriptedSource
 from rangefire.geometry import Point
 from rangefire.rulesets.dress_on_the_colors.table import footprint, in_arc, smoke_marker
-from rangefire.rulesets.dress_on_the_colors.volley import casualties
+from rangefire.rulesets.dress_on_the_colors.volley import DressOutcome, casualties
 from tests.conftest import dc_battle, square, unit
 
 
@@ -209,7 +209,7 @@ def test_dc_3_4_natural_one_never_hits_and_unreachable_needs(doc):
     p = plan_of(doc, F(weapon="artillery", stands=2), T(3))
     assert p.need == 2
     r = doc.resolve(p, EnteredSource({"hit": [1, 2]}))
-    assert r.outcome["hits"] == 1
+    assert r.outcome.hits == 1
     # smoothbore 5+ at medium, three penalties: needs 8
     p = plan_of(doc, F(weapon="smoothbore", disordered=True, formation="march-column"), T(10, formation="skirmish"))
     assert p.need == 8
@@ -217,7 +217,7 @@ def test_dc_3_4_natural_one_never_hits_and_unreachable_needs(doc):
     assert odds.outcomes["hits"].probability(0) == 1
     assert odds.events["suppression"] == 1 - Fraction(5, 6) ** 4
     r = doc.resolve(p, EnteredSource({"hit": [6, 6, 6, 6], "discipline": [6, 6]}))
-    assert (r.outcome["hits"], r.outcome["suppression"]) == (0, True)
+    assert (r.outcome.hits, r.outcome.suppression) == (0, True)
 
 
 # -- DC-4 saves and casualties ---------------------------------------------------------------------
@@ -228,11 +228,11 @@ def test_dc_4_1_saves_by_grade(doc):
         p = plan_of(doc, F(), T(10), terrain=(wood,))
         assert (p.cover, p.save) == (kind, save)
         r = doc.resolve(p, EnteredSource({"hit": [6, 6, 2, 2], "save": [save, save - 1], "discipline": [6, 6]}))
-        assert (r.outcome["hits"], r.outcome["unsaved_hits"]) == (2, 1)
+        assert (r.outcome.hits, r.outcome.unsaved_hits) == (2, 1)
     p = plan_of(doc, F(), T(10))
     assert (p.cover, p.save) == ("open", None)
     r = doc.resolve(p, EnteredSource({"hit": [6, 5, 2, 2], "discipline": [6, 6]}))
-    assert r.outcome["unsaved_hits"] == 2 and "save" not in r.dice
+    assert r.outcome.unsaved_hits == 2 and "save" not in r.dice
 
 
 def test_dc_4_2_cover_from_overlap_and_from_crossing_within_one_inch(doc):
@@ -303,7 +303,7 @@ def test_losses_exactly_the_stands_with_an_odd_total_leave_no_marker_DC_4_3(doc,
     assert casualties(stands, marker, unsaved) == (stands, 0)
     p = plan_of(doc, F(stands=unsaved), T(10, stands=stands, micro_hits=marker))
     r = doc.resolve(p, EnteredSource({"hit": [5] * unsaved}))
-    assert (r.outcome["stands_lost"], r.outcome["micro_hits"], r.outcome["destroyed"]) == (stands, 0, True)
+    assert (r.outcome.stands_lost, r.outcome.micro_hits, r.outcome.destroyed) == (stands, 0, True)
 
 
 def test_dc_4_3_applied_to_the_battle(doc):
@@ -313,7 +313,7 @@ def test_dc_4_3_applied_to_the_battle(doc):
     assert (after.unit("T").stands, after.unit("T").micro_hits) == (2, 1)
     assert b.unit("T").stands == 3  # the old battle is untouched
     res, after = doc.play(b, Attack("F", "T"), EnteredSource({"hit": [5, 5, 5, 5, 5]}))
-    assert res.outcome["destroyed"] and "T" not in doc.unit_ids(after)
+    assert res.outcome.destroyed and "T" not in doc.unit_ids(after)
 
 
 # -- DC-5 suppression ------------------------------------------------------------------------------
@@ -322,10 +322,10 @@ def test_dc_5_1_any_natural_six_suppresses_whatever_the_saves(doc):
     wall = {"id": "wall", "kind": "heavy", "polygon": square(-5, "9.5", 5, 10)}
     p = plan_of(doc, F(), T(10), terrain=(wall,))
     r = doc.resolve(p, EnteredSource({"hit": [6, 6, 1, 1], "save": [6, 6], "discipline": [1, 2]}))
-    assert r.outcome["unsaved_hits"] == 0 and r.outcome["suppression"] and r.outcome["disorder"]
+    assert r.outcome.unsaved_hits == 0 and r.outcome.suppression and r.outcome.disorder
     assert len(r.dice["discipline"]) == 2
     r = doc.resolve(p, EnteredSource({"hit": [5, 5, 1, 1], "save": [1, 1]}))
-    assert not r.outcome["suppression"] and "discipline" not in r.dice
+    assert not r.outcome.suppression and "discipline" not in r.dice
 
 
 def test_dc_5_1_enfilade_dice_count_for_suppression(doc):
@@ -334,7 +334,7 @@ def test_dc_5_1_enfilade_dice_count_for_suppression(doc):
     p = doc.plan(b, Attack("F", "T"))
     assert p.enfilade_dice == 1
     r = doc.resolve(p, EnteredSource({"hit": [1, 1, 6], "discipline": [6, 6]}))
-    assert r.outcome["suppression"]
+    assert r.outcome.suppression
 
 
 @pytest.mark.parametrize(("discipline", "disordered", "rolled", "fails"), [
@@ -344,7 +344,7 @@ def test_dc_5_2_discipline_check(doc, discipline, disordered, rolled, fails):
     """DC-5.2: 2D6 + discipline, -1 if already disordered, passes on 6 or more."""
     p = plan_of(doc, F(), T(10, discipline=discipline, disordered=disordered))
     r = doc.resolve(p, EnteredSource({"hit": [6, 1, 1, 1], "discipline": list(rolled)}))
-    assert r.outcome["disorder"] is fails
+    assert r.outcome.disorder is fails
 
 
 def test_dc_5_2_discipline_options_and_flag(doc):
@@ -352,7 +352,7 @@ def test_dc_5_2_discipline_options_and_flag(doc):
     p = plan_of(doc, F(), T(10), discipline_dice=3, discipline_pass=11)
     assert (p.discipline_dice, p.discipline_pass) == (3, 11)
     r = doc.resolve(p, EnteredSource({"hit": [6, 1, 1, 1], "discipline": [3, 3, 4]}))
-    assert r.outcome["disorder"]  # 10 < 11
+    assert r.outcome.disorder  # 10 < 11
     b = dc_battle(F(), T(10, disordered=True))
     _, after = doc.play(b, Attack("F", "T"), EnteredSource({"hit": [6, 1, 1, 1], "discipline": [1, 1]}))
     assert after.unit("T").disordered is True
@@ -365,7 +365,7 @@ def test_dc_5_3_no_check_for_a_destroyed_unit(doc):
     """DC-5.3: suppression is resolved after casualties, and not for a destroyed unit."""
     p = plan_of(doc, F(), T(10, stands=1, micro_hits=1))
     r = doc.resolve(p, EnteredSource({"hit": [6, 1, 1, 1]}))  # no discipline dice needed
-    assert r.outcome["destroyed"] and r.outcome["suppression"] and not r.outcome["disorder"]
+    assert r.outcome.destroyed and r.outcome.suppression and not r.outcome.disorder
     assert [line.clause for line in r.log].count("DC-5.3") == 1
     # every natural 6 is a hit that kills the 1-stand target: disorder is impossible
     assert doc.odds(p).events["disorder"] == 0
@@ -533,8 +533,8 @@ def test_dc_8_1_the_volley_in_order(doc):
     r = doc.resolve(p, EnteredSource({"hit": [6, 5, 4, 1], "save": [1, 2, 3], "discipline": [1, 1]}))
     assert [line.clause for line in r.log] == ["DC-2.3", "DC-2.4", "DC-7.3", "DC-3.2", "DC-4.2", "DC-3.1", "DC-3.4",
                                                "DC-4.1", "DC-4.3", "DC-5.1", "DC-5.2", "DC-7.1"]
-    assert r.outcome == {"hits": 3, "unsaved_hits": 3, "stands_lost": 1, "suppression": True, "disorder": True,
-                         "target_stands": 3, "micro_hits": 1, "destroyed": False}
+    assert r.outcome == DressOutcome(hits=3, unsaved_hits=3, stands_lost=1, suppression=True, disorder=True,
+                                     target_stands=3, micro_hits=1, destroyed=False)
 
 
 def test_planning_steps_are_in_the_resolve_log_DC_8_1(doc):

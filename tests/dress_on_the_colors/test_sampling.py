@@ -35,7 +35,7 @@ def test_seeded_resolutions_agree_with_exact_odds(doc):
     seen: Counter = Counter()
     for _ in range(n):
         o = doc.resolve(plan, source).outcome
-        seen[VolleyOutcome(o["hits"], o["unsaved_hits"], o["stands_lost"], o["suppression"], o["disorder"])] += 1
+        seen[VolleyOutcome(o.hits, o.unsaved_hits, o.stands_lost, o.suppression, o.disorder)] += 1
     assert chi_square(seen, exact, n) > P_MIN
 
 
@@ -48,7 +48,7 @@ def test_chi_square_detects_a_wrong_distribution(doc):
     seen: Counter = Counter()
     for _ in range(20_000):
         o = doc.resolve(plan, source).outcome
-        seen[VolleyOutcome(o["hits"], o["unsaved_hits"], o["stands_lost"], o["suppression"], o["disorder"])] += 1
+        seen[VolleyOutcome(o.hits, o.unsaved_hits, o.stands_lost, o.suppression, o.disorder)] += 1
     assert chi_square(seen, wrong, 20_000) < P_MIN
 
 

@@ -124,8 +124,8 @@ def test_the_issues_case_8_of_11():
     assert [str(a) for a in combat.best_line(start)] == [
         "attacker:pass", "defender:swerve-target", "attacker:pass", "defender:pass"]
     odds = SW.odds(SW.plan(battle_from_mapping(issue_case(6))[1], Attack("launcher", "rider")))
-    assert odds.events["attacker_wins"] == Fraction(8, 11) and odds.extra["lines_cut"]
-    assert len(odds.extra["lines"]) == combat_module.MAX_LINES
+    assert odds.events["attacker_wins"] == Fraction(8, 11) and odds.lines.cut
+    assert len(odds.lines.lines) == combat_module.MAX_LINES
 
 
 def test_the_issues_case_with_four_tactics_equals_the_reference():

@@ -56,7 +56,7 @@ def test_launcher_swerved_to_begin_cannot_use_its_own_swerve_this_ability_SW_2_5
     b = battle(LAUNCHER, SWERVED_BUGGY)
     odds = SW.odds(SW.plan(b, Attack("launcher", "buggy")))
     assert odds.events["attacker_wins"] == Fraction(1, 3)
-    assert "attacker:use:launcher" not in odds.extra["best_line"]
+    assert "attacker:use:launcher" not in odds.lines.best_line
     [(clause, reason)] = refusals(b, "launcher", "buggy", "attacker:use:launcher")
     assert clause == "SW-2.5" and "launcher" in reason
 
@@ -66,7 +66,7 @@ def test_launcher_with_cost_none_may_still_pay_its_own_ability_SW_2_5():
     free = {**LAUNCHER, "ranged": {**LAUNCHER["ranged"], "cost": "none"}}
     odds = SW.odds(SW.plan(battle(free, SWERVED_BUGGY), Attack("launcher", "buggy")))
     assert odds.events["attacker_wins"] == 1
-    assert odds.extra["best_line"][0] == "attacker:use:launcher"
+    assert odds.lines.best_line[0] == "attacker:use:launcher"
 
 
 def test_launcher_with_cost_none_is_not_written_back_swerved_SW_2_5(tmp_path):
@@ -105,7 +105,7 @@ def test_vehicle_in_hand_cannot_lend_its_speed_ability_SW_1_5():
     assert clause == "SW-1.5" and "hand" in reason
     odds = SW.odds(SW.plan(b, Attack("gun", "buggy")))
     assert odds.events["attacker_wins"] == 1  # 20 + 10 against 25: the jeep cannot help
-    assert not any("jeep" in a for line in odds.extra["lines"] for a in line["actions"])
+    assert not any("jeep" in a for line in odds.lines.lines for a in line.actions)
 
 
 def test_launcher_in_hand_cannot_fire_at_a_unit_in_hand_SW_1_5():
@@ -152,7 +152,7 @@ def test_ability_with_cost_none_is_usable_while_swerved_and_leaves_it_unswerved_
     b = battle(GUN, UNIT, {**free, "swerved": False}, deck=(0,), order="known")
     res, after = SW.play(b, Attack("gun", "unit", (("actions", ("attacker:use:spotter", "defender:pass",
                                                                "attacker:pass")),)), SeededSource(1))
-    assert res.outcome["accuracy"] == 30 and not after.card("spotter").swerved
+    assert res.outcome.accuracy == 30 and not after.card("spotter").swerved
     assert SW.check(battle(GUN, UNIT, free), Attack("gun", "unit", (("actions", ("attacker:use:spotter",)),))).is_legal
     [(clause, _)] = refusals(b, "gun", "unit", "attacker:use:spotter", "defender:pass", "attacker:use:spotter")
     assert clause == "SW-1.6"
@@ -289,7 +289,7 @@ def test_a_line_given_in_full_resolves_beyond_the_limit():
     """The limit is on the search only: a complete line of play needs none."""
     b = battle_from_mapping(crowded_n(BEYOND))[1]
     res, _ = SW.play(b, Attack("gun", "unit", (("actions", ("attacker:pass", "defender:pass")),)), SeededSource(1))
-    assert res.outcome["speed"] == 20
+    assert res.outcome.speed == 20
 
 
 def test_position_at_the_limit_answers():

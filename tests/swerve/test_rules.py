@@ -17,6 +17,7 @@ from rangefire.core import (
     SeededSource,
 )
 from rangefire.rulesets import battle_from_mapping, find_ruleset
+from rangefire.rulesets.swerve import SwerveOutcome
 from rangefire.rulesets.swerve.combat import Action
 
 SW = find_ruleset("swerve")
@@ -120,7 +121,7 @@ def test_sw_2_3_and_2_4_starting_totals():
     """SW-2.3: accuracy and damage start at the card's values; SW-2.4: speed at the target's, damage 0."""
     res, _ = play(game(), attack("attacker:pass", "defender:pass"))
     assert [line.clause for line in res.log][:3] == ["SW-2.1", "SW-2.3", "SW-2.4"]
-    assert res.outcome["accuracy"] == 30 + 5 and res.outcome["speed"] == 20
+    assert res.outcome.accuracy == 30 + 5 and res.outcome.speed == 20
 
 
 # -- SW-3 actions ----------------------------------------------------------------------------------
@@ -181,7 +182,7 @@ def test_sw_4_1_reveal_adds_the_top_cards_bonus():
     """SW-4.1: the attacker reveals the top card of its deck and adds its bonus."""
     res, _ = play(game(deck=(15, 0)), attack("attacker:pass", "defender:swerve-target", "attacker:pass",
                                              "defender:pass"))
-    assert res.outcome["bonus"] == 15 and res.outcome["accuracy"] == 45 and res.outcome["attacker_wins"]
+    assert res.outcome.bonus == 15 and res.outcome.accuracy == 45 and res.outcome.attacker_wins
 
 
 def test_sw_4_2_revealed_card_stays_on_top_and_empty_deck_gives_zero():
@@ -189,9 +190,9 @@ def test_sw_4_2_revealed_card_stays_on_top_and_empty_deck_gives_zero():
     b = game(deck=(0, 5, 10), order="unknown")
     res, after = play(b, attack("attacker:pass", "defender:pass"), EnteredSource({"bonus": [10]}))
     assert after.players["jason"].top_revealed == 10 and after.players["jason"].deck == (0, 5, 10)
-    assert res.outcome["bonus"] == 10
+    assert res.outcome.bonus == 10
     res, _ = play(game(deck=()), attack("attacker:pass", "defender:pass"))
-    assert res.outcome["bonus"] == 0 and res.outcome["accuracy"] == 30
+    assert res.outcome.bonus == 0 and res.outcome.accuracy == 30
 
 
 @pytest.mark.parametrize(("ties", "wins"), [(False, False), (True, True)])
@@ -199,7 +200,7 @@ def test_sw_4_3_equal_totals(ties, wins):
     """SW-4.3: the higher total wins; equal totals go to the defender unless attacker_wins_ties."""
     b = game(deck=(10,), attacker_wins_ties=ties)  # 30 + 10 against 20 + 20
     res, _ = play(b, attack("attacker:pass", "defender:swerve-target", "attacker:pass", "defender:pass"))
-    assert (res.outcome["accuracy"], res.outcome["speed"], res.outcome["attacker_wins"]) == (40, 40, wins)
+    assert (res.outcome.accuracy, res.outcome.speed, res.outcome.attacker_wins) == (40, 40, wins)
 
 
 # -- SW-5 damage -----------------------------------------------------------------------------------
@@ -207,18 +208,18 @@ def test_sw_5_1_and_5_3_damage_counters_and_destruction():
     """SW-5.1: the target takes the total damage; SW-5.3: counters, destroyed at toughness, swerves stay."""
     b = game(deck=(20,))
     res, after = play(b, attack("attacker:pass", "defender:swerve-target", "attacker:pass", "defender:pass"))
-    assert res.outcome["damage"] == 1 and after.card("unit").counters == 1 and after.card("unit").swerved
+    assert res.outcome.damage == 1 and after.card("unit").counters == 1 and after.card("unit").swerved
     killer = {"id": "cannon", "owner": "jason", "type": "weapon",
               "ranged": {"accuracy": 50, "damage": 2, "targets": ["unit"]}}
     res, dead = play(game(killer), attack("attacker:pass", "defender:pass", attacker="cannon"))
-    assert res.outcome["destroyed"] and "unit" not in SW.unit_ids(dead)
+    assert res.outcome.destroyed and "unit" not in SW.unit_ids(dead)
 
 
 def test_sw_5_2_the_defender_deals_no_damage():
     """SW-5.2: when the defender wins it deals no damage; nobody takes damage."""
     res, after = play(game(deck=(0,)), attack("attacker:pass", "defender:swerve-target", "attacker:pass",
                                               "defender:pass"))
-    assert not res.outcome["attacker_wins"] and res.outcome["damage"] == 0
+    assert not res.outcome.attacker_wins and res.outcome.damage == 0
     assert after.card("unit").counters == 0 and res.log[-1].clause == "SW-5.2"
 
 
@@ -238,10 +239,10 @@ def test_sw_6_2_best_line_for_each_side():
     """SW-6.2: odds for every line of play, and the best line: the defender swerves, then plays Smoke."""
     b = game(TACTIC, deck=(0, 5, 10, 15, 20, 25), order="unknown", hands={"tyler": ["smoke"]})
     odds = SW.odds(SW.plan(b, attack()))
-    assert odds.extra["best_line"][:2] == ["attacker:pass", "defender:swerve-target"]
-    assert "defender:play:smoke" in odds.extra["best_line"]
+    assert odds.lines.best_line[:2] == ("attacker:pass", "defender:swerve-target")
+    assert "defender:play:smoke" in odds.lines.best_line
     assert odds.events["attacker_wins"] == Fraction(1, 6)  # 30 + 25 > 50
-    by_line = {tuple(line["actions"]): Fraction(line["attacker_wins"]) for line in odds.extra["lines"]}
+    by_line = {line.actions: line.attacker_wins for line in odds.lines.lines}
     assert by_line[("attacker:pass", "defender:pass")] == 1  # 30 + anything beats 20
     assert min(by_line.values()) == odds.events["attacker_wins"]
 
@@ -260,12 +261,12 @@ def test_sw_7_1_the_sawblade_launcher_example():
     assert "road-warrior defends with speed 20; the defender's damage is 0" in texts
     assert "tyler (defender) swerves road-warrior: total speed 20 + 20 = 40" in texts
     assert "jason reveals a combat bonus of 5: total accuracy 30 + 5 = 35 against total speed 40" in texts
-    assert res.outcome == {"attacker_wins": False, "damage": 0, "bonus": 5, "accuracy": 35, "speed": 40,
-                           "destroyed": False, "spent": ["road-warrior"]}
+    assert res.outcome == SwerveOutcome(attacker_wins=False, damage=0, bonus=5, accuracy=35, speed=40,
+                                        destroyed=False, spent=("road-warrior",))
     assert after.card("road-warrior").counters == 0 and after.card("road-warrior").swerved
     # and best play finds the same line: the defender's swerve is what wins it
-    assert SW.odds(SW.plan(b, Attack("sawblade-launcher", "road-warrior"))).extra["best_line"] == [
-        "attacker:pass", "defender:swerve-target", "attacker:pass", "defender:pass"]
+    assert SW.odds(SW.plan(b, Attack("sawblade-launcher", "road-warrior"))).lines.best_line == (
+        "attacker:pass", "defender:swerve-target", "attacker:pass", "defender:pass")
 
 
 def test_actions_parse_player_names_and_reject_nonsense():

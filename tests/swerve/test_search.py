@@ -136,9 +136,9 @@ def agrees_with_the_rules(data: dict[str, Any], attacker: str, target: str) -> N
     score, line, by_line = rules_odds(data, attacker, target)
     assert odds.events["attacker_wins"] == score[0]
     assert odds.outcomes["damage"].mean() == score[1]
-    assert tuple(odds.extra["best_line"]) == line
-    if not odds.extra["lines_cut"]:
-        listed = {tuple(x["actions"]): Fraction(x["attacker_wins"]) for x in odds.extra["lines"]}
+    assert odds.lines.best_line == line
+    if not odds.lines.cut:
+        listed = {x.actions: x.attacker_wins for x in odds.lines.lines}
         assert listed == by_line
 
 
@@ -279,7 +279,7 @@ def test_seeded_reveals_agree_with_exact_odds():
     plan = SW.plan(battle, Attack("gun", "car", (("actions", ("a:pass", "d:swerve-target", "a:pass", "d:pass")),)))
     exact = SW.odds(plan).outcomes["damage"].probabilities()  # speed 30 against 20 + bonus: wins on 15, 20
     source = SeededSource(5)
-    seen = Counter(SW.resolve(plan, source).outcome["damage"] for _ in range(6000))
+    seen = Counter(SW.resolve(plan, source).outcome.damage for _ in range(6000))
     assert set(seen) == set(exact)
     observed = [seen[k] for k in exact]
     expected = [float(p) * 6000 for p in exact.values()]

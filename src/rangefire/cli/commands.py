@@ -138,10 +138,10 @@ def odds(scenario: Scenario, attacker: AttackerOpt, target: TargetOpt = None, as
             return
         render_plan(checked.plan)
         render_odds(result)
-        if "best_line" in result.extra:
-            render_lines(result.extra)
-        if "nominations" in result.extra:
-            render_nominations(result.extra["nominations"])
+        if result.lines is not None:
+            render_lines(result.lines)
+        if result.alternatives:
+            render_nominations(result.alternatives)
         if plot is not None:
             out.print(text(f"chart written to {plot}"))
 
@@ -228,8 +228,8 @@ def demo(seed_text: Annotated[str, typer.Option("--seed", metavar="INTEGER", hel
                 continue
             render_plan(step.odds.plan)
             render_odds(step.odds)
-            if "best_line" in step.odds.extra:
-                out.print(Text.assemble(("best line", "bold"), ": ", shown(", ".join(step.odds.extra["best_line"]))))
+            if step.odds.lines is not None:
+                out.print(Text.assemble(("best line", "bold"), ": ", shown(", ".join(step.odds.lines.best_line))))
             out.print("[bold]the attack[/bold]")
             render_resolution(step.resolution)
             if step.last:

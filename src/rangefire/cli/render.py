@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -13,6 +13,7 @@ from rich.text import Text
 from rangefire.cli.common import _percent, line, out, shown, text
 from rangefire.core import (
     Check,
+    LinesOfPlay,
     LogLine,
     Odds,
     Plan,
@@ -75,32 +76,32 @@ def render_odds(odds: Odds) -> None:
 def render_resolution(resolution: Resolution) -> None:
     for entry in resolution.log:
         out.print(line(entry.clause, entry.text))
-    summary = ", ".join(f"{k} {v}" for k, v in resolution.outcome.items())
+    summary = ", ".join(f"{k} {v}" for k, v in resolution.outcome.to_dict().items())
     out.print(line("outcome", summary))
 
 
-def render_lines(extra: Any) -> None:
+def render_lines(lines: LinesOfPlay) -> None:
     out.print(Text.assemble(("best line", "bold"), " (each side maximising its own chance): ",
-                            shown(", ".join(extra["best_line"]))))
-    table = Table(title="lines of play" + (" (cut)" if extra["lines_cut"] else ""), title_justify="left")
+                            shown(", ".join(lines.best_line))))
+    table = Table(title="lines of play" + (" (cut)" if lines.cut else ""), title_justify="left")
     table.add_column("actions")
     table.add_column("attacker wins", justify="right")
     table.add_column("", justify="right", style="dim")
-    for played in extra["lines"]:
-        p = Fraction(played["attacker_wins"])
-        table.add_row(text(", ".join(played["actions"])), _percent(p), text(played["attacker_wins"]))
+    for played in lines.lines:
+        table.add_row(text(", ".join(played.actions)), _percent(played.attacker_wins),
+                      text(fraction_str(played.attacker_wins)))
     out.print(table)
 
 
-def render_nominations(nominations: Any) -> None:
+def render_nominations(nominations: Mapping[str, Odds]) -> None:
     """The odds if the target's player nominates another model instead (Bushido)."""
     table = Table(title="if the target's player nominates instead", title_justify="left")
     for col in ("model", "hit", "", "mean wounds"):
         table.add_column(col, justify="right" if col != "model" else "left", style="dim" if col == "" else None)
     for uid, alt in nominations.items():
-        hit = alt["events"]["hit"]
-        mean = float(Fraction(alt["outcomes"]["wounds"]["mean"]))
-        table.add_row(text(uid), _percent(Fraction(hit)), hit, f"{mean:.3f}")
+        hit = alt.events["hit"]
+        mean = float(Fraction(alt.outcomes["wounds"].to_dict()["mean"]))
+        table.add_row(text(uid), _percent(hit), fraction_str(hit), f"{mean:.3f}")
     out.print(table)
 
 

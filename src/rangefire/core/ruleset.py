@@ -10,16 +10,18 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic
 
 from pydantic import BaseModel
+from typing_extensions import TypeVar
 
 from rangefire.core.errors import ChoiceError, IllegalAttackError, RangefireError, UnknownUnitError
 from rangefire.core.source import DiceSource, EnteredSource, RecordingSource, parse_entered
-from rangefire.core.types import Attack, Check, Choice, LogLine, Odds, Plan, Refusal, Resolution
+from rangefire.core.types import Attack, Check, Choice, LogLine, Odds, Outcome, Plan, Refusal, Resolution
 
 B = TypeVar("B", bound=BaseModel)
 P = TypeVar("P", bound=Plan)
+OutcomeT = TypeVar("OutcomeT", bound=Outcome, default=Outcome)
 
 
 #: No choices given (the default of :meth:`Ruleset.attack`; read-only, so no call can change it for the next).
@@ -36,7 +38,7 @@ def check_turn_number(number: int) -> None:
                              "the turn cannot pass beyond it")
 
 
-class Ruleset(ABC, Generic[B, P]):
+class Ruleset(ABC, Generic[B, P, OutcomeT]):
     """A game's ranged combat behind one protocol.
 
     Class attributes describe the game; the hooks implement it:
@@ -137,7 +139,7 @@ class Ruleset(ABC, Generic[B, P]):
         """The exact distribution of every named outcome of a planned attack."""
         return self._odds(plan)
 
-    def resolve(self, plan: P, source: DiceSource) -> Resolution:
+    def resolve(self, plan: P, source: DiceSource) -> Resolution[OutcomeT]:
         """Play a planned attack out with dice from ``source``; every step logged by clause."""
         recorder = RecordingSource(source)
         log, outcome = self._resolve(plan, recorder)
@@ -145,11 +147,11 @@ class Ruleset(ABC, Generic[B, P]):
         dice = {stage: tuple(v) for stage, v in recorder.record.items()}
         return Resolution(plan=plan, log=tuple(log), dice=dice, outcome=outcome)
 
-    def apply(self, battle: B, resolution: Resolution) -> B:
+    def apply(self, battle: B, resolution: Resolution[OutcomeT]) -> B:
         """The battle after the attack: a new value, the old one untouched."""
         return self._apply(battle, resolution)
 
-    def play(self, battle: B, attack: Attack, source: DiceSource) -> tuple[Resolution, B]:
+    def play(self, battle: B, attack: Attack, source: DiceSource) -> tuple[Resolution[OutcomeT], B]:
         """Check, resolve and apply in one step; nothing changes if any step fails."""
         plan = self.plan(battle, attack)
         resolution = self.resolve(plan, source)
@@ -287,7 +289,7 @@ class Ruleset(ABC, Generic[B, P]):
     def _odds(self, plan: P) -> Odds: ...
 
     @abstractmethod
-    def _resolve(self, plan: P, source: DiceSource) -> tuple[list[LogLine], Mapping[str, Any]]: ...
+    def _resolve(self, plan: P, source: DiceSource) -> tuple[list[LogLine], OutcomeT]: ...
 
     @abstractmethod
-    def _apply(self, battle: B, resolution: Resolution) -> B: ...
+    def _apply(self, battle: B, resolution: Resolution[OutcomeT]) -> B: ...

@@ -7,9 +7,11 @@ the JSON shape fixed by the design (probabilities as exact fraction strings).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from fractions import Fraction
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol
+
+from typing_extensions import TypeVar
 
 from rangefire.core.errors import ChoiceError
 from rangefire.core.numbers import fraction_str
@@ -235,10 +237,42 @@ class Check:
 
 
 @dataclass(frozen=True)
+class LineOfPlay:
+    """One line of play and what it comes to: the chance the attacker wins and the damage dealt."""
+
+    actions: tuple[str, ...]
+    attacker_wins: Fraction
+    damage: Distribution
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"actions": list(self.actions), "attacker_wins": fraction_str(self.attacker_wins),
+                "damage": self.damage.to_dict()}
+
+
+@dataclass(frozen=True)
+class LinesOfPlay:
+    """For a game played as a sequence of actions: the best line (each side maximising its own chance), the
+    attacker's chance before any action, and the lines open to the players (``cut`` when only the first are
+    listed)."""
+
+    best_line: tuple[str, ...]
+    value_before_actions: Fraction
+    lines: tuple[LineOfPlay, ...]
+    cut: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"best_line": list(self.best_line), "value_before_actions": fraction_str(self.value_before_actions),
+                "lines": [line.to_dict() for line in self.lines], "lines_cut": self.cut}
+
+
+@dataclass(frozen=True)
 class Odds:
     """Exact distributions of the named outcomes and probabilities of the named events.
 
     ``exact`` is False only when the numbers are a Monte Carlo estimate, which ``estimate`` then describes.
+    ``alternatives`` holds the odds were the attack aimed at another target the rules let the defender choose
+    (Bushido's nominations, by the model's id; JSON key ``nominations``); ``lines`` the lines of play of a game
+    played as a sequence of actions (swerve).
     """
 
     plan: Plan
@@ -246,7 +280,8 @@ class Odds:
     events: Mapping[str, Fraction]
     exact: bool = True
     estimate: Mapping[str, Any] | None = None
-    extra: Mapping[str, Any] = field(default_factory=dict)
+    alternatives: Mapping[str, Odds] = field(default_factory=dict)
+    lines: LinesOfPlay | None = None
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -256,24 +291,52 @@ class Odds:
             "legal": True,
             "refusals": [],
             "plan": self.plan.to_dict(),
-            "outcomes": {name: dist.to_dict() for name, dist in self.outcomes.items()},
-            "events": {name: fraction_str(p) for name, p in self.events.items()},
+            **self._distributions(),
             "exact": self.exact,
         }
         if self.estimate is not None:
             out["estimate"] = dict(self.estimate)
-        out.update(self.extra)
+        if self.alternatives:
+            out["nominations"] = {uid: {"plan": alt.plan.to_dict(), **alt._distributions()}
+                                  for uid, alt in self.alternatives.items()}
+        if self.lines is not None:
+            out.update(self.lines.to_dict())
         return out
+
+    def _distributions(self) -> dict[str, Any]:
+        return {"outcomes": {name: dist.to_dict() for name, dist in self.outcomes.items()},
+                "events": {name: fraction_str(p) for name, p in self.events.items()}}
 
 
 @dataclass(frozen=True)
-class Resolution:
-    """One attack played out: the dice by stage, every step logged by clause, and the outcome."""
+class Outcome:
+    """What one attack came to. Each game subclasses it (frozen) with the fields its resolution reports, named as
+    its outcomes and events (design section 5) plus what applying it needs.
+
+    ``to_dict`` gives the fields in their order, JSON-ready; a field that is None is one the game reports only in
+    some attacks, and is left out.
+    """
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for item in fields(self):
+            value = getattr(self, item.name)
+            if value is not None:
+                out[item.name] = list(value) if isinstance(value, tuple) else value
+        return out
+
+
+OutcomeT = TypeVar("OutcomeT", bound=Outcome, default=Outcome)
+
+
+@dataclass(frozen=True)
+class Resolution(Generic[OutcomeT]):
+    """One attack played out: the dice by stage, every step logged by clause, and the game's typed outcome."""
 
     plan: Plan
     log: tuple[LogLine, ...]
     dice: Mapping[str, tuple[int, ...]]
-    outcome: Mapping[str, Any] = field(default_factory=dict)
+    outcome: OutcomeT
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -282,5 +345,5 @@ class Resolution:
             "target": self.plan.target,
             "log": [line.to_dict() for line in self.log],
             "dice": {stage: list(values) for stage, values in self.dice.items()},
-            "outcome": dict(self.outcome),
+            "outcome": self.outcome.to_dict(),
         }

@@ -14,6 +14,7 @@ from typing import Any, NamedTuple
 from rangefire.core import Attack, Choice, DiceSource, LogLine, Modifier, Odds, Refusal, Resolution, Ruleset
 from rangefire.geometry import Point, Segment
 from rangefire.rulesets.arcane_legions.orders import (
+    ArcaneOutcome,
     OrderPlan,
     counted,
     figures,
@@ -35,7 +36,7 @@ from rangefire.rulesets.arcane_legions.table import (
     touching_sides,
 )
 
-__all__ = ["ArcaneLegions", "Battle", "OrderPlan", "Unit"]
+__all__ = ["ArcaneLegions", "ArcaneOutcome", "Battle", "OrderPlan", "Unit"]
 
 ORDERS = ("ranged", "close")
 
@@ -56,7 +57,7 @@ class Sides(NamedTuple):
     tied: tuple[tuple[str, str], ...] = ()
 
 
-class ArcaneLegions(Ruleset[Battle, OrderPlan]):
+class ArcaneLegions(Ruleset[Battle, OrderPlan, ArcaneOutcome]):
     """Ranged combat orders: sides, notches, line of sight, and the lineup of sorted dice."""
 
     key = "arcane-legions"
@@ -342,10 +343,10 @@ class ArcaneLegions(Ruleset[Battle, OrderPlan]):
     def _odds(self, plan: OrderPlan) -> Odds:
         return odds_of(plan)  # exact, or beyond the exact lineup's limit a labelled estimate
 
-    def _resolve(self, plan: OrderPlan, source: DiceSource) -> tuple[list[LogLine], Mapping[str, Any]]:
+    def _resolve(self, plan: OrderPlan, source: DiceSource) -> tuple[list[LogLine], ArcaneOutcome]:
         return resolve_order(plan, source)
 
-    def _apply(self, battle: Battle, resolution: Resolution) -> Battle:
+    def _apply(self, battle: Battle, resolution: Resolution[ArcaneOutcome]) -> Battle:
         plan = resolution.plan
         assert isinstance(plan, OrderPlan)
         out = resolution.outcome
@@ -356,10 +357,10 @@ class ArcaneLegions(Ruleset[Battle, OrderPlan]):
                     unit = without_one_figure(unit)[0].model_copy(update={"pushed": True})  # [AL-5.2]
                 if plan.order == "ranged":
                     unit = unit.model_copy(update={"ranged_orders_this_turn": unit.ranged_orders_this_turn + 1})
-                if out.get("defender_hits"):
-                    unit = unit.model_copy(update={"slots": take_damage(unit, out["defender_hits"])[0]})  # [AL-8.2]
-            elif unit.id == plan.target and out["hits"]:
-                unit = unit.model_copy(update={"slots": take_damage(unit, out["hits"])[0]})  # [AL-7.2]
+                if out.defender_hits:
+                    unit = unit.model_copy(update={"slots": take_damage(unit, out.defender_hits)[0]})  # [AL-8.2]
+            elif unit.id == plan.target and out.hits:
+                unit = unit.model_copy(update={"slots": take_damage(unit, out.hits)[0]})  # [AL-7.2]
             if unit.figures == 0:
                 continue  # a unit with no figures is destroyed [AL-7.2]
             units.append(unit)

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from rangefire.core import DiceSource, LogLine, Need, Odds, Plan
+from rangefire.core import DiceSource, LogLine, Need, Odds, Outcome, Plan
 from rangefire.dice import Dist
 from rangefire.dice.lineup import Pool, lineup_scores, reroll_weights
 from rangefire.rulesets.arcane_legions.scenario import Slot, Unit
@@ -27,6 +27,17 @@ MAX_EXACT_DICE = 80
 #: 95% interval about a fifth of a hit either side at 100 dice a side, half a hit at 500.
 SAMPLES = 20_000
 SEED = 20_000
+
+
+@dataclass(frozen=True)
+class ArcaneOutcome(Outcome):
+    """What an order came to: damage to the target (lineup hits plus the critical) [AL-6.5, AL-6.2], whether a
+    critical was scored, the defender's hits [AL-6.6, AL-8.2], and the lineup's hits alone."""
+
+    hits: int
+    critical: bool
+    defender_hits: int
+    lineup_hits: int
 
 
 @dataclass(frozen=True)
@@ -173,7 +184,7 @@ def odds_of(plan: OrderPlan, exact_limit: int = MAX_EXACT_DICE, samples: int = S
     return estimate(plan, samples, seed, why)
 
 
-def resolve_order(plan: OrderPlan, source: DiceSource) -> tuple[list[LogLine], dict[str, Any]]:
+def resolve_order(plan: OrderPlan, source: DiceSource) -> tuple[list[LogLine], ArcaneOutcome]:
     """The plan's steps, then roll, reroll, add bonuses, sort, line up with phantom 2s and count hits [AL-6];
     every point of damage logged [AL-7.3]."""
     log = [*plan.notes, *_dice_lines(plan)]
@@ -227,7 +238,7 @@ def resolve_order(plan: OrderPlan, source: DiceSource) -> tuple[list[LogLine], d
     if plan.defender_scores:
         log.append(LogLine(scored.clause, f"{plan.attacker} takes {defender_hits} damage from the defender's hits"))
         log += damage_lines(plan.attacker, plan.attacker_figures, plan.attacker_figure_count, defender_hits)
-    return log, {"hits": total, "critical": crits > 0, "defender_hits": defender_hits, "lineup_hits": hits}
+    return log, ArcaneOutcome(hits=total, critical=crits > 0, defender_hits=defender_hits, lineup_hits=hits)
 
 
 def _dice_lines(plan: OrderPlan) -> list[LogLine]:

@@ -9,7 +9,7 @@ test and the wound chart (BU-*).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rangefire.core import (
@@ -21,13 +21,13 @@ from rangefire.core import (
     Modifier,
     Need,
     Odds,
+    Outcome,
     Plan,
     RangefireError,
     Refusal,
     Resolution,
     Ruleset,
 )
-from rangefire.core.numbers import fraction_str
 from rangefire.core.ruleset import check_turn_number
 from rangefire.dice import Dist
 from rangefire.rulesets.bushido.dice import attack_odds, contest, pools, side_result, wound_roll, wounds_for
@@ -44,7 +44,7 @@ from rangefire.rulesets.bushido.table import (
     sight,
 )
 
-__all__ = ["Battle", "Bushido", "BushidoPlan", "Unit"]
+__all__ = ["Battle", "Bushido", "BushidoOutcome", "BushidoPlan", "Unit"]
 
 #: The states ending the turn clears; ``prone`` stays [BU-8.2].
 TURN_STATES = ("aimed", "moved", "ran", "will_move", "surprised")
@@ -58,6 +58,18 @@ def _count(n: int, one: str, many: str) -> str:
 def _dice_noun(pool: str, delta: int) -> str:
     """The pool a modifier changes, in the number its size asks for: ``+1 attack die``, ``+2 attack dice``."""
     return f"{pool} {'die' if abs(delta) == 1 else 'dice'}"
+
+
+@dataclass(frozen=True)
+class BushidoOutcome(Outcome):
+    """What a ranged attack came to: whether it hit and at what SL [BU-6.3], the wounds rolled [BU-7.2];
+    ``removed`` only where it hit [BU-7.3], ``fails`` only where it failed before any roll [BU-4.3]."""
+
+    hit: bool
+    success_level: int
+    wounds: int
+    removed: bool | None = None
+    fails: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -148,7 +160,7 @@ class BushidoPlan(Plan):
         return rows
 
 
-class Bushido(Ruleset[Battle, BushidoPlan]):
+class Bushido(Ruleset[Battle, BushidoPlan, BushidoOutcome]):
     """Ranged attacks: eligibility, redirection, dice pools by clause, the opposed test and the wound chart."""
 
     key = KEY
@@ -376,16 +388,8 @@ class Bushido(Ruleset[Battle, BushidoPlan]):
     # -- odds, resolution, application -----------------------------------------------------------
     def _odds(self, plan: BushidoPlan) -> Odds:
         outcomes, events = self._distributions(plan)
-        extra: dict[str, Any] = {}
-        if plan.alternatives:
-            extra["nominations"] = {}
-            for alt in plan.alternatives:
-                alt_outcomes, alt_events = self._distributions(alt)
-                extra["nominations"][alt.target] = {
-                    "plan": alt.to_dict(),
-                    "outcomes": {name: d.to_dict() for name, d in alt_outcomes.items()},
-                    "events": {name: fraction_str(p) for name, p in alt_events.items()}}
-        return Odds(plan=plan, outcomes=outcomes, events=events, extra=extra)
+        nominations = {alt.target: Odds(alt, *self._distributions(alt)) for alt in plan.alternatives}  # [BU-4.2]
+        return Odds(plan=plan, outcomes=outcomes, events=events, alternatives=nominations)
 
     @staticmethod
     def _distributions(plan: BushidoPlan) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -395,13 +399,13 @@ class Bushido(Ruleset[Battle, BushidoPlan]):
                                       plan.supporting_dice_cap)
         return {"wounds": wounds, "success_level": sl}, {"hit": hit}
 
-    def _resolve(self, plan: BushidoPlan, source: DiceSource) -> tuple[list[LogLine], Mapping[str, Any]]:
+    def _resolve(self, plan: BushidoPlan, source: DiceSource) -> tuple[list[LogLine], BushidoOutcome]:
         log = list(plan.notes)
         if plan.ammo_before is not None:
             log.insert(0, LogLine("BU-4.1", f"Ammo marker removed on declaring: {plan.ammo_before - 1} left"))
-        outcome: dict[str, Any] = {"hit": False, "success_level": 0, "wounds": 0}
+        outcome = BushidoOutcome(hit=False, success_level=0, wounds=0)
         if plan.fails:
-            return [*log, LogLine("BU-4.3", "the attack fails: nothing is rolled")], {**outcome, "fails": True}
+            return [*log, LogLine("BU-4.3", "the attack fails: nothing is rolled")], replace(outcome, fails=True)
         cap = plan.supporting_dice_cap
         # Both roll at once [BU-6.1]; each result as BU-6.2 counts it, the higher wins [BU-6.3].
         counted = "1s discarded, highest +1 per other die" + (f" (at most {cap})" if cap is not None else "")
@@ -440,12 +444,12 @@ class Bushido(Ruleset[Battle, BushidoPlan]):
         marked = _count(min(wounds, plan.target_wounds_left), "box", "boxes")
         log.append(LogLine("BU-7.3", f"{plan.target} marks {marked}"
                                      + (": every box is marked, the model is removed" if removed else "")))
-        return log, {"hit": True, "success_level": sl, "wounds": wounds, "removed": removed}
+        return log, BushidoOutcome(hit=True, success_level=sl, wounds=wounds, removed=removed)
 
-    def _apply(self, battle: Battle, resolution: Resolution) -> Battle:
+    def _apply(self, battle: Battle, resolution: Resolution[BushidoOutcome]) -> Battle:
         plan = resolution.plan
         assert isinstance(plan, BushidoPlan)
-        wounds = int(resolution.outcome.get("wounds", 0))
+        wounds = resolution.outcome.wounds
         units = []
         for unit in battle.units:
             if unit.id == plan.attacker and unit.weapon is not None and unit.weapon.ammo is not None:

@@ -33,6 +33,7 @@ from rangefire.rulesets.dress_on_the_colors.volley import (
     SAVES,
     TARGET_NUMBERS,
     WEAPON_NAMES,
+    DressOutcome,
     VolleyPlan,
     need_for,
     plural,
@@ -41,7 +42,7 @@ from rangefire.rulesets.dress_on_the_colors.volley import (
     worsen_save,
 )
 
-__all__ = ["Battle", "DressOnTheColors", "Options", "Unit", "VolleyPlan"]
+__all__ = ["Battle", "DressOnTheColors", "DressOutcome", "Options", "Unit", "VolleyPlan"]
 
 
 def _inches(distance2: Fraction) -> str:
@@ -52,7 +53,7 @@ def _at(p: Point) -> str:
     return f"({float(p.x):.2f}, {float(p.y):.2f})"
 
 
-class DressOnTheColors(Ruleset[Battle, VolleyPlan]):
+class DressOnTheColors(Ruleset[Battle, VolleyPlan, DressOutcome]):
     """Volleys of musketry and artillery between regiments of stands."""
 
     key = KEY
@@ -268,21 +269,21 @@ class DressOnTheColors(Ruleset[Battle, VolleyPlan]):
             },
         )
 
-    def _resolve(self, plan: VolleyPlan, source: DiceSource) -> tuple[list[LogLine], Mapping[str, Any]]:
+    def _resolve(self, plan: VolleyPlan, source: DiceSource) -> tuple[list[LogLine], DressOutcome]:
         return resolve_volley(plan, source)
 
-    def _apply(self, battle: Battle, resolution: Resolution) -> Battle:
+    def _apply(self, battle: Battle, resolution: Resolution[DressOutcome]) -> Battle:
         plan = resolution.plan
         assert isinstance(plan, VolleyPlan)
         out = resolution.outcome
         units = []
         for unit in battle.units:
             if unit.id == plan.target:
-                if out["destroyed"]:
+                if out.destroyed:
                     continue  # the unit is destroyed and leaves the table [DC-4.3]
                 unit = unit.model_copy(update={
-                    "stands": out["target_stands"], "micro_hits": out["micro_hits"],
-                    "disordered": unit.disordered or out["disorder"],
+                    "stands": out.target_stands, "micro_hits": out.micro_hits,
+                    "disordered": unit.disordered or out.disorder,
                 })
             if unit.id == plan.attacker:
                 # stationary fire places a marker; a unit that moved has lost its old one [DC-7.1]; the unit

@@ -13,7 +13,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-from rangefire.core import DiceSource, LogLine, Need, Plan
+from rangefire.core import DiceSource, LogLine, Need, Outcome, Plan
 from rangefire.dice import Dist
 
 #: Target numbers by weapon and band; None where the weapon cannot fire [DC-3.2].
@@ -188,6 +188,20 @@ class VolleyPlan(Plan):
 
 # -- exact odds ------------------------------------------------------------------------------------
 @dataclass(frozen=True)
+class DressOutcome(Outcome):
+    """What a volley came to [DC-3, DC-4, DC-5]: the named outcomes and events, then the target as it is left."""
+
+    hits: int
+    unsaved_hits: int
+    stands_lost: int
+    suppression: bool
+    disorder: bool
+    target_stands: int
+    micro_hits: int
+    destroyed: bool
+
+
+@dataclass(frozen=True)
 class VolleyOutcome:
     """One joint outcome of a volley: what every named outcome and event needs to be computed together."""
 
@@ -262,7 +276,7 @@ def _faces(values: tuple[int, ...]) -> str:
     return " ".join(str(v) for v in values) or "none"
 
 
-def resolve_volley(plan: VolleyPlan, source: DiceSource) -> tuple[list[LogLine], dict[str, Any]]:
+def resolve_volley(plan: VolleyPlan, source: DiceSource) -> tuple[list[LogLine], DressOutcome]:
     """Play one volley in the order of DC-8.1, logging each step with its clause."""
     log: list[LogLine] = []
 
@@ -331,14 +345,5 @@ def resolve_volley(plan: VolleyPlan, source: DiceSource) -> tuple[list[LogLine],
         say("DC-7.1", f"{plan.attacker} fired while stationary: gunsmoke marker placed at its front edge")
     else:
         say("DC-7.1", f"{plan.attacker} moved this turn: no gunsmoke marker")
-    outcome = {
-        "hits": hits,
-        "unsaved_hits": unsaved,
-        "stands_lost": lost,
-        "suppression": suppression,
-        "disorder": disorder,
-        "target_stands": left,
-        "micro_hits": marker,
-        "destroyed": left == 0,
-    }
-    return log, outcome
+    return log, DressOutcome(hits=hits, unsaved_hits=unsaved, stands_lost=lost, suppression=suppression,
+                             disorder=disorder, target_stands=left, micro_hits=marker, destroyed=left == 0)

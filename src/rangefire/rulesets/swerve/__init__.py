@@ -16,20 +16,36 @@ from rangefire.core import (
     Choice,
     ChoiceError,
     DiceSource,
+    LineOfPlay,
+    LinesOfPlay,
     LogLine,
     Modifier,
     Need,
     Odds,
+    Outcome,
     Plan,
     Refusal,
     Resolution,
     Ruleset,
 )
-from rangefire.core.numbers import fraction_str
 from rangefire.rulesets.swerve.combat import Action, Combat, State, not_in_play
 from rangefire.rulesets.swerve.scenario import KEY, Battle, Card, Options, Turn, cross_problems
 
-__all__ = ["Action", "Battle", "Combat", "CombatPlan", "Swerve"]
+__all__ = ["Action", "Battle", "Combat", "CombatPlan", "Swerve", "SwerveOutcome"]
+
+
+@dataclass(frozen=True)
+class SwerveOutcome(Outcome):
+    """What a ranged combat came to: who won [SW-4.3] and the damage dealt [SW-5.1], the combat bonus revealed
+    and the totals compared [SW-4.1], whether the target was destroyed [SW-5.3], the cards spent (ids, sorted)."""
+
+    attacker_wins: bool
+    damage: int
+    bonus: int
+    accuracy: int
+    speed: int
+    destroyed: bool
+    spent: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -82,7 +98,7 @@ class CombatPlan(Plan):
         return rows
 
 
-class Swerve(Ruleset[Battle, CombatPlan]):
+class Swerve(Ruleset[Battle, CombatPlan, SwerveOutcome]):
     """Accuracy against speed, with swerved cards and a combat bonus from the deck."""
 
     key = KEY
@@ -238,17 +254,14 @@ class Swerve(Ruleset[Battle, CombatPlan]):
         listed = []
         for line, end in lines:
             outcome = combat.outcome(end)
-            listed.append({"actions": [str(a) for a in line],
-                           "attacker_wins": fraction_str(outcome.p(lambda o: o[0])),
-                           "damage": outcome.map(lambda o: o[1]).to_dict()})
+            listed.append(LineOfPlay(tuple(str(a) for a in line), outcome.p(lambda o: o[0]),
+                                     outcome.map(lambda o: o[1])))
         return Odds(plan=plan, outcomes={"damage": result.map(lambda o: o[1])},
                     events={"attacker_wins": result.p(lambda o: o[0])},
-                    extra={"best_line": [str(a) for a in best],
-                           "value_before_actions": fraction_str(combat.value(state)),
-                           "lines": listed, "lines_cut": cut})
+                    lines=LinesOfPlay(tuple(str(a) for a in best), combat.value(state), tuple(listed), cut))
 
     # -- resolution and application ----------------------------------------------------------------
-    def _resolve(self, plan: CombatPlan, source: DiceSource) -> tuple[list[LogLine], Mapping[str, Any]]:
+    def _resolve(self, plan: CombatPlan, source: DiceSource) -> tuple[list[LogLine], SwerveOutcome]:
         combat, state, actions = self._replay(plan)
         who, launcher_id, target_id = combat.owner["attacker"], combat.launcher.id, combat.target.id
         if combat.launcher_paid:
@@ -293,16 +306,14 @@ class Swerve(Ruleset[Battle, CombatPlan]):
                                          + ("; it is destroyed [SW-5.3]" if destroyed else "")))
         else:
             log.append(LogLine("SW-5.2", "the defender deals no damage in ranged combat; nobody takes damage"))
-        outcome = {"attacker_wins": wins, "damage": damage, "bonus": bonus, "accuracy": state.accuracy + bonus,
-                   "speed": state.speed, "destroyed": wins and destroyed,
-                   "spent": sorted(state.spent)}
-        return log, outcome
+        return log, SwerveOutcome(attacker_wins=wins, damage=damage, bonus=bonus, accuracy=state.accuracy + bonus,
+                                  speed=state.speed, destroyed=wins and destroyed, spent=tuple(sorted(state.spent)))
 
-    def _apply(self, battle: Battle, resolution: Resolution) -> Battle:
+    def _apply(self, battle: Battle, resolution: Resolution[SwerveOutcome]) -> Battle:
         plan = resolution.plan
         assert isinstance(plan, CombatPlan)
         out = resolution.outcome
-        spent = set(out["spent"])
+        spent = set(out.spent)
         played = {cid for cid in spent if battle.card(cid).type == "tactic"}
         cards: list[Card] = []
         for card in battle.cards:
@@ -311,15 +322,15 @@ class Swerve(Ruleset[Battle, CombatPlan]):
             paid = card.id == plan.attacker and plan.combat is not None and plan.combat.launcher_paid  # [SW-2.5]
             if paid or card.id in spent:
                 card = card.model_copy(update={"swerved": True})  # costs paid stay paid [SW-5.3]
-            if card.id == plan.target and out["damage"]:
-                if out["destroyed"]:
+            if card.id == plan.target and out.damage:
+                if out.destroyed:
                     continue
-                card = card.model_copy(update={"counters": card.counters + out["damage"]})
+                card = card.model_copy(update={"counters": card.counters + out.damage})
             cards.append(card)
-        hands = {p: tuple(c for c in hand if c not in played and not (c == plan.target and out["destroyed"]))
+        hands = {p: tuple(c for c in hand if c not in played and not (c == plan.target and out.destroyed))
                  for p, hand in battle.hands.items()}
         players = dict(battle.players)
         deck = players[plan.attacker_player]
         if deck.deck_order == "unknown" and deck.deck:
-            players[plan.attacker_player] = deck.model_copy(update={"top_revealed": out["bonus"]})  # [SW-4.2]
+            players[plan.attacker_player] = deck.model_copy(update={"top_revealed": out.bonus})  # [SW-4.2]
         return battle.model_copy(update={"cards": tuple(cards), "hands": hands, "players": players})
