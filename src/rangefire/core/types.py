@@ -271,8 +271,8 @@ class Odds:
 
     ``exact`` is False only when the numbers are a Monte Carlo estimate, which ``estimate`` then describes.
     ``alternatives`` holds the odds were the attack aimed at another target the rules let the defender choose
-    (Bushido's nominations, by the model's id; JSON key ``nominations``); ``lines`` the lines of play of a game
-    played as a sequence of actions (swerve).
+    (the defender's nominations, by the unit's id; JSON key ``nominations``); ``lines`` the lines of play of a game
+    played as a sequence of actions.
     """
 
     plan: Plan
