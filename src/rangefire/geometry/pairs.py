@@ -20,7 +20,7 @@ from rangefire.geometry.discs import _HALF_TAN_SCALE, RIM_STEPS, Disc, Line, Pie
 from rangefire.geometry.exact import Segment
 from rangefire.geometry.screen import EPS, FamilyScreen, input_error, screen_families
 
-#: Rim segments screened at once, at most (bounds the memory of the screen, about 40 bytes each per vertex).
+#: Segments times vertices screened at once, at most: bounds the screen's memory (some 40 bytes each).
 _CHUNK = 400_000
 
 Param = tuple[int, int] | None

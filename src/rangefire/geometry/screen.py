@@ -134,8 +134,9 @@ EPS = 2.0**-53
 
 def input_error(magnitude: float, radius: float) -> float:
     """A bound on how far a float point of the table lies from its exact point, per coordinate: coordinates
-    (at most ``magnitude``) are correctly rounded (``EPS * |x|``), and a rim point ``cx + ux * r`` adds at most
-    four more roundings of terms no larger than ``magnitude + radius``; twice that, for slack."""
+    (at most ``magnitude``) are correctly rounded (``EPS * |x|``), and a rim point ``cx + ux * r`` (ux a
+    correctly rounded quotient, |ux| <= 1) is off by at most ``EPS (2 |cx| + 4 r)``; four times that, for
+    slack."""
     return 16 * EPS * (magnitude + radius) + 1e-300
 
 
@@ -146,7 +147,7 @@ class FamilyScreen:
 
     Only what the floats prove is set: ``clear`` (no solid piece met, certainly less than the limit inside
     obscuring terrain) and ``blocked`` (a solid piece's interior certainly crossed, or certainly more than the
-    limit inside one obscuring piece); a segment with neither is for the exact tests. Per incidence m (the piece
+    limit inside obscuring terrain); a segment with neither is for the exact tests. Per incidence m (the piece
     ``inc_k[m]`` near family ``inc_q[m]``): ``crossed``, its interior certainly crossed; ``yes`` and ``no``,
     whether the piece is certainly named, or certainly not, among the blockers of the segment (a solid piece
     whose interior it crosses; an obscuring piece whose interior it crosses when it certainly crosses no solid
@@ -278,21 +279,21 @@ def screen_families(first: np.ndarray, second: np.ndarray, inc_q: np.ndarray, in
     (V, 2) with each piece's first vertex and count; ``kinds`` whether each piece is solid and +1 or -1 as it
     runs counter-clockwise or not; ``delta`` bounds how far any float point lies from its exact point.
 
-    The error bound: in coordinates relative to a float origin of the family (each shifted coordinate is off by
-    at most ``delta' = delta + 2 EPS M`` from exact, M the largest shifted magnitude of the family), an
-    orientation ``(q - p) x (r - p)`` evaluated in floats, as differences or as ``q x r - p x r - q x p``, is off
-    from the exact orientation of the exact points by at most ``E = 64 EPS M^2 + 32 delta' (M + delta')``: the
-    float evaluation by at most 22 EPS M^2 (Shewchuk's bound for the first form, three terms of magnitude
-    2 M^2 and two subtractions for the second), the inputs by at most ``16 delta' M + 8 delta'^2``. A sign is
-    taken from floats only beyond E; a comparison of coordinates only beyond ``4 delta'``. An edge is then
-    certainly apart from a segment (one lies strictly on one side of the other's line) or certainly crossed
-    at a point inside both; anything else is unsure. A crossing at t = |o_a| / (|o_a| + |o_b|) is off by at most
-    ``2E / (D - 2E) + 4 EPS`` (D the float sum). The length inside a piece is the sum of the crossings' t
+    The error bound: in coordinates relative to a float origin of the family (each shifted coordinate is off by at
+    most ``delta' = delta + 2 EPS M`` from exact, M the largest shifted magnitude of the family), an orientation
+    ``(q - p) x (r - p)`` evaluated in floats, as differences or as ``q x r - p x r - q x p``, is off from the exact
+    orientation of the exact points by at most ``E = 64 EPS M^2 + 32 delta' (M + delta')``: the float evaluation by
+    at most 24 EPS M^2 (Shewchuk's bound, 3 EPS times the products' magnitudes, for the first form; three terms of
+    magnitude 2 M^2 and two subtractions, 22 EPS M^2, for the second), the inputs by at most ``16 delta' M + 8
+    delta'^2``. A sign is taken from floats only beyond E; a comparison of coordinates only beyond ``4 delta'``. An
+    edge is then certainly apart from a segment (one lies strictly on one side of the other's line) or certainly
+    crossed at a point inside both; anything else is unsure. A crossing at t = |o_a| / (|o_a| + |o_b|) is off by at
+    most ``2E / (D - 2E) + 4 EPS`` (D the float sum). The length inside a piece is the sum of the crossings' t
     (leaving) less those entering, plus 1 when the end is inside: off by at most the sum of their errors and the
-    rounding of the sum; the length inside the union of the obscuring pieces is at most the sum over the pieces
-    and at least the largest, and the sum itself where no two of the pieces it crosses may overlap
-    (``overlaps`` (Q, K): the pieces of each family that may overlap another there); where neither decides,
-    the union is swept in order. All times the segment's length, off by at most ``4 delta' + 4 EPS |d|``.
+    rounding of the sum; the length inside the union of the obscuring pieces is at most the sum over the pieces and
+    at least the largest, and the sum itself where no two of the pieces it crosses may overlap (``overlaps`` (Q, K):
+    the pieces of each family that may overlap another there); where neither decides, the union is swept in order.
+    All times the segment's length, off by at most ``4 delta' + 4 EPS |d|``.
     """
     ring, ring_start, ring_len = rings
     solid, turn = kinds
