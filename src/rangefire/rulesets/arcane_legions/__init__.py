@@ -33,6 +33,7 @@ from rangefire.rulesets.arcane_legions.table import (
     is_adjacent,
     nearby,
     sight,
+    sight_pieces,
     touching_sides,
 )
 
@@ -315,6 +316,7 @@ class ArcaneLegions(Ruleset[Battle, OrderPlan, ArcaneOutcome]):
                                       "what lies in front of it")]
         candidates.sort(key=lambda c: c[0])
         others = [u for u in battle.units if u.id not in (shooter.id, target.id)]
+        pieces = sight_pieces(others, battle.terrain, (bs, bt))
         best: Any = None
         ranked: dict[tuple[str, str], tuple[Any, Sides]] = {}  # the best rank of each side pair
         blockers: set[str] = set()
@@ -324,7 +326,7 @@ class ArcaneLegions(Ruleset[Battle, OrderPlan, ArcaneOutcome]):
             known = ranked.get((sa, st))
             if known is not None and known[0][:3] <= bound[:3]:
                 continue  # the same sides through other notches cannot do better
-            seen = sight(Segment(na, nt), others, battle.terrain, battle.options.touching_hinders)
+            seen = sight(Segment(na, nt), others, battle.terrain, battle.options.touching_hinders, pieces)
             if seen.blocked_by:
                 blockers.update(seen.blocked_by)
                 continue

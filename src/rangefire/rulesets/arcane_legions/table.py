@@ -213,10 +213,30 @@ class Sight:
         return "touching" if self.touching else "clear"
 
 
-def sight(segment: Segment, others: Sequence[Unit], terrain: Sequence[Terrain], touching_hinders: bool) -> Sight:
+Piece = tuple[str, str, Polygon]
+
+
+def sight_pieces(others: Sequence[Unit], terrain: Sequence[Terrain], between: tuple[Base, Base]) -> list[Piece]:
+    """What a line of sight between notches of two bases can meet: the other units' bases, then the terrain,
+    each ``(id, kind, polygon)``; those whose float boxes are clearly apart from the box around both bases left
+    out (every such line lies in that box). All of them when ``exact.FAST_FILTERS`` is off."""
+    pieces = [(u.id, "unit", base_of(u).polygon) for u in others] + [(t.id, t.kind, t.polygon) for t in terrain]
+    if not exact.FAST_FILTERS:
+        return pieces
+    (ax0, ay0, ax1, ay1), (bx0, by0, bx1, by1) = (base.polygon.float_box for base in between)
+    m = 1e-6  # see Polygon.is_clearly_apart
+    x0, y0, x1, y1 = min(ax0, bx0) - m, min(ay0, by0) - m, max(ax1, bx1) + m, max(ay1, by1) + m
+    return [(pid, kind, polygon) for pid, kind, polygon in pieces
+            if not (polygon.float_box[0] > x1 or polygon.float_box[2] < x0 or polygon.float_box[1] > y1
+                    or polygon.float_box[3] < y0)]
+
+
+def sight(segment: Segment, others: Sequence[Unit], terrain: Sequence[Terrain], touching_hinders: bool,
+          pieces: Sequence[Piece] | None = None) -> Sight:
     """Classify the line of sight between two notches [AL-4.1 to AL-4.4]: a piece is passed through when the
     segment meets its interior; one that is only touched neither blocks nor hinders, unless the option
-    ``touching_hinders`` makes it hinder."""
+    ``touching_hinders`` makes it hinder. ``pieces``: :func:`sight_pieces` for the two bases, when the caller
+    has them (else every other unit and piece of terrain is looked at)."""
     blocked: list[str] = []
     hindered: list[str] = []
     touched: list[str] = []
@@ -226,8 +246,8 @@ def sight(segment: Segment, others: Sequence[Unit], terrain: Sequence[Terrain], 
     ends = float(segment.a.x), float(segment.a.y), float(segment.b.x), float(segment.b.y)
     x0, x1 = min(ends[0], ends[2]) - m, max(ends[0], ends[2]) + m
     y0, y1 = min(ends[1], ends[3]) - m, max(ends[1], ends[3]) + m
-    pieces = [(u.id, "unit", base_of(u).polygon) for u in others]
-    pieces += [(t.id, t.kind, t.polygon) for t in terrain]
+    if pieces is None:
+        pieces = [(u.id, "unit", base_of(u).polygon) for u in others] + [(t.id, t.kind, t.polygon) for t in terrain]
     for pid, kind, polygon in pieces:
         if fast:
             px0, py0, px1, py1 = polygon.float_box
