@@ -13,7 +13,7 @@ from pydantic import ValidationError
 
 from rangefire.core import Attack, SeededSource
 from rangefire.core.outputs import check_output, odds_output, refused_odds_output, resolve_output
-from rangefire.core.schemas import OUTPUTS, CheckOutput, OddsOutput, ResolveOutput, output_schema
+from rangefire.core.schemas import OUTPUTS, CheckOutput, OddsOutput, ResolveOutput, output_schema, resolve_model
 from rangefire.rulesets import RULESETS, find_ruleset, load_battle
 from rangefire.scenario.jsonschema import scenario_schema
 from tests.commands import run
@@ -57,6 +57,25 @@ def test_every_real_output_validates_strictly(outputs, command):
     assert outputs[command]
     for data in outputs[command]:
         model.model_validate_json(json.dumps(data), strict=True)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS, ids=lambda r: r.key)
+def test_every_resolution_validates_against_its_games_own_outcome(outputs, ruleset):
+    model = resolve_model(type(ruleset))
+    assert model is not ResolveOutput
+    mine = [o for o in outputs["resolve"] if o["ruleset"] == ruleset.key]
+    assert mine
+    for data in mine:
+        model.model_validate_json(json.dumps(data), strict=True)
+    first = mine[0]
+    name = ruleset.outcome_names[0] if hasattr(ruleset, "outcome_names") else next(iter(first["outcome"]))
+    for broken in (_broken(first, ["outcome", "surprise"], 1), _broken(first, ["outcome", name], "3"),
+                   _broken(first, ["outcome"], {k: v for k, v in first["outcome"].items() if k != name})):
+        ResolveOutput.model_validate_json(json.dumps(broken), strict=True)  # the generic model lets it through
+        with pytest.raises(ValidationError):
+            model.model_validate_json(json.dumps(broken), strict=True)
+    printed = json.loads(run("schema", ruleset.key, "--output", "resolve").stdout)
+    assert printed["properties"]["outcome"] == {"$ref": f"#/$defs/{model.model_fields['outcome'].annotation.__name__}"}
 
 
 def test_the_command_line_prints_what_the_models_describe(tmp_path):
@@ -163,7 +182,7 @@ def test_a_unit_position_is_a_point_of_exact_numbers():
 
 @pytest.mark.parametrize(("args", "needle"), [
     ((), "name a game"),
-    (("doc", "--output", "odds"), "one of the two"),
+    (("doc", "--output", "targets"), "must be one of check, odds, resolve"),
     (("chess",), "unknown ruleset 'chess'"),
     (("--output", "targets"), "must be one of check, odds, resolve"),
 ])

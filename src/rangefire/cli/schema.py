@@ -21,25 +21,28 @@ OUTPUT_NAMES = ("check", "odds", "resolve")
 
 @app.command()
 def schema(
-    game: Annotated[Optional[str], typer.Argument(help="a game's key or alias: the schema of its scenario", show_default=False)] = None,  # noqa: UP045, E501
+    game: Annotated[Optional[str], typer.Argument(help="a game's key or alias: the schema of its scenario (with --output, of its output)", show_default=False)] = None,  # noqa: UP045, E501
     output: Annotated[Optional[str], typer.Option("--output", metavar="|".join(OUTPUT_NAMES), help="the schema of this command's --json output instead")] = None,  # noqa: UP045, E501
     as_json: Annotated[bool, typer.Option("--json", help="errors as JSON (the schema is JSON either way)")] = False,
 ) -> None:
-    """Print the JSON Schema of GAME's scenario, or with --output that of check, odds or resolve --json."""
+    """Print the JSON Schema of GAME's scenario, or with --output that of check, odds or resolve --json (with
+    GAME too, that game's: resolve's outcome as the game reports it)."""
+    from rangefire.rulesets import find_ruleset
+
     with user_errors(as_json):
-        if (game is None) == (output is None):
+        if game is None and output is None:
             raise RangefireError("name a game (rangefire schema GAME) or an output (rangefire schema --output "
-                                 f"{'|'.join(OUTPUT_NAMES)}), one of the two")
+                                 f"{'|'.join(OUTPUT_NAMES)}), or both")
+        ruleset = find_ruleset(game) if game is not None else None
         if output is not None:
             from rangefire.core.schemas import output_schema
 
             if output not in OUTPUT_NAMES:
                 raise RangefireError(f"--output {output!r}: must be one of {', '.join(OUTPUT_NAMES)}")
-            document = output_schema(output)
+            document = output_schema(output, type(ruleset) if ruleset is not None else None)
         else:
-            from rangefire.rulesets import find_ruleset
             from rangefire.scenario.jsonschema import scenario_schema
 
-            assert game is not None
-            document = scenario_schema(find_ruleset(game).battle_model)
+            assert ruleset is not None
+            document = scenario_schema(ruleset.battle_model)
     sys.stdout.write(json.dumps(document, indent=2) + "\n")

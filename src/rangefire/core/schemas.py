@@ -21,9 +21,11 @@ surprise
 
 from __future__ import annotations
 
+import dataclasses
+import typing
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, create_model
 
 from rangefire.core.types import FORMAT
 
@@ -167,17 +169,64 @@ class ResolveOutput(_Attack):
     battle: dict[str, JsonValue]
 
 
+def outcome_type(ruleset: type[Any]) -> type[Any] | None:
+    """The outcome type a game's class resolves to (``Ruleset[Battle, Plan, DressOutcome]``), None if unknown."""
+    for klass in ruleset.__mro__:
+        for base in getattr(klass, "__orig_bases__", ()):
+            args = typing.get_args(base)
+            if len(args) == 3 and isinstance(args[2], type) and dataclasses.is_dataclass(args[2]):
+                return args[2]
+    return None
+
+
+def outcome_model(outcome: type[Any]) -> type[BaseModel]:
+    """A strict model of a game's outcome as its ``to_dict`` writes it: each field with its type, a tuple as a
+    list; a field that may be None is left out when it is, so it is optional.
+
+    >>> from dataclasses import dataclass
+    >>> @dataclass(frozen=True)
+    ... class Volley:
+    ...     hits: int
+    ...     fled: bool | None
+    >>> sorted(outcome_model(Volley).model_json_schema()["required"])
+    ['hits']
+    """
+    hints = typing.get_type_hints(outcome)
+    fields: dict[str, Any] = {}
+    for item in dataclasses.fields(outcome):
+        kind = hints[item.name]
+        if typing.get_origin(kind) is tuple:
+            kind = list[typing.get_args(kind)[0]]  # type: ignore[misc]
+        optional = type(None) in typing.get_args(kind)
+        fields[item.name] = (kind, None) if optional else (kind, ...)
+    model: type[BaseModel] = create_model(outcome.__name__, __config__=_Out.model_config, **fields)
+    return model
+
+
+def resolve_model(ruleset: type[Any]) -> type[BaseModel]:
+    """``resolve --json`` of one game: :class:`ResolveOutput` with the game's own outcome in place of the
+    generic one (the generic model where the game's outcome type is not known)."""
+    outcome = outcome_type(ruleset)
+    if outcome is None:
+        return ResolveOutput
+    model: type[BaseModel] = create_model(f"ResolveOutput{outcome.__name__}", __base__=ResolveOutput,
+                                          outcome=(outcome_model(outcome), ...))
+    return model
+
+
 #: The outputs ``rangefire schema --output`` knows, by command.
 OUTPUTS: dict[str, type[BaseModel]] = {"check": CheckOutput, "odds": OddsOutput, "resolve": ResolveOutput}
 
 
-def output_schema(command: str) -> dict[str, Any]:
-    """The JSON Schema of a command's ``--json`` output.
+def output_schema(command: str, ruleset: type[Any] | None = None) -> dict[str, Any]:
+    """The JSON Schema of a command's ``--json`` output; of one game's where its class is given (``resolve``:
+    the game's own outcome).
 
     >>> output_schema("odds")["properties"]["format"]["const"]
     1
     """
-    return {"$schema": "https://json-schema.org/draft/2020-12/schema", **OUTPUTS[command].model_json_schema()}
+    model = resolve_model(ruleset) if command == "resolve" and ruleset is not None else OUTPUTS[command]
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", **model.model_json_schema()}
 
 
 assert FORMAT == 1, "the output models pin format to 1: raise both together"
