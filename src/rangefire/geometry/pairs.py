@@ -82,6 +82,7 @@ class _Family:
         # where its centre line and its rim segments are in the screens: (screen, family number)
         self.centre: tuple[FamilyScreen, int] | None = None
         self.rim: tuple[FamilyScreen, int] | None = None
+        self.jobs: list[tuple[int, bool]] = []  # the pairs it answers: their places, and whether first to second
 
     def segment(self, i: int, j: int, forward: bool) -> Segment:
         a = self.first.rim_point(self.params[0][i])
@@ -147,19 +148,21 @@ def _corridors(families: list[_Family], rings: tuple[np.ndarray, np.ndarray, np.
     slack = 1e-9 + 256 * EPS * (magnitude + reach.max() + 1) + 8 * delta
     d = b - a
     length = np.hypot(d[:, 0], d[:, 1])
-    w = ring[None, :, :] - a[:, None, :]
-    side = (d[:, None, 0] * w[:, :, 1] - d[:, None, 1] * w[:, :, 0]) / length[:, None]
     err = 2 * (256 * EPS * (magnitude + 1) ** 2 + 64 * delta * (magnitude + 1)) / length + slack
     band = (reach + err)[:, None]
-    left = np.logical_and.reduceat(side > band, ring_start, axis=1)
-    right = np.logical_and.reduceat(side < -band, ring_start, axis=1)
     lo = np.minimum.reduceat(ring, ring_start, axis=0)
     hi = np.maximum.reduceat(ring, ring_start, axis=0)
     grow = (reach + slack)[:, None]
     box_lo, box_hi = np.minimum(a, b) - grow, np.maximum(a, b) + grow
-    outside = ((lo[None, :, 0] > box_hi[:, None, 0]) | (hi[None, :, 0] < box_lo[:, None, 0])
-               | (lo[None, :, 1] > box_hi[:, None, 1]) | (hi[None, :, 1] < box_lo[:, None, 1]))
-    keep: np.ndarray = ~(left | right | outside)
+    keep: np.ndarray = ~((lo[None, :, 0] > box_hi[:, None, 0]) | (hi[None, :, 0] < box_lo[:, None, 0])
+                         | (lo[None, :, 1] > box_hi[:, None, 1]) | (hi[None, :, 1] < box_lo[:, None, 1]))
+    step = max(1, _CHUNK // len(ring))  # families a block: every vertex against each family's line
+    for start in range(0, len(families), step):
+        at = slice(start, start + step)
+        w = ring[None, :, :] - a[at, None, :]
+        side = (d[at, None, 0] * w[:, :, 1] - d[at, None, 1] * w[:, :, 0]) / length[at, None]
+        keep[at] &= ~(np.logical_and.reduceat(side > band[at], ring_start, axis=1)
+                      | np.logical_and.reduceat(side < -band[at], ring_start, axis=1))
     return keep
 
 
@@ -186,7 +189,6 @@ def first_clear_all(pairs: Sequence[tuple[Disc, Disc]], pieces: Sequence[Piece],
     out: list[Seen | None] = [first_clear(a, b, pieces, limit) if t else None
                               for (a, b), t in zip(pairs, touching, strict=True)]
     families: dict[tuple[int, int], _Family] = {}
-    jobs: list[tuple[int, _Family, bool]] = []
     for n, ((a, b), t) in enumerate(zip(pairs, touching, strict=True)):
         if t:
             continue
@@ -197,12 +199,17 @@ def first_clear_all(pairs: Sequence[tuple[Disc, Disc]], pieces: Sequence[Piece],
         if family is None:
             family = families[id(first), id(second)] = _Family(first, second, terrain,
                                                                (fa, fb) if forward else (fb, fa))
-        jobs.append((n, family, forward))
-    if jobs:
-        _screen_all(list(families.values()), terrain, float(limit))
-    for n, family, forward in jobs:
-        out[n] = _resolve(family, forward, limit)
+        family.jobs.append((n, forward))
+    if families:
+        _screen_all(list(families.values()), terrain, limit, out)
     return [s for s in out if s is not None]
+
+
+def _settle(family: _Family, limit: Fraction, out: list[Seen | None]) -> None:
+    """Answer a family's pairs, then let go of its screens (only one chunk's are kept at a time)."""
+    for n, forward in family.jobs:
+        out[n] = _resolve(family, forward, limit)
+    family.centre = family.rim = None
 
 
 def _rings(terrain: Sequence[Piece]) -> tuple[tuple[np.ndarray, np.ndarray, np.ndarray], tuple[np.ndarray,
@@ -229,8 +236,11 @@ def _overlaps(keep: np.ndarray, rings: tuple[np.ndarray, np.ndarray, np.ndarray]
     return out
 
 
-def _screen_all(families: list[_Family], terrain: Sequence[Piece], limit: float) -> None:
-    """Screen every family's centre line and rim segments; each family keeps its verdicts."""
+def _screen_all(families: list[_Family], terrain: Sequence[Piece], exact_limit: Fraction,
+                out: list[Seen | None]) -> None:
+    """Screen every family's centre line, then the rim segments of those it does not settle, a chunk at a time,
+    answering each chunk's pairs in ``out`` before the next."""
+    limit = float(exact_limit)
     rings, kinds = _rings(terrain)
     centres = np.array([(*f.floats[0][:2], *f.floats[1][:2]) for f in families])
     magnitude = max(float(np.abs(rings[0]).max()), float(np.abs(centres).max()))
@@ -244,6 +254,8 @@ def _screen_all(families: list[_Family], terrain: Sequence[Piece], limit: float)
         family.near = np.flatnonzero(keep[u]).tolist()
         family.centre = (centre, u)
     # a clear centre line is the first clear line both ways: those families need no rim segments
+    for u in np.flatnonzero(centre.clear[:, 0, 0]).tolist():
+        _settle(families[u], exact_limit, out)
     rest = np.flatnonzero(~centre.clear[:, 0, 0])
     families = [families[u] for u in rest]
     if not families:
@@ -273,6 +285,7 @@ def _screen_all(families: list[_Family], terrain: Sequence[Piece], limit: float)
         screen.summarise(np.array([len(f.params[0]) for f in chunk]), np.array([len(f.params[1]) for f in chunk]))
         for n, family in enumerate(chunk):
             family.rim = (screen, n)
+            _settle(family, exact_limit, out)
         start = stop
 
 
