@@ -8,6 +8,7 @@ Every route reads its request into a call of :class:`~rangefire.web.service.Batt
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -40,7 +41,7 @@ from rangefire.web.bodies import (
 )
 from rangefire.web.errors import ApiError, from_library, validation_path
 from rangefire.web.events import Broker, TooManyStreams
-from rangefire.web.service import AttackAsk, Battles, Loaded, examples, ruleset_info
+from rangefire.web.service import MAX_BATTLES, AttackAsk, Battles, Loaded, examples, ruleset_info
 from rangefire.web.store import Role, Store
 
 log = logging.getLogger("rangefire.web")
@@ -84,18 +85,53 @@ class SecurityHeaders:
         await self.app(scope, receive, with_headers)
 
 
+class HideTokens(logging.Filter):
+    """Access logs without tokens: the event stream takes its token in the query (``?token=``), which a
+    server's access log (uvicorn's, at level info) would otherwise write down in clear."""
+
+    QUERY_TOKEN = re.compile(r"([?&]token=)[^&\s]*")
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.args, tuple):
+            record.args = tuple(self.QUERY_TOKEN.sub(r"\1[hidden]", a) if isinstance(a, str) else a
+                                for a in record.args)
+        if isinstance(record.msg, str):
+            record.msg = self.QUERY_TOKEN.sub(r"\1[hidden]", record.msg)
+        return True
+
+
+def hide_tokens_in(logger_name: str = "uvicorn.access") -> None:
+    """Put :class:`HideTokens` on a logger once (creating apps again adds none)."""
+    logger = logging.getLogger(logger_name)
+    if not any(isinstance(f, HideTokens) for f in logger.filters):
+        logger.addFilter(HideTokens())
+
+
+class PageFiles(StaticFiles):
+    """The page's folder; a server installed without it still serves the API, its files answered 404."""
+
+    async def check_config(self) -> None:
+        if self.directory is None or not Path(self.directory).is_dir():
+            raise ApiError(404, "not_found", "the page's files are not installed on this server")
+        await super().check_config()
+
+
 def error_response(error: ApiError) -> JSONResponse:
     headers = {"WWW-Authenticate": "Bearer"} if error.status == 401 else None
     return JSONResponse(error.body(), status_code=error.status, headers=headers)
 
 
 def create_app(db_path: str | Path, *, static_dir: str | Path | None = None, keepalive: float = 15.0,
-               max_streams: int = 1000, workers: int = 2) -> FastAPI:
+               max_streams: int = 1000, streams_per_battle: int = 32, stream_seconds: float = 3600.0,
+               max_battles: int | None = MAX_BATTLES, workers: int = 2) -> FastAPI:
     """The API over the battles of ``db_path`` (created when missing), with the page's files from
-    ``static_dir`` (the package's ``web/static`` by default); ``workers`` requests are worked on at once."""
+    ``static_dir`` (the package's ``web/static`` by default); ``workers`` requests are worked on at once.
+    Bounds: ``max_battles`` battles kept (None: no bound), ``max_streams`` event streams open (at most
+    ``streams_per_battle`` on one battle), each open for ``stream_seconds`` before the browser reopens it."""
+    hide_tokens_in()
     store = Store(db_path)
-    broker = Broker(max_streams)
-    battles = Battles(store, broker.publish)
+    broker = Broker(max_streams, streams_per_battle, stream_seconds)
+    battles = Battles(store, broker.publish, max_battles)
     # The engine's work holds the interpreter's lock: more threads at it than cores only make each answer
     # slower (and starve the event loop that reads requests), so a few run at once and the rest wait in turn.
     limiter = anyio.CapacityLimiter(workers)
@@ -284,5 +320,5 @@ def create_app(db_path: str | Path, *, static_dir: str | Path | None = None, kee
     def battle_page(battle_id: BattleId) -> Response:
         return page("battle.html")
 
-    app.mount("/static", StaticFiles(directory=static, check_dir=False), name="static")
+    app.mount("/static", PageFiles(directory=static, check_dir=False), name="static")
     return app

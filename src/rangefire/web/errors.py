@@ -19,7 +19,7 @@ from rangefire.core import (
     UnknownUnitError,
 )
 from rangefire.core.errors import error_data
-from rangefire.web.store import ConflictError, StoreError
+from rangefire.web.store import ConflictError, FullError, StoreError
 
 
 class ApiError(Exception):
@@ -48,6 +48,7 @@ def refused(refusals: Sequence[Refusal]) -> ApiError:
 #: The status of each kind of the library's errors (the most specific class first); any other is a 400.
 STATUS: tuple[tuple[type[RangefireError], int], ...] = (
     (ConflictError, 409),
+    (FullError, 503),
     (IllegalAttackError, 409),
     (UnknownUnitError, 404),
     (UnknownRulesetError, 404),

@@ -36,8 +36,12 @@ class _Stream:
 class Broker:
     """The open streams of every battle; at most ``max_streams`` at once."""
 
-    def __init__(self, max_streams: int = 1000) -> None:
+    def __init__(self, max_streams: int = 1000, per_battle: int = 32, lifetime: float = 3600.0) -> None:
         self.max_streams = max_streams
+        self.per_battle = per_battle
+        #: Seconds a stream stays open: then it ends, and the browser's EventSource opens a new one (after the
+        #: ``retry`` it was told), so that a stream no one reads any more does not hold its place for ever.
+        self.lifetime = lifetime
         self._streams: dict[str, set[_Stream]] = {}
         self._lock = threading.Lock()
 
@@ -53,6 +57,9 @@ class Broker:
         with self._lock:
             if sum(len(s) for s in self._streams.values()) >= self.max_streams:
                 raise TooManyStreams(f"{self.max_streams} event streams are open, the most this server keeps")
+            if len(self._streams.get(battle_id, ())) >= self.per_battle:
+                raise TooManyStreams(f"{self.per_battle} event streams are open on this battle, the most one "
+                                     "battle may have; close one (another tab?) and retry")
             stream = _Stream(asyncio.get_running_loop())
             self._streams.setdefault(battle_id, set()).add(stream)
         return stream
@@ -69,11 +76,14 @@ class Broker:
                      keepalive: float) -> AsyncIterator[str]:
         """The text of a server-sent event stream: ``action`` events as they come, a comment now and then (so
         that proxies keep the connection and a closed one is noticed)."""
+        loop = asyncio.get_running_loop()
+        ends = loop.time() + self.lifetime
         try:
             yield "retry: 2000\n\n"
-            while not await disconnected():
+            while not await disconnected() and loop.time() < ends:
                 try:
-                    event = await asyncio.wait_for(stream.queue.get(), timeout=keepalive)
+                    event = await asyncio.wait_for(stream.queue.get(),
+                                                   timeout=max(0.0, min(keepalive, ends - loop.time())))
                 except TimeoutError:
                     yield ": keep-alive\n\n"
                     continue

@@ -44,10 +44,13 @@ from rangefire.record import (
 from rangefire.rulesets import battle_from_mapping, find_ruleset
 from rangefire.scenario import parse_scenario
 from rangefire.web.errors import ApiError, refused
-from rangefire.web.store import ActionRow, BattleRow, Role, Store
+from rangefire.web.store import ActionRow, BattleRow, ConflictError, Role, Store
 
 #: A battle played over HTTP has at most this many sides (one secret link each).
 MAX_SIDES = 16
+#: Battles a server keeps by default (each up to a scenario file's size plus its actions): a new one past this
+#: is refused (503 ``unavailable``) rather than filling the disk; ``create_app(max_battles=...)`` sets another.
+MAX_BATTLES = 10_000
 #: States kept in memory (the latest ones used, of any battle, by version): a battle whose current state is not
 #: among them is replayed when asked for.
 CACHED_STATES = 2048
@@ -124,8 +127,9 @@ Publish = Callable[[str, dict[str, Any]], None]
 class Battles:
     """The battles of a store, as the API serves them."""
 
-    def __init__(self, store: Store, publish: Publish | None = None) -> None:
+    def __init__(self, store: Store, publish: Publish | None = None, max_battles: int | None = MAX_BATTLES) -> None:
         self.store = store
+        self.max_battles = max_battles
         self.publish: Publish = publish or (lambda battle_id, event: None)
         self._states: OrderedDict[tuple[str, tuple[int, int]], Any] = OrderedDict()
         self._lock = threading.Lock()
@@ -153,7 +157,7 @@ class Battles:
         if len(sides) > MAX_SIDES:
             raise ApiError(422, "invalid_request", f"the battle has {len(sides)} sides; a battle served here has "
                                                    f"at most {MAX_SIDES}", path="scenario")
-        created = self.store.create(ruleset.key, ruleset.dump(battle), sides, entered_dice)
+        created = self.store.create(ruleset.key, ruleset.dump(battle), sides, entered_dice, self.max_battles)
         links = {side: f"/battle/{created.id}#token={token}" for side, token in created.side_tokens.items()}
         links["spectator"] = f"/battle/{created.id}#token={created.spectator_token}"
         return {"format": FORMAT, "id": created.id, "ruleset": ruleset.key, "entered_dice": entered_dice,
@@ -318,15 +322,17 @@ class Battles:
         if not stored:
             raise ApiError(409, "conflict", "nothing to undo: the battle has no actions")
         last = stored[-1]
+        if (len(stored), last.seq) != loaded.version:  # an action landed or went since the battle was read
+            raise ConflictError("the battle changed while the undo was asked; fetch it again and retry")
         if last.by_side != side:
             raise ApiError(403, "forbidden", f"the last action ({last.kind}, number {last.number}) is "
                                              f"{last.by_side}'s; only {last.by_side} may undo it")
-        self.store.remove_last(loaded.row.id, len(stored))
+        self.store.remove_last(loaded.row.id, loaded.version)
         self.publish(loaded.row.id, {"actions": len(stored) - 1, "kind": "undo", "by": side})
         return self.state(self.load(loaded.row), role)
 
     def _record(self, loaded: Loaded, kind: str, side: str, action: Action, after: Any) -> int:
-        version = self.store.append(loaded.row.id, loaded.actions, kind, side, action.model_dump(mode="json"))
+        version = self.store.append(loaded.row.id, loaded.version, kind, side, action.model_dump(mode="json"))
         number = version[0]
         self._keep(loaded.row.id, version, after)
         self.publish(loaded.row.id, {"actions": number, "kind": kind, "by": side})
@@ -391,5 +397,5 @@ def _name(battle: Any, uid: str) -> str | None:
     return None
 
 
-__all__ = ["CACHED_STATES", "MAX_SIDES", "AttackAsk", "Battles", "DiceNeeded", "Example", "Loaded", "examples",
-           "ruleset_info"]
+__all__ = ["CACHED_STATES", "MAX_BATTLES", "MAX_SIDES", "AttackAsk", "Battles", "DiceNeeded", "Example", "Loaded",
+           "examples", "ruleset_info"]

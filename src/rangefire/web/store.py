@@ -70,6 +70,12 @@ class ConflictError(RangefireError):
     kind = "conflict"
 
 
+class FullError(RangefireError):
+    """The store holds as many battles as the server keeps: a new one is refused."""
+
+    kind = "unavailable"
+
+
 @dataclass(frozen=True)
 class Role:
     """Who a token speaks for: a side (``side`` set) or a spectator (``side`` None)."""
@@ -153,11 +159,19 @@ class Store:
         db.execute("COMMIT")
 
     # -- battles -----------------------------------------------------------------------------------
-    def create(self, ruleset: str, scenario: dict[str, Any], sides: Sequence[str], entered_dice: bool) -> Created:
+    def create(self, ruleset: str, scenario: dict[str, Any], sides: Sequence[str], entered_dice: bool,
+               max_battles: int | None = None) -> Created:
+        """A new battle with its tokens; refused (:class:`FullError`) when the store already holds
+        ``max_battles`` (counted in the same transaction, so that racing creations cannot pass the bound)."""
         battle_id = secrets.token_urlsafe(12)
         side_tokens = {side: secrets.token_urlsafe(32) for side in sides}
         spectator = secrets.token_urlsafe(32)
         with self._write() as db:
+            if max_battles is not None:
+                held = int(db.execute("SELECT count(*) FROM battles").fetchone()[0])
+                if held >= max_battles:
+                    raise FullError(f"this server holds {held} battles, the most it keeps ({max_battles}); "
+                                    "ask its keeper to raise the bound or to remove old battles")
             db.execute("INSERT INTO battles (id, ruleset, scenario, sides, entered_dice) VALUES (?, ?, ?, ?, ?)",
                        (battle_id, ruleset, json.dumps(scenario), json.dumps(list(sides)), int(entered_dice)))
             rows: list[tuple[str, str, str | None, bytes]] = [
@@ -165,6 +179,10 @@ class Store:
             rows.append((battle_id, "spectator", None, token_hash(spectator)))
             db.executemany("INSERT INTO tokens (battle, role, side, hash) VALUES (?, ?, ?, ?)", rows)
         return Created(battle_id, side_tokens, spectator)
+
+    def count(self) -> int:
+        """How many battles the store holds."""
+        return int(self._db().execute("SELECT count(*) FROM battles").fetchone()[0])
 
     def battle(self, battle_id: str) -> BattleRow | None:
         row = self._db().execute("SELECT id, ruleset, scenario, sides, entered_dice FROM battles WHERE id = ?",
@@ -192,32 +210,38 @@ class Store:
                 self._db().execute("SELECT seq, number, kind, by_side, record FROM actions WHERE battle = ? "
                                    "ORDER BY number", (battle_id,))]
 
-    def version(self, battle_id: str) -> tuple[int, int]:
-        """(number of actions, seq of the last one): changes with every action and every undo, never repeats."""
-        row = self._db().execute("SELECT count(*), coalesce(max(seq), 0) FROM actions WHERE battle = ?",
-                                 (battle_id,)).fetchone()
+    def _version(self, db: sqlite3.Connection, battle_id: str) -> tuple[int, int]:
+        row = db.execute("SELECT count(*), coalesce(max(seq), 0) FROM actions WHERE battle = ?",
+                         (battle_id,)).fetchone()
         return int(row[0]), int(row[1])
 
-    def append(self, battle_id: str, expected: int, kind: str, by_side: str,
+    def version(self, battle_id: str) -> tuple[int, int]:
+        """(number of actions, seq of the last one): changes with every action and every undo, never repeats."""
+        return self._version(self._db(), battle_id)
+
+    def append(self, battle_id: str, expected: tuple[int, int], kind: str, by_side: str,
                record: dict[str, Any]) -> tuple[int, int]:
-        """Add one action as one transaction, if the battle still holds ``expected`` actions: the battle's
-        version after it (see :meth:`version`)."""
+        """Add one action as one transaction, if the battle is still at the ``expected`` version (see
+        :meth:`version`): the battle's version after it. The count alone would not do: an undo and another
+        action in between leave the count as it was but the state the action was played on gone."""
         with self._write() as db:
-            count = db.execute("SELECT count(*) FROM actions WHERE battle = ?", (battle_id,)).fetchone()[0]
-            if count != expected:
-                raise ConflictError(f"the battle changed while this action was played ({count} actions now, "
-                                    f"{expected} before); fetch it again and retry")
+            now = self._version(db, battle_id)
+            if now != expected:
+                raise ConflictError(f"the battle changed while this action was played ({now[0]} actions now, "
+                                    f"{expected[0]} before); fetch it again and retry")
+            count = now[0]
             if count >= MAX_ACTIONS:
                 raise ConflictError(f"the battle holds {count} actions, the most one battle may")
             cursor = db.execute("INSERT INTO actions (battle, number, kind, by_side, record) VALUES (?, ?, ?, ?, ?)",
                                 (battle_id, count + 1, kind, by_side, json.dumps(record)))
         return int(count + 1), int(cursor.lastrowid or 0)
 
-    def remove_last(self, battle_id: str, expected: int) -> None:
-        """Remove the last action (undo), as one transaction, if the battle still holds ``expected`` actions."""
+    def remove_last(self, battle_id: str, expected: tuple[int, int]) -> None:
+        """Remove the last action (undo), as one transaction, if the battle is still at the ``expected`` version:
+        the action removed is the one the undo was asked of, never one played since."""
         with self._write() as db:
-            count = db.execute("SELECT count(*) FROM actions WHERE battle = ?", (battle_id,)).fetchone()[0]
-            if count != expected or count == 0:
-                raise ConflictError(f"the battle changed while the undo was asked ({count} actions now, "
-                                    f"{expected} before); fetch it again and retry")
-            db.execute("DELETE FROM actions WHERE battle = ? AND number = ?", (battle_id, count))
+            now = self._version(db, battle_id)
+            if now != expected or now[0] == 0:
+                raise ConflictError(f"the battle changed while the undo was asked ({now[0]} actions now, "
+                                    f"{expected[0]} before); fetch it again and retry")
+            db.execute("DELETE FROM actions WHERE battle = ? AND seq = ?", (battle_id, now[1]))
