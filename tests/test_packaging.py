@@ -55,6 +55,8 @@ def test_the_wheel_installs_into_a_fresh_environment_and_runs_outside_the_checko
     assert f"Version: {rangefire.__version__}" in metadata
     assert "rangefire/examples/wheatfield.yaml" in names and "rangefire/py.typed" in names
     assert not any(name.startswith("tests/") for name in names)
+    page = sorted(f"rangefire/web/static/{f.name}" for f in (ROOT / "src/rangefire/web/static").iterdir())
+    assert page and set(page) <= set(names), sorted(set(page) - set(names))  # the served page travels with the wheel
 
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120, env=_clean_env())
