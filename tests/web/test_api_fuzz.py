@@ -253,6 +253,22 @@ def test_battles_beyond_the_servers_bound_are_refused_clearly(tmp_path):
         assert "2" in error["message"]
 
 
+def test_a_table_too_large_to_serve_is_refused_before_its_geometry_is_checked(client):
+    """Regression: a scenario of 400 units and 300 pieces of terrain was taken, and drawing an attacker's
+    targets on it held a worker for half a minute; such a table is now refused by its counts, at once."""
+    from rangefire.web.service import MAX_PIECES, MAX_TERRAIN_CORNERS
+
+    units = [{"id": f"u{i}"} for i in range(MAX_PIECES + 1)]  # counted before they are validated
+    error = error_of(client.post("/api/battles", json={"scenario": {"ruleset": "dress-on-the-colors",
+                                                                    "units": units}}), 422, "too_large")
+    assert error["path"] == "scenario" and str(MAX_PIECES) in error["message"]
+    square = [[0, 0], [1, 0], [1, 1], [0, 1]]
+    terrain = [{"id": f"t{i}", "kind": "light", "polygon": square} for i in range(MAX_TERRAIN_CORNERS // 4 + 1)]
+    scenario = {"ruleset": "dress-on-the-colors", "units": units[:2], "terrain": terrain}
+    error = error_of(client.post("/api/battles", json={"scenario": scenario}), 422, "too_large")
+    assert error["path"] == "scenario.terrain"
+
+
 def test_event_streams_of_one_battle_are_bounded(tmp_path):
     from rangefire.web.events import Broker, TooManyStreams
 

@@ -51,6 +51,11 @@ MAX_SIDES = 16
 #: Battles a server keeps by default (each up to a scenario file's size plus its actions): a new one past this
 #: is refused (503 ``unavailable``) rather than filling the disk; ``create_app(max_battles=...)`` sets another.
 MAX_BATTLES = 10_000
+#: A battle served here has at most this many units and cards, and this many corners of terrain in all: the
+#: engine answers larger tables (the command line takes them), but a drawing of every target of an attacker among
+#: 400 units takes half a minute, and a server's two workers are not held that long by one client.
+MAX_PIECES = 150
+MAX_TERRAIN_CORNERS = 3000
 #: States kept in memory (the latest ones used, of any battle, by version): a battle whose current state is not
 #: among them is replayed when asked for.
 CACHED_STATES = 2048
@@ -151,6 +156,7 @@ class Battles:
         else:
             assert scenario is not None
             data, source = scenario, "scenario"
+            _within_bounds(data)  # counted on the mapping, before the (costly) validation of its geometry
         ruleset, battle = battle_from_mapping(data, source=source)
         sides = ruleset.sides(battle)
         battle = _in_turns(ruleset, battle, sides)
@@ -358,6 +364,23 @@ class Battles:
         return ruleset.attack(ask.attacker, ask.target, dict(ask.choices or {}))
 
 
+def _within_bounds(data: Mapping[str, Any]) -> None:
+    """Refuse (422 ``too_large``) a scenario larger than a battle served here may be."""
+    def listed(key: str) -> list[Any]:
+        found = data.get(key)
+        return found if isinstance(found, list) else []
+
+    pieces = len(listed("units")) + len(listed("cards"))
+    if pieces > MAX_PIECES:
+        raise ApiError(422, "too_large", f"the scenario has {pieces} units and cards; a battle served here has at "
+                                         f"most {MAX_PIECES}", path="scenario")
+    corners = sum(len(t["polygon"]) for t in listed("terrain")
+                  if isinstance(t, dict) and isinstance(t.get("polygon"), list))
+    if corners > MAX_TERRAIN_CORNERS:
+        raise ApiError(422, "too_large", f"the scenario's terrain has {corners} corners in all; a battle served "
+                                         f"here has at most {MAX_TERRAIN_CORNERS}", path="scenario.terrain")
+
+
 def _in_turns(ruleset: Ruleset[Any, Any], battle: Any, sides: Sequence[str]) -> Any:
     """A battle served here is played in turns from the start, so that each side acts only in its own: one
     whose scenario records no turn (where the game keeps them) begins at turn 1 of its first side, in the
@@ -397,5 +420,5 @@ def _name(battle: Any, uid: str) -> str | None:
     return None
 
 
-__all__ = ["CACHED_STATES", "MAX_BATTLES", "MAX_SIDES", "AttackAsk", "Battles", "DiceNeeded", "Example", "Loaded",
-           "examples", "ruleset_info"]
+__all__ = ["CACHED_STATES", "MAX_BATTLES", "MAX_PIECES", "MAX_SIDES", "MAX_TERRAIN_CORNERS", "AttackAsk", "Battles",
+           "DiceNeeded", "Example", "Loaded", "examples", "ruleset_info"]
