@@ -261,7 +261,7 @@ def test_a_table_too_large_to_serve_is_refused_before_its_geometry_is_checked(cl
     units = [{"id": f"u{i}"} for i in range(MAX_PIECES + 1)]  # counted before they are validated
     error = error_of(client.post("/api/battles", json={"scenario": {"ruleset": "dress-on-the-colors",
                                                                     "units": units}}), 422, "too_large")
-    assert error["path"] == "scenario" and str(MAX_PIECES) in error["message"]
+    assert error["path"] == "scenario.units" and str(MAX_PIECES) in error["message"]
     square = [[0, 0], [1, 0], [1, 1], [0, 1]]
     terrain = [{"id": f"t{i}", "kind": "light", "polygon": square} for i in range(MAX_TERRAIN_CORNERS // 4 + 1)]
     scenario = {"ruleset": "dress-on-the-colors", "units": units[:2], "terrain": terrain}

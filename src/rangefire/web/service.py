@@ -51,7 +51,7 @@ MAX_SIDES = 16
 #: Battles a server keeps by default (each up to a scenario file's size plus its actions): a new one past this
 #: is refused (503 ``unavailable``) rather than filling the disk; ``create_app(max_battles=...)`` sets another.
 MAX_BATTLES = 10_000
-#: A battle served here has at most this many units and cards, and this many corners of terrain in all: the
+#: A battle served here has at most this many units on its table, and this many corners of terrain in all: the
 #: engine answers larger tables (the command line takes them), but a drawing of every target of an attacker among
 #: 400 units takes half a minute, and a server's two workers are not held that long by one client.
 MAX_PIECES = 150
@@ -370,10 +370,10 @@ def _within_bounds(data: Mapping[str, Any]) -> None:
         found = data.get(key)
         return found if isinstance(found, list) else []
 
-    pieces = len(listed("units")) + len(listed("cards"))
+    pieces = len(listed("units"))  # a card game's cards are bounded by its own rules' limits (best play)
     if pieces > MAX_PIECES:
-        raise ApiError(422, "too_large", f"the scenario has {pieces} units and cards; a battle served here has at "
-                                         f"most {MAX_PIECES}", path="scenario")
+        raise ApiError(422, "too_large", f"the scenario has {pieces} units; a battle served here has at most "
+                                         f"{MAX_PIECES}", path="scenario.units")
     corners = sum(len(t["polygon"]) for t in listed("terrain")
                   if isinstance(t, dict) and isinstance(t.get("polygon"), list))
     if corners > MAX_TERRAIN_CORNERS:
