@@ -170,17 +170,27 @@ def test_rulesets_lists_each_game_s_choices():
 
 
 def test_no_message_of_the_library_spells_an_option():
-    """Library errors name choices; only the command line spells them as options. The one exception: the plan
-    note that says ``(--redirect-to)``, which the README's transcript shows."""
+    """Library messages and notes name choices; only the command line spells them as options."""
     src = Path(__file__).resolve().parents[1] / "src" / "rangefire"
     flags = [flag(name) for names in EXPECTED.values() for name in names]
     for path in src.rglob("*.py"):
         if "cli" in path.parts:
             continue
         for number, text in enumerate(path.read_text().splitlines(), start=1):
-            if "(--redirect-to); {target.id} stays the target" in text:
-                continue
             assert not any(f in text for f in flags), f"{path.name}:{number}: {text.strip()}"
+
+
+def test_a_note_naming_a_choice_reads_as_its_option_at_the_command_line():
+    """BU-4.2: the plan says the target's player may nominate another model; the library names the choice,
+    the terminal the option that makes it."""
+    from rangefire.rulesets import load_battle
+
+    temple = str(example_path("temple.yaml"))
+    ruleset, battle = load_battle(temple)
+    notes = [n.text for n in ruleset.check(battle, ruleset.attack("yoichi", "takeda")).plan.notes]
+    assert any("(choice redirect_to)" in n for n in notes), notes
+    proc = run("check", temple, "-a", "yoichi", "-t", "takeda")
+    assert "(--redirect-to)" in proc.stdout and "choice redirect_to" not in proc.stdout
 
 
 def test_choices_given_as_they_were_recorded_play_the_same():

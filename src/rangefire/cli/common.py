@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import inspect
 import json
+import re
 import sys
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
@@ -151,8 +152,14 @@ def line(clause: str, rest: object) -> Table:
     grid = Table.grid(padding=(0, 0, 0, 2))
     grid.add_column(width=9, justify="right", style="dim", no_wrap=True)
     grid.add_column(overflow="fold")
-    grid.add_row(shown(clause), Text(shown(rest)))
+    grid.add_row(shown(clause), Text(shown(choices_as_flags(str(rest)))))
     return grid
+
+
+def choices_as_flags(said: str) -> str:
+    """The library names a player's choice as ``(choice redirect_to)``; at the command line that is the option
+    ``(--redirect-to)``."""
+    return re.sub(r"\(choice ([a-z_]+)\)", lambda m: f"({flag(m[1])})", said)
 
 
 @contextmanager

@@ -337,7 +337,7 @@ class Bushido(Ruleset[Battle, BushidoPlan, BushidoOutcome]):
                                                "marker stays spent)"))
         elif found:
             notes.append(LogLine("BU-4.2", f"{target.side} may nominate {' or '.join(n.id for n in found)} instead "
-                                           f"(--redirect-to); {target.id} stays the target"))
+                                           f"(choice redirect_to); {target.id} stays the target"))
         mods: list[Modifier] = []
         attack = shooter.rcp
         one = _dice_noun("attack", 1)
