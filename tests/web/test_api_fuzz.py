@@ -239,6 +239,18 @@ def test_no_cross_origin_access_and_the_page_policy(client):
     assert response.headers["x-content-type-options"] == "nosniff"
 
 
+def test_openapi_describes_every_error_as_the_error_body(client):
+    """Regression: the OpenAPI description named only 200 and FastAPI's own 422 shape, so a client generated
+    from it (or schemathesis) met every refusal as undocumented."""
+    spec = client.get("/openapi.json").json()
+    assert "HTTPValidationError" not in spec["components"]["schemas"]
+    for path, operations in spec["paths"].items():
+        for method, operation in operations.items():
+            for status in ("4XX", "5XX"):
+                schema = operation["responses"][status]["content"]["application/json"]["schema"]
+                assert schema == {"$ref": "#/components/schemas/ErrorBody"}, (method, path, status)
+
+
 def test_the_page_files_missing_answer_404_not_500(client):
     error_of(client.get("/static/page.js"), 404, "not_found")
     error_of(client.get("/static/%2e%2e/%2e%2e/pyproject.toml"), 404, "not_found")

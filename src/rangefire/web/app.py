@@ -39,7 +39,7 @@ from rangefire.web.bodies import (
     read_limited,
     schema,
 )
-from rangefire.web.errors import ApiError, from_library, validation_path
+from rangefire.web.errors import ApiError, ErrorBody, from_library, validation_path
 from rangefire.web.events import Broker, TooManyStreams
 from rangefire.web.service import MAX_BATTLES, AttackAsk, Battles, Loaded, examples, ruleset_info
 from rangefire.web.store import Role, Store
@@ -140,7 +140,9 @@ def create_app(db_path: str | Path, *, static_dir: str | Path | None = None, kee
         return await anyio.to_thread.run_sync(partial(fn, *args), limiter=limiter)
     static = Path(static_dir) if static_dir is not None else STATIC
     app = FastAPI(title="rangefire", version=str(FORMAT),
-                  description="Ranged combat for tabletop games over HTTP: battles, odds, dice, turns.")
+                  description="Ranged combat for tabletop games over HTTP: battles, odds, dice, turns.",
+                  responses={"4XX": {"model": ErrorBody, "description": "refused: the error's kind says why"},
+                             "5XX": {"model": ErrorBody, "description": "a fault of the server or its store"}})
     app.add_middleware(SecurityHeaders)
     app.state.battles = battles
     app.state.store = store

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from pydantic import BaseModel, ConfigDict
+
 from rangefire.core import (
     FORMAT,
     ChoiceError,
@@ -20,6 +22,24 @@ from rangefire.core import (
 )
 from rangefire.core.errors import error_data
 from rangefire.web.store import ConflictError, FullError, StoreError
+
+
+class ErrorDetail(BaseModel):
+    """What went wrong: its kind (stable), a message, where in the request (``path``) and the rule (``clause``)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    kind: str
+    message: str
+    path: str | None = None
+    clause: str | None = None
+
+
+class ErrorBody(BaseModel):
+    """Every error's body (the OpenAPI description of each 4XX and 5XX answer)."""
+
+    format: int = FORMAT
+    error: ErrorDetail
 
 
 class ApiError(Exception):
