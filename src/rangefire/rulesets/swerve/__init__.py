@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 from rangefire.core import (
@@ -28,6 +29,7 @@ from rangefire.core import (
     Resolution,
     Ruleset,
 )
+from rangefire.dice import Dist
 from rangefire.rulesets.swerve.combat import Action, Combat, State, not_in_play
 from rangefire.rulesets.swerve.scenario import KEY, Battle, Card, Options, Turn, cross_problems
 
@@ -250,15 +252,26 @@ class Swerve(Ruleset[Battle, CombatPlan, SwerveOutcome]):
         best = combat.best_line(state)
         final, _, _, _ = combat.play(state, best)
         result = combat.outcome(final)
-        lines, cut = combat.lines(state)
-        listed = []
-        for line, end in lines:
-            outcome = combat.outcome(end)
-            listed.append(LineOfPlay(tuple(str(a) for a in line), outcome.p(lambda o: o[0]),
-                                     outcome.map(lambda o: o[1])))
+        listed, cut = self._lines_of_play(combat, state)
         return Odds(plan=plan, outcomes={"damage": result.map(lambda o: o[1])},
                     events={"attacker_wins": result.p(lambda o: o[0])},
-                    lines=LinesOfPlay(tuple(str(a) for a in best), combat.value(state), tuple(listed), cut))
+                    lines=LinesOfPlay(tuple(str(a) for a in best), combat.value(state), listed, cut))
+
+    @staticmethod
+    def _lines_of_play(combat: Combat, state: State) -> tuple[tuple[LineOfPlay, ...], bool]:
+        """The lines listed with their odds, and whether the list was cut. A line's odds turn only on its totals
+        at the end [SW-4.3, SW-5.1], and thousands of lines end on a few dozen totals: each is worked out once,
+        and the lines ending on it share the same values."""
+        ends, cut = combat.line_totals(state)
+        worth: dict[tuple[int, int, int], tuple[Fraction, Dist[int]]] = {}
+        listed = []
+        for actions, totals in ends:
+            found = worth.get(totals)
+            if found is None:
+                outcome = combat.outcome(State(*totals))
+                found = worth[totals] = outcome.p(lambda o: o[0]), outcome.map(lambda o: o[1])
+            listed.append(LineOfPlay(actions, *found))
+        return tuple(listed), cut
 
     # -- resolution and application ----------------------------------------------------------------
     def _resolve(self, plan: CombatPlan, source: DiceSource) -> tuple[list[LogLine], SwerveOutcome]:

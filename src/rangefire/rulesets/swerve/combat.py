@@ -10,12 +10,12 @@ reveal as chance [SW-6].
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cached_property, lru_cache
 from itertools import combinations
-from typing import Literal
+from typing import Literal, TypeVar
 
 from rangefire.core import LimitError, LogLine, Refusal
 from rangefire.dice import Dist
@@ -613,43 +613,70 @@ class Combat:
             return [((), state)], False
         if not self._moves_independent:
             return self._lines_by_rules(state, limit)
-        out: list[tuple[tuple[Action, ...], State]] = []
-        passes_by_role = {role: Action(role, "pass") for role in ROLES}
-        # the line to the deepest frame, and each frame: its position, the cards spent and used, its children
-        # (None for the pass) and the index of the next child to try
-        path: list[Action] = []
-        frames: list[tuple[Position, frozenset[str], frozenset[str], list[Move | None]]] = []
-        indices: list[int] = []
 
-        def enter(pos: Position, spent: frozenset[str], used: frozenset[str]) -> None:
-            frames.append((pos, spent, used, [None, *(m for m in self._moves[pos[0]] if pos[5] & m.bit)]))
-            indices.append(0)
+        def pay(paid: tuple[frozenset[str], frozenset[str]], move: Move) -> tuple[frozenset[str], frozenset[str]]:
+            return paid[0] | move.spent, paid[1] | move.used
 
-        enter(self._position(state), state.spent, state.used)
+        ends, cut = self._walk(state, limit, lambda a: a, (state.spent, state.used), pay)
+        return [(line, State(acc, speed, dmg, "defender" if line[-1].role == "attacker" else "attacker", 2, spent,
+                             used, (*state.history, *line)))
+                for line, (acc, speed, dmg), (spent, used) in ends], cut
+
+    def line_totals(self, state: State, limit: int = MAX_LINES) -> tuple[list[tuple[tuple[str, ...], Totals]], bool]:
+        """:meth:`lines` as ``odds`` lists them: each line's actions as written and its totals at the end
+        (accuracy, speed, damage: all its odds turn on), with no state built for each line."""
+        if state.is_over or not self._moves_independent:
+            found, cut = self.lines(state, limit)
+            return [(tuple(a.text for a in line), (s.accuracy, s.speed, s.damage)) for line, s in found], cut
+        ends, cut = self._walk(state, limit, lambda a: a.text, None, None)
+        return [(line, totals) for line, totals, _ in ends], cut
+
+    def _walk(self, state: State, limit: int, label: Callable[[Action], L], carried: C,
+              carry: Callable[[C, Move], C] | None) -> tuple[list[tuple[tuple[L, ...], Totals, C]], bool]:
+        """The lines of play from ``state`` (not over), depth first, pass first; and whether the list was cut at
+        ``limit``. Each line comes as ``label`` writes its actions (asked once for each action open, not for each
+        line), with its totals at the end and what ``carry`` made of ``carried`` along it (nothing asked
+        without ``carry``)."""
+        out: list[tuple[tuple[L, ...], Totals, C]] = []
+        passes = {role: label(Action(role, "pass")) for role in ROLES}
+        moves = {role: [(label(m.action), m) for m in self._moves[role]] for role in ROLES}
+        # a side's children turn only on the moves still open: listed once for each (side, moves open), last
+        # first, None for the pass
+        listed: dict[tuple[Role, int], tuple[tuple[L, Move] | None, ...]] = {}
+        # the line to the deepest frame; each frame: its position, what was carried to it, its children not yet
+        # tried
+        path: list[L] = []
+        frames: list[tuple[Position, C, list[tuple[L, Move] | None]]] = []
+
+        def enter(pos: Position, carried: C) -> None:
+            key = pos[0], pos[5]
+            children = listed.get(key)
+            if children is None:
+                children = listed[key] = (*reversed([c for c in moves[pos[0]] if pos[5] & c[1].bit]), None)
+            frames.append((pos, carried, list(children)))
+
+        enter(self._position(state), carried)
         while frames:
-            (turn, passes, acc, speed, dmg, mask), spent, used, moves = frames[-1]
-            i = indices[-1]
-            if i == len(moves):
+            (turn, pending, acc, speed, dmg, mask), carried, children = frames[-1]
+            if not children:
                 frames.pop()
-                indices.pop()
                 if path:
                     path.pop()
                 continue
-            indices[-1] = i + 1
-            move = moves[i]
+            child = children.pop()
             other: Role = "defender" if turn == "attacker" else "attacker"
-            if move is None and passes:  # the second pass in succession ends the stage [SW-3.2]
-                line = (*path, passes_by_role[turn])
-                out.append((line, State(acc, speed, dmg, other, 2, spent, used, (*state.history, *line))))
+            if child is None and pending:  # the second pass in succession ends the stage [SW-3.2]
+                out.append(((*path, passes[turn]), (acc, speed, dmg), carried))
                 if len(out) >= limit:
-                    return out, any(i < len(f[3]) for i, f in zip(indices, frames, strict=True))
-            elif move is None:
-                path.append(passes_by_role[turn])
-                enter((other, 1, acc, speed, dmg, mask), spent, used)
+                    return out, any(f[2] for f in frames)
+            elif child is None:
+                path.append(passes[turn])
+                enter((other, 1, acc, speed, dmg, mask), carried)
             else:
-                path.append(move.action)
-                enter((other, 0, acc + move.accuracy, speed + move.speed, dmg + move.damage, mask & ~move.closes),
-                      spent | move.spent, used | move.used)
+                text, m = child
+                path.append(text)
+                enter((other, 0, acc + m.accuracy, speed + m.speed, dmg + m.damage, mask & ~m.closes),
+                      carried if carry is None else carry(carried, m))
         return out, False
 
     def _lines_by_rules(self, state: State, limit: int) -> tuple[list[tuple[tuple[Action, ...], State]], bool]:
@@ -668,6 +695,10 @@ class Combat:
 
 
 Score = tuple[Fraction, Fraction]
+#: A finished stage 1's totals: accuracy, speed, damage.
+Totals = tuple[int, int, int]
+L = TypeVar("L")
+C = TypeVar("C")
 #: What the moves still open may add: the defender's most speed, the attacker's sure accuracy and damage, and
 #: the (accuracy, damage) pairs its mixed groups may add.
 Completion = tuple[int, int, int, tuple[tuple[int, int], ...]]
