@@ -281,6 +281,13 @@ def test_a_table_too_large_to_serve_is_refused_before_its_geometry_is_checked(cl
     assert error["path"] == "scenario.terrain"
 
 
+def test_requests_past_the_engines_queue_are_told_to_come_back(tmp_path):
+    with TestClient(create_app(tmp_path / "b.sqlite3", max_waiting=0)) as client:
+        error = error_of(client.post("/api/battles", json={"example": "ford"}), 503, "unavailable")
+        assert "retry" in error["message"]
+        assert client.get("/api/rulesets").status_code == 200  # no engine work: answered
+
+
 def test_event_streams_of_one_battle_are_bounded(tmp_path):
     from rangefire.web.events import Broker, TooManyStreams
 

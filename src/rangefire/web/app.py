@@ -123,11 +123,12 @@ def error_response(error: ApiError) -> JSONResponse:
 
 def create_app(db_path: str | Path, *, static_dir: str | Path | None = None, keepalive: float = 15.0,
                max_streams: int = 1000, streams_per_battle: int = 32, stream_seconds: float = 3600.0,
-               max_battles: int | None = MAX_BATTLES, workers: int = 2) -> FastAPI:
+               max_battles: int | None = MAX_BATTLES, workers: int = 2, max_waiting: int = 256) -> FastAPI:
     """The API over the battles of ``db_path`` (created when missing), with the page's files from
     ``static_dir`` (the package's ``web/static`` by default); ``workers`` requests are worked on at once.
     Bounds: ``max_battles`` battles kept (None: no bound), ``max_streams`` event streams open (at most
-    ``streams_per_battle`` on one battle), each open for ``stream_seconds`` before the browser reopens it."""
+    ``streams_per_battle`` on one battle), each open for ``stream_seconds`` before the browser reopens it;
+    ``max_waiting`` requests at the engine (worked on or waiting their turn), the next refused (503)."""
     hide_tokens_in()
     store = Store(db_path)
     broker = Broker(max_streams, streams_per_battle, stream_seconds)
@@ -136,8 +137,20 @@ def create_app(db_path: str | Path, *, static_dir: str | Path | None = None, kee
     # slower (and starve the event loop that reads requests), so a few run at once and the rest wait in turn.
     limiter = anyio.CapacityLimiter(workers)
 
+    at_engine = 0  # requests worked on or waiting (counted in the event loop: no lock needed)
+
     async def in_thread(fn: Callable[..., T], *args: Any) -> T:
-        return await anyio.to_thread.run_sync(partial(fn, *args), limiter=limiter)
+        # Each waiting request holds its body (up to 1 MiB) and a connection: past the bound a client is told
+        # to come back rather than queued without end.
+        nonlocal at_engine
+        if at_engine >= max_waiting:
+            raise ApiError(503, "unavailable", f"{at_engine} requests are waiting for the engine, the most this "
+                                               "server queues; retry in a moment")
+        at_engine += 1
+        try:
+            return await anyio.to_thread.run_sync(partial(fn, *args), limiter=limiter)
+        finally:
+            at_engine -= 1
     static = Path(static_dir) if static_dir is not None else STATIC
     app = FastAPI(title="rangefire", version=str(FORMAT),
                   description="Ranged combat for tabletop games over HTTP: battles, odds, dice, turns.",
