@@ -83,3 +83,25 @@ def test_piped_without_actions_plays_the_best_line(scenario):
     data = json.loads(proc.stdout)
     assert any(line["clause"] == "SW-6.2" for line in data["log"])
     assert data["outcome"]["speed"] == 40
+
+
+def test_the_terminal_shows_the_first_lines_and_counts_the_rest(tmp_path):
+    """The issue's case at the terminal: the best line, the first 20 of the 2000 lines listed (in the order
+    --json lists them) and a count of the rest, not a table of 2000 rows."""
+    from tests.swerve.test_best_play import issue_case
+
+    path = tmp_path / "big.json"
+    path.write_text(json.dumps(issue_case(6)))
+    args = ("odds", str(path), "-a", "launcher", "-t", "rider")
+    shown = run(*args, columns=1000).stdout  # wide enough for a line of 27 actions on one row
+    listed = json.loads(run(*args, "--json").stdout)["lines"]
+    assert "best line (each side maximising its own chance): attacker:pass, defender:swerve-target" in shown
+    assert "... and 1980 more lines (--json lists the first 2000)" in shown
+    rows = [row.split("│")[1].strip() for row in shown.splitlines() if row.startswith("│ attacker:")]
+    assert rows == [", ".join(x["actions"]) for x in listed[:20]]
+    assert ", ".join(listed[20]["actions"]) + " " not in shown
+
+
+def test_a_short_list_is_shown_whole(scenario):
+    shown = run("odds", str(scenario), "-a", "sawblade-launcher", "-t", "road-warrior").stdout
+    assert "attacker:pass, defender:pass" in shown and "more line" not in shown

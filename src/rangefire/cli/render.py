@@ -80,17 +80,27 @@ def render_resolution(resolution: Resolution) -> None:
     out.print(line("outcome", summary))
 
 
-def render_lines(lines: LinesOfPlay) -> None:
+#: Lines of play shown at the terminal; ``--json`` lists every line found.
+SHOWN_LINES = 20
+
+
+def render_lines(lines: LinesOfPlay, shown_lines: int = SHOWN_LINES) -> None:
+    """The best line, then the first ``shown_lines`` lines of play in the order found, and how many more there are
+    (thousands, in a position with a dozen cards open: a table of them all says nothing to a reader)."""
     out.print(Text.assemble(("best line", "bold"), " (each side maximising its own chance): ",
                             shown(", ".join(lines.best_line))))
     table = Table(title="lines of play" + (" (cut)" if lines.cut else ""), title_justify="left")
     table.add_column("actions")
     table.add_column("attacker wins", justify="right")
     table.add_column("", justify="right", style="dim")
-    for played in lines.lines:
+    for played in lines.lines[:shown_lines]:
         table.add_row(text(", ".join(played.actions)), _percent(played.attacker_wins),
                       text(fraction_str(played.attacker_wins)))
     out.print(table)
+    more = len(lines.lines) - shown_lines
+    if more > 0:
+        listed = f"the first {len(lines.lines)}" if lines.cut else "them all"
+        out.print(Text(f"... and {more} more line{'s' if more != 1 else ''} (--json lists {listed})", style="dim"))
 
 
 def render_nominations(nominations: Mapping[str, Odds]) -> None:
