@@ -802,17 +802,20 @@ def accepted(corpus: Corpus) -> None:
     corpus.scenario("dc", "accept", "fraction-text", put(wheatfield, ("units", 0, "stand_width"), "3/2"),
                     exit=(0,), stderr=[], args=["check", "{file}", *GAMES["dc"]["attack"]],
                     why="a number written n/d (documented)")
-    # swerve: 8 tactics in each hand take minutes of best play: refused with a clear message, never a hang
+    # swerve: best play is searched with at most 352 actions open (MAX_SEARCH_WORK); 180 tactics in each hand open
+    # 362 (with the target's swerve and the spotter's ability): refused at once with the limit named, never a hang
     ambush = example("ambush.yaml")
     tricks = {player: [{"id": f"{player}-trick-{i}", "owner": player, "type": "tactic", "name": f"Trick {i}",
-                        "timing": "ranged-combat", "effect": {stat: i + 1}} for i in range(8)]
+                        "timing": "ranged-combat", "effect": {stat: i % 8 + 1}} for i in range(180)]
               for player, stat in (("jason", "accuracy"), ("tyler", "speed"))}
     big = {**ambush, "cards": [c for c in ambush["cards"] if c["type"] != "tactic"] + tricks["jason"] + tricks["tyler"],
            "hands": {player: [t["id"] for t in cards] for player, cards in tricks.items()}}
-    corpus.scenario("sw", "limit", "eight-tactics-odds", big, fmt="yaml",
+    corpus.scenario("sw", "limit", "beyond-search-odds", big, fmt="yaml",
                     args=["odds", "{file}", *GAMES["sw"]["attack"]],
-                    why="8 tactics in each hand: best play would run for minutes; refused as too large")
-    corpus.scenario("sw", "limit", "eight-tactics-check", big, fmt="yaml", exit=(0,), stderr=[],
+                    stderr=["not searched with more than 352 actions open", "here 362"],
+                    why="180 tactics in each hand, 362 actions open: beyond what best play searches (352); refused "
+                        "at once with the limit named")
+    corpus.scenario("sw", "limit", "beyond-search-check", big, fmt="yaml", exit=(0,), stderr=[],
                     args=["check", "{file}", *GAMES["sw"]["attack"]], why="check never needs the best-play search")
     # Arcane Legions: 160 against 160 dice answered within seconds (exact or a labelled estimate)
     ford = example("ford.yaml")
