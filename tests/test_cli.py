@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from rangefire.rulesets import RULESETS
 from tests.commands import run
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "src" / "rangefire" / "examples" / "wheatfield.yaml"
@@ -128,6 +129,8 @@ def test_demo_plays_the_engagement():
         assert clause in text
     data = json.loads(run("demo", "--json").stdout)
     assert len(data["steps"]) >= 5
+    refused = [step["odds"] for step in data["steps"] if not step["odds"]["legal"]]
+    assert refused and all(step["ruleset"] in {r.key for r in RULESETS} for step in refused)  # each names its game
     assert data == json.loads(run("demo", "--json").stdout)  # deterministic
 
 

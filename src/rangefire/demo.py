@@ -44,6 +44,7 @@ class DemoStep:
     """One attack of an engagement: the check, and when legal its odds and what the dice did."""
 
     engagement: str
+    ruleset: str
     check: Check
     odds: Odds | None
     resolution: Resolution | None
@@ -72,9 +73,9 @@ def run_demo(seed: int = 1863) -> Iterator[DemoStep]:
                 continue  # destroyed earlier in the engagement
             check = ruleset.check(battle, attack)
             if check.plan is None:
-                yield DemoStep(title, check, None, None, tuple(ruleset.status(battle)), last)
+                yield DemoStep(title, ruleset.key, check, None, None, tuple(ruleset.status(battle)), last)
                 continue
             odds = ruleset.odds(check.plan)
             resolution = ruleset.resolve(check.plan, SeededSource(seed + i))
             battle = ruleset.apply(battle, resolution)
-            yield DemoStep(title, check, odds, resolution, tuple(ruleset.status(battle)), last)
+            yield DemoStep(title, ruleset.key, check, odds, resolution, tuple(ruleset.status(battle)), last)

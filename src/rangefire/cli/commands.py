@@ -216,7 +216,7 @@ def demo(seed_text: Annotated[str, typer.Option("--seed", metavar="INTEGER", hel
         for number, step in enumerate(run_demo(seed), start=1):
             if as_json:
                 steps.append({"engagement": step.engagement,
-                              "odds": step.odds.to_dict() if step.odds else step.check.to_dict("?"),
+                              "odds": step.odds.to_dict() if step.odds else step.check.to_dict(step.ruleset),
                               "resolution": step.resolution.to_dict() if step.resolution else None,
                               "status": list(step.status)})
                 continue
