@@ -55,6 +55,28 @@ def test_check_imports_only_its_game_and_never_matplotlib(tmp_path, key, example
     assert not others, f"a {key} check loaded {others}"
     assert _has(modules, "numpy") == numpy
     assert not _has(modules, "rangefire.core.schemas")  # the output models are for `schema` and programs
+    # what only another format or a command's other use needs: TOML (read or written), the table of targets
+    # (a check that names its target, or whose game chooses it, lists no candidates)
+    for module in ("tomllib", "tomli_w", "rangefire.analysis.targets"):
+        assert not _has(modules, module), f"a {key} check loaded {module}"
+
+
+def test_what_a_check_leaves_out_is_loaded_where_it_is_needed(tmp_path):
+    """The modules kept out of a check's start are still there when asked for: a TOML scenario read, a battle
+    written as TOML after an attack, a check listing the candidate targets."""
+    ford = example_path("ford.yaml")
+    toml_file = tmp_path / "ford.toml"
+    from rangefire.scenario import read_scenario, write_scenario
+
+    write_scenario(toml_file, read_scenario(ford))
+    modules = modules_of(tmp_path, "check", str(toml_file), "-a", "archers", "-t", "orc-band")
+    assert _has(modules, "tomllib")
+    after = tmp_path / "after.toml"
+    modules = modules_of(tmp_path, "resolve", str(ford), "-a", "archers", "-t", "orc-band", "--seed", "1",
+                         "--out", str(after))
+    assert _has(modules, "tomli_w") and after.is_file()
+    modules = modules_of(tmp_path, "check", str(ford), "-a", "archers")
+    assert _has(modules, "rangefire.analysis.targets")
 
 
 def test_the_command_line_loads_no_game_before_it_reads_a_scenario(tmp_path):

@@ -4,16 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 from rich.table import Table
 from rich.text import Text
 
-from rangefire.analysis.targets import TargetRow
 from rangefire.cli.common import JsonOpt, Scenario, _emit, app, out, text, user_errors
 from rangefire.core import RangefireError
 from rangefire.rulesets import load_battle
+
+if TYPE_CHECKING:  # the rows are made where they are used: a check that names its target never loads them
+    from rangefire.analysis.targets import TargetRow
 
 SideOpt = Annotated[Optional[str], typer.Option("--side", "-s", help="the side whose units fire (default: the side whose turn it is, else every side)")]  # noqa: UP045, E501
 AttackerOnlyOpt = Annotated[Optional[str], typer.Option("--attacker", "-a", help="only this unit's targets")]  # noqa: UP045

@@ -24,7 +24,6 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, BinaryIO
 
-import tomli_w
 import yaml
 
 from rangefire.core.errors import LimitError, RangefireError, ScenarioError
@@ -208,6 +207,8 @@ def dump_text(data: Mapping[str, Any], fmt: str) -> str:
         return yaml.dump(dict(data), Dumper=YAML_DUMPER, sort_keys=False, default_flow_style=None, width=110,
                          allow_unicode=False)
     if fmt == "toml":
+        import tomli_w  # only a TOML file written needs it: a start that reads a scenario does not load it
+
         return tomli_w.dumps(dict(data))
     return json.dumps(data, indent=2) + "\n"
 

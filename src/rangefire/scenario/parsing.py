@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import re
-import tomllib
 from typing import Any
 
 import yaml
@@ -190,6 +189,8 @@ def _toml_key(text: str, line: int) -> tuple[str, ...] | None:
 
 
 def _load_toml(text: str, source: str) -> Any:
+    import tomllib  # only a TOML scenario needs it: a start on YAML or JSON does not load it
+
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
