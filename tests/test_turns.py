@@ -175,6 +175,8 @@ def test_a_changed_die_is_refused_through_the_cli_exit_2(tmp_path):
     proc = run("replay", scenario, log, "--out", tmp_path / "r.yaml", ok=2)
     assert "line 2" in proc.stderr and len(proc.stderr.splitlines()) == 1
     assert not (tmp_path / "r.yaml").exists()
+    error = json.loads(run("replay", scenario, log, "--json", ok=2).stdout)["error"]
+    assert error["kind"] == "invalid_log" and "line 2" in error["message"]  # a program tells a bad log apart
 
 
 def test_a_torn_last_line_is_reported_as_such(tmp_path):

@@ -51,6 +51,8 @@ Face = Annotated[int, Field(strict=True, ge=0, le=1_000_000)]
 class LogError(RangefireError):
     """A log that cannot be read or appended to, or whose replay does not give what it records."""
 
+    kind = "invalid_log"
+
 
 class _Record(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")

@@ -52,10 +52,8 @@ def end_turn(
             check_appendable(log_file, apart_from=(scenario, out_file))
         try:
             after, log = ruleset.end_activation(battle) if activation else ruleset.end_turn(battle)
-        except RangefireError as exc:  # named by the battle it concerns, its exit code kept
-            named = RangefireError(f"{scenario}: {exc}")
-            named.exit_code = exc.exit_code
-            raise named from None
+        except RangefireError as exc:
+            raise _named_by(scenario, exc) from None
         after_data = ruleset.dump(after)
         write_scenario(out_file, after_data, original=scenario, before=ruleset.dump(battle))
         if log_file is not None:
@@ -94,7 +92,7 @@ def replay(
                 steps.append(step)
                 after = step.battle
         except RangefireError as exc:
-            raise RangefireError(f"{log_path}: {exc}") from None
+            raise _named_by(log_path, exc) from None
         after_data = ruleset.dump(after)
         if out_file is not None:
             write_scenario(out_file, after_data, original=scenario, before=ruleset.dump(battle))
@@ -109,3 +107,9 @@ def replay(
             out.print(line(f"line {step.line}", step.summary))
         out.print(text(f"now {_turn_text(ruleset, after)}"
                        + (f"; the battle is written to {out_file}" if out_file is not None else "")))
+
+
+def _named_by(where: object, exc: RangefireError) -> RangefireError:
+    """The error, its message led by the file it concerns; its class (so its kind and exit code) kept."""
+    exc.args = (f"{where}: {exc}",)
+    return exc
