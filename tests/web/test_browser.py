@@ -324,6 +324,13 @@ def test_roll_undo_and_end_turn(server: str, browser: Any, example: str, attacke
         for name, value in choices:
             choose(page, name, value)
         until(lambda: odds_shown(page, chosen["main"]) == odds_expected(chosen, chosen["main"]))
+    if "redirect_to" in dict(choices):  # a nomination moves the line to the nominee [BU-4.2]
+        at = dict(choices)["redirect_to"]
+        drawn = httpx.get(f"{server}/api/battles/{created['id']}/drawing.svg", params={"attacker": attacker,
+                          "target": at}, headers={"Authorization": f"Bearer {created['tokens']['spectator']}"}).text
+        label = re.search(r"\d+\.\d\d in, \w+", drawn)
+        assert label, "the drawing labels the line with its range and band"
+        until(lambda: label[0] in (page.locator("#viewport").text_content() or ""))
     assert page.locator("#enter").is_hidden()  # this battle's dice are the server's
     shoot(page, f"{example}-wide")
     page.click("#roll")

@@ -86,7 +86,9 @@ async function refresh(reason) {
 }
 
 async function drawTable() {
-  const text = await S.api.drawing(S.attacker, S.target);
+  // The line is drawn to the model the attack is at: a nomination (BU-4.2) moves it off the declared target.
+  const plan = S.check && S.check.legal ? S.check.plan : null;
+  const text = await S.api.drawing(S.attacker, (plan && plan.target) || S.target);
   const svg = parseDrawing(text);
   for (const g of svg.querySelectorAll("g[data-unit]")) {
     const uid = g.getAttribute("data-unit");
