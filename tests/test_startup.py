@@ -28,12 +28,12 @@ main()
 """
 
 
-def modules_of(tmp_path: Path, *args: str) -> set[str]:
+def modules_of(tmp_path: Path, *args: str, codes: tuple[int, ...] = (0, 1)) -> set[str]:
     out = tmp_path / "modules.json"
     env = {**os.environ, "PYTHONPATH": SRC + os.pathsep + os.environ.get("PYTHONPATH", "")}
     proc = subprocess.run([sys.executable, "-c", _PROGRAM, str(out), *args], capture_output=True, text=True,
                           timeout=120, env=env)
-    assert proc.returncode in (0, 1), proc.stderr
+    assert proc.returncode in codes, proc.stderr
     return set(json.loads(out.read_text()))
 
 
@@ -77,6 +77,16 @@ def test_what_a_check_leaves_out_is_loaded_where_it_is_needed(tmp_path):
     assert _has(modules, "tomli_w") and after.is_file()
     modules = modules_of(tmp_path, "check", str(ford), "-a", "archers")
     assert _has(modules, "rangefire.analysis.targets")
+
+
+def test_an_answer_in_json_loads_no_rich_and_one_for_people_does(tmp_path):
+    """Rich (a tenth of a start) is for people: check, odds and rulesets with --json never load it."""
+    wheatfield = str(example_path("wheatfield.yaml"))
+    for args in (("check", wheatfield, "-a", "20th-maine", "-t", "15th-alabama"),
+                 ("odds", wheatfield, "-a", "15th-alabama"), ("rulesets",),
+                 ("check", wheatfield, "-a", "20th-maine", "-t", "nobody")):  # an error (exit 2), said in JSON
+        assert not _has(modules_of(tmp_path, *args, "--json", codes=(0, 1, 2)), "rich"), args
+        assert _has(modules_of(tmp_path, *args, codes=(0, 1, 2)), "rich"), args
 
 
 def test_the_command_line_loads_no_game_before_it_reads_a_scenario(tmp_path):

@@ -7,11 +7,9 @@ import random
 import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
-from rich.table import Table
-from rich.text import Text
 
 from rangefire.cli.common import (
     AttackerOpt,
@@ -30,16 +28,6 @@ from rangefire.cli.common import (
     user_errors,
     with_choice_options,
 )
-from rangefire.cli.dice import asks, entered_source, interrupts
-from rangefire.cli.render import (
-    render_lines,
-    render_nominations,
-    render_odds,
-    render_plan,
-    render_refusals,
-    render_resolution,
-    render_status,
-)
 from rangefire.core import (
     NO_CHOICES,
     IllegalAttackError,
@@ -49,6 +37,12 @@ from rangefire.core import (
 from rangefire.core.outputs import check_output, odds_output, refused_odds_output, resolve_output
 from rangefire.rulesets import RULESETS, load_battle
 from rangefire.scenario import write_scenario
+
+if TYPE_CHECKING:
+    from rich.text import Text
+
+# Rich, and the rendering for people with it, is imported where a command prints for people: an answer in JSON
+# (``--json``) never loads it, a tenth of a start.
 
 
 # -- commands --------------------------------------------------------------------------------------
@@ -62,6 +56,9 @@ def rulesets(as_json: JsonOpt = False) -> None:
     if as_json:
         _emit({"rulesets": rows})
         return
+    from rich.table import Table
+    from rich.text import Text
+
     table = Table(title="rulesets", title_justify="left")
     table.add_column("key (aliases)", no_wrap=True)
     table.add_column("dice stages", no_wrap=True)
@@ -77,6 +74,8 @@ def rulesets(as_json: JsonOpt = False) -> None:
 
 def lines(items: Iterable[str]) -> Text:
     """Items one to a line, each shown as it is."""
+    from rich.text import Text
+
     return Text("\n").join(text(item) for item in items)
 
 
@@ -105,10 +104,13 @@ def check(scenario: Scenario, attacker: AttackerOpt, target: TargetOpt = None, a
             return
         if as_json:
             _emit(check_output(ruleset.key, checked))
-        elif checked.plan is not None:
-            render_plan(checked.plan)
         else:
-            render_refusals(checked)
+            from rangefire.cli.render import render_plan, render_refusals
+
+            if checked.plan is not None:
+                render_plan(checked.plan)
+            else:
+                render_refusals(checked)
     if not checked.is_legal:
         raise typer.Exit(1)
 
@@ -136,6 +138,8 @@ def odds(scenario: Scenario, attacker: AttackerOpt, target: TargetOpt = None, as
         if as_json:
             _emit(odds_output(result))
             return
+        from rangefire.cli.render import render_lines, render_nominations, render_odds, render_plan
+
         render_plan(checked.plan)
         render_odds(result)
         if result.lines is not None:
@@ -164,6 +168,8 @@ def resolve(
     ``--dice ask`` (the default at a terminal without --seed or --dice) asks for each stage's dice when the attack
     reaches it; dice given with --dice are used first. End of input at a prompt: exit 2; Ctrl-C: exit 130;
     nothing is written either way."""
+    from rangefire.cli.dice import asks, entered_source, interrupts
+
     with user_errors(as_json), interrupts():
         seed = parse_seed(seed_text)
         ruleset, battle = load_battle(scenario)
@@ -194,6 +200,10 @@ def resolve(
         if as_json:
             _emit(resolve_output(resolution, seed if not entered else None, after_data))
             return
+        from rich.text import Text
+
+        from rangefire.cli.render import render_plan, render_resolution
+
         render_plan(resolution.plan, resolution.log)
         out.print(Text.assemble(("resolution", "bold"), f" ({'entered dice' if entered else f'seed {seed}'})"))
         render_resolution(resolution)
@@ -207,6 +217,9 @@ def resolve(
 def demo(seed_text: Annotated[str, typer.Option("--seed", metavar="INTEGER", help="seed of the first attack")] = "1863",
          as_json: JsonOpt = False) -> None:
     """Play the built-in example battles attack by attack: the odds before, the log after."""
+    from rich.text import Text
+
+    from rangefire.cli.render import render_odds, render_plan, render_refusals, render_resolution, render_status
     from rangefire.demo import run_demo
 
     steps = []

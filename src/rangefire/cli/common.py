@@ -14,12 +14,9 @@ import sys
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional, cast
 
 import typer
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
 
 from rangefire.core import (
     FORMAT,
@@ -32,6 +29,11 @@ from rangefire.core import (
 )
 from rangefire.core.text import shown as shown  # re-exported: every command shows scenario text through it
 
+if TYPE_CHECKING:  # rich loads where a command prints for people (see _Console)
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
 app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
@@ -40,8 +42,24 @@ app = typer.Typer(
 )
 # Scenario text (names, sides, weapons) reaches every table and log line: it is always printed as Text, never
 # read as Rich markup or emoji codes, and its control characters are shown, not sent (see ``shown``).
-out = Console(highlight=False, emoji=False)
-err = Console(stderr=True, highlight=False, emoji=False)
+class _Console:
+    """A Rich console made at its first use: loading Rich is a tenth of a start, and a command that answers in
+    JSON (``--json``) prints none of it."""
+
+    def __init__(self, **options: Any) -> None:
+        self._options = options
+        self._console: Console | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        if self._console is None:
+            from rich.console import Console
+
+            self._console = Console(**self._options)
+        return getattr(self._console, name)
+
+
+out = cast("Console", _Console(highlight=False, emoji=False))
+err = cast("Console", _Console(stderr=True, highlight=False, emoji=False))
 
 
 
@@ -143,12 +161,17 @@ def ask_choices(ruleset: Any, battle: Any, attack: Attack) -> Attack:
 
 def text(value: object, style: str = "") -> Text:
     """A piece of text to print as it is: never markup, never emoji codes, control characters shown."""
+    from rich.text import Text
+
     return Text(shown(value), style=style)
 
 
 def line(clause: str, rest: object) -> Table:
     """A log or plan line: the clause dimmed, then the text as it is; a long text wraps under itself, so the
     clauses stay a column of their own however narrow the terminal."""
+    from rich.table import Table
+    from rich.text import Text
+
     grid = Table.grid(padding=(0, 0, 0, 2))
     grid.add_column(width=9, justify="right", style="dim", no_wrap=True)
     grid.add_column(overflow="fold")
@@ -175,6 +198,8 @@ def user_errors(as_json: bool = False) -> Iterator[None]:
         if as_json:
             _emit(error_data(exc))
         else:
+            from rich.text import Text
+
             message = "\n".join(shown(part) for part in f"rangefire: {error_text(exc)}".split("\n"))
             err.print(Text(message), soft_wrap=True)  # one line, however narrow the terminal
         raise typer.Exit(exc.exit_code) from None

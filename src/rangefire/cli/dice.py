@@ -14,14 +14,16 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 import typer
-from rich.console import Console
-from rich.text import Text
 
 from rangefire.cli.common import err, out, text
 from rangefire.core import AskedSource, DiceError, DiceSource, Question, parse_entered
 from rangefire.core.source import ASK, Ask
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 #: The exit code of a command interrupted by Ctrl-C at a prompt.
 INTERRUPTED = 130
@@ -33,6 +35,8 @@ class NoDiceEntered(DiceError):
 
 def terminal_ask(console: Console) -> Ask:
     """A callback that asks at ``console`` until the values typed fit the question."""
+    from rich.text import Text
+
 
     def ask(question: Question) -> tuple[int, ...]:
         if question.problem:

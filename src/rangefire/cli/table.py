@@ -7,14 +7,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
-from rich.table import Table
-from rich.text import Text
 
 from rangefire.cli.common import JsonOpt, Scenario, _emit, app, out, text, user_errors
 from rangefire.core import RangefireError
 from rangefire.rulesets import load_battle
 
-if TYPE_CHECKING:  # the rows are made where they are used: a check that names its target never loads them
+if TYPE_CHECKING:  # the rows are made where they are used: a check that names its target never loads them;
+    # Rich where a table is printed for people (an answer in JSON never loads it)
+    from rich.text import Text
+
     from rangefire.analysis.targets import TargetRow
 
 SideOpt = Annotated[Optional[str], typer.Option("--side", "-s", help="the side whose units fire (default: the side whose turn it is, else every side)")]  # noqa: UP045, E501
@@ -27,6 +28,8 @@ DrawingOpt = Annotated[Path, typer.Option("--out", help="the picture to write: .
 def render_targets(ruleset: Any, rows: Sequence[TargetRow], title: str) -> None:
     """The rows as one table for people: refusals and dice wrap inside their column, so that the table
     stays whole at 80 columns; the exact means are in ``--json``."""
+    from rich.table import Table
+
     outcome = ruleset.main_outcome.replace("_", " ")
     table = Table(title=text(title), title_justify="left")
     # Widths are set here rather than left to Rich, which narrows every column alike on a narrow terminal:
@@ -58,6 +61,8 @@ def render_targets(ruleset: Any, rows: Sequence[TargetRow], title: str) -> None:
 
 
 def _verdict(row: TargetRow) -> Text:
+    from rich.text import Text
+
     if not row.legal:
         return Text("no", style="red")
     if row.chosen:
@@ -66,6 +71,8 @@ def _verdict(row: TargetRow) -> Text:
 
 
 def _dice(row: TargetRow) -> Text:
+    from rich.text import Text
+
     if row.legal and row.limit is not None:  # the reason stands where there is room for it
         return Text.assemble(text(row.dice), "\n", ("odds not computed: ", "yellow"), text(row.limit))
     if row.legal:
@@ -79,6 +86,8 @@ def _dice(row: TargetRow) -> Text:
 
 
 def _mean(row: TargetRow) -> Text:
+    from rich.text import Text
+
     if not row.legal:
         return Text("")
     if row.limit is not None:

@@ -7,7 +7,6 @@ from pathlib import Path
 from typing import Annotated, Any, Optional
 
 import typer
-from rich.text import Text
 
 from rangefire.cli.common import JsonOpt, Scenario, _emit, app, line, out, shown, text, user_errors
 from rangefire.core import LogLine, RangefireError
@@ -63,6 +62,8 @@ def end_turn(
                    "log": [entry.to_dict() for entry in log], "battle": after_data})
             return
         what = "the activation" if activation else "the turn"
+        from rich.text import Text
+
         out.print(Text.assemble(("end of " + what, "bold"), f" ({shown(_turn_text(ruleset, battle))})"))
         _log_rows(log)
         out.print(text(f"now {_turn_text(ruleset, after)}; the battle is written to {out_file}"))
@@ -101,6 +102,8 @@ def replay(
                                                       "summary": s.summary} for s in steps],
                    "side_to_act": ruleset.side_to_act(after), "battle": after_data})
             return
+        from rich.text import Text
+
         out.print(Text.assemble(("replay", "bold"), f" of {len(steps)} action{'s' if len(steps) != 1 else ''} "
                                 f"from {shown(log_path)}: every step as recorded"))
         for step in steps:
