@@ -38,6 +38,17 @@ def test_rulesets_lists_options_and_defaults():
     assert "dress-on-the-colors" in run("rulesets").stdout
 
 
+@pytest.mark.parametrize("columns", [60, 120])
+def test_rulesets_at_any_width_keeps_each_option_and_choice_whole(columns):
+    """At a narrow terminal the table gives way to a block a game; no option name or choice is broken."""
+    shown = run("rulesets", columns=columns).stdout
+    for game in json.loads(run("rulesets", "--json").stdout)["rulesets"]:
+        for key, value in game["options"].items():
+            assert f"{key} = {json.dumps(value)}" in shown, (columns, key)
+        for choice in game["choices"]:
+            assert f"--{choice['name'].replace('_', '-')}" in shown and choice["clause"] in shown
+
+
 def test_odds_json_contract(scenario):
     """odds --json: the keys the design fixes, exact fractions as strings, distributions summing to 1."""
     data = json.loads(run("odds", str(scenario), "--attacker", "15th-alabama", "--target", "20th-maine",

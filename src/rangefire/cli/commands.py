@@ -59,6 +59,16 @@ def rulesets(as_json: JsonOpt = False) -> None:
     from rich.table import Table
     from rich.text import Text
 
+    if out.width < NARROW:  # four columns of long option names would break every word: one block a game
+        for row, ruleset in zip(rows, RULESETS, strict=True):
+            out.print(Text.assemble((row["key"], "bold"), f"  {row['title']}; also {', '.join(row['aliases'])}"))
+            out.print(Text("  stages: ") + text(", ".join(row["stages"])))
+            for key, value in row["options"].items():
+                out.print(Text("  option ") + text(f"{key} = {json.dumps(value)}"))
+            for c in ruleset.choices:
+                out.print(Text("  choice ") + text(f"{flag(c.name)} {'|'.join(c.allowed) or c.kind.upper()} "
+                                                  f"[{c.clause}]"))
+        return
     table = Table(title="rulesets", title_justify="left")
     table.add_column("key (aliases)", no_wrap=True)
     table.add_column("dice stages", no_wrap=True)
@@ -70,6 +80,10 @@ def rulesets(as_json: JsonOpt = False) -> None:
         table.add_row(name, lines(row["stages"]), lines(f"{k} = {json.dumps(v)}" for k, v in row["options"].items()),
                       lines(chosen or ["none"]))
     out.print(table)
+
+
+#: Below this many columns, ``rulesets`` lists each game as a block instead of a table.
+NARROW = 90
 
 
 def lines(items: Iterable[str]) -> Text:
