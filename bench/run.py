@@ -358,7 +358,6 @@ def bushido() -> None:
 
 def swerve_best_play() -> None:
     """7. swerve odds under best play, 6 tactics a hand: the search beside the exhaustive reference."""
-    import tracemalloc
 
     from rangefire.rulesets.swerve import combat as combat_module
     from rangefire.rulesets.swerve.combat import Combat
@@ -386,14 +385,6 @@ def swerve_best_play() -> None:
         score = combat.exhaustive_score(start) if exhaustive else combat.score(start)
         return score, [str(a) for a in combat.best_line(start, exhaustive=exhaustive)]
 
-    def peak(work: Callable[[], Any]) -> float:
-        tracemalloc.start()
-        try:
-            work()
-            return tracemalloc.get_traced_memory()[1] / 2**20
-        finally:
-            tracemalloc.stop()
-
     print("\nswerve, odds under best play (value and best line), 13 actions open (6 tactics a hand and the "
           "target's swerve):")
     print("  case                              search   exhaustive reference     ratio   identical   peak MiB "
@@ -405,9 +396,9 @@ def swerve_best_play() -> None:
         reference = best_play(data, exhaustive=True)
         theirs = time.perf_counter() - start
         same = best_play(data) == reference
-        mine = peak(lambda data=data: best_play(data))
+        mine = peak_mib(lambda data=data: best_play(data))
         # the reference's peak memory on the first case only: it runs for seconds, slower still when traced
-        theirs_mem = f"{peak(lambda data=data: best_play(data, exhaustive=True)):.2f}" if i == 0 else "-"
+        theirs_mem = f"{peak_mib(lambda data=data: best_play(data, exhaustive=True)):.2f}" if i == 0 else "-"
         note = "  budget 50 ms: " + ("met" if ours < 0.050 else "MISSED")
         print(f"  {name:30s} {ours * 1e3:8.2f} ms {theirs * 1e3:14.0f} ms {theirs / ours:12.0f}x   {same}"
               f"   {mine:6.2f} / {theirs_mem}{note}")
@@ -415,7 +406,7 @@ def swerve_best_play() -> None:
         for name, data in (("the issue's case", issue_case(tactics)), ("damage cards", long_line(tactics))):
             t = best_of(lambda data=data: best_play(data), 3)
             print(f"  {name}, {tactics} tactics a hand ({2 * tactics + 1} actions, no reference can answer): "
-                  f"{t * 1e3:.1f} ms, peak {peak(lambda data=data: best_play(data)):.2f} MiB")
+                  f"{t * 1e3:.1f} ms, peak {peak_mib(lambda data=data: best_play(data)):.2f} MiB")
     whole_odds_call(fresh(issue_case(6))[0], lambda: fresh(issue_case(6))[1])
 
 
