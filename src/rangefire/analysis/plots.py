@@ -1,35 +1,247 @@
-"""Charts of exact odds (matplotlib, imported only when a chart is asked for)."""
+"""Charts of exact distributions: the one chart module of ``odds``, ``compare``, ``table`` and ``duel``.
+
+One figure draws any number of named series (the rules as written and their variants, one unit and the
+other) over shared axes: one panel per outcome, "exactly N" as bars grouped side by side per series, "at least N"
+as a line with points in the same colour, each series' mean as a dashed upright line and written in the panel's
+corner, the events in a panel of their own. A distribution that holds only given some event (Bushido's success
+level, given a hit [BU-6.3]) says so in its panel's title.
+
+matplotlib is imported inside :func:`draw_series` and :func:`plot_series` only: a command that draws no chart
+never loads it.
+
+For a caller with distributions of its own (a duel's turns taken, what is left of each unit)::
+
+    from rangefire.analysis.plots import Series, plot_series
+
+    plot_series([Series("exact", {"turns": {1: Fraction(1, 2), 2: Fraction(1, 2)}}),
+                 Series("Monte Carlo", {"turns": {1: Fraction(51, 100), 2: Fraction(49, 100)}})],
+                Path("duel.png"), title="A against B", labels={"turns": "turns taken"})
+
+Keys that are whole numbers get the "at least" line and a mean; any other keys (a winner's name) get bars only.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 from rangefire.core import Odds, RangefireError
 
+#: The formats a chart is written in, by the file's suffix.
+CHART_SUFFIXES = (".png", ".svg", ".pdf")
 
-def plot_odds(odds: Odds, path: Path) -> None:
-    """A bar chart per named outcome (exactly N), the events in the title; written to ``path``."""
-    if path.suffix.lower() not in (".png", ".svg", ".pdf"):
-        raise RangefireError(f"--plot {path}: write .png, .svg or .pdf")
+#: The series' colours in order (Okabe and Ito's palette, told apart with the common colour blindnesses); the
+#: first series, the baseline, is the blue.
+COLOURS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9", "#000000", "#F0E442")
+
+#: A chart draws at most this many series (beyond it the bars of one N are slivers no one can read).
+MAX_SERIES = 8
+
+#: Panels a row.
+COLUMNS = 3
+
+
+@dataclass(frozen=True)
+class Series:
+    """One named set of distributions to draw: a variant of the rules, a unit's side of a duel.
+
+    ``outcomes`` maps an outcome's name to its exact distribution, ``{value: P(exactly value)}``; ``events``
+    maps an event's name to its probability. Series drawn together are matched by outcome name; an outcome
+    one series lacks is simply not drawn for it.
+    """
+
+    name: str
+    outcomes: Mapping[str, Mapping[Any, Fraction]]
+    events: Mapping[str, Fraction] = field(default_factory=dict)
+
+
+def series_from_odds(odds: Odds, name: str) -> Series:
+    """The series of one attack's odds, named ``name`` (a variant's name, or who fires at whom)."""
+    outcomes = {outcome: dict(dist.probabilities())  # type: ignore[attr-defined]  # every Dist has it
+                for outcome, dist in odds.outcomes.items()}
+    return Series(name, outcomes, dict(odds.events))
+
+
+def check_chart_path(path: Path) -> None:
+    """Refuse a file a chart cannot be written as, before any odds are worked out."""
+    if path.suffix.lower() not in CHART_SUFFIXES:
+        raise RangefireError(f"{path}: a chart is written as .png, .svg or .pdf, not "
+                             f"{path.suffix or 'a file without a suffix'}")
+
+
+def plot_odds(odds: Odds, path: Path, conditions: Mapping[str, str] | None = None) -> None:
+    """The chart of one attack's odds (the same figure as a comparison of one series)."""
+    plot_series([series_from_odds(odds, f"{odds.plan.attacker} fires at {odds.plan.target}")], path,
+                title=f"{odds.plan.attacker} fires at {odds.plan.target}",
+                subtitle=f"{odds.plan.ruleset}: exact odds", conditions=conditions)
+
+
+def plot_series(series: Sequence[Series], path: Path, *, title: str, subtitle: str = "",
+                labels: Mapping[str, str] | None = None, conditions: Mapping[str, str] | None = None,
+                x_label: str = "N") -> None:
+    """Draw ``series`` overlaid in one figure and write it to ``path`` (.png, .svg or .pdf by its suffix).
+
+    - ``title``: what was compared, e.g. ``"15th-alabama fires at 20th-maine: cover save 3+ against the
+      rules"``; ``subtitle`` a smaller second line (the baseline, the scenario).
+    - ``labels``: an outcome's name for people (``{"stands_lost": "stands lost"}``); by default the name with
+      spaces for underscores.
+    - ``conditions``: for an outcome that holds only given some event, the words saying so (``{"success_level":
+      "given a hit"}``): its panel's title carries them.
+    - ``x_label``: the horizontal axis of every outcome panel.
+
+    The legend names every series (the first is the baseline where a caller compares against one). Raises
+    :class:`RangefireError` for a suffix not written, no series, too many, or a file that cannot be written.
+    """
+    check_chart_path(path)
+    fig = draw_series(series, title=title, subtitle=subtitle, labels=labels, conditions=conditions,
+                      x_label=x_label)
+    import matplotlib.pyplot as plt
+
+    try:
+        fig.savefig(path, dpi=110)
+    except OSError as exc:
+        raise RangefireError(f"{path}: cannot write ({exc.strerror or exc})") from None
+    finally:
+        plt.close(fig)
+
+
+def draw_series(series: Sequence[Series], *, title: str, subtitle: str = "",
+                labels: Mapping[str, str] | None = None, conditions: Mapping[str, str] | None = None,
+                x_label: str = "N") -> Any:
+    """The figure :func:`plot_series` writes, as a matplotlib ``Figure`` (for a caller that lays out or saves
+    it itself; close it with ``matplotlib.pyplot.close``)."""
+    if not series:
+        raise RangefireError("a chart needs at least one series")
+    if len(series) > MAX_SERIES:
+        raise RangefireError(f"a chart draws at most {MAX_SERIES} series, not {len(series)}")
+    labels = labels or {}
+    conditions = conditions or {}
+    outcomes = list(dict.fromkeys(name for s in series for name in s.outcomes))
+    events = list(dict.fromkeys(name for s in series for name in s.events))
+
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
 
-    names = list(odds.outcomes)
-    fig, axes = plt.subplots(1, len(names), figsize=(4 * len(names), 3.2), squeeze=False)
-    for ax, name in zip(axes[0], names, strict=True):
-        probs = odds.outcomes[name].probabilities()  # type: ignore[attr-defined]
-        ax.bar([str(k) for k in probs], [float(p) for p in probs.values()], color="#3b6ea5")
-        ax.set_title(name)
-        ax.set_xlabel("N")
-        ax.set_ylabel("P(exactly N)")
-    events = ", ".join(f"P({k}) = {float(v):.3f}" for k, v in odds.events.items())
-    fig.suptitle(f"{odds.plan.attacker} -> {odds.plan.target}: {events}", fontsize=9)
-    fig.tight_layout()
-    try:
-        fig.savefig(path)
-    except OSError as exc:
-        raise RangefireError(f"--plot {path}: cannot write ({exc.strerror or exc})") from None
-    finally:
-        plt.close(fig)
+    panels = len(outcomes) + (1 if events else 0)
+    cols = 2 if panels == 4 else min(COLUMNS, panels)  # four panels as a square, not three and one
+    rows = -(-panels // cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(4.6 * cols + 0.4, 3.7 * rows + 1.5), squeeze=False,
+                             layout="constrained")
+    flat = list(axes.flat)
+    colours = [COLOURS[i % len(COLOURS)] for i in range(len(series))]
+    for i, name in enumerate(outcomes):
+        label = labels.get(name, name.replace("_", " "))
+        condition = conditions.get(name)
+        _outcome_panel(flat[i], series, colours, name, label, condition, x_label, first_in_row=i % cols == 0)
+    if events:
+        _events_panel(flat[len(outcomes)], series, colours, events, labels)
+    for ax in flat[panels:]:
+        ax.set_visible(False)
+
+    fig.suptitle(title + (f"\n{subtitle}" if subtitle else ""), fontsize=13)
+    # one legend under the panels (never over a bar): the series named in the first rows, how to read the marks in
+    # the last; matplotlib fills a legend column by column, so the rows are laid out and read off by column
+    per_row = min(max(len(series), 3), 4)
+    named: list[Any] = [Patch(facecolor=c, label=s.name) for s, c in zip(series, colours, strict=True)]
+    key: list[Any] = [Patch(facecolor="#bbbbbb", label="bars: exactly N"),
+                      Line2D([], [], color="#555555", marker="o", markersize=4, label="line: at least N"),
+                      Line2D([], [], color="#555555", linestyle="--", label="dashed line: the mean")]
+    rows_of = [named[i:i + per_row] for i in range(0, len(named), per_row)] + [key]
+    grid = [row + [Patch(visible=False, label="")] * (per_row - len(row)) for row in rows_of]
+    fig.legend(handles=[row[c] for c in range(per_row) for row in grid], loc="outside lower center",
+               ncols=per_row, fontsize=10, frameon=False)
+    return fig
+
+
+def _whole(values: Sequence[Any]) -> bool:
+    return all(isinstance(v, int) and not isinstance(v, bool) for v in values)
+
+
+def _outcome_panel(ax: Any, series: Sequence[Series], colours: Sequence[str], name: str, label: str,
+                   condition: str | None, x_label: str, first_in_row: bool) -> None:
+    """One outcome: grouped bars (exactly N), lines (at least N), dashed means and their values in the corner."""
+    from matplotlib.ticker import MaxNLocator
+
+    present = [(s, c) for s, c in zip(series, colours, strict=True) if name in s.outcomes]
+    values = sorted({v for s, _ in present for v in s.outcomes[name]}, key=_order)
+    whole = _whole(values)
+    # whole numbers stand at their own place (a gap where a value cannot happen); anything else side by side
+    place = {v: (v if whole else i) for i, v in enumerate(values)}
+    width = 0.8 / len(present)
+    means: list[tuple[str, str]] = []
+    for j, (s, colour) in enumerate(present):
+        dist = s.outcomes[name]
+        xs = [place[v] - 0.4 + width * (j + 0.5) for v in values]
+        ax.bar(xs, [float(dist.get(v, 0)) for v in values], width=width * 0.92, color=colour, alpha=0.85,
+               zorder=2)
+        if whole:
+            tail = _at_least(dist, values)
+            ax.plot([place[v] for v in values], [float(p) for p in tail], color=colour, marker="o", markersize=3.5,
+                    linewidth=1.6, zorder=3)
+            mean = sum((Fraction(v) * Fraction(p) for v, p in dist.items()), Fraction(0))
+            ax.axvline(float(mean), color=colour, linestyle="--", linewidth=1.3, zorder=4)
+            means.append((f"{float(mean):.2f}", colour))
+    if means:
+        ax.text(0.98, 0.97, "mean", transform=ax.transAxes, ha="right", va="top", fontsize=9, color="#333333")
+        for k, (value, colour) in enumerate(means):
+            ax.text(0.98, 0.97 - 0.075 * (k + 1), value, transform=ax.transAxes, ha="right", va="top", fontsize=9,
+                    color=colour, fontweight="bold")
+    heading = label if condition is None else f"{label} ({condition})"
+    ax.set_title(heading, fontsize=11)
+    ax.set_xlabel(x_label if condition is None else f"{x_label}, {condition}", fontsize=10)
+    ax.set_ylim(0, 1.04)
+    if first_in_row:
+        ax.set_ylabel("probability", fontsize=10)
+    if whole:
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True, nbins=12))
+        lo, hi = (min(values), max(values)) if values else (0, 1)
+        ax.set_xlim(lo - 0.6, hi + 0.6)
+    else:
+        ax.set_xticks(range(len(values)), [str(v) for v in values])
+    ax.grid(axis="y", color="#dddddd", linewidth=0.8, zorder=0)
+    ax.tick_params(labelsize=9)
+
+
+def _at_least(dist: Mapping[Any, Fraction], values: Sequence[int]) -> list[Fraction]:
+    """P(at least v) for each v of ``values``, summed exactly from the top."""
+    out: list[Fraction] = []
+    running = Fraction(0)
+    for v in reversed(values):
+        running += Fraction(dist.get(v, 0))
+        out.append(running)
+    return out[::-1]
+
+
+def _events_panel(ax: Any, series: Sequence[Series], colours: Sequence[str], events: Sequence[str],
+                  labels: Mapping[str, str]) -> None:
+    """The events as horizontal bars grouped per event, each with its percentage written beside it."""
+    height = 0.8 / len(series)
+    for j, (s, colour) in enumerate(zip(series, colours, strict=True)):
+        for i, event in enumerate(events):
+            if event not in s.events:
+                continue
+            p = float(s.events[event])
+            y = i - 0.4 + height * (j + 0.5)
+            ax.barh(y, p, height=height * 0.9, color=colour, alpha=0.85, zorder=2)
+            ax.text(min(p, 1.0) + 0.02, y, f"{p * 100:.1f}%", va="center", fontsize=9, color="#222222")
+    ax.set_yticks(range(len(events)), [labels.get(e, e.replace("_", " ")) for e in events], fontsize=10)
+    # the first event at the top, as listed; a lone event's bars as thick as one of three, not the whole panel
+    ax.set_ylim(max(len(events), 3) - 0.5, -0.5)
+    ax.set_xlim(0, 1.25)  # room for the percentages right of a bar near 1
+    ax.set_xticks([0, 0.25, 0.5, 0.75, 1.0], ["0", "25%", "50%", "75%", "100%"])
+    ax.set_title("events", fontsize=11)
+    ax.set_xlabel("probability", fontsize=10)
+    ax.grid(axis="x", color="#dddddd", linewidth=0.8, zorder=0)
+    ax.tick_params(labelsize=9)
+
+
+def _order(value: Any) -> tuple[int, Any]:
+    # whole numbers in order, anything else by its text after them
+    return (0, value) if isinstance(value, int) else (1, str(value))

@@ -137,6 +137,10 @@ def odds(scenario: Scenario, attacker: AttackerOpt, target: TargetOpt = None, as
          ) -> None:
     """The exact distribution of every named outcome of an attack."""
     with user_errors(as_json):
+        if plot is not None:
+            from rangefire.analysis.plots import check_chart_path
+
+            check_chart_path(plot)  # a suffix not written is said before any odds are worked out
         ruleset, battle = load_battle(scenario)
         checked = ruleset.check(battle, make_attack(ruleset, attacker, target, choices))
         if checked.plan is None:
@@ -148,7 +152,7 @@ def odds(scenario: Scenario, attacker: AttackerOpt, target: TargetOpt = None, as
         if plot is not None:
             from rangefire.analysis.plots import plot_odds
 
-            plot_odds(result, plot)
+            plot_odds(result, plot, conditions=ruleset.conditions)
         if as_json:
             _emit(odds_output(result))
             return

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from types import MappingProxyType
 from typing import Any
 
 from rangefire.core import (
@@ -169,6 +170,7 @@ class Bushido(Ruleset[Battle, BushidoPlan, BushidoOutcome]):
     clause_prefix = "BU"
     stages = ("attack", "defense", "wound")
     outcome_names = ("wounds", "success_level")
+    conditions = MappingProxyType({"success_level": "given a hit"})  # the SL of a hit [BU-6.3]
     event_names = ("hit",)
     main_outcome = "wounds"
     choices = (Choice("redirect_to", "unit", (), "the model the target's player nominates instead", "BU-4.2"),)

@@ -1,0 +1,143 @@
+"""Charts (issue 12): one module draws the odds of one attack, a comparison of variants, a table's rows and a
+duel; several series overlaid on shared axes, the legend naming them, a conditional distribution labelled."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from rangefire.analysis.plots import Series, draw_series, plot_odds, plot_series, series_from_odds
+from rangefire.core import RangefireError
+from rangefire.rulesets import load_battle
+from tests.commands import run
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "src" / "rangefire" / "examples"
+MAGIC = {".png": b"\x89PNG\r\n\x1a\n", ".svg": b"<?xml", ".pdf": b"%PDF"}
+
+
+def _odds(example: str, attacker: str, target: str | None = None):
+    ruleset, battle = load_battle(EXAMPLES / example)
+    return ruleset, ruleset.odds(ruleset.plan(battle, ruleset.attack(attacker, target)))
+
+
+def _texts(fig) -> list[str]:
+    """Every piece of text the figure shows: titles, labels, ticks, legends, notes."""
+    import matplotlib.text
+
+    return [t.get_text() for t in fig.findobj(matplotlib.text.Text) if t.get_visible()]
+
+
+@pytest.fixture
+def two() -> list[Series]:
+    return [Series("rules as written", {"hits": {0: Fraction(1, 4), 1: Fraction(3, 4)}},
+                   {"suppression": Fraction(1, 3)}),
+            Series("cover 3+", {"hits": {0: Fraction(1, 2), 2: Fraction(1, 2)}}, {"suppression": Fraction(1, 2)})]
+
+
+@pytest.mark.parametrize("suffix", [".png", ".svg", ".pdf"])
+def test_each_format_is_written(tmp_path, two, suffix):
+    path = tmp_path / f"chart{suffix}"
+    plot_series(two, path, title="compared")
+    assert path.read_bytes()[:len(MAGIC[suffix])] == MAGIC[suffix]
+
+
+@pytest.mark.parametrize("name", ["chart.gif", "chart", "chart.png.txt"])
+def test_a_suffix_not_written_is_refused_naming_it(tmp_path, two, name):
+    with pytest.raises(RangefireError, match=r"\.png, \.svg or \.pdf"):
+        plot_series(two, tmp_path / name, title="compared")
+    assert not (tmp_path / name).exists()
+
+
+def test_odds_plot_refuses_a_suffix_before_working_anything_out(tmp_path):
+    proc = run("odds", str(EXAMPLES / "wheatfield.yaml"), "-a", "15th-alabama", "--plot", str(tmp_path / "c.gif"),
+               ok=2)
+    assert "c.gif" in proc.stderr and ".png, .svg or .pdf" in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_the_legend_names_every_series_and_the_title_what_was_compared(two):
+    import matplotlib.pyplot as plt
+
+    fig = draw_series(two, title="15th-alabama fires at 20th-maine", subtitle="baseline: rules as written")
+    try:
+        legend = [t.get_text() for legend in fig.legends for t in legend.get_texts()]
+        assert {"rules as written", "cover 3+"} <= set(legend)
+        assert {"bars: exactly N", "line: at least N"} <= set(legend)
+        assert "15th-alabama fires at 20th-maine\nbaseline: rules as written" in _texts(fig)
+        # the means, exact sums shown to two places: 3/4 and 1
+        assert {"0.75", "1.00"} <= set(_texts(fig))
+    finally:
+        plt.close(fig)
+
+
+def test_the_outcomes_share_the_probability_axis(two):
+    import matplotlib.pyplot as plt
+
+    two = [Series(s.name, {**s.outcomes, "stands_lost": {0: Fraction(1)}}) for s in two]
+    fig = draw_series(two, title="t")
+    try:
+        panels = [ax for ax in fig.axes if ax.get_visible()]
+        assert len(panels) == 2
+        assert {ax.get_ylim() for ax in panels} == {(0.0, 1.04)}
+    finally:
+        plt.close(fig)
+
+
+def test_bushido_success_level_is_labelled_given_a_hit():
+    """BU-6.3: the success level is the SL of a hit; its panel says so, the wounds' does not."""
+    import matplotlib.pyplot as plt
+
+    ruleset, odds = _odds("temple.yaml", "yoichi", "takeda")
+    assert ruleset.conditions == {"success_level": "given a hit"}
+    fig = draw_series([series_from_odds(odds, "yoichi")], title="t", conditions=ruleset.conditions)
+    try:
+        titles = [ax.get_title() for ax in fig.axes]
+        assert "success level (given a hit)" in titles
+        assert "wounds" in titles
+    finally:
+        plt.close(fig)
+
+
+def test_odds_plot_of_bushido_writes_the_chart(tmp_path):
+    path = tmp_path / "bu.svg"
+    run("odds", str(EXAMPLES / "temple.yaml"), "-a", "yoichi", "-t", "takeda", "--plot", str(path))
+    assert path.read_bytes()[:5] == b"<?xml"
+
+
+def test_plot_odds_draws_every_outcome_and_event(tmp_path):
+    """The odds of one attack: a panel per outcome of the game, and the events."""
+    import matplotlib.pyplot as plt
+
+    ruleset, odds = _odds("wheatfield.yaml", "15th-alabama")
+    fig = draw_series([series_from_odds(odds, "x")], title="t")
+    try:
+        titles = [ax.get_title() for ax in fig.axes if ax.get_visible()]
+        assert titles == ["hits", "unsaved hits", "stands lost", "events"]
+        events = fig.axes[3]
+        assert [t.get_text() for t in events.get_yticklabels()] == [e.replace("_", " ") for e in odds.events]
+    finally:
+        plt.close(fig)
+    plot_odds(odds, tmp_path / "odds.png", conditions=ruleset.conditions)
+    assert (tmp_path / "odds.png").stat().st_size > 10_000
+
+
+def test_keys_that_are_not_numbers_get_bars_only(tmp_path):
+    """A duel's winner: bars by name, no line of 'at least' and no mean."""
+    import matplotlib.pyplot as plt
+
+    fig = draw_series([Series("exact", {"winner": {"A": Fraction(2, 3), "B": Fraction(1, 3)}})], title="t")
+    try:
+        ax = fig.axes[0]
+        assert [t.get_text() for t in ax.get_xticklabels()] == ["A", "B"]
+        assert not ax.get_lines()
+    finally:
+        plt.close(fig)
+
+
+def test_no_series_or_too_many_is_refused(tmp_path):
+    with pytest.raises(RangefireError, match="at least one series"):
+        plot_series([], tmp_path / "c.png", title="t")
+    with pytest.raises(RangefireError, match="at most 8 series"):
+        plot_series([Series(str(i), {"hits": {0: Fraction(1)}}) for i in range(9)], tmp_path / "c.png", title="t")
