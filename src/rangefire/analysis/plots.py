@@ -22,6 +22,7 @@ Keys that are whole numbers get the "at least" line and a mean; any other keys (
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -132,7 +133,7 @@ def draw_series(series: Sequence[Series], *, title: str, subtitle: str = "",
     panels = len(outcomes) + (1 if events else 0)
     cols = 2 if panels == 4 else min(COLUMNS, panels)  # four panels as a square, not three and one
     rows = -(-panels // cols)
-    fig, axes = plt.subplots(rows, cols, figsize=(4.6 * cols + 0.4, 3.7 * rows + 1.5), squeeze=False,
+    fig, axes = plt.subplots(rows, cols, figsize=(4.6 * cols + 0.4, 3.7 * rows + 1.7), squeeze=False,
                              layout="constrained")
     flat = list(axes.flat)
     colours = [COLOURS[i % len(COLOURS)] for i in range(len(series))]
@@ -145,15 +146,21 @@ def draw_series(series: Sequence[Series], *, title: str, subtitle: str = "",
     for ax in flat[panels:]:
         ax.set_visible(False)
 
-    fig.suptitle(title + (f"\n{subtitle}" if subtitle else ""), fontsize=13)
+    width = 4.6 * cols + 0.4
+    # wrapped to the figure's width (about 8 characters an inch at the title's size): a long list of what was
+    # compared would run off both edges
+    heading = [*textwrap.wrap(title, int(width * 7.5)), *textwrap.wrap(subtitle, int(width * 8.5))]
+    fig.suptitle("\n".join(heading), fontsize=13)
     # one legend under the panels (never over a bar): the series named in the first rows, how to read the marks in
     # the last; matplotlib fills a legend column by column, so the rows are laid out and read off by column
-    per_row = min(max(len(series), 3), 4)
+    longest = max(len(s.name) for s in series)
+    per_row = max(1, min(max(len(series), 3), 4, int(width * 11 / (longest + 8))))
     named: list[Any] = [Patch(facecolor=c, label=s.name) for s, c in zip(series, colours, strict=True)]
     key: list[Any] = [Patch(facecolor="#bbbbbb", label="bars: exactly N"),
                       Line2D([], [], color="#555555", marker="o", markersize=4, label="line: at least N"),
                       Line2D([], [], color="#555555", linestyle="--", label="dashed line: the mean")]
-    rows_of = [named[i:i + per_row] for i in range(0, len(named), per_row)] + [key]
+    rows_of = [named[i:i + per_row] for i in range(0, len(named), per_row)]
+    rows_of += [key[i:i + per_row] for i in range(0, len(key), per_row)]
     grid = [row + [Patch(visible=False, label="")] * (per_row - len(row)) for row in rows_of]
     fig.legend(handles=[row[c] for c in range(per_row) for row in grid], loc="outside lower center",
                ncols=per_row, fontsize=10, frameon=False)
