@@ -40,13 +40,17 @@ def test_rulesets_lists_options_and_defaults():
 
 @pytest.mark.parametrize("columns", [60, 120])
 def test_rulesets_at_any_width_keeps_each_option_and_choice_whole(columns):
-    """At a narrow terminal the table gives way to a block a game; no option name or choice is broken."""
+    """At a narrow terminal the table gives way to a block a game; no option path or choice is broken; the
+    overview points at each game's own listing, which has every option by path with its default and clause."""
     shown = run("rulesets", columns=columns).stdout
     for game in json.loads(run("rulesets", "--json").stdout)["rulesets"]:
-        for key, value in game["options"].items():
-            assert f"{key} = {json.dumps(value)}" in shown, (columns, key)
+        assert f"rulesets {game['key']}" in shown
         for choice in game["choices"]:
             assert f"--{choice['name'].replace('_', '-')}" in shown and choice["clause"] in shown
+        one = run("rulesets", game["key"], columns=columns).stdout
+        for option in game["option_list"]:
+            assert option["path"] in one and json.dumps(option["default"]) in one, (columns, option)
+            assert f"{option['clause']}" in one
 
 
 def test_odds_json_contract(scenario):

@@ -15,12 +15,15 @@ from rangefire.cli.common import (
     AttackerOpt,
     JsonOpt,
     Scenario,
+    SetOpt,
     TargetOpt,
     _emit,
     app,
     ask_choices,
     flag,
+    load_set,
     make_attack,
+    no_log_with_set,
     out,
     parse_seed,
     shown,
@@ -34,8 +37,9 @@ from rangefire.core import (
     RangefireError,
     SeededSource,
 )
+from rangefire.core.options import house_rules, option_rows
 from rangefire.core.outputs import check_output, odds_output, refused_odds_output, resolve_output
-from rangefire.rulesets import RULESETS, load_battle
+from rangefire.rulesets import RULESETS, find_ruleset
 from rangefire.scenario import write_scenario
 
 if TYPE_CHECKING:
@@ -47,24 +51,38 @@ if TYPE_CHECKING:
 
 # -- commands --------------------------------------------------------------------------------------
 @app.command()
-def rulesets(as_json: JsonOpt = False) -> None:
-    """List the games, their options and their defaults."""
-    rows: list[dict[str, Any]] = [{"key": r.key, "title": r.title, "aliases": list(r.aliases), "stages": list(r.stages),
-             "outcomes": list(r.outcome_names), "events": list(r.event_names), "options": r.default_options(),
-             "choices": [choice.to_dict() for choice in r.choices]}
-            for r in RULESETS]
+def rulesets(
+    game: Annotated[Optional[str], typer.Argument(metavar="[GAME]", help="one game's key or alias: every option it has, by path, with its default and clause", show_default=False)] = None,  # noqa: UP045, E501
+    as_json: JsonOpt = False,
+) -> None:
+    """List the games, their options and their defaults; with GAME, every option of that game by path (each one
+    settable in the scenario's options or with --set PATH=VALUE)."""
+    with user_errors(as_json):
+        games = list(RULESETS) if game is None else [find_ruleset(game)]
+    rows: list[dict[str, Any]] = [
+        {"key": r.key, "title": r.title, "aliases": list(r.aliases), "stages": list(r.stages),
+         "outcomes": list(r.outcome_names), "events": list(r.event_names), "options": r.default_options(),
+         "option_list": [row.to_dict() for row in option_rows(r.options_model)],
+         "choices": [choice.to_dict() for choice in r.choices]}
+        for r in games]
     if as_json:
         _emit({"rulesets": rows})
+        return
+    if game is not None:
+        _one_game(rows[0], games[0])
         return
     from rich.table import Table
     from rich.text import Text
 
+    def options_of(row: dict[str, Any]) -> list[str]:
+        n = len(row["option_list"])
+        return [f"{n} option{'s' if n != 1 else ''}, each listed by", f"rulesets {row['key']}"]
+
     if out.width < NARROW:  # four columns of long option names would break every word: one block a game
-        for row, ruleset in zip(rows, RULESETS, strict=True):
+        for row, ruleset in zip(rows, games, strict=True):
             out.print(Text.assemble((row["key"], "bold"), f"  {row['title']}; also {', '.join(row['aliases'])}"))
             out.print(Text("  stages: ") + text(", ".join(row["stages"])))
-            for key, value in row["options"].items():
-                out.print(Text("  option ") + text(f"{key} = {json.dumps(value)}"))
+            out.print(Text("  ") + text(" ".join(options_of(row))))
             for c in ruleset.choices:
                 out.print(Text("  choice ") + text(f"{flag(c.name)} {'|'.join(c.allowed) or c.kind.upper()} "
                                                   f"[{c.clause}]"))
@@ -72,14 +90,41 @@ def rulesets(as_json: JsonOpt = False) -> None:
     table = Table(title="rulesets", title_justify="left")
     table.add_column("key (aliases)", no_wrap=True)
     table.add_column("dice stages", no_wrap=True)
-    table.add_column("options (defaults)", overflow="fold")
+    table.add_column("options", overflow="fold")
     table.add_column("player's choices", overflow="fold")
-    for row, ruleset in zip(rows, RULESETS, strict=True):
+    for row, ruleset in zip(rows, games, strict=True):
         name = Text.assemble(row["key"], "\n", (f"{row['title']}\n{', '.join(row['aliases'])}", "dim"))
         chosen = [f"{flag(c.name)} {'|'.join(c.allowed) or c.kind.upper()} [{c.clause}]" for c in ruleset.choices]
-        table.add_row(name, lines(row["stages"]), lines(f"{k} = {json.dumps(v)}" for k, v in row["options"].items()),
-                      lines(chosen or ["none"]))
+        table.add_row(name, lines(row["stages"]), lines(options_of(row)), lines(chosen or ["none"]))
     out.print(table)
+
+
+def _one_game(row: dict[str, Any], ruleset: Any) -> None:
+    """One game for people: every option by path (default, clause, what it is), then the player's choices."""
+    from rich.table import Table
+    from rich.text import Text
+
+    out.print(Text.assemble((row["key"], "bold"), f"  {row['title']}; also {', '.join(row['aliases'])}"))
+    out.print(Text("stages: ") + text(", ".join(row["stages"])))
+    out.print(Text("set any option in the scenario's options, or for one run with --set PATH=VALUE", "dim"))
+    if out.width < NARROW:
+        for option in row["option_list"]:
+            out.print(Text.assemble(text(option["path"], "bold"), " = ", text(json.dumps(option["default"])),
+                                    f"  [{option['clause']}]"))
+            if option["help"]:
+                out.print(Text("    ") + text(option["help"], "dim"))
+    else:
+        table = Table(title="options (the rules' values)", title_justify="left")
+        table.add_column("path", no_wrap=True)
+        table.add_column("default", no_wrap=True)
+        table.add_column("clause", no_wrap=True)
+        table.add_column("what it is", overflow="fold")
+        for option in row["option_list"]:
+            table.add_row(text(option["path"]), text(json.dumps(option["default"])), option["clause"],
+                          text(option["help"]))
+        out.print(table)
+    for c in ruleset.choices:
+        out.print(Text("choice ") + text(f"{flag(c.name)} {'|'.join(c.allowed) or c.kind.upper()} [{c.clause}]"))
 
 
 #: Below this many columns, ``rulesets`` lists each game as a block instead of a table.
@@ -96,13 +141,13 @@ def lines(items: Iterable[str]) -> Text:
 @app.command()
 @with_choice_options
 def check(scenario: Scenario, attacker: AttackerOpt, target: TargetOpt = None, as_json: JsonOpt = False,
-          choices: Mapping[str, object] = NO_CHOICES) -> None:
+          settings: SetOpt = None, choices: Mapping[str, object] = NO_CHOICES) -> None:
     """May ATTACKER shoot TARGET? The plan, or the refusals with their clauses (exit 1 when refused).
 
     Without TARGET where the player names it (the rules choose none), every enemy is listed as a candidate,
     legal or not (exit 0 when one is legal)."""
     with user_errors(as_json):
-        ruleset, battle = load_battle(scenario)
+        ruleset, battle, _ = load_set(scenario, settings)
         checked = ruleset.check(battle, make_attack(ruleset, attacker, target, choices))
         if target is None and ruleset.chooses_target is None:
             from rangefire.analysis.targets import targets
@@ -110,17 +155,18 @@ def check(scenario: Scenario, attacker: AttackerOpt, target: TargetOpt = None, a
 
             rows = targets(ruleset, battle, attacker=attacker)
             if as_json:
-                _emit(check_output(ruleset.key, checked, [row.to_dict() for row in rows]))
+                _emit(check_output(ruleset.key, checked, [row.to_dict() for row in rows], house_rules(battle.options)))
             else:
                 render_targets(ruleset, rows, f"{attacker}'s candidates (name one with --target)")
             if not any(row.legal for row in rows):
                 raise typer.Exit(1)
             return
         if as_json:
-            _emit(check_output(ruleset.key, checked))
+            _emit(check_output(ruleset.key, checked, house_rules=house_rules(battle.options)))
         else:
-            from rangefire.cli.render import render_plan, render_refusals
+            from rangefire.cli.render import render_house_rules, render_plan, render_refusals
 
+            render_house_rules(battle.options)
             if checked.plan is not None:
                 render_plan(checked.plan)
             else:
@@ -132,7 +178,7 @@ def check(scenario: Scenario, attacker: AttackerOpt, target: TargetOpt = None, a
 @app.command()
 @with_choice_options
 def odds(scenario: Scenario, attacker: AttackerOpt, target: TargetOpt = None, as_json: JsonOpt = False,
-         choices: Mapping[str, object] = NO_CHOICES,
+         settings: SetOpt = None, choices: Mapping[str, object] = NO_CHOICES,
          plot: Annotated[Optional[Path], typer.Option(help="write a chart of the distributions (.png, .svg, .pdf)")] = None,  # noqa: UP045, E501
          ) -> None:
     """The exact distribution of every named outcome of an attack."""
@@ -141,11 +187,11 @@ def odds(scenario: Scenario, attacker: AttackerOpt, target: TargetOpt = None, as
             from rangefire.analysis.plots import check_chart_path
 
             check_chart_path(plot)  # a suffix not written is said before any odds are worked out
-        ruleset, battle = load_battle(scenario)
+        ruleset, battle, _ = load_set(scenario, settings)
         checked = ruleset.check(battle, make_attack(ruleset, attacker, target, choices))
         if checked.plan is None:
             if as_json:
-                _emit(refused_odds_output(ruleset.key, checked))
+                _emit(refused_odds_output(ruleset.key, checked, house_rules(battle.options)))
                 raise typer.Exit(1)
             raise IllegalAttackError(checked.refusals)
         result = ruleset.odds(checked.plan)
@@ -154,10 +200,11 @@ def odds(scenario: Scenario, attacker: AttackerOpt, target: TargetOpt = None, as
 
             plot_odds(result, plot, conditions=ruleset.conditions)
         if as_json:
-            _emit(odds_output(result))
+            _emit(odds_output(result, house_rules(battle.options)))
             return
-        from rangefire.cli.render import render_lines, render_nominations, render_odds, render_plan
+        from rangefire.cli.render import render_house_rules, render_lines, render_nominations, render_odds, render_plan
 
+        render_house_rules(battle.options)
         render_plan(checked.plan)
         render_odds(result)
         if result.lines is not None:
@@ -179,6 +226,7 @@ def resolve(
     out_file: Annotated[Optional[Path], typer.Option("--out", help="write the battle after the attack to FILE")] = None,  # noqa: UP045
     log_file: Annotated[Optional[Path], typer.Option("--log", help="append the attack to this log (one JSON line; see replay)")] = None,  # noqa: UP045, E501
     as_json: JsonOpt = False,
+    settings: SetOpt = None,
     choices: Mapping[str, object] = NO_CHOICES,
 ) -> None:
     """Play an attack out with seeded or entered dice, and optionally write the battle after it.
@@ -190,7 +238,8 @@ def resolve(
 
     with user_errors(as_json), interrupts():
         seed = parse_seed(seed_text)
-        ruleset, battle = load_battle(scenario)
+        no_log_with_set(settings, log_file)
+        ruleset, battle, as_written = load_set(scenario, settings)
         if dice and seed is not None:
             raise RangefireError("give either --seed or --dice, not both")
         ask = asks(dice, seed, as_json)
@@ -210,18 +259,19 @@ def resolve(
         resolution, after = ruleset.play(battle, attack, source)
         after_data = ruleset.dump(after)
         if out_file is not None:
-            write_scenario(out_file, after_data, original=scenario, before=ruleset.dump(battle))
+            write_scenario(out_file, after_data, original=scenario, before=as_written or ruleset.dump(battle))
         if log_file is not None:
             from rangefire.record import append_action, attack_action
 
             append_action(log_file, attack_action(ruleset, attack, resolution))
         if as_json:
-            _emit(resolve_output(resolution, seed if not entered else None, after_data))
+            _emit(resolve_output(resolution, seed if not entered else None, after_data, house_rules(battle.options)))
             return
         from rich.text import Text
 
-        from rangefire.cli.render import render_plan, render_resolution
+        from rangefire.cli.render import render_house_rules, render_plan, render_resolution
 
+        render_house_rules(battle.options)
         render_plan(resolution.plan, resolution.log)
         out.print(Text.assemble(("resolution", "bold"), f" ({'entered dice' if entered else f'seed {seed}'})"))
         render_resolution(resolution)

@@ -11,7 +11,7 @@ import inspect
 import json
 import re
 import sys
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Optional, cast
@@ -33,6 +33,8 @@ if TYPE_CHECKING:  # rich loads where a command prints for people (see _Console)
     from rich.console import Console
     from rich.table import Table
     from rich.text import Text
+
+    from rangefire.scenario.paths import Setting
 
 app = typer.Typer(
     add_completion=False,
@@ -81,6 +83,36 @@ Scenario = Annotated[Path, typer.Argument(help="scenario file (.yaml, .toml or .
 AttackerOpt = Annotated[str, typer.Option("--attacker", "-a", help="id of the attacking unit")]
 TargetOpt = Annotated[Optional[str], typer.Option("--target", "-t", help="id of the target (omit where the rules choose)")]  # noqa: UP045, E501
 JsonOpt = Annotated[bool, typer.Option("--json", help="print JSON instead of tables")]
+SetOpt = Annotated[Optional[list[str]], typer.Option("--set", metavar="PATH=VALUE", help="change a value for this run (repeatable): a house rule, options.NAME...=V (see rulesets GAME), or a what-if, units.ID.FIELD=V")]  # noqa: UP045, E501
+
+
+def settings_from(texts: Sequence[str] | None) -> list[Setting]:
+    """The ``--set`` options read into the library's settings."""
+    from rangefire.scenario.paths import parse_setting
+
+    return [parse_setting(t, source="--set") for t in texts or ()]
+
+
+def load_set(scenario: Path, texts: Sequence[str] | None) -> tuple[Ruleset[Any, Any], Any, dict[str, Any] | None]:
+    """The battle with the ``--set`` values made, and the battle as the file has it (its dump; None when
+    nothing is set), against which a command that writes the battle back tells what changed: the values set
+    are written too, so the file written is the battle that was played."""
+    from rangefire.rulesets import load_battle
+
+    settings = settings_from(texts)
+    ruleset, battle = load_battle(scenario, settings)
+    if not settings:
+        return ruleset, battle, None
+    _, as_written = load_battle(scenario)
+    return ruleset, battle, ruleset.dump(as_written)
+
+
+def no_log_with_set(texts: Sequence[str] | None, log_file: Path | None) -> None:
+    """A log is replayed against the scenario file as written; an action played with values set would not
+    replay the same, so the two are not combined."""
+    if texts and log_file is not None:
+        raise RangefireError("--log with --set: a log replays against the scenario as written; write the battle "
+                             "with the values set (--out) and log against that file")
 
 
 # -- the games' choices as options -----------------------------------------------------------------

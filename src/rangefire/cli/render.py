@@ -126,3 +126,12 @@ def render_status(title: str, rows: Sequence[dict[str, Any]]) -> None:
     out.print(table)
 
 
+
+
+def render_house_rules(options: Any) -> None:
+    """The options the battle sets away from the rules' values, each by its clause: a result read without
+    them would be taken for the rules as written."""
+    from rangefire.core.options import house_rules
+
+    for rule in house_rules(options):
+        out.print(line(rule.clause or "option", str(rule)))

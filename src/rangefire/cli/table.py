@@ -8,9 +8,8 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
-from rangefire.cli.common import JsonOpt, Scenario, _emit, app, out, text, user_errors
+from rangefire.cli.common import JsonOpt, Scenario, SetOpt, _emit, app, load_set, out, text, user_errors
 from rangefire.core import RangefireError
-from rangefire.rulesets import load_battle
 
 if TYPE_CHECKING:  # the rows are made where they are used: a check that names its target never loads them;
     # Rich where a table is printed for people (an answer in JSON never loads it)
@@ -100,13 +99,13 @@ def _mean(row: TargetRow) -> Text:
 
 @app.command()
 def targets(scenario: Scenario, side: SideOpt = None, attacker: AttackerOnlyOpt = None,
-            as_json: JsonOpt = False) -> None:
+            as_json: JsonOpt = False, settings: SetOpt = None) -> None:
     """Who can shoot whom: every unit of a side against every enemy, legal or not with the clause, the dice
     and the mean of the main outcome; the target the rules choose marked."""
     from rangefire.analysis.targets import targets as target_rows
 
     with user_errors(as_json):
-        ruleset, battle = load_battle(scenario)
+        ruleset, battle, _ = load_set(scenario, settings)
         rows = target_rows(ruleset, battle, side=side, attacker=attacker)
         if as_json:
             _emit({"targets": [row.to_dict() for row in rows]})
@@ -120,7 +119,7 @@ def targets(scenario: Scenario, side: SideOpt = None, attacker: AttackerOnlyOpt 
 
 @app.command()
 def show(scenario: Scenario, out_file: DrawingOpt, attacker: ShowAttackerOpt = None,
-         target: ShowTargetOpt = None) -> None:
+         target: ShowTargetOpt = None, settings: SetOpt = None) -> None:
     """Draw the battle to scale (.svg or .png): with an attacker its targets marked, with a target the line."""
     from rangefire.draw import draw_battle, write_drawing
 
@@ -130,6 +129,6 @@ def show(scenario: Scenario, out_file: DrawingOpt, attacker: ShowAttackerOpt = N
         if out_file.suffix.lower() not in (".svg", ".png"):  # said before the battle is drawn, not after
             raise RangefireError(f"{out_file}: a drawing is written as .svg or .png, not "
                                  f"{out_file.suffix or 'a file without one'}")
-        ruleset, battle = load_battle(scenario)
+        ruleset, battle, _ = load_set(scenario, settings)
         write_drawing(draw_battle(ruleset, battle, attacker, target), out_file)
     out.print(text(f"drawing written to {out_file}"))

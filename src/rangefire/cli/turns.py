@@ -8,9 +8,21 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from rangefire.cli.common import JsonOpt, Scenario, _emit, app, line, out, shown, text, user_errors
+from rangefire.cli.common import (
+    JsonOpt,
+    Scenario,
+    SetOpt,
+    _emit,
+    app,
+    line,
+    load_set,
+    no_log_with_set,
+    out,
+    shown,
+    text,
+    user_errors,
+)
 from rangefire.core import LogLine, RangefireError
-from rangefire.rulesets import load_battle
 from rangefire.scenario import write_scenario
 
 LogOpt = Annotated[Optional[Path], typer.Option("--log", help="append the action to this log (one JSON line)")]  # noqa: UP045
@@ -38,12 +50,14 @@ def end_turn(
                                                                    "activates; the turn goes on)")] = False,
     log_file: LogOpt = None,
     as_json: JsonOpt = False,
+    settings: SetOpt = None,
 ) -> None:
     """End the turn of the side to act: the game's end-of-turn clauses, each step logged by clause."""
     from rangefire.record import append_action, check_appendable, end_turn_action
 
     with user_errors(as_json):
-        ruleset, battle = load_battle(scenario)
+        no_log_with_set(settings, log_file)
+        ruleset, battle, as_written = load_set(scenario, settings)
         if activation and not ruleset.has_activations:
             raise RangefireError(f"--activation: {ruleset.key} has no activations; its turns end whole (leave "
                                  "--activation out)")
@@ -54,7 +68,7 @@ def end_turn(
         except RangefireError as exc:
             raise _named_by(scenario, exc) from None
         after_data = ruleset.dump(after)
-        write_scenario(out_file, after_data, original=scenario, before=ruleset.dump(battle))
+        write_scenario(out_file, after_data, original=scenario, before=as_written or ruleset.dump(battle))
         if log_file is not None:
             append_action(log_file, end_turn_action(log, activation))
         if as_json:
@@ -78,13 +92,14 @@ def replay(
                                              show_default=False)],
     out_file: Annotated[Optional[Path], typer.Option("--out", help="write the rebuilt battle to FILE")] = None,  # noqa: UP045
     as_json: JsonOpt = False,
+    settings: SetOpt = None,
 ) -> None:
     """Rebuild a battle from its scenario and its log, checking every step against the record (exit 2 at the
     first difference, naming its line)."""
     from rangefire.record import read_log, replay_steps
 
     with user_errors(as_json):
-        ruleset, battle = load_battle(scenario)
+        ruleset, battle, as_written = load_set(scenario, settings)
         actions = read_log(log_path)
         steps = []
         after = battle
@@ -96,7 +111,7 @@ def replay(
             raise _named_by(log_path, exc) from None
         after_data = ruleset.dump(after)
         if out_file is not None:
-            write_scenario(out_file, after_data, original=scenario, before=ruleset.dump(battle))
+            write_scenario(out_file, after_data, original=scenario, before=as_written or ruleset.dump(battle))
         if as_json:
             _emit({"ruleset": ruleset.key, "steps": [{"line": s.line, "action": s.action.action,
                                                       "summary": s.summary} for s in steps],

@@ -5,31 +5,39 @@ answers them, each with its ``format``. Their shapes, as pydantic models and JSO
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
+from rangefire.core.options import HouseRule
 from rangefire.core.types import FORMAT, Check, Odds, Resolution
 
+# Every output names the house rules in force (options set away from the rules' values, each with its clause):
+# a result read without them would be taken for the rules as written.
 
-def check_output(ruleset: str, check: Check, candidates: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+
+def check_output(ruleset: str, check: Check, candidates: list[dict[str, Any]] | None = None,
+                 house_rules: Sequence[HouseRule] = ()) -> dict[str, Any]:
     """What ``check --json`` prints (:class:`~rangefire.core.schemas.CheckOutput`)."""
-    out = {"format": FORMAT, **check.to_dict(ruleset)}
+    out = {"format": FORMAT, **check.to_dict(ruleset), "house_rules": [h.to_dict() for h in house_rules]}
     if candidates is not None:
         out["candidates"] = candidates
     return out
 
 
-def odds_output(odds: Odds) -> dict[str, Any]:
+def odds_output(odds: Odds, house_rules: Sequence[HouseRule] = ()) -> dict[str, Any]:
     """What ``odds --json`` prints for a legal attack (:class:`~rangefire.core.schemas.OddsOutput`)."""
-    return {"format": FORMAT, **odds.to_dict()}
+    return {"format": FORMAT, **odds.to_dict(), "house_rules": [h.to_dict() for h in house_rules]}
 
 
-def refused_odds_output(ruleset: str, check: Check) -> dict[str, Any]:
+def refused_odds_output(ruleset: str, check: Check, house_rules: Sequence[HouseRule] = ()) -> dict[str, Any]:
     """What ``odds --json`` prints for an attack the rules refuse: the refusals, and nothing to distribute."""
-    return {**check_output(ruleset, check), "outcomes": {}, "events": {}, "exact": True}
+    return {**check_output(ruleset, check, house_rules=house_rules), "outcomes": {}, "events": {}, "exact": True}
 
 
-def resolve_output(resolution: Resolution, seed: int | None, battle: dict[str, Any]) -> dict[str, Any]:
+def resolve_output(resolution: Resolution, seed: int | None, battle: dict[str, Any],
+                   house_rules: Sequence[HouseRule] = ()) -> dict[str, Any]:
     """What ``resolve --json`` prints (:class:`~rangefire.core.schemas.ResolveOutput`); ``seed`` is None for
     entered dice."""
-    return {"format": FORMAT, **resolution.to_dict(), "seed": seed, "battle": battle}
+    return {"format": FORMAT, **resolution.to_dict(), "seed": seed, "battle": battle,
+            "house_rules": [h.to_dict() for h in house_rules]}
 

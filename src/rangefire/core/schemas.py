@@ -103,11 +103,21 @@ class CandidateOut(_Out):
     chosen_by: str | None
 
 
+class HouseRuleOut(_Out):
+    """An option the battle sets away from the rules' value (``rangefire rulesets GAME`` lists them all)."""
+
+    path: str = Field(description="where the scenario holds it, e.g. options.cover_save.light")
+    value: JsonValue
+    default: JsonValue = Field(description="the rules' value")
+    clause: str
+
+
 class _Attack(_Out):
     format: Literal[1] = Field(description="the version of this shape (rangefire.core.FORMAT)")
     ruleset: str
     attacker: str
     target: str | None
+    house_rules: list[HouseRuleOut] = Field(description="the options set away from the rules' values")
 
 
 class CheckOutput(_Attack):

@@ -10,7 +10,7 @@ test holds it to the classes' own declarations.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, overload
@@ -21,6 +21,7 @@ from rangefire.core import Ruleset, ScenarioError, UnknownRulesetError
 from rangefire.core.types import Choice
 from rangefire.scenario import read_scenario, validate
 from rangefire.scenario.files import source_name
+from rangefire.scenario.paths import Setting, apply_settings
 
 if TYPE_CHECKING:
     from rangefire.rulesets.arcane_legions import ArcaneLegions
@@ -131,8 +132,17 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def battle_from_mapping(data: dict[str, Any], source: str = "scenario") -> tuple[Ruleset[Any, Any], BaseModel]:
-    """Validate a scenario mapping: its ``ruleset`` key picks the game, whose model checks the rest."""
+def battle_from_mapping(data: dict[str, Any], source: str = "scenario",
+                        settings: Iterable[Setting] = ()) -> tuple[Ruleset[Any, Any], BaseModel]:
+    """Validate a scenario mapping: its ``ruleset`` key picks the game, whose model checks the rest.
+
+    ``settings`` change values by path first (house rules, what-ifs); the battle is then checked whole, so a
+    setting is held to every rule a file is, and an error names the settings beside the source.
+    """
+    settings = list(settings)
+    if settings:
+        data = apply_settings(data, settings, source=source)
+        source = f"{source} with {', '.join(map(str, settings))}"
     key = data.get("ruleset")
     if not isinstance(key, str):
         raise ScenarioError([f"ruleset: is required, one of {', '.join(RULESETS.keys())}"], source=source)
@@ -153,10 +163,10 @@ def battle_from_mapping(data: dict[str, Any], source: str = "scenario") -> tuple
     return ruleset, battle
 
 
-def load_battle(path: str | Path) -> tuple[Ruleset[Any, Any], BaseModel]:
+def load_battle(path: str | Path, settings: Iterable[Setting] = ()) -> tuple[Ruleset[Any, Any], BaseModel]:
     """Read and validate a scenario file (YAML, TOML or JSON; ``-`` reads standard input, JSON or YAML) into its
-    game and battle."""
-    return battle_from_mapping(read_scenario(path), source=source_name(path))
+    game and battle, with ``settings`` made first (see :func:`battle_from_mapping`)."""
+    return battle_from_mapping(read_scenario(path), source=source_name(path), settings=settings)
 
 
 __all__ = ["GAMES", "RULESETS", "ArcaneLegions", "Bushido", "DressOnTheColors", "Game", "Registry", "Swerve",

@@ -7,6 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
+from rangefire.core.options import OptionsModel, option
 from rangefire.scenario import XY, Exact, Id, Model, PolygonField, duplicate_ids, find_by_id
 
 KEY = "arcane-legions"
@@ -18,13 +19,14 @@ Small = Annotated[int, Field(strict=True, ge=-20, le=20)]
 Count = Annotated[int, Field(strict=True, ge=0, le=100)]
 
 
-class Options(Model):
+class Options(OptionsModel):
     """The rulings' options, with their defaults [AL-1.4, AL-4.4, AL-5.5, AL-6.2]."""
 
-    corner_contact_is_adjacent: bool = False
-    touching_hinders: bool = False
-    refuse_zero_dice: bool = False
-    crit_per_three_sixes: bool = False
+    corner_contact_is_adjacent: bool = option(False, "AL-1.4", "bases touching at a corner only are adjacent")
+    touching_hinders: bool = option(False, "AL-4.4", "a line that only touches hindering terrain passes through it")
+    refuse_zero_dice: bool = option(False, "AL-5.5", "an attack left with no dice is refused rather than made")
+    crit_per_three_sixes: bool = option(
+        False, "AL-6.2", "one critical per full set of three 6s (instead of one at most)")
 
 
 class Player(Model):

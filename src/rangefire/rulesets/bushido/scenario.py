@@ -8,6 +8,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, model_validator
 
 from rangefire.core.numbers import parse_exact
+from rangefire.core.options import OptionsModel, option
 from rangefire.geometry.discs import Disc
 from rangefire.scenario import XY, Exact, Id, Model, PolygonField, duplicate_ids, find_by_id
 
@@ -25,11 +26,12 @@ Inches = Annotated[Exact, Field(gt=0, le=1000)]
 SIZES = {30: "small", 40: "medium", 50: "large", 60: "large"}
 
 
-class Options(Model):
+class Options(OptionsModel):
     """The rulings' options, with their defaults [BU-6.2]."""
 
-    supporting_dice_cap: Literal["none"] | Annotated[int, Field(strict=True, ge=0, le=MAX_RCP)] = "none"
-    one_attack_per_turn: bool = True  # [BU-8.1]
+    supporting_dice_cap: Literal["none"] | Annotated[int, Field(strict=True, ge=0, le=MAX_RCP)] = option(
+        "none", "BU-6.2", "most supporting dice an attack may add, or none for no cap")
+    one_attack_per_turn: bool = option(True, "BU-8.1", "a model makes at most one ranged attack a turn")
 
     @property
     def cap(self) -> int | None:

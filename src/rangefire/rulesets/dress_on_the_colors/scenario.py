@@ -8,6 +8,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
+from rangefire.core.options import OptionsModel, option
 from rangefire.scenario import XY, Exact, Id, Model, PolygonField, duplicate_ids, find_by_id
 
 KEY = "dress-on-the-colors"
@@ -23,13 +24,16 @@ Stands = Annotated[int, Field(strict=True, ge=1, le=MAX_STANDS)]
 Positive = Annotated[Exact, Field(gt=0, le=100)]
 
 
-class Options(Model):
+class Options(OptionsModel):
     """The rulings' options, with their defaults [DC-2.1, DC-5.2]."""
 
-    arc: Literal["corners", "centre"] = "corners"
-    discipline_dice: Annotated[int, Field(strict=True, ge=1, le=10)] = 2
-    discipline_pass: Annotated[int, Field(strict=True, ge=-100, le=100)] = 6
-    one_volley_per_turn: bool = True  # [DC-9.1]
+    arc: Literal["corners", "centre"] = option(
+        "corners", "DC-2.1", "where the 45 degree arc lines start: the front corners or the front-edge midpoint")
+    discipline_dice: Annotated[int, Field(strict=True, ge=1, le=10)] = option(
+        2, "DC-5.2", "dice rolled for a discipline check")
+    discipline_pass: Annotated[int, Field(strict=True, ge=-100, le=100)] = option(
+        6, "DC-5.2", "the check passes when the dice plus discipline reach this")
+    one_volley_per_turn: bool = option(True, "DC-9.1", "a unit fires at most one volley a turn")
 
 
 class Unit(Model):

@@ -7,6 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
+from rangefire.core.options import OptionsModel, option
 from rangefire.scenario import Id, Model, duplicate_ids, find_by_id
 
 KEY = "swerve"
@@ -16,10 +17,11 @@ Number = Annotated[int, Field(strict=True, ge=-1000, le=1000)]
 Timing = Literal["main", "combat", "close-combat", "ranged-combat"]
 
 
-class Options(Model):
+class Options(OptionsModel):
     """The rulings' options [SW-4.3]."""
 
-    attacker_wins_ties: bool = False
+    attacker_wins_ties: bool = option(
+        False, "SW-4.3", "equal totals go to the attacker (the ruling gives them to the defender)")
 
 
 class Player(Model):

@@ -1,0 +1,163 @@
+"""A game's options as data: every number of its tables a designer could change, with the rules' value as default.
+
+Each game's ``Options`` model derives from :class:`OptionsModel` and declares each option with :func:`option`,
+which records the clause the value comes from. Tables are nested models (``to_hit.breechloader.medium``); a
+scenario or a setting may give part of a table, and the rest keeps the rules' values (:class:`OptionsModel`
+merges what is given onto the defaults before it validates).
+
+``option_rows`` lists every option by path with its default and clause (``rangefire rulesets GAME``);
+``house_rules`` lists the ones a battle changes, which every explanation names beside the rules' value.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, model_validator
+
+
+def option(default: Any, clause: str, help: str, **constraints: Any) -> Any:
+    """An option's field: its default (the rules' value), the clause it comes from and a line of help.
+
+    A nested table (a model) is given as its default instance; each instance is copied, never shared.
+    """
+    extra: dict[str, JsonValue] = {"clause": clause}
+    if isinstance(default, BaseModel):
+        return Field(default_factory=lambda: default.model_copy(deep=True), description=help,
+                     json_schema_extra=extra, **constraints)
+    return Field(default, description=help, json_schema_extra=extra, **constraints)
+
+
+class OptionsModel(BaseModel):
+    """A game's options (or one of their tables): immutable, unknown names refused, partial tables completed."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _complete_tables(cls, data: Any) -> Any:
+        # A table given in part (``to_hit: {breechloader: {medium: 3}}``) keeps the rules' other values: the
+        # defaults of a nested table differ from row to row, so the nested model's own defaults cannot say them.
+        if not isinstance(data, dict):
+            return data
+        merged = dict(data)
+        for name, field in cls.model_fields.items():
+            given = data.get(name)
+            if isinstance(given, dict) and field.default_factory is not None:
+                default = field.default_factory()  # type: ignore[call-arg]
+                if isinstance(default, BaseModel):
+                    merged[name] = _deep_merge(default.model_dump(), given)
+        return merged
+
+
+def _deep_merge(base: dict[str, Any], given: dict[str, Any]) -> dict[str, Any]:
+    merged = dict(base)
+    for key, value in given.items():
+        old = merged.get(key)
+        merged[key] = _deep_merge(old, value) if isinstance(old, dict) and isinstance(value, dict) else value
+    return merged
+
+
+@dataclass(frozen=True)
+class OptionRow:
+    """One option: its path under ``options``, the rules' value, the clause and a line of help."""
+
+    path: str
+    default: Any
+    clause: str
+    help: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"path": self.path, "default": _plain(self.default), "clause": self.clause, "help": self.help}
+
+
+@dataclass(frozen=True)
+class HouseRule:
+    """An option a battle sets away from the rules' value."""
+
+    path: str
+    value: Any
+    default: Any
+    clause: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"path": self.path, "value": _plain(self.value), "default": _plain(self.default), "clause": self.clause}
+
+    def __str__(self) -> str:
+        return f"{self.path} = {shown(self.value)} {house_note(shown(self.value), shown(self.default))}"
+
+
+def option_rows(model: type[BaseModel], prefix: str = "options", *, defaults: BaseModel | None = None,
+                clause: str = "", help: str = "") -> list[OptionRow]:
+    """Every option of a game's options model, nested tables flattened to dotted paths, in declaration order.
+
+    A table's rows take their defaults from the table's default (a row of the to-hit table has the rules'
+    numbers for that weapon, not the row model's own) and, where they name none, the table's clause and help.
+    """
+    defaults = model() if defaults is None else defaults
+    rows: list[OptionRow] = []
+    for name, field in model.model_fields.items():
+        path = f"{prefix}.{name}"
+        value = getattr(defaults, name)
+        extra = field.json_schema_extra if isinstance(field.json_schema_extra, dict) else {}
+        own_clause = str(extra.get("clause") or clause)
+        own_help = field.description or help
+        if isinstance(value, BaseModel):
+            rows.extend(option_rows(type(value), path, defaults=value, clause=own_clause, help=own_help))
+        else:
+            rows.append(OptionRow(path, value, own_clause, own_help))
+    return rows
+
+
+def _value_at(model: BaseModel, path: str, prefix: str) -> Any:
+    value: Any = model
+    for step in path[len(prefix) + 1:].split("."):
+        value = getattr(value, step)
+    return value
+
+
+def house_rules(options: BaseModel, prefix: str = "options") -> list[HouseRule]:
+    """The options set away from the rules' values, by path, with the clause each comes from."""
+    defaults = {row.path: row for row in option_rows(type(options), prefix)}
+    changed = []
+    for path, row in defaults.items():
+        value = _value_at(options, path, prefix)
+        if value != row.default:
+            changed.append(HouseRule(path, value, row.default, row.clause))
+    return changed
+
+
+def house_note(value: str, default: str) -> str:
+    """What an explanation says beside a value a house rule sets.
+
+    >>> house_note("3+", "4+")
+    '(house rule; the rules say 4+)'
+    """
+    del value  # the value is shown where the note stands; the note says only where it departs from the rules
+    return f"(house rule; the rules say {default})"
+
+
+def shown(value: Any) -> str:
+    """An option's value as a person reads it (``3``, ``true``, ``none``, ``7/2``)."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _plain(value: Any) -> Any:
+    """A value as JSON holds it (exact numbers as numbers or "n/d" strings)."""
+    from fractions import Fraction
+
+    if isinstance(value, Fraction):
+        return value.numerator if value.denominator == 1 else str(value)
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    json.dumps(value)  # anything else an option holds is plain JSON already; fail here, not in a printer
+    return value
+
+
+__all__ = ["HouseRule", "OptionRow", "OptionsModel", "house_note", "house_rules", "option", "option_rows", "shown"]

@@ -1,0 +1,160 @@
+"""Values of a scenario named by path: the house rules and what-ifs a designer sets without editing the file.
+
+A path names a value where the scenario holds it, a dot between steps: ``options.cover_save.light`` (the game's
+options and tables), ``units.A.stands`` (a list of items with ids is stepped into by id), ``terrain.wall.kind``,
+``cards.launcher.speed``, ``units.A.position`` (a whole value: ``[3, 4]``). A value is read like a value in a
+scenario file (``3``, ``true``, ``1.5``, ``[3, 4]``, ``heavy``), so it is checked by the same models afterwards:
+a setting can make a battle no file could not.
+
+>>> s = parse_setting("options.cover_save.light=3")
+>>> s.path, s.value
+('options.cover_save.light', 3)
+>>> doc = {"units": [{"id": "A", "stands": 4}], "options": {}}
+>>> apply_settings(doc, [s, parse_setting("units.A.stands=2")])
+{'units': [{'id': 'A', 'stands': 2}], 'options': {'cover_save': {'light': 3}}}
+>>> doc["units"][0]["stands"]  # the mapping given is left as it was
+4
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from rangefire.core.errors import ScenarioError
+from rangefire.core.numbers import dump_exact, parse_exact
+
+#: A setting's text is short; anything longer is not a value a person types (and is refused before parsing).
+MAX_SETTING_CHARS = 1000
+#: Steps in a path: the deepest value of any game is a handful of steps down.
+MAX_STEPS = 8
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One value of the scenario, named by its path, and what to set it to."""
+
+    path: str
+    value: Any
+
+    @property
+    def steps(self) -> tuple[str, ...]:
+        return tuple(self.path.split("."))
+
+    def __str__(self) -> str:
+        return f"{self.path}={shown(self.value)}"
+
+
+def shown(value: Any) -> str:
+    """A value as a person would type it back (``3``, ``true``, ``[3, 4]``, ``heavy``, ``1.5``)."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, float):
+        return str(dump_exact(parse_exact(value)))
+    return json.dumps(value, default=str)
+
+
+def parse_setting(text: str, source: str = "setting") -> Setting:
+    """``PATH=VALUE`` read into a :class:`Setting`; the value is read as a scenario value (YAML).
+
+    >>> parse_setting("units.A.position=[3, 4.5]").value
+    [3, 4.5]
+    >>> parse_setting("units.A.stands")
+    Traceback (most recent call last):
+    ...
+    rangefire.core.errors.ScenarioError: setting: 'units.A.stands' is not PATH=VALUE (e.g. options.cover_save.light=3)
+    """
+    if len(text) > MAX_SETTING_CHARS:
+        raise ScenarioError([f"a setting of {len(text):,} characters; at most {MAX_SETTING_CHARS:,}"], source=source)
+    path, sep, raw = text.partition("=")
+    path = path.strip()
+    if not sep or not path:
+        raise ScenarioError([f"{text!r} is not PATH=VALUE (e.g. options.cover_save.light=3)"], source=source)
+    check_path(path, source)
+    return Setting(path, read_value(raw.strip(), path, source))
+
+
+def check_path(path: str, source: str = "setting") -> None:
+    """A path is names joined by dots, none empty, at most :data:`MAX_STEPS` of them."""
+    steps = path.split(".")
+    if any(not step.strip() or step != step.strip() for step in steps):
+        raise ScenarioError([f"{path}: a path is names joined by dots (e.g. units.A.stands)"], source=source)
+    if len(steps) > MAX_STEPS:
+        raise ScenarioError([f"{path}: {len(steps)} steps; a path has at most {MAX_STEPS}"], source=source)
+
+
+def read_value(raw: str, path: str, source: str = "setting") -> Any:
+    """A value as typed after ``=``: read as a one-line YAML value (the scenario files' reading, exact decimals)."""
+    import yaml
+
+    if raw == "":
+        raise ScenarioError([f"{path}: no value after '='"], source=source)
+    try:
+        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+        value = yaml.load(raw, Loader=loader)
+    except yaml.YAMLError:
+        raise ScenarioError([f"{path}: cannot read the value {raw!r}"], source=source) from None
+    if isinstance(value, dict):
+        raise ScenarioError([f"{path}: set one value at a time (a path for each), not a mapping"], source=source)
+    return raw if value is None else value
+
+
+def apply_settings(doc: dict[str, Any], settings: Iterable[Setting], source: str = "setting") -> dict[str, Any]:
+    """A copy of the scenario mapping with each setting made, in order (a later one wins).
+
+    Mappings missing under ``options`` are made (the options' defaults fill the rest); a list of items with
+    ids is stepped into by id. A path that cannot be followed is an error naming it; a name the game does not
+    know is left for the game's model to report, as in a file.
+    """
+    settings = list(settings)
+    if not settings:
+        return doc
+    result = copy.deepcopy(doc)
+    problems = []
+    for setting in settings:
+        try:
+            _set(result, setting.steps, setting.value)
+        except _PathError as exc:
+            problems.append(f"{setting.path}: {exc}")
+    if problems:
+        raise ScenarioError(problems, source=source)
+    return result
+
+
+class _PathError(Exception):
+    """A path that cannot be followed in this scenario (the message says where it stops)."""
+
+
+def _set(doc: dict[str, Any], steps: tuple[str, ...], value: Any) -> None:
+    here: Any = doc
+    for depth, step in enumerate(steps[:-1]):
+        here = _step(here, step, steps[: depth + 1], creating=steps[0] == "options")
+    last = steps[-1]
+    if isinstance(here, list):
+        raise _PathError(f"{'.'.join(steps[:-1])} is a list: name an item by its id, then a field of it")
+    if not isinstance(here, dict):
+        raise _PathError(f"{'.'.join(steps[:-1])} is a single value, not a mapping")
+    here[last] = value
+
+
+def _step(here: Any, step: str, walked: tuple[str, ...], *, creating: bool) -> Any:
+    if isinstance(here, dict):
+        if step not in here:
+            if not creating:
+                raise _PathError(f"no {'.'.join(walked)} in this scenario")
+            here[step] = {}
+        return here[step]
+    if isinstance(here, list):
+        items = [item for item in here if isinstance(item, dict) and str(item.get("id")) == step]
+        if not items:
+            ids = [str(item["id"]) for item in here if isinstance(item, dict) and "id" in item]
+            known = f"; ids: {', '.join(ids[:12])}{', ...' if len(ids) > 12 else ''}" if ids else ""
+            raise _PathError(f"no item with id {step!r} in {'.'.join(walked[:-1])}{known}")
+        return items[0]
+    raise _PathError(f"{'.'.join(walked[:-1])} is a single value; it has no {step!r}")
+
+
+__all__ = ["MAX_SETTING_CHARS", "Setting", "apply_settings", "check_path", "parse_setting", "read_value", "shown"]
