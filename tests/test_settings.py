@@ -76,7 +76,7 @@ def test_a_path_that_cannot_be_followed_is_named(text, says):
 def test_a_setting_is_checked_by_the_games_model_like_a_file():
     with pytest.raises(ScenarioError, match=r"with units.20th-maine.stands=-3: units\[0\].stands: must be"):
         load_battle(WHEATFIELD, [parse_setting("units.20th-maine.stands=-3")])
-    with pytest.raises(ScenarioError, match="options.no_such_rule: unknown key"):
+    with pytest.raises(ScenarioError, match=r"options\.no_such_rule: unknown key"):
         load_battle(WHEATFIELD, [parse_setting("options.no_such_rule=1")])
 
 
