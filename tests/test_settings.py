@@ -88,7 +88,7 @@ class _Row(OptionsModel):
 
 class _Table(OptionsModel):
     musket: _Row = option(_Row(short=4, long=6), "X-1.2", "to hit with a musket")
-    rifle: _Row = option(_Row(short=3, long=5), "X-1.2", "to hit with a rifle")
+    rifle: _Row = option(_Row(short=3, long=5), "X-1.2", "to hit with a rifle", alias="rifled-musket")
 
 
 class _Options(OptionsModel):
@@ -99,15 +99,17 @@ class _Options(OptionsModel):
 def test_option_rows_flatten_tables_with_each_rows_own_defaults_and_clauses():
     rows = {row.path: row for row in option_rows(_Options)}
     assert list(rows) == ["options.cap", "options.to_hit.musket.short", "options.to_hit.musket.long",
-                          "options.to_hit.rifle.short", "options.to_hit.rifle.long"]
-    assert (rows["options.to_hit.rifle.long"].default, rows["options.to_hit.rifle.long"].clause) == (5, "X-1.1")
+                          "options.to_hit.rifled-musket.short", "options.to_hit.rifled-musket.long"]
+    long = rows["options.to_hit.rifled-musket.long"]
+    assert (long.default, long.clause) == (5, "X-1.1")
     assert rows["options.cap"].clause == "X-2.1"
 
 
 def test_a_table_given_in_part_keeps_the_rules_values_for_the_rest():
-    options = _Options.model_validate({"to_hit": {"rifle": {"long": 2}}})
+    options = _Options.model_validate({"to_hit": {"rifled-musket": {"long": 2}}})
     assert (options.to_hit.rifle.long, options.to_hit.rifle.short, options.to_hit.musket.short) == (2, 3, 4)
-    assert [(h.path, h.value, h.default) for h in house_rules(options)] == [("options.to_hit.rifle.long", 2, 5)]
+    assert [(h.path, h.value, h.default) for h in house_rules(options)] == [
+        ("options.to_hit.rifled-musket.long", 2, 5)]
     assert house_rules(_Options()) == []
 
 
@@ -180,3 +182,10 @@ def test_a_bad_setting_exits_2_naming_it(setting, says):
     assert says in proc.stderr and proc.stdout == ""
     data = json.loads(run("odds", str(WHEATFIELD), *ATTACK, "--set", setting, "--json", ok=2).stdout)
     assert says in data["error"]["message"]
+
+
+def test_a_table_row_spelt_with_a_hyphen_is_written_back_as_the_scenario_spells_it():
+    options = _Options.model_validate({"to_hit": {"rifled-musket": {"long": 2}}})
+    dumped = options.model_dump(mode="json")
+    assert dumped["to_hit"]["rifled-musket"]["long"] == 2 and "rifle" not in dumped["to_hit"]
+    assert _Options.model_validate(dumped) == options

@@ -33,7 +33,9 @@ def option(default: Any, clause: str, help: str, **constraints: Any) -> Any:
 class OptionsModel(BaseModel):
     """A game's options (or one of their tables): immutable, unknown names refused, partial tables completed."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
+    # serialize_by_alias: a battle written back spells a table row as the scenario does (rifled-musket)
+    model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True, serialize_by_alias=True,
+                              validate_by_name=True, validate_by_alias=True)
 
     @model_validator(mode="before")
     @classmethod
@@ -44,11 +46,12 @@ class OptionsModel(BaseModel):
             return data
         merged = dict(data)
         for name, field in cls.model_fields.items():
-            given = data.get(name)
+            key = field.alias or name  # a name the scenario spells with a hyphen (rifled-musket) is an alias
+            given = data.get(key)
             if isinstance(given, dict) and field.default_factory is not None:
                 default = field.default_factory()  # type: ignore[call-arg]
                 if isinstance(default, BaseModel):
-                    merged[name] = _deep_merge(default.model_dump(), given)
+                    merged[key] = _deep_merge(default.model_dump(by_alias=True), given)
         return merged
 
 
@@ -99,7 +102,7 @@ def option_rows(model: type[BaseModel], prefix: str = "options", *, defaults: Ba
     defaults = model() if defaults is None else defaults
     rows: list[OptionRow] = []
     for name, field in model.model_fields.items():
-        path = f"{prefix}.{name}"
+        path = f"{prefix}.{field.alias or name}"
         value = getattr(defaults, name)
         extra = field.json_schema_extra if isinstance(field.json_schema_extra, dict) else {}
         own_clause = str(extra.get("clause") or clause)
@@ -114,7 +117,8 @@ def option_rows(model: type[BaseModel], prefix: str = "options", *, defaults: Ba
 def _value_at(model: BaseModel, path: str, prefix: str) -> Any:
     value: Any = model
     for step in path[len(prefix) + 1:].split("."):
-        value = getattr(value, step)
+        names = {field.alias or name: name for name, field in type(value).model_fields.items()}
+        value = getattr(value, names[step])
     return value
 
 
