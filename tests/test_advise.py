@@ -1,0 +1,283 @@
+"""``rangefire advise`` and ``analysis.advise``: every legal attack of a side ranked by the expected value of an
+outcome, checked against the games' own ``check`` and ``odds`` asked pair by pair and choice by choice."""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import json
+from fractions import Fraction
+from typing import Any
+
+import pytest
+
+from rangefire.analysis.advise import MAX_CHECKS, Advised, advise
+from rangefire.analysis.targets import MAX_PAIRS
+from rangefire.core import Attack, LimitError, RangefireError
+from rangefire.demo import example_path
+from rangefire.rulesets import RULESETS, battle_from_mapping, load_battle
+from rangefire.scenario import read_scenario
+from tests.commands import run
+
+EXAMPLES = ("wheatfield.yaml", "ford.yaml", "temple.yaml", "mist-bridge.yaml", "sawblade.yaml", "ambush.yaml")
+SIDES = [(name, side) for name in EXAMPLES
+         for side in (lambda r_b: r_b[0].sides(r_b[1]))(load_battle(example_path(name)))]
+
+
+def mean(dist: Any) -> Fraction:
+    return Fraction(dist.to_dict()["mean"])
+
+
+def value_of(odds: Any, outcome: str) -> Fraction:
+    return Fraction(odds.events[outcome]) if outcome in odds.events else mean(odds.outcomes[outcome])
+
+
+def oracle(ruleset: Any, battle: Any, side: str, outcome: str) -> list[tuple[str, str, Fraction, dict[str, str],
+                                                                             str | None]]:
+    """The ranking built from independent asks: for every attacker of the side and every enemy, every
+    combination of the attacker's fixed-value choices given explicitly (no pruning), each checked and its odds
+    computed alone; the target's player then answers with each nomination ``allowed_values`` lists, checked and
+    computed alone, keeping the least [BU-4.2]. The best per pair (first in declared order on a tie), sorted by
+    value, then file order."""
+    fixed = [c for c in ruleset.choices if c.kind in ("enum", "side")]
+    combos = [dict(zip([c.name for c in fixed], values, strict=True))
+              for values in itertools.product(*(c.allowed for c in fixed))]
+    ids = list(ruleset.unit_ids(battle))
+    found = []
+    for attacker in ids:
+        if ruleset.side_of(battle, attacker) != side:
+            continue
+        for enemy in ids:
+            if ruleset.side_of(battle, enemy) == side or enemy not in ruleset.enemies(battle, attacker):
+                continue
+            best = None
+            for given in combos:
+                checked = ruleset.check(battle, ruleset.attack(attacker, enemy, given))
+                if checked.plan is None:
+                    continue
+                value, nominee = value_of(ruleset.odds(checked.plan), outcome), None
+                if "redirect_to" in ruleset.choice_names:
+                    for other in ruleset.allowed_values(battle, Attack(attacker, enemy), "redirect_to"):
+                        plan = ruleset.plan(battle, ruleset.attack(attacker, enemy, {**given, "redirect_to": other}))
+                        if (v := value_of(ruleset.odds(plan), outcome)) < value:
+                            value, nominee = v, other
+                if best is None or value > best[2]:
+                    best = (attacker, enemy, value, given, nominee)
+            if best is not None:
+                found.append(best)
+    return sorted(found, key=lambda b: (-b[2], ids.index(b[0]), ids.index(b[1])))
+
+
+def outcomes_of(ruleset: Any) -> list[str]:
+    return [*ruleset.outcome_names, *ruleset.event_names]
+
+
+@pytest.mark.parametrize(("name", "side"), SIDES)
+def test_ranking_equals_sorting_independent_odds_of_every_legal_pair(name, side):
+    """For every outcome and event of the game, the ranking equals the legal pairs' own odds (every choice
+    given explicitly, every nomination asked for alone) sorted by the expected value, best first."""
+    ruleset, battle = load_battle(example_path(name))
+    for outcome in outcomes_of(ruleset):
+        advised = advise(ruleset, battle, side, outcome)
+        expected = oracle(ruleset, battle, side, outcome)
+        assert [(a.attacker, a.target, a.value, dict(a.choices), a.response[1] if a.response else None)
+                for a in advised.ranked] == expected
+        assert [a.rank for a in advised.ranked] == list(range(1, len(expected) + 1))
+
+
+@pytest.mark.parametrize(("name", "side"), SIDES)
+def test_every_ranked_attack_is_legal_and_its_odds_are_the_games(name, side):
+    """Each ranked attack, made with its choices and the opponent's answer, is legal per ``check``, fired at the
+    model it names, and its means and events are those of ``odds`` for that attack."""
+    ruleset, battle = load_battle(example_path(name))
+    advised = advise(ruleset, battle, side)
+    assert advised.outcome == ruleset.main_outcome and not advised.is_event
+    for a in advised.ranked:
+        given = dict(a.choices) | ({a.response[0]: a.response[1]} if a.response else {})
+        checked = ruleset.check(battle, ruleset.attack(a.attacker, a.target, given))
+        assert checked.plan is not None, checked.refusals
+        assert checked.plan.target == a.fired_at
+        odds = ruleset.odds(checked.plan)
+        assert a.means == {k: mean(d) for k, d in odds.outcomes.items()}
+        assert a.events == odds.events
+        assert a.value == a.means[ruleset.main_outcome]
+        assert a.dice == checked.plan.dice_text() and a.side == side != a.target_side
+
+
+@pytest.mark.parametrize(("name", "side"), SIDES)
+def test_refused_pairs_carry_their_clauses_and_no_choice_makes_them_legal(name, side):
+    ruleset, battle = load_battle(example_path(name))
+    advised = advise(ruleset, battle, side)
+    fixed = [c for c in ruleset.choices if c.kind in ("enum", "side")]
+    ranked = {(a.attacker, a.target) for a in advised.ranked}
+    for row in advised.refused:
+        assert row.refusals == ruleset.check(battle, Attack(row.attacker, row.target)).refusals
+        assert row.refusals and all(r.clause.startswith(ruleset.clause_prefix + "-") for r in row.refusals)
+        for values in itertools.product(*(c.allowed for c in fixed)):
+            given = dict(zip([c.name for c in fixed], values, strict=True))
+            assert not ruleset.check(battle, ruleset.attack(row.attacker, row.target, given)).is_legal
+    pairs = {(r.attacker, r.target) for r in advised.refused}
+    assert not pairs & ranked
+    assert len(pairs) + len(ranked) == advised.pairs
+
+
+def test_arcane_legions_names_the_best_order_and_sides():
+    """The spearmen are adjacent to the wolf riders: no ranged order [AL-2.1], but a close combat order
+    [AL-8.1] from the touching sides, named in the row; the archers' sides are the best pair, named."""
+    ruleset, battle = load_battle(example_path("ford.yaml"))
+    advised = advise(ruleset, battle, "legion")
+    rows = {(a.attacker, a.target): a for a in advised.ranked}
+    assert dict(rows[("spearmen", "wolf-riders")].choices) == {"order": "close", "from_side": "front",
+                                                               "to_side": "front"}
+    assert dict(rows[("archers", "orc-band")].choices)["order"] == "ranged"
+    assert [r.refusals[0].clause for r in advised.refused] == ["AL-2.1"]
+
+
+def temple_with(terrain: tuple[str, ...] = ("bamboo-grove", "storehouse", "raked-gravel"),
+                **changes: Any) -> tuple[Any, Any]:
+    data = copy.deepcopy(read_scenario(example_path("temple.yaml")))
+    data["terrain"] = [t for t in data["terrain"] if t["id"] in terrain]
+    for unit in data["units"]:
+        unit.update(changes.get(unit["id"], {}))
+    return battle_from_mapping(data)
+
+
+def test_bushido_opponent_nominates_the_model_that_suffers_least():
+    """With the bodyguard in heavy armour and the samurai behind it out of its grove's cover, the Ito player
+    nominates the bodyguard when the samurai is shot at [BU-4.2]: the row is valued at the bodyguard's odds and
+    names the nomination; as the example stands, keeping the samurai gives less and it is kept."""
+    ruleset, battle = temple_with(("storehouse",), yojimbo={"armour": 10}, takeda={"armour": 0})
+    advised = advise(ruleset, battle, "prefecture")
+    row = next(a for a in advised.ranked if a.target == "takeda")
+    assert row.response == ("redirect_to", "yojimbo", "BU-4.2") and row.fired_at == "yojimbo"
+    kept = ruleset.odds(ruleset.plan(battle, Attack("yoichi", "takeda")))
+    nominated = kept.alternatives["yojimbo"]
+    assert row.value == mean(nominated.outcomes["wounds"]) < mean(kept.outcomes["wounds"])
+    ruleset, battle = load_battle(example_path("temple.yaml"))  # unarmoured: keeping the samurai gives less
+    row = next(a for a in advise(ruleset, battle, "prefecture").ranked if a.target == "takeda")
+    assert row.response is None and row.fired_at == "takeda"
+
+
+def test_an_event_is_ranked_by_its_probability():
+    ruleset, battle = load_battle(example_path("wheatfield.yaml"))
+    advised = advise(ruleset, battle, "union", "suppression")
+    assert advised.is_event and advised.outcome == "suppression"
+    assert [a.value for a in advised.ranked] == sorted((a.events["suppression"] for a in advised.ranked),
+                                                       reverse=True)
+    assert advised.to_dict()["value_is"] == "probability"
+
+
+def line_battle(first: str, second: str) -> tuple[Any, Any]:
+    """Two identical Union regiments, mirror images about the Confederate one: equal odds."""
+    def regiment(uid: str, x: int) -> dict[str, Any]:
+        return {"id": uid, "side": "union", "stands": 4, "weapon": "rifled-musket", "formation": "line",
+                "position": [x, 0], "facing": 0}
+    units = [regiment(first, -6), regiment(second, 6),
+             {"id": "reb", "side": "confederate", "stands": 4, "weapon": "rifled-musket", "formation": "line",
+              "position": [0, 10], "facing": 180}]
+    return battle_from_mapping({"ruleset": "dress-on-the-colors", "units": units})
+
+
+def test_ties_keep_the_file_order():
+    """Equal values: the attacker listed first in the file ranks first, whatever its name."""
+    for first, second in (("a", "b"), ("b", "a")):
+        ruleset, battle = line_battle(first, second)
+        advised = advise(ruleset, battle, "union")
+        assert advised.ranked[0].value == advised.ranked[1].value
+        assert [a.attacker for a in advised.ranked] == [first, second]
+
+
+def test_bad_side_and_outcome_name_the_allowed_values():
+    ruleset, battle = load_battle(example_path("ford.yaml"))
+    with pytest.raises(RangefireError, match=r"side 'orcs' is not in this battle \(sides: legion, horde\)"):
+        advise(ruleset, battle, "orcs")
+    with pytest.raises(RangefireError, match="no outcome 'wounds' to rank by: its outcomes are hits; its events "
+                                             "critical"):
+        advise(ruleset, battle, "legion", "wounds")
+
+
+def test_more_pairs_than_the_bound_are_refused_before_the_work():
+    units = [{"id": f"{s}{i}", "side": s, "stands": 4, "weapon": "rifled-musket", "formation": "line",
+              "position": [i * 3, 0 if s == "u" else 30], "facing": 0} for s in "uc" for i in range(33)]
+    ruleset, battle = battle_from_mapping({"ruleset": "dress-on-the-colors", "units": units})
+    assert MAX_PAIRS < 33 * 33
+    with pytest.raises(LimitError, match=f"1089 attacker and enemy pairs; advice weighs at most {MAX_PAIRS}"):
+        advise(ruleset, battle, "u")
+
+
+def test_more_checks_than_the_bound_are_refused(monkeypatch):
+    """Choices multiply the checks of a pair (Arcane Legions: an order, then sixteen side pairs [AL-3.1]):
+    their count is bounded too, and the refusal names the bound."""
+    import rangefire.analysis.advise as module
+
+    ruleset, battle = load_battle(example_path("ford.yaml"))
+    assert advise(ruleset, battle, "legion").checks == 60  # 4 pairs, 2 orders each, 16 sides under 3 legal
+    assert MAX_CHECKS >= 18 * MAX_PAIRS  # every pair of a full table weighed with both orders and all sides
+    monkeypatch.setattr(module, "MAX_CHECKS", 59)
+    with pytest.raises(LimitError, match="advice checks at most 59 candidate attacks"):
+        advise(ruleset, battle, "legion")
+
+
+# -- the command line ------------------------------------------------------------------------------
+@pytest.mark.parametrize(("name", "side"), SIDES)
+def test_each_example_runs_for_people_and_in_json(name, side):
+    """Each game's example, each side, at a narrow terminal and in JSON: exit 0 with a ranked attack, 1 with
+    none (as ``check`` does for a refused attack)."""
+    ruleset, battle = load_battle(example_path(name))
+    expected = advise(ruleset, battle, side)
+    code = 0 if expected.ranked else 1
+    shown = run("advise", str(example_path(name)), "--side", side, "--all", ok=code, columns=60)
+    assert max(len(line) for line in shown.stdout.splitlines()) <= 60
+    for a in expected.ranked:
+        assert a.attacker in shown.stdout
+    if not expected.ranked:
+        assert "no legal attack" in shown.stdout
+    for row in expected.refused:
+        assert f"[{row.refusals[0].clause}]" in shown.stdout
+    data = json.loads(run("advise", str(example_path(name)), "--side", side, "--json", ok=code).stdout)
+    assert data["format"] == 1 and data["outcome"] == ruleset.main_outcome
+    assert data == {"format": 1, **expected.to_dict(refused=False)}
+    assert data["refused_count"] == len(expected.refused) and "refused" not in data
+
+
+def test_json_with_all_lists_the_refused_with_clauses():
+    data = json.loads(run("advise", str(example_path("wheatfield.yaml")), "-s", "union", "--all", "--json").stdout)
+    assert data["refused_count"] == len(data["refused"]) == 6
+    assert {r["refusals"][0]["clause"] for r in data["refused"]} == {"DC-2.1", "DC-2.3"}
+    assert data["ranked"][0]["value"] == "225340/531441" and data["value_is"] == "mean"
+
+
+def test_no_legal_attack_exits_1_and_says_so():
+    shown = run("advise", str(example_path("temple.yaml")), "--side", "ito", ok=1, columns=60)
+    assert "ito's attacks by mean wounds: no legal attack" in shown.stdout
+    assert "8 of 8 attacker and enemy pairs refused" in shown.stdout
+    data = json.loads(run("advise", str(example_path("temple.yaml")), "--side", "ito", "--json", ok=1).stdout)
+    assert data["ranked"] == [] and data["refused_count"] == 8
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_unknown_side_or_outcome_exits_2_naming_the_allowed_values(as_json):
+    extra = ["--json"] if as_json else []
+    ford = str(example_path("ford.yaml"))
+    for args, allowed in ((["--side", "orcs"], "sides: legion, horde"),
+                          (["--side", "legion", "--outcome", "wounds"], "its outcomes are hits; its events "
+                                                                        "critical")):
+        shown = run("advise", ford, *args, *extra, ok=2)
+        said = json.loads(shown.stdout)["error"]["message"] if as_json else shown.stderr
+        assert allowed in said
+        if not as_json:
+            assert len(shown.stderr.strip().splitlines()) == 1
+
+
+def test_every_game_declares_its_main_outcome_as_data():
+    for ruleset in RULESETS:
+        assert ruleset.main_outcome in ruleset.outcome_names
+
+
+def test_advised_to_dict_round_trips_fractions():
+    ruleset, battle = load_battle(example_path("mist-bridge.yaml"))
+    advised: Advised = advise(ruleset, battle, "cult")
+    data = advised.to_dict()
+    for row, a in zip(data["ranked"], advised.ranked, strict=True):
+        assert Fraction(row["value"]) == a.value
+        assert {k: Fraction(v) for k, v in row["events"].items()} == a.events
