@@ -133,6 +133,36 @@ def test_arcane_legions_names_the_best_order_and_sides():
     assert [r.refusals[0].clause for r in advised.refused] == ["AL-2.1"]
 
 
+def skewed_pair(facing: int) -> tuple[Any, Any]:
+    """An archer stand and an all-blue target turned ``facing`` degrees: at 135 two of its sides face the archer,
+    and the archer's front and right both reach it, for the same dice."""
+    def stand(uid: str, side: str, y: int, facing: int, sides: dict[str, str]) -> dict[str, Any]:
+        return {"id": uid, "side": side, "base": "sortie", "position": [0, y], "facing": facing, "sides": sides,
+                "slots": [{"icons": ["blue", "white"]}] * 3}
+    units = [stand("r", "red", 0, 0, {"front": "blue", "right": "blue", "back": "grey", "left": "red"}),
+             stand("b", "blue", 3, facing, dict.fromkeys(("front", "right", "back", "left"), "blue"))]
+    return battle_from_mapping({"ruleset": "arcane-legions", "units": units,
+                                "players": {"red": {"order_points": 9}, "blue": {"order_points": 9}}})
+
+
+def test_tied_choices_keep_the_declared_order():
+    """Three side pairs give the same odds [AL-3.1]: the first in the declared order (front, right, back, left;
+    the attacker's side first) is named, as the engine's own tie-break orders them [AL-3.5]."""
+    ruleset, battle = skewed_pair(135)
+    values = {}
+    for fs, ts in itertools.product(("front", "right", "back", "left"), repeat=2):
+        plan = ruleset.check(battle, ruleset.attack("r", "b", {"from_side": fs, "to_side": ts})).plan
+        if plan is not None:
+            values[(fs, ts)] = mean(ruleset.odds(plan).outcomes["hits"])
+    best = max(values.values())
+    assert [k for k, v in values.items() if v == best] == [("front", "front"), ("front", "right"), ("right", "front")]
+    (row,) = advise(ruleset, battle, "red").ranked
+    assert dict(row.choices) == {"order": "ranged", "from_side": "front", "to_side": "front"} and row.value == best
+    for outcome in outcomes_of(ruleset):
+        assert [(a.attacker, a.target, a.value, dict(a.choices), None)
+                for a in advise(ruleset, battle, "red", outcome).ranked] == oracle(ruleset, battle, "red", outcome)
+
+
 def temple_with(terrain: tuple[str, ...] = ("bamboo-grove", "storehouse", "raked-gravel"),
                 **changes: Any) -> tuple[Any, Any]:
     data = copy.deepcopy(read_scenario(example_path("temple.yaml")))
