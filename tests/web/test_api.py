@@ -232,7 +232,7 @@ def test_odds_are_the_engines_exact_fractions(new_battle):
     ruleset = find_ruleset("dress-on-the-colors")
     state = battle_from_mapping(battle.state()["battle"])[1]
     expected = ruleset.odds(ruleset.plan(state, Attack(MAINE, ALABAMA))).to_dict()
-    assert without_format(answer) == json.loads(json.dumps(expected))
+    assert without_format(answer) == {**json.loads(json.dumps(expected)), "house_rules": []}
     assert answer["exact"] is True and "/" in answer["outcomes"]["stands_lost"]["mean"]
 
 
@@ -567,3 +567,22 @@ def test_openapi_documents_every_route(client):
     body = spec["paths"]["/api/battles/{battle_id}/resolve"]["post"]["requestBody"]
     assert "attacker" in body["content"]["application/json"]["schema"]["properties"]
     assert client.get("/docs").status_code == 200
+
+
+def test_house_rules_are_named_in_the_answers_and_every_option_listed(client):
+    """A battle created with an option away from the rules' value: check, odds and resolve name it with its
+    clause and the rules' value; ``/api/rulesets`` lists every option by path, as ``rangefire rulesets GAME``."""
+    scenario = {"ruleset": "dress-on-the-colors", "options": {"discipline_dice": 3}, "units": [
+        {"id": "a", "side": "blue", "stands": 4, "weapon": "rifled-musket", "formation": "line",
+         "position": [0, 0], "facing": 0},
+        {"id": "b", "side": "grey", "stands": 4, "weapon": "rifled-musket", "formation": "line",
+         "position": [0, 10.5], "facing": 180}]}
+    battle = Battle(client, client.post("/api/battles", json={"scenario": scenario}).json())
+    named = [{"path": "options.discipline_dice", "value": 3, "default": 2, "clause": "DC-5.2"}]
+    for rest in ("/check", "/odds", "/resolve"):
+        answer = battle.post(rest, "blue", {"attacker": "a", "target": "b"})
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["house_rules"] == named, rest
+    listed = {r["key"]: r for r in client.get("/api/rulesets").json()["rulesets"]}
+    doc = {o["path"]: o for o in listed["dress-on-the-colors"]["option_list"]}
+    assert (doc["options.discipline_dice"]["default"], doc["options.discipline_dice"]["clause"]) == (2, "DC-5.2")

@@ -32,6 +32,7 @@ from rangefire.core import (
     Ruleset,
     SeededSource,
 )
+from rangefire.core.options import house_rules, option_rows
 from rangefire.record import (
     Action,
     AttackAction,
@@ -84,11 +85,17 @@ def examples() -> tuple[Example, ...]:
     return tuple(found)
 
 
+def _house(battle: Any) -> list[dict[str, Any]]:
+    """The options a battle sets away from the rules' values, as every check, odds and resolve answer names them."""
+    return [rule.to_dict() for rule in house_rules(battle.options)]
+
+
 def ruleset_info(ruleset: Ruleset[Any, Any]) -> dict[str, Any]:
     """A game as ``GET /api/rulesets`` lists it: its options and defaults, its dice stages, its choices as the
     game declares them (``Ruleset.choices``)."""
     return {"key": ruleset.key, "name": ruleset.title, "aliases": list(ruleset.aliases),
             "options": ruleset.default_options(), "stages": list(ruleset.stages),
+            "option_list": [row.to_dict() for row in option_rows(ruleset.options_model)],
             "outcomes": list(ruleset.outcome_names), "events": list(ruleset.event_names),
             "choices": [choice.to_dict() for choice in ruleset.choices],
             "has_activations": ruleset.has_activations, "chooses_target": ruleset.chooses_target}
@@ -244,7 +251,7 @@ class Battles:
         ruleset, battle = loaded.ruleset, loaded.state
         attack = self._attack(ruleset, ask)
         checked = ruleset.check(battle, attack)
-        result: dict[str, Any] = {"format": FORMAT, **checked.to_dict(ruleset.key)}
+        result: dict[str, Any] = {"format": FORMAT, **checked.to_dict(ruleset.key), "house_rules": _house(battle)}
         if ask.target is None and ruleset.chooses_target is None:  # as `check` without --target: every candidate
             from rangefire.analysis.targets import targets
 
@@ -268,7 +275,7 @@ class Battles:
         checked = ruleset.check(loaded.state, self._attack(ruleset, ask))
         if checked.plan is None:
             raise refused(checked.refusals)
-        return {"format": FORMAT, **ruleset.odds(checked.plan).to_dict()}
+        return {"format": FORMAT, **ruleset.odds(checked.plan).to_dict(), "house_rules": _house(loaded.state)}
 
     # -- acting ------------------------------------------------------------------------------------
     def resolve(self, loaded: Loaded, role: Role, ask: AttackAsk, dice: Mapping[str, Sequence[int]] | None,
@@ -302,7 +309,8 @@ class Battles:
         after = ruleset.apply(battle, resolution)
         record = attack_action(ruleset, attack, resolution)
         number = self._record(loaded, "attack", side, record, after)
-        return {"format": FORMAT, **resolution.to_dict(), "battle": ruleset.dump(after), "action": number}
+        return {"format": FORMAT, **resolution.to_dict(), "battle": ruleset.dump(after), "action": number,
+                "house_rules": _house(battle)}
 
     def end_turn(self, loaded: Loaded, role: Role, activation: bool) -> dict[str, Any]:
         ruleset, battle = loaded.ruleset, loaded.state
