@@ -1,0 +1,121 @@
+"""``rangefire sweep GRID --out FILE``: a grid of scenario values, every point's exact odds, to Parquet.
+
+pyarrow (and dask, with ``--scheduler``) are imported when the command runs, never at start-up.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, Optional
+
+import typer
+
+from rangefire.cli.common import JsonOpt, _emit, app, err, out, text, user_errors
+from rangefire.core import RangefireError
+
+if TYPE_CHECKING:
+    from rich.progress import Progress
+
+GridArg = Annotated[Path, typer.Argument(help="grid file (.yaml, .toml or .json): scenario, attacker, axes, record",
+                                         show_default=False)]
+OutOpt = Annotated[Path, typer.Option("--out", "-o", help="the Parquet file to write (one row a point)",
+                                      show_default=False)]
+WorkersOpt = Annotated[Optional[int], typer.Option("--workers", "-w", help="local processes (default: one a CPU)",  # noqa: UP045
+                                                   show_default=False)]
+SchedulerOpt = Annotated[Optional[str], typer.Option("--scheduler", help="run on the dask.distributed cluster "  # noqa: UP045
+                                                     "whose scheduler is at tcp://HOST:PORT", show_default=False)]
+ChunkOpt = Annotated[Optional[int], typer.Option("--chunk-size", help="points a chunk (default: at most 10,000, "  # noqa: UP045
+                                                 "eight chunks a worker or more)", show_default=False)]
+TimeoutOpt = Annotated[float, typer.Option("--connect-timeout", help="seconds to wait for the scheduler")]
+
+#: More local processes than this are refused (a sweep's work is CPU-bound: more than the CPUs only waits).
+MAX_WORKERS = 256
+
+
+@app.command()
+def sweep(grid: GridArg, out_file: OutOpt, workers: WorkersOpt = None, scheduler: SchedulerOpt = None,
+          chunk_size: ChunkOpt = None, connect_timeout: TimeoutOpt = 10.0, as_json: JsonOpt = False) -> None:
+    """Every point of a grid (the paths of --vary: units.A.stands, options...): exact odds as fractions and
+    floats, one row a point, in chunks that an interrupted run resumes from; on local processes or a dask
+    cluster."""
+    import os
+
+    with user_errors(as_json):
+        if workers is not None and not 1 <= workers <= MAX_WORKERS:
+            raise RangefireError(f"--workers {workers}: must be 1 to {MAX_WORKERS}")
+        if chunk_size is not None and not 1 <= chunk_size <= 1_000_000:
+            raise RangefireError(f"--chunk-size {chunk_size}: must be 1 to 1,000,000")
+        if scheduler is not None and workers is not None:
+            raise RangefireError("--workers is for local processes; a cluster's workers are its own (drop one)")
+        if not 0 < connect_timeout <= 600:
+            raise RangefireError(f"--connect-timeout {connect_timeout:g}: must be more than 0 and at most 600 s")
+        from rangefire.analysis.sweep import load_grid
+        from rangefire.analysis.sweep_run import connect, needs_pyarrow, run_sweep
+
+        needs_pyarrow()
+        planned = load_grid(grid)
+        client = connect(scheduler, connect_timeout) if scheduler is not None else None
+        shown = _Shown(planned.points, quiet=as_json)
+        try:
+            report = run_sweep(planned, out_file, workers=workers or os.cpu_count() or 1, client=client,
+                               chunk_size=chunk_size, progress=shown.update)
+        except KeyboardInterrupt:
+            shown.stop()
+            from rangefire.analysis.sweep_run import parts_folder
+
+            raise _Interrupted(f"interrupted: the chunks written are kept in {parts_folder(out_file)}; the same "
+                               "command resumes from them") from None
+        finally:
+            shown.stop()
+            if client is not None:
+                client.close()
+    if as_json:
+        _emit({"sweep": report.to_dict()})
+        return
+    rate = report.computed_points / report.seconds if report.seconds else 0
+    resumed = f", {report.resumed_chunks} of them resumed from an interrupted run" if report.resumed_chunks else ""
+    out.print(text(f"{report.points:,} points in {report.chunks:,} chunks{resumed}, on {report.where}: "
+                   f"{report.seconds:.1f} s, {rate:,.0f} points a second"))
+    out.print(text(f"written to {report.out} ({len(report.columns)} columns: {', '.join(report.columns[:6])}, ...)"))
+
+
+class _Interrupted(RangefireError):
+    """Ctrl-C: the sweep stopped, its chunks kept."""
+
+    exit_code = 130
+    kind = "interrupted"
+
+
+class _Shown:
+    """The progress bar on stderr, with the points a second and the time left; nothing with ``--json`` or
+    when stderr is not a terminal. Started at the first report (after the workers are)."""
+
+    def __init__(self, total: int, quiet: bool) -> None:
+        self.total = total
+        self.quiet = quiet or not sys.stderr.isatty()
+        self.bar: Progress | None = None
+        self.task: Any = None
+        self.started = time.perf_counter()
+
+    def update(self, done: int, total: int) -> None:
+        if self.quiet:
+            return
+        if self.bar is None:
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+            self.bar = Progress(TextColumn("sweep"), BarColumn(), MofNCompleteColumn(),
+                                TextColumn("{task.fields[rate]}"), TimeRemainingColumn(), console=err,
+                                transient=False)
+            self.task = self.bar.add_task("sweep", total=total, completed=done, rate="")
+            self.first = done
+            self.bar.start()
+        elapsed = time.perf_counter() - self.started
+        rate = f"{(done - self.first) / elapsed:,.0f}/s" if done > self.first and elapsed > 0 else ""
+        self.bar.update(self.task, completed=done, rate=rate)
+
+    def stop(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+            self.bar = None

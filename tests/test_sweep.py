@@ -1,0 +1,356 @@
+"""Sweeps (issue 12): a grid of scenario values, every point's exact odds, in chunks, locally or on a dask
+cluster. The shortcuts (a check shared by the points that cannot change it, a value the check copies into the
+plan set there instead, odds shared by plans the odds cannot tell apart) are held to the plain loop, point by
+point; the cluster to the local run; a resume to a run from scratch."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import textwrap
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from rangefire.analysis.sweep import (
+    MAX_POINTS,
+    SHORTCUTS,
+    Evaluator,
+    SweepError,
+    load_grid,
+    plain_rows,
+)
+from rangefire.analysis.sweep_run import parts_folder, run_sweep
+from rangefire.core import Attack
+from rangefire.demo import example_path
+from rangefire.rulesets import battle_from_mapping
+from rangefire.rulesets.dress_on_the_colors.volley import VolleyPlan
+from rangefire.scenario import read_scenario
+from rangefire.scenario.paths import Setting
+from tests.commands import run
+
+pq = pytest.importorskip("pyarrow.parquet")
+
+WHEATFIELD = example_path("wheatfield.yaml")
+EXAMPLE_GRID = Path(str(WHEATFIELD)).parent / "sweeps" / "wheatfield.yaml"
+
+# Every kind of axis: stands and positions (the check is made again), the discipline pass mark (an option the
+# check copies into the plan), the target's discipline, disorder and micro-hit (copied only where that unit is
+# the target: with the target left to the rules [DC-2.3], the closest enemy changes with the position), and
+# points the rules refuse (beyond 20 in [DC-2.4], no enemy in the arc [DC-2.3]).
+GRID = f"""
+scenario: {WHEATFIELD}
+attacker: 15th-alabama
+axes:
+  - {{path: units.15th-alabama.stands, values: [1, 6]}}
+  - {{path: units.15th-alabama.position, range: {{from: [10, 4], to: [16, 22], step: [3, 9]}}}}
+  - {{path: units.20th-maine.discipline, values: [-2, 1]}}
+  - {{path: units.20th-maine.disordered, values: [false, true]}}
+  - {{path: units.20th-maine.micro_hits, values: [0, 1]}}
+  - {{path: options.discipline_pass, values: [4, 7]}}
+record:
+  at_least: {{stands_lost: [1, 2], hits: [3]}}
+"""
+
+
+def grid_file(tmp_path: Path, text: str = GRID, name: str = "grid.yaml") -> Path:
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(text))
+    return path
+
+
+@pytest.fixture(scope="module")
+def grid(tmp_path_factory):
+    return load_grid(grid_file(tmp_path_factory.mktemp("grid")))
+
+
+@pytest.fixture(scope="module")
+def local(grid, tmp_path_factory):
+    """The grid run in this process, read back."""
+    out = tmp_path_factory.mktemp("local") / "local.parquet"
+    run_sweep(grid, out, workers=1, chunk_size=7)
+    return pq.read_table(out)
+
+
+def test_every_point_equals_the_plain_loop_over_the_library(grid, local):
+    """[DC-2.3, DC-2.4, DC-3, DC-4.3, DC-5.2] Each row, legal or refused, is the plain loop's: the scenario
+    loaded with the point's settings, checked, its odds computed, nothing shared."""
+    assert grid.points == 2 * 3 * 2 * 2 * 2 * 2
+    rows = local.to_pylist()
+    assert [r["point"] for r in rows] == list(range(grid.points))
+    assert rows == plain_rows(grid, range(grid.points))
+    assert {r["legal"] for r in rows} == {True, False}  # both kinds of point are compared
+    assert {r["refusal_clause"] for r in rows if not r["legal"]} >= {"DC-2.3"}
+    # the copied axes change the numbers they should: the pass mark and the target's state move disorder
+    legal = [r for r in rows if r["legal"] and r["target"] == "20th-maine"]
+    assert len({r["disorder"] for r in legal}) > len({r["hits_mean"] for r in legal})
+
+
+def test_the_exact_and_float_columns_agree(local):
+    for row in local.to_pylist():
+        for name in ("hits_mean", "stands_lost_at_least_1", "disorder"):
+            if row["legal"]:
+                assert float(Fraction(row[name])) == row[f"{name}_float"]
+            else:
+                assert row[name] is None and row[f"{name}_float"] is None
+
+
+def test_the_stand_and_position_axes_are_checked_again_and_the_rest_copied(grid):
+    copied = [c.field if c else None for c, _ in ((x or (None, None)) for x in grid.copied)]
+    assert copied == [None, None, "target_discipline", "target_disordered", "target_micro_hits", "discipline_pass"]
+
+
+def _plain_plan(doc, settings, attacker="15th-alabama"):
+    ruleset, battle = battle_from_mapping(doc, settings=settings)
+    return ruleset, ruleset.check(battle, Attack(attacker, None)).plan
+
+
+@pytest.mark.parametrize("position", [[10, 10], [30, 8]])  # the 20th Maine the target; then the 83rd
+def test_a_copied_value_is_the_only_change_it_makes_to_the_plan(position):
+    """What SHORTCUTS says the check copies into the plan unread is so: the plan with the value set in the
+    scenario equals the plan made without it, the value set in its field [DC-4.3, DC-5.2]; a unit that is
+    not the target changes nothing."""
+    doc = read_scenario(WHEATFIELD)
+    at = Setting("units.15th-alabama.position", position)
+    _, base = _plain_plan(doc, [at])
+    shortcuts = SHORTCUTS["dress-on-the-colors"]
+    cases = [("options.discipline_pass", 3), ("options.discipline_dice", 4),
+             *((f"units.{uid}.{name}", value) for uid in ("20th-maine", "83rd-pennsylvania")
+               for name, value in (("discipline", -3), ("disordered", True), ("micro_hits", 1)))]
+    for path, value in cases:
+        copied = shortcuts.copied(path, "15th-alabama")
+        assert copied is not None
+        _, plan = _plain_plan(doc, [at, Setting(path, value)])
+        applies = not copied.of_target or path.split(".")[1] == base.target
+        expected = dataclasses.replace(base, **{copied.field: value}) if applies else base
+        assert plan == expected, path
+    # the firer's own disorder is a to-hit modifier [DC-3.3]: never copied
+    assert shortcuts.copied("units.15th-alabama.disordered", "15th-alabama") is None
+
+
+def test_the_odds_read_no_field_of_the_plan_but_those_listed():
+    """Plans equal in the listed fields have the same odds: every other field changed, the odds stay; each
+    listed field can change them [DC-3 to DC-5]."""
+    doc = read_scenario(WHEATFIELD)
+    ruleset, plan = _plain_plan(doc, [])
+    fields = SHORTCUTS["dress-on-the-colors"].odds_fields
+    odds = ruleset.odds(plan).to_dict()
+
+    def numbers(p: VolleyPlan) -> tuple:
+        d = ruleset.odds(p).to_dict()
+        return d["outcomes"], d["events"]
+
+    others = {"attacker": "x", "target": "y", "modifiers": (), "notes": (), "weapon": "smoothbore", "band": "long",
+              "distance2": Fraction(1), "line_of_fire": None, "line_of_fire_tied": False, "target_number": 6,
+              "enfilade": True, "cover": "open", "cover_from": (), "smoke_from": ("z",), "places_gunsmoke": False,
+              "tied_targets": ("a", "b")}
+    assert set(others) | set(fields) | {"ruleset"} == {f.name for f in dataclasses.fields(VolleyPlan)}
+    assert numbers(dataclasses.replace(plan, **others)) == (odds["outcomes"], odds["events"])
+    changed = {"stands_firing": 3, "enfilade_dice": 2, "need": 3, "save": None, "target_stands": 1,
+               "target_micro_hits": 1, "target_disordered": True, "target_discipline": -3, "discipline_dice": 1,
+               "discipline_pass": 9}
+    assert set(changed) == set(fields)
+    for name, value in changed.items():
+        assert numbers(dataclasses.replace(plan, **{name: value})) != (odds["outcomes"], odds["events"]), name
+
+
+def test_points_share_checks_and_odds(grid, tmp_path):
+    evaluator = Evaluator(grid)
+    evaluator.chunk(0, grid.points)
+    assert len(evaluator.plans) == 2 * 3  # stands x positions: the copied axes need no check of their own
+    # six distances in the same band, behind the same wall: one volley's odds for each pass mark [DC-2.4, DC-4.1]
+    near = load_grid(grid_file(tmp_path, f"""
+        scenario: {WHEATFIELD}
+        attacker: 15th-alabama
+        target: 20th-maine
+        axes:
+          - {{path: units.15th-alabama.position, range: {{from: [10, 7], to: [10, 9.5], step: [0, 0.5]}}}}
+          - {{path: options.discipline_pass, values: [5, 6]}}
+        """))
+    evaluator = Evaluator(near)
+    rows = evaluator.chunk(0, near.points)
+    assert all(rows["legal"]) and len(evaluator.plans) == 6 and len(evaluator.rows) == 2
+
+
+def test_local_processes_give_the_same_table(grid, local, tmp_path):
+    out = tmp_path / "two.parquet"
+    report = run_sweep(grid, out, workers=2, chunk_size=5)
+    assert report.chunks == -(-grid.points // 5) and report.where == "2 local processes"
+    assert pq.read_table(out).equals(local)
+    assert not parts_folder(out).exists()  # joined, then removed
+
+
+def test_a_dask_local_cluster_of_two_workers_gives_the_local_table_exactly(grid, local, tmp_path):
+    """Two worker processes (processes=True), one thread each; every value, exact and float, identical."""
+    distributed = pytest.importorskip("dask.distributed")
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
+    with cluster, distributed.Client(cluster) as client:
+        out = tmp_path / "cluster.parquet"
+        report = run_sweep(grid, out, client=client, chunk_size=6)
+        assert set(client.has_what()) == set(client.scheduler_info()["workers"]) and len(client.has_what()) == 2
+    assert report.where == "a dask cluster"
+    assert pq.read_table(out).equals(local)
+
+
+class Stop(Exception):
+    pass
+
+
+def test_an_interrupted_sweep_resumes_from_its_chunks_and_refuses_another_grid(grid, local, tmp_path):
+    out = tmp_path / "r.parquet"
+    calls = []
+
+    def stop_after_three(done: int, total: int) -> None:
+        calls.append(done)
+        if len(calls) == 4:  # the first call is before any chunk; then three chunks are written
+            raise Stop
+
+    with pytest.raises(Stop):
+        run_sweep(grid, out, workers=1, chunk_size=10, progress=stop_after_three)
+    folder = parts_folder(out)
+    assert not out.exists() and len(list(folder.glob("part-*.parquet"))) == 3
+    assert json.loads((folder / "manifest.json").read_text())["grid_hash"] == grid.grid_hash
+    # another grid (a value changed) is refused, the chunks left as they are
+    other = load_grid(grid_file(tmp_path, GRID.replace("values: [4, 7]", "values: [4, 8]"), "other.yaml"))
+    with pytest.raises(SweepError, match=r"another grid.*remove the folder to start over"):
+        run_sweep(other, out, workers=1)
+    assert len(list(folder.glob("part-*.parquet"))) == 3
+    # the same grid resumes (with the manifest's chunk size, whatever is asked now) and finishes
+    seen = []
+    report = run_sweep(grid, out, workers=2, chunk_size=3, progress=lambda done, total: seen.append(done))
+    assert report.resumed_chunks == 3 and report.chunk_size == 10
+    assert seen[0] == 30 and seen[-1] == grid.points
+    assert pq.read_table(out).equals(local)
+
+
+def test_a_changed_scenario_is_another_grid(tmp_path):
+    scenario = tmp_path / "w.yaml"
+    scenario.write_text(Path(str(WHEATFIELD)).read_text())
+    text = GRID.replace(str(WHEATFIELD), "w.yaml")
+    first = load_grid(grid_file(tmp_path, text))
+    scenario.write_text(Path(str(WHEATFIELD)).read_text().replace("stands: 6,", "stands: 5,"))
+    assert load_grid(grid_file(tmp_path, text)).grid_hash != first.grid_hash
+
+
+def test_the_example_grid_runs_and_travels_with_the_package(tmp_path):
+    import fnmatch
+    import tomllib
+
+    sweep = load_grid(EXAMPLE_GRID)
+    assert sweep.points == 120 and sweep.ruleset == "dress-on-the-colors"
+    data = tomllib.loads((Path(__file__).resolve().parent.parent / "pyproject.toml").read_text())
+    patterns = data["tool"]["setuptools"]["package-data"]["rangefire"]
+    assert any(fnmatch.fnmatch("examples/sweeps/wheatfield.yaml", p) for p in patterns)
+    proc = run("sweep", str(EXAMPLE_GRID), "--out", str(tmp_path / "w.parquet"), "--workers", "1", "--json")
+    report = json.loads(proc.stdout)
+    assert report["format"] == 1 and report["sweep"]["points"] == 120
+    rows = pq.read_table(tmp_path / "w.parquet").to_pylist()
+    assert [r["units.15th-alabama.position"] for r in rows[:4]] == ["[10, 4]"] * 3 + ["[10, 6]"]
+    assert not rows[-1]["legal"] and rows[-1]["refusal_clause"] == "DC-2.4"  # 22 in: beyond 20 [DC-2.4]
+    sample = [0, 37, 61, 119]
+    assert [rows[i] for i in sample] == plain_rows(sweep, sample)
+
+
+# -- bad input -------------------------------------------------------------------------------------
+@pytest.mark.parametrize(("old", "new", "said"), [
+    ("values: [1, 6]}", "values: []}", "axes[0].values: must have at least 1 item"),
+    ("path: units.15th-alabama.stands", "path: units.nobody.stands",
+     "axes[0] (units.nobody.stands), value 1: units.nobody.stands: no item with id 'nobody' in units"),
+    ("values: [4, 7]", "values: [4, 400]", "axes[5] (options.discipline_pass), value 400: options.discipline_pass: "),
+    ("values: [1, 6]", "values: [0, 6]", "axes[0] (units.15th-alabama.stands), value 0: units[3].stands: must be "),
+    ("step: [3, 9]", "step: [3, 0]", "axes[1].range.step[1]: is 0, but from and to differ"),
+    ("step: [3, 9]", "step: [1, 9]", "axes[1].range: the numbers give different counts of values (3, 7)"),
+    ("to: [16, 22]", "to: 22", "axes[1].range.to: must be a list of 1 to 4 numbers, as 'from' is"),
+    ("values: [4, 7]", "range: {from: 9, to: 4, step: 1}", "axes[5].range.step: 1 leads away from 'to' (9 to 4)"),
+    ("values: [4, 7]", "range: {from: 9, to: 4}", "axes[5].range.step: is required"),
+    ("values: [4, 7]", "range: {from: 1, to: 4, step: 1}, values: [1]",
+     "axes[5]: give either values: [...] or range: {from, to, step}"),
+    ("at_least: {stands_lost: [1, 2], hits: [3]}", "at_least: {stands: [1]}",
+     "record.at_least.stands: 'stands' is not an outcome of dress-on-the-colors"),
+    ("at_least: {stands_lost: [1, 2], hits: [3]}", "events: [disorderly]",
+     "record.events[0]: 'disorderly' is not an event of dress-on-the-colors (suppression, disorder)"),
+    ("attacker: 15th-alabama", "attacker: 16th-alabama", "attacker: '16th-alabama' is not in "),
+    ("attacker: 15th-alabama", "attacker: 15th-alabama\nspeed: 3", "speed: unknown key"),
+])
+def test_a_bad_grid_is_refused_naming_the_key(tmp_path, old, new, said):
+    assert old in GRID
+    path = grid_file(tmp_path, GRID.replace(old, new, 1))
+    proc = run("sweep", str(path), "--out", str(tmp_path / "o.parquet"), ok=2)
+    assert said in proc.stderr, proc.stderr
+    assert proc.stderr.startswith(f"rangefire: {path}: ") and proc.stderr.count("\n") == 1
+    assert not (tmp_path / "o.parquet").exists() and not parts_folder(tmp_path / "o.parquet").exists()
+
+
+def test_a_grid_of_more_than_the_limit_is_refused_at_once(tmp_path):
+    path = grid_file(tmp_path, f"""
+        scenario: {WHEATFIELD}
+        attacker: 15th-alabama
+        axes:
+          - {{path: units.15th-alabama.stands, range: {{from: 1, to: 60, step: 1}}}}
+          - {{path: options.discipline_pass, range: {{from: -100, to: 100, step: 1}}}}
+          - {{path: units.15th-alabama.position, range: {{from: [0, 0], to: [0, 1000], step: [0, 0.001]}}}}
+        """)
+    proc = run("sweep", str(path), "--out", str(tmp_path / "o.parquet"), "--json", ok=2)
+    error = json.loads(proc.stdout)["error"]
+    assert error["kind"] == "too_large"
+    assert "60 x 201 x 1,000,001 points" in error["message"] and f"at most {MAX_POINTS:,}" in error["message"]
+    huge = grid_file(tmp_path, f"""
+        scenario: {WHEATFIELD}
+        attacker: 15th-alabama
+        axes: [{{path: units.15th-alabama.facing, range: {{from: 0, to: 1000000, step: 1e-40}}}}]
+        """, "huge.yaml")
+    proc = run("sweep", str(huge), "--out", str(tmp_path / "o.parquet"), ok=2)
+    assert "axes[0].range: 10,000,000,000,000,000,000,000,000,000,000,000,000,000,000,001 values" in proc.stderr
+
+
+def test_an_output_that_cannot_be_written_is_refused_before_any_point(tmp_path):
+    path = grid_file(tmp_path)
+    (tmp_path / "a-file").write_text("")
+    proc = run("sweep", str(path), "--out", str(tmp_path / "a-file" / "o.parquet"), ok=2)
+    assert "cannot write: the folder" in proc.stderr and "does not exist" in proc.stderr
+    proc = run("sweep", str(path), "--out", str(tmp_path), ok=2)
+    assert "is a folder; name the Parquet file to write" in proc.stderr
+
+
+def test_a_scheduler_that_does_not_answer_times_out_with_a_message(tmp_path):
+    import socket
+    import time
+
+    silent = socket.socket()
+    silent.bind(("127.0.0.1", 0))
+    silent.listen()  # accepts, never speaks
+    port = silent.getsockname()[1]
+    try:
+        started = time.perf_counter()
+        proc = run("sweep", str(grid_file(tmp_path)), "--out", str(tmp_path / "o.parquet"), "--scheduler",
+                   f"tcp://127.0.0.1:{port}", "--connect-timeout", "1", ok=2)
+        assert time.perf_counter() - started < 30
+        assert f"no dask scheduler answered at tcp://127.0.0.1:{port} within 1 s" in proc.stderr
+    finally:
+        silent.close()
+    proc = run("sweep", str(grid_file(tmp_path)), "--out", str(tmp_path / "o.parquet"), "--scheduler",
+               f"tcp://127.0.0.1:{port}", "--connect-timeout", "1", "--json", ok=2)
+    assert json.loads(proc.stdout)["error"]["message"].startswith(f"no dask scheduler answered at tcp://127.0.0.1:{port}")
+    proc = run("sweep", str(grid_file(tmp_path)), "--out", str(tmp_path / "o.parquet"), "--scheduler", "nowhere", ok=2)
+    assert "nowhere: a scheduler's address is tcp://HOST:PORT" in proc.stderr
+
+
+def test_a_resume_against_another_grid_is_refused_at_the_command_line(grid, tmp_path):
+    out = tmp_path / "o.parquet"
+    with pytest.raises(Stop):
+        run_sweep(grid, out, workers=1, chunk_size=10,
+                  progress=lambda done, total: (_ for _ in ()).throw(Stop) if done else None)
+    other = grid_file(tmp_path, GRID.replace("values: [4, 7]", "values: [5, 7]"), "other.yaml")
+    proc = run("sweep", str(other), "--out", str(out), ok=2)
+    assert "holds the chunks of an interrupted sweep of another grid" in proc.stderr
+    assert proc.stderr.startswith("rangefire: ")
+
+
+def test_the_sweep_loads_nothing_at_a_check(tmp_path):
+    """dask and pyarrow are imported by a sweep only: a check's start loads neither."""
+    from tests.test_startup import modules_of
+
+    modules = modules_of(tmp_path, "check", str(WHEATFIELD), "-a", "15th-alabama")
+    assert not any(m.split(".")[0] in ("dask", "distributed", "pyarrow") for m in modules)
+    assert "rangefire.analysis.sweep" not in modules
