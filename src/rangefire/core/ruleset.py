@@ -8,9 +8,10 @@ subclass overrides the underscored hooks, as python-chess variants override a fe
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
+from fractions import Fraction
 from types import MappingProxyType
-from typing import Any, ClassVar, Generic
+from typing import TYPE_CHECKING, Any, ClassVar, Generic
 
 from pydantic import BaseModel
 from typing_extensions import TypeVar
@@ -18,6 +19,9 @@ from typing_extensions import TypeVar
 from rangefire.core.errors import ChoiceError, IllegalAttackError, RangefireError, UnknownUnitError
 from rangefire.core.source import DiceSource, EnteredSource, RecordingSource, parse_entered
 from rangefire.core.types import Attack, Check, Choice, LogLine, Odds, Outcome, Plan, Refusal, Resolution
+
+if TYPE_CHECKING:
+    import numpy as np
 
 B = TypeVar("B", bound=BaseModel)
 P = TypeVar("P", bound=Plan)
@@ -29,6 +33,12 @@ NO_CHOICES: Mapping[str, object] = MappingProxyType({})
 
 #: The last turn a battle file records (each game's ``turn.number`` is at most this).
 MAX_TURN = 100_000
+
+
+class NoDuelError(RangefireError):
+    """A game whose units cannot exchange fire turn by turn (its duel hooks are not filled in)."""
+
+    kind = "no_duel"
 
 
 def check_turn_number(number: int) -> None:
@@ -237,6 +247,48 @@ class Ruleset(ABC, Generic[B, P, OutcomeT]):
     def entered_dice(self, items: Sequence[str]) -> EnteredSource:
         """Dice typed in by the player (``hit=6,4,3``), checked against this game's stages."""
         return parse_entered(items, self.stages)
+
+    # -- duels: two units exchanging fire, turn by turn ------------------------------------------
+    #: What :meth:`duel_left` counts ("stands", "hp", "wounds left"...), for people and charts.
+    duel_left_name: ClassVar[str] = "left"
+
+    def exchanges(self, battle: B, attack: Attack) -> list[tuple[Fraction, B]]:
+        """Every battle this attack can leave behind (the attack resolved and applied), with its exact probability;
+        equal battles merged; probabilities sum to 1. A refused attack leaves the battle as it is."""
+        raise NoDuelError(f"{self.key} has no duel: its units cannot exchange fire turn by turn here")
+
+    def sampled_exchanges(self, battle: B, attack: Attack, n: int,
+                          rng: np.random.Generator) -> list[tuple[int, B]]:
+        """``n`` attacks played from this battle with every die rolled (vectorised, from ``rng``), the battles they
+        leave behind counted (the counts sum to ``n``); a refused attack leaves all ``n`` as they are."""
+        raise NoDuelError(f"{self.key} has no duel: its units cannot exchange fire turn by turn here")
+
+    def duel_left(self, battle: B, uid: str) -> int:
+        """What is left of a unit (stands, hit points, wound boxes unmarked...): 0 when it is destroyed or gone."""
+        raise NoDuelError(f"{self.key} has no duel: its units cannot exchange fire turn by turn here")
+
+    def duel_key(self, battle: B) -> Hashable:
+        """A value equal for two battles of one duel only where they are equal (a duel merges the battles it
+        reaches by it): by default the battle itself; a game may give a cheaper one to hash."""
+        return battle
+
+    def duel_pass(self, battle: B, uid: str) -> B:
+        """The battle with the turn passed until the side of ``uid`` is to act: the game's own end-of-turn clauses
+        (:meth:`end_turn`), as many times as there are sides in between. Where the battle records no side to
+        act, one end of turn is taken (it may record one)."""
+        side = self.side_of(battle, uid)
+        for _ in range(len(self.sides(battle)) + 1):
+            battle, _log = self.end_turn(battle)
+            if self.side_to_act(battle) in (None, side):
+                return battle
+        raise RangefireError(f"the turn never passes to {side}, the side of {uid}")
+
+    def duel_begin(self, battle: B, uid: str) -> B:
+        """The battle as a duel begins with ``uid`` to fire: as it is when that unit's side is to act or the
+        battle records no side to act; otherwise with the turn passed to it (:meth:`duel_pass`)."""
+        if self.side_to_act(battle) in (None, self.side_of(battle, uid)):
+            return battle
+        return self.duel_pass(battle, uid)
 
     # -- scenarios ---------------------------------------------------------------------------------
     def raw_problems(self, data: Mapping[str, Any]) -> list[str]:

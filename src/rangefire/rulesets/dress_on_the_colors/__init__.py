@@ -8,9 +8,9 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rangefire.core import Attack, DiceSource, LogLine, Modifier, Odds, Refusal, Resolution, Ruleset
 from rangefire.geometry import Point
@@ -42,6 +42,9 @@ from rangefire.rulesets.dress_on_the_colors.volley import (
     worsen_save,
 )
 
+if TYPE_CHECKING:
+    import numpy as np
+
 __all__ = ["Battle", "DressOnTheColors", "DressOutcome", "Options", "Unit", "VolleyPlan"]
 
 
@@ -67,6 +70,7 @@ class DressOnTheColors(Ruleset[Battle, VolleyPlan, DressOutcome]):
     chooses_target = "DC-2.3"  # the closest unengaged enemy in the arc must be the target
     battle_model = Battle
     options_model = Options
+    duel_left_name = "stands"
 
     def raw_problems(self, data: Mapping[str, Any]) -> list[str]:
         return cross_problems(data)
@@ -116,6 +120,24 @@ class DressOnTheColors(Ruleset[Battle, VolleyPlan, DressOutcome]):
         log.append(passing[-1])
         after = battle.model_copy(update={"units": tuple(units), "turn": Turn(number=number, side=following)})
         return after, log
+
+    # -- duels (rangefire.rulesets.dress_on_the_colors.duel) ----------------------------------------
+    def exchanges(self, battle: Battle, attack: Attack) -> list[tuple[Fraction, Battle]]:
+        from rangefire.rulesets.dress_on_the_colors import duel
+        return duel.exchanges(self, battle, attack)
+
+    def sampled_exchanges(self, battle: Battle, attack: Attack, n: int,
+                          rng: np.random.Generator) -> list[tuple[int, Battle]]:
+        from rangefire.rulesets.dress_on_the_colors import duel
+        return duel.sampled_exchanges(self, battle, attack, n, rng)
+
+    def duel_key(self, battle: Battle) -> Hashable:
+        from rangefire.rulesets.dress_on_the_colors import duel
+        return duel.fingerprint(battle)
+
+    def duel_left(self, battle: Battle, uid: str) -> int:
+        from rangefire.rulesets.dress_on_the_colors import duel
+        return duel.left(battle, uid)
 
     # -- check and plan --------------------------------------------------------------------------
     def _check(self, battle: Battle, attack: Attack) -> VolleyPlan | Sequence[Refusal]:

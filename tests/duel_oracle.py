@@ -1,0 +1,106 @@
+"""An independent oracle for duels: every dice sequence played through the game's real ``resolve`` and ``apply``.
+
+Each attack is resolved again and again with a source that hands out a fixed prefix of faces and stops, naming
+the die's sides, where the prefix runs out; every prefix is then extended by each face in turn. A complete
+sequence of k dice of s sides weighs 1/s**k. Nothing here reads the game's exact distributions (``odds``,
+``exchanges``): only the rules as the resolver plays them. The turn passes by ``end_turn`` until the other
+unit's side is to act. Battles are merged by their scenario text (``dump``), so small units stay quick.
+"""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from functools import cache
+from typing import Any
+
+from rangefire.core import Attack, DiceSource
+
+
+class _Runs(Exception):
+    def __init__(self, sides: int) -> None:
+        self.sides = sides
+
+
+class _Prefix(DiceSource):
+    def __init__(self, faces: tuple[int, ...]) -> None:
+        self.faces = faces
+        self.used = 0
+
+    def _take(self, stage: str, count: int, sides: int, need: Any) -> tuple[int, ...]:
+        if self.used + count > len(self.faces):
+            raise _Runs(sides)
+        out = self.faces[self.used : self.used + count]
+        self.used += count
+        return out
+
+
+def every_roll(ruleset: Any, battle: Any, attack: Attack) -> list[tuple[Fraction, Any]]:
+    """Every battle the attack leaves behind by brute force over its dice (refused: the battle as it is)."""
+    checked = ruleset.check(battle, attack)
+    if checked.plan is None:
+        return [(Fraction(1), battle)]
+    out: list[tuple[Fraction, Any]] = []
+    stack: list[tuple[tuple[int, ...], Fraction]] = [((), Fraction(1))]
+    while stack:
+        faces, weight = stack.pop()
+        try:
+            resolution = ruleset.resolve(checked.plan, _Prefix(faces))
+        except _Runs as more:
+            stack.extend(((*faces, v), weight / more.sides) for v in range(1, more.sides + 1))
+            continue
+        out.append((weight, ruleset.apply(battle, resolution)))
+    return out
+
+
+def left_of(ruleset: Any, battle: Any, uid: str) -> int:
+    return ruleset.duel_left(battle, uid)
+
+
+def brute_duel(ruleset: Any, battle: Any, a: str, b: str, turns: int) -> dict[tuple[str, int, int, int], Fraction]:
+    """The joint distribution of (winner role, turns taken, left of a, left of b), a firing first."""
+
+    def pass_to(state: Any, uid: str) -> Any:
+        side = ruleset.side_of(state, uid)
+        for _ in range(5):
+            state, _log = ruleset.end_turn(state)
+            if ruleset.side_to_act(state) in (None, side):
+                return state
+        raise AssertionError("the turn never passed")
+
+    states: dict[str, Any] = {}
+
+    def key(state: Any) -> str:
+        text = json.dumps(ruleset.dump(state), sort_keys=True)
+        states[text] = state
+        return text
+
+    @cache
+    def walk(text: str, turn: int, role: str) -> tuple[tuple[tuple[str, int, int, int], Fraction], ...]:
+        state = states[text]
+        shooter, target, other = (a, b, "b") if role == "a" else (b, a, "a")
+        out: dict[tuple[str, int, int, int], Fraction] = {}
+        for p, after in every_roll(ruleset, state, Attack(shooter, target)):
+            if left_of(ruleset, after, target) == 0:
+                ends = [((role, turn, left_of(ruleset, after, a), left_of(ruleset, after, b)), Fraction(1))]
+            elif role == "b" and turn == turns:
+                ends = [(("neither", turn, left_of(ruleset, after, a), left_of(ruleset, after, b)), Fraction(1))]
+            else:
+                nxt = pass_to(after, target)
+                ends = list(walk(key(nxt), turn + (role == "b"), other))
+            for end, q in ends:
+                out[end] = out.get(end, Fraction(0)) + p * q
+        return tuple(out.items())
+
+    start = battle
+    if ruleset.side_to_act(start) not in (None, ruleset.side_of(start, a)):
+        start = pass_to(start, a)
+    return dict(walk(key(start), 1, "a"))
+
+
+def marginals(joint: dict[tuple[str, int, int, int], Fraction]) -> dict[str, dict[Any, Fraction]]:
+    out: dict[str, dict[Any, Fraction]] = {"winner": {}, "turns": {}, "a": {}, "b": {}}
+    for (winner, turns, left_a, left_b), p in joint.items():
+        for name, value in (("winner", winner), ("turns", turns), ("a", left_a), ("b", left_b)):
+            out[name][value] = out[name].get(value, Fraction(0)) + p
+    return out
