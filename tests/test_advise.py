@@ -14,6 +14,7 @@ import pytest
 from rangefire.analysis.advise import MAX_CHECKS, Advised, advise
 from rangefire.analysis.targets import MAX_PAIRS
 from rangefire.core import Attack, LimitError, RangefireError
+from rangefire.core.options import house_rules
 from rangefire.demo import example_path
 from rangefire.rulesets import RULESETS, battle_from_mapping, load_battle
 from rangefire.scenario import read_scenario
@@ -266,7 +267,8 @@ def test_each_example_runs_for_people_and_in_json(name, side):
         assert f"[{row.refusals[0].clause}]" in shown.stdout
     data = json.loads(run("advise", str(example_path(name)), "--side", side, "--json", ok=code).stdout)
     assert data["format"] == 1 and data["outcome"] == ruleset.main_outcome
-    assert data == {"format": 1, **expected.to_dict(refused=False)}
+    assert data == {"format": 1, **expected.to_dict(refused=False),
+                    "house_rules": [rule.to_dict() for rule in house_rules(battle.options)]}
     assert data["refused_count"] == len(expected.refused) and "refused" not in data
 
 
@@ -311,3 +313,31 @@ def test_advised_to_dict_round_trips_fractions():
     for row, a in zip(data["ranked"], advised.ranked, strict=True):
         assert Fraction(row["value"]) == a.value
         assert {k: Fraction(v) for k, v in row["events"].items()} == a.events
+
+
+def test_set_changes_the_battle_advised_and_names_the_house_rule():
+    """``--set`` reaches the advice as it reaches ``odds``: a discipline check passed on 9 rather than 6 [DC-5.2]
+    makes every attack's disorder likelier; the JSON names the house rule. A what-if on a unit (more stands
+    for the 83rd) moves its attack up the ranking."""
+    from rangefire.scenario.paths import parse_setting
+
+    path = example_path("wheatfield.yaml")
+    ruleset, battle = load_battle(path, [parse_setting("options.discipline_pass=9")])
+    _, plain = load_battle(path)
+    changed, rules = advise(ruleset, battle, "union", "disorder"), advise(ruleset, plain, "union", "disorder")
+    before = {a.attacker: a.value for a in rules.ranked}
+    assert all(a.value > before[a.attacker] for a in changed.ranked)
+    data = json.loads(run("advise", str(path), "-s", "union", "-o", "disorder", "--set", "options.discipline_pass=9",
+                          "--json").stdout)
+    assert data["house_rules"] == [{"path": "options.discipline_pass", "value": 9, "default": 6,
+                                    "clause": "DC-5.2"}]
+    assert data["ranked"] == [a.to_dict() for a in changed.ranked]
+    shown = run("advise", str(path), "-s", "union", "--set", "options.discipline_pass=9", columns=60)
+    assert "options.discipline_pass = 9 (house rule; the" in shown.stdout
+    bad = run("advise", str(path), "-s", "union", "--set", "units.nosuch.stands=3", ok=2)
+    assert "units.nosuch.stands: no item with id 'nosuch'" in bad.stderr
+    assert json.loads(run("advise", str(path), "-s", "union", "--json").stdout)["house_rules"] == []
+    assert [a.attacker for a in advise(ruleset, plain, "union").ranked][-1] == "83rd-pennsylvania"
+    data = json.loads(run("advise", str(path), "-s", "union", "--set", "units.83rd-pennsylvania.stands=12",
+                          "--json").stdout)
+    assert data["ranked"][0]["attacker"] == "83rd-pennsylvania"

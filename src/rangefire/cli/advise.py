@@ -6,8 +6,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from rangefire.cli.common import JsonOpt, Scenario, _emit, app, out, text, user_errors
-from rangefire.rulesets import load_battle
+from rangefire.cli.common import JsonOpt, Scenario, SetOpt, _emit, app, load_set, out, text, user_errors
 
 if TYPE_CHECKING:  # the rows are made where they are used; Rich where a table is printed for people
     from rich.text import Text
@@ -21,18 +20,23 @@ AllOpt = Annotated[bool, typer.Option("--all", help="list the refused pairs too,
 
 @app.command()
 def advise(scenario: Scenario, side: AdviseSideOpt, outcome: OutcomeOpt = None, show_all: AllOpt = False,
-           as_json: JsonOpt = False) -> None:
+           as_json: JsonOpt = False, settings: SetOpt = None) -> None:
     """Every legal attack of SIDE ranked by the expected value of an outcome, best first, with the odds of each
     (exit 1 when the side has none). Where the attacker has choices the best is picked and named; where the
     opponent answers (a nomination) the answer that gives the least is assumed."""
     from rangefire.analysis.advise import advise as advise_side
+    from rangefire.core.options import house_rules
 
     with user_errors(as_json):
-        ruleset, battle = load_battle(scenario)
+        ruleset, battle, _ = load_set(scenario, settings)
         advised = advise_side(ruleset, battle, side, outcome)
     if as_json:
-        _emit(advised.to_dict(refused=show_all))
+        _emit({**advised.to_dict(refused=show_all),
+               "house_rules": [rule.to_dict() for rule in house_rules(battle.options)]})
     else:
+        from rangefire.cli.render import render_house_rules
+
+        render_house_rules(battle.options)  # odds read without them would be taken for the rules as written
         render_advice(advised, show_all)
     if not advised.ranked and not advised.not_computed:
         raise typer.Exit(1)
@@ -53,7 +57,8 @@ def render_advice(advised: Advised, show_all: bool) -> None:
         # Widths set here rather than left to Rich, which narrows every column alike: the rank and the value
         # keep theirs, the other odds a line each ("suppression 66.5%"), the attack takes the rest and wraps.
         rank = len(str(len(advised.ranked)))
-        value = 7 if not any(not a.exact for a in advised.ranked) else 9
+        longest = max(len(word) for word in head.split())  # a header folds between words, never inside one
+        value = max(7 if all(a.exact for a in advised.ranked) else 9, min(longest, 12))
         others = 18 if out.width < 100 else 24
         attack = max(16, min(48, out.width - 13 - rank - value - others))  # 13: borders and padding of four
         table.add_column("#", justify="right", width=rank)
