@@ -1,0 +1,260 @@
+"""One attack under several variants of the rules or the scenario, side by side, with the differences.
+
+A variant is a name and a list of :class:`~rangefire.scenario.paths.Setting` (``options.cover_save.light = 3``,
+``units.20th-maine.stands = 4``) applied to a base scenario, or a whole scenario of its own. Each variant's
+attack is checked and, where legal, its odds worked out exactly; where the rules refuse it, its refusals (each
+with its clause) stand in its place. Every variant is set against the baseline (the first unless named): the
+difference of each "exactly N", "at least N", mean and event probability, as exact fractions.
+
+>>> from rangefire.scenario.paths import Setting
+>>> from rangefire.scenario import read_scenario
+>>> from rangefire.rulesets.dress_on_the_colors import EXAMPLE  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from rangefire.core import NO_CHOICES, Check, Odds, RangefireError, Ruleset, UnknownUnitError, fraction_str
+from rangefire.rulesets import battle_from_mapping
+from rangefire.scenario.paths import Setting
+
+#: A comparison holds at most this many variants, the baseline included.
+MAX_VARIANTS = 8
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A named variant: ``settings`` applied to the base scenario, or to ``scenario`` where it has one of its own
+    (a second scenario file)."""
+
+    name: str
+    settings: tuple[Setting, ...] = ()
+    scenario: Mapping[str, Any] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "settings": [{"path": s.path, "value": s.value} for s in self.settings]}
+
+
+@dataclass(frozen=True)
+class VariantOdds:
+    """One variant's attack: its check, and its odds where the rules allow it (None where they refuse it)."""
+
+    variant: Variant
+    check: Check
+    odds: Odds | None
+
+    @property
+    def name(self) -> str:
+        return self.variant.name
+
+    @property
+    def legal(self) -> bool:
+        return self.odds is not None
+
+    def to_dict(self, ruleset: str) -> dict[str, Any]:
+        out: dict[str, Any] = {**self.variant.to_dict(), "legal": self.legal,
+                               "refusals": [r.to_dict() for r in self.check.refusals]}
+        if self.odds is not None:
+            data = self.odds.to_dict()
+            out.update({key: data[key] for key in ("plan", "outcomes", "events", "exact")})
+            if "house_rules" in data:
+                out["house_rules"] = data["house_rules"]
+        return out
+
+
+def attack_odds(ruleset: Ruleset[Any, Any], battle: Any, attacker: str, target: str | None,
+                choices: Mapping[str, object] = NO_CHOICES) -> tuple[Check, Odds | None]:
+    """The check of one attack, and its odds where it is legal."""
+    checked = ruleset.check(battle, ruleset.attack(attacker, target, choices))
+    return checked, (ruleset.odds(checked.plan) if checked.plan is not None else None)
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Every variant's odds of one attack, and each set against the baseline's.
+
+    Probabilities are exact ``Fraction`` s; a variant the rules refuse has none (its methods answer None), nor
+    has any difference where the variant or the baseline is refused.
+    """
+
+    ruleset: str
+    attacker: str
+    target: str | None
+    baseline: str
+    variants: tuple[VariantOdds, ...]
+    outcome_names: tuple[str, ...]
+    event_names: tuple[str, ...]
+    #: Outcomes that hold only given an event, with the words saying so (the game's ``conditions``).
+    conditions: Mapping[str, str] = field(default_factory=dict)
+
+    def variant(self, name: str) -> VariantOdds:
+        for v in self.variants:
+            if v.name == name:
+                return v
+        raise KeyError(name)
+
+    @property
+    def names(self) -> list[str]:
+        return [v.name for v in self.variants]
+
+    def values(self, outcome: str) -> list[int]:
+        """Every value the outcome takes under any legal variant, from the least to the greatest with none
+        skipped."""
+        seen = [k for v in self.variants if v.odds is not None
+                for k in v.odds.outcomes[outcome].probabilities()]  # type: ignore[attr-defined]
+        return list(range(min(seen), max(seen) + 1)) if seen else []
+
+    def exactly(self, name: str, outcome: str, n: int) -> Fraction | None:
+        odds = self.variant(name).odds
+        return None if odds is None else odds.outcomes[outcome].probability(n)  # type: ignore[attr-defined]
+
+    def at_least(self, name: str, outcome: str, n: int) -> Fraction | None:
+        odds = self.variant(name).odds
+        return None if odds is None else odds.outcomes[outcome].at_least(n)  # type: ignore[attr-defined]
+
+    def mean(self, name: str, outcome: str) -> Fraction | None:
+        odds = self.variant(name).odds
+        return None if odds is None else odds.outcomes[outcome].mean()  # type: ignore[attr-defined]
+
+    def event(self, name: str, event: str) -> Fraction | None:
+        odds = self.variant(name).odds
+        return None if odds is None else odds.events[event]
+
+    def value(self, variant: str, kind: str, name: str, n: int | None = None) -> Fraction | None:
+        """One value by its kind: ``exactly`` and ``at_least`` (of outcome ``name`` at ``n``), ``mean``,
+        ``event`` (the probability of event ``name``)."""
+        if kind == "exactly":
+            assert n is not None
+            return self.exactly(variant, name, n)
+        if kind == "at_least":
+            assert n is not None
+            return self.at_least(variant, name, n)
+        if kind == "mean":
+            return self.mean(variant, name)
+        if kind == "event":
+            return self.event(variant, name)
+        raise ValueError(f"no value of kind {kind!r}")
+
+    def difference(self, variant: str, kind: str, name: str, n: int | None = None) -> Fraction | None:
+        """The variant's value less the baseline's; None where either is refused."""
+        value, base = self.value(variant, kind, name, n), self.value(self.baseline, kind, name, n)
+        return None if value is None or base is None else value - base
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: each variant's own odds, then per outcome and event the values side by side with the
+        differences from the baseline (the baseline's own difference is ``"0"``)."""
+
+        def side(kind: str, name: str, n: int | None = None) -> dict[str, Any]:
+            return {"values": {v: _frac(self.value(v, kind, name, n)) for v in self.names},
+                    "differences": {v: _frac(self.difference(v, kind, name, n)) for v in self.names}}
+
+        outcomes: dict[str, Any] = {}
+        for outcome in self.outcome_names:
+            rows = [{"n": n, "exactly": side("exactly", outcome, n), "at_least": side("at_least", outcome, n)}
+                    for n in self.values(outcome)]
+            outcomes[outcome] = {"mean": side("mean", outcome), "rows": rows}
+            if outcome in self.conditions:
+                outcomes[outcome]["condition"] = self.conditions[outcome]
+        return {"ruleset": self.ruleset, "attacker": self.attacker, "target": self.target,
+                "baseline": self.baseline,
+                "variants": [v.to_dict(self.ruleset) for v in self.variants],
+                "outcomes": outcomes, "events": {event: side("event", event) for event in self.event_names}}
+
+    def records(self) -> list[dict[str, Any]]:
+        """One flat record per value shown (for a CSV or a data frame): ``kind`` (exactly, at_least, mean,
+        event, refused), ``name`` (the outcome or event; a refusal's clause), ``n``, ``variant``, then ``value``
+        and ``difference`` as exact fraction strings beside their floats (``value_float``,
+        ``difference_float``); empty where there is none (a refusal's ``value`` is its reason)."""
+        out: list[dict[str, Any]] = []
+
+        def add(kind: str, name: str, n: int | None = None) -> None:
+            for variant in self.names:
+                value, diff = self.value(variant, kind, name, n), self.difference(variant, kind, name, n)
+                out.append({"kind": kind, "name": name, "n": "" if n is None else n, "variant": variant,
+                            "value": _frac(value) or "", "value_float": "" if value is None else float(value),
+                            "difference": _frac(diff) or "",
+                            "difference_float": "" if diff is None else float(diff)})
+
+        for outcome in self.outcome_names:
+            add("mean", outcome)
+            for n in self.values(outcome):
+                add("exactly", outcome, n)
+                add("at_least", outcome, n)
+        for event in self.event_names:
+            add("event", event)
+        for v in self.variants:
+            for refusal in v.check.refusals:
+                out.append({"kind": "refused", "name": refusal.clause, "n": "", "variant": v.name,
+                            "value": refusal.reason, "value_float": "", "difference": "", "difference_float": ""})
+        return out
+
+
+#: The columns of :meth:`Comparison.records`, in order.
+RECORD_COLUMNS = ("kind", "name", "n", "variant", "value", "value_float", "difference", "difference_float")
+
+
+def _frac(value: Fraction | None) -> str | None:
+    return None if value is None else fraction_str(value)
+
+
+def compare(base: Mapping[str, Any], attacker: str, target: str | None, variants: Sequence[Variant], *,
+            baseline: str | None = None, choices: Mapping[str, object] = NO_CHOICES) -> Comparison:
+    """The odds of ``attacker``'s attack on ``target`` under each variant of the scenario mapping ``base``.
+
+    ``baseline`` names the variant the others are set against (default: the first). Every variant must be of the
+    same game. Errors (:class:`RangefireError`), each naming the variant: no variants, more than
+    :data:`MAX_VARIANTS`, a name given twice, a baseline that is none of them, a setting whose path cannot be
+    followed or whose value the game refuses (the scenario's own messages), a unit id the battle lacks. A variant
+    whose attack the rules refuse is not an error: it carries its refusals with their clauses.
+    """
+    if not variants:
+        raise RangefireError("a comparison needs at least one variant")
+    if len(variants) > MAX_VARIANTS:
+        raise RangefireError(f"a comparison holds at most {MAX_VARIANTS} variants, not {len(variants)}")
+    names = [v.name for v in variants]
+    for v in variants:
+        if not v.name.strip():
+            raise RangefireError("a variant needs a name")
+        if names.count(v.name) > 1:
+            raise RangefireError(f"variant {v.name!r} is named twice: give each variant a name of its own")
+    chosen = names[0] if baseline is None else baseline
+    if chosen not in names:
+        raise RangefireError(f"baseline {chosen!r} is none of the variants ({', '.join(names)})")
+    results: list[VariantOdds] = []
+    game: Ruleset[Any, Any] | None = None
+    for v in variants:
+        data = dict(v.scenario if v.scenario is not None else base)
+        ruleset, battle = battle_from_mapping(data, source=f"variant {v.name}", settings=v.settings)
+        if game is not None and ruleset.key != game.key:
+            raise RangefireError(f"variant {v.name!r} is a {ruleset.key} scenario, the others {game.key}: "
+                                 "a comparison is of one game")
+        game = ruleset
+        try:
+            checked, odds = attack_odds(ruleset, battle, attacker, target, choices)
+        except UnknownUnitError as exc:  # a unit one variant's scenario lacks: say which variant
+            raise UnknownUnitError(f"variant {v.name}: {exc}") from None
+        results.append(VariantOdds(v, checked, odds))
+    assert game is not None
+    ordered = [r for r in results if r.name == chosen] + [r for r in results if r.name != chosen]
+    chosen_target = next((r.check.target for r in ordered if r.check.target is not None), target)
+    # the events as the odds name them (a game may report more than its required ones), in their order
+    events = dict.fromkeys(name for r in ordered if r.odds is not None for name in r.odds.events)
+    return Comparison(game.key, attacker, chosen_target, chosen, tuple(ordered), tuple(game.outcome_names),
+                      tuple(events or game.event_names), dict(game.conditions))
+
+
+def settings_text(settings: Iterable[Setting]) -> str:
+    """Settings as people read them: ``options.cover_save.light=3, units.a.stands=4``."""
+    return ", ".join(f"{s.path}={_value_text(s.value)}" for s in settings)
+
+
+def _value_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list | tuple):
+        return "[" + ",".join(_value_text(v) for v in value) + "]"
+    return str(value)

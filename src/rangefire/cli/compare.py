@@ -1,0 +1,246 @@
+"""``compare``: one attack under variants of the rules or the scenario, side by side with the differences."""
+
+from __future__ import annotations
+
+import csv
+import io
+import sys
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, Optional
+
+import typer
+
+from rangefire.cli.common import (
+    AttackerOpt,
+    JsonOpt,
+    TargetOpt,
+    _emit,
+    app,
+    out,
+    text,
+    user_errors,
+    with_choice_options,
+)
+from rangefire.core import NO_CHOICES, RangefireError
+
+if TYPE_CHECKING:
+    from rich.table import Table
+
+    from rangefire.analysis.compare import Comparison, Variant
+    from rangefire.scenario.paths import Setting
+
+#: The name of the scenario as written, the baseline unless another is named.
+AS_WRITTEN = "rules"
+
+Scenarios = Annotated[list[Path], typer.Argument(help="scenario file; several files are compared with each other, each a variant named by its file", show_default=False)]  # noqa: E501
+VariantOpt = Annotated[Optional[list[str]], typer.Option("--variant", metavar="NAME:PATH=VALUE,...", help="a variant: the scenario with these values changed (repeatable), e.g. cover3:options.cover_save.light=3")]  # noqa: UP045, E501
+BaselineOpt = Annotated[Optional[str], typer.Option("--baseline", metavar="NAME", help=f"the variant the others are set against (default: {AS_WRITTEN}, the scenario as written, or the first file)")]  # noqa: UP045, E501
+CsvOpt = Annotated[Optional[str], typer.Option("--csv", metavar="FILE", help="write the values and differences as CSV (- for standard output)")]  # noqa: UP045, E501
+PlotOpt = Annotated[Optional[Path], typer.Option("--plot", help="write a chart of the variants overlaid (.png, .svg, .pdf)")]  # noqa: UP045, E501
+
+
+# -- reading the options ---------------------------------------------------------------------------
+def split_top(value: str) -> list[str]:
+    """``value`` split at the commas outside brackets: ``a=1,b=[1, 2]`` is ``a=1`` and ``b=[1, 2]``."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(value):
+        if ch in "[{":
+            depth += 1
+        elif ch in "]}":
+            depth = max(0, depth - 1)
+        elif ch == "," and depth == 0:
+            parts.append(value[start:i])
+            start = i + 1
+    parts.append(value[start:])
+    return [p.strip() for p in parts]
+
+
+def parse_variant(value: str) -> Variant:
+    """``--variant NAME:PATH=VALUE,PATH=VALUE`` read into a variant; malformed text is refused naming it."""
+    from rangefire.analysis.compare import Variant
+    from rangefire.scenario.paths import parse_setting
+
+    name, sep, rest = value.partition(":")
+    name = name.strip()
+    if not sep or not name or "=" in name:
+        raise RangefireError(f"--variant {value!r}: write NAME:PATH=VALUE,... (e.g. "
+                             "cover3:options.cover_save.light=3)")
+    parts = split_top(rest)
+    if not rest.strip() or any(not p for p in parts):
+        raise RangefireError(f"--variant {value!r}: no value to change after {name}: (write NAME:PATH=VALUE,...)")
+    settings: list[Setting] = [parse_setting(p, source=f"--variant {name}") for p in parts]
+    return Variant(name, tuple(settings))
+
+
+def read_variants(scenarios: Sequence[Path], variants: Sequence[str]) -> tuple[dict[str, Any], list[Variant]]:
+    """The base scenario (the first file) and the variants: the scenario as written, or each file by its name,
+    then those given with ``--variant``."""
+    from rangefire.analysis.compare import Variant
+    from rangefire.scenario import read_scenario
+
+    docs = [read_scenario(path) for path in scenarios]
+    if len(scenarios) == 1:
+        found = [Variant(AS_WRITTEN)]
+    else:
+        stems = [path.stem for path in scenarios]
+        names = stems if len(set(stems)) == len(stems) else [str(path) for path in scenarios]
+        found = [Variant(name, (), doc) for name, doc in zip(names, docs, strict=True)]
+    found += [parse_variant(v) for v in variants]
+    return docs[0], found
+
+
+# -- the command -----------------------------------------------------------------------------------
+@app.command()
+@with_choice_options
+def compare(scenarios: Scenarios, attacker: AttackerOpt, target: TargetOpt = None, variant: VariantOpt = None,
+            baseline: BaselineOpt = None, as_json: JsonOpt = False, csv_file: CsvOpt = None, plot: PlotOpt = None,
+            choices: Mapping[str, object] = NO_CHOICES) -> None:
+    """One attack under variants of the rules or the scenario: every outcome's distribution, mean and "at least
+    N" side by side, each variant's difference from the baseline, and the events; a variant the rules refuse
+    shows its refusals with their clauses."""
+    from rangefire.analysis.compare import compare as compare_variants
+
+    with user_errors(as_json):
+        if plot is not None:
+            from rangefire.analysis.plots import check_chart_path
+
+            check_chart_path(plot)
+        if len(scenarios) == 1 and not variant:
+            raise RangefireError("nothing to compare: give --variant NAME:PATH=VALUE,... or several scenario files")
+        base, variants = read_variants(scenarios, variant or [])
+        result = compare_variants(base, attacker, target, variants, baseline=baseline, choices=choices)
+        if csv_file is not None:
+            write_csv(csv_file, result.records())
+        if plot is not None:
+            plot_comparison(result, plot)
+        if as_json:
+            _emit(result.to_dict())
+            return
+        if csv_file != "-":
+            render_comparison(result)
+            for what, where in (("values and differences", csv_file), ("chart", plot)):
+                if where is not None:
+                    out.print(text(f"{what} written to {where}"))
+
+
+def write_csv(where: str, records: Sequence[Mapping[str, Any]], columns: Sequence[str] | None = None) -> None:
+    """Records as CSV into the file ``where`` (``-``: standard output); exact fractions as text, floats beside."""
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=list(columns or (records[0] if records else [])),
+                            lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(records)
+    if where == "-":
+        sys.stdout.write(buffer.getvalue())
+        return
+    try:
+        Path(where).write_text(buffer.getvalue(), encoding="utf-8")
+    except OSError as exc:
+        raise RangefireError(f"{where}: cannot write ({exc.strerror or exc})") from None
+
+
+def plot_comparison(result: Comparison, path: Path) -> None:
+    """The variants overlaid in one chart, each named in the legend with what it changes."""
+    from rangefire.analysis.compare import settings_text
+    from rangefire.analysis.plots import plot_series, series_from_odds
+
+    legal = [v for v in result.variants if v.odds is not None]
+    if not legal:
+        raise RangefireError(f"{path}: no chart: the rules refuse the attack in every variant")
+    series = [series_from_odds(v.odds, f"{v.name}: {settings_text(v.variant.settings)}" if v.variant.settings
+                               else v.name) for v in legal if v.odds is not None]
+    refused = [f"{v.name} [{', '.join(r.clause for r in v.check.refusals)}]" for v in result.variants
+               if v.odds is None]
+    subtitle = f"baseline: {result.baseline}" + (f"; refused by the rules, not drawn: {', '.join(refused)}"
+                                                   if refused else "")
+    plot_series(series, path, title=f"{result.attacker} fires at {result.target}: variants compared",
+                subtitle=subtitle, conditions=result.conditions)
+
+
+# -- for people ------------------------------------------------------------------------------------
+def _pct(p: Fraction) -> str:
+    return f"{float(p) * 100:.1f}%"
+
+
+def _points(d: Fraction) -> str:
+    """A difference of probabilities in percentage points, signed."""
+    value = float(d) * 100
+    return "±0" if d == 0 else f"{value:+.1f}".replace("-", "−")
+
+
+#: At the terminal a row is left out when every variant's value is below this (the files and --json hold all).
+SHOWN_BELOW = Fraction(1, 2000)
+
+
+def render_comparison(result: Comparison) -> None:
+    from rich.text import Text
+
+    from rangefire.analysis.compare import settings_text
+
+    out.print(Text.assemble((f"{result.attacker} fires at {result.target}", "bold"),
+                            f": {len(result.variants)} variants, each set against {result.baseline}"))
+    for v in result.variants:
+        role = " (baseline)" if v.name == result.baseline else ""
+        what = settings_text(v.variant.settings) or ("the scenario as written" if v.variant.scenario is None
+                                                     else "its own scenario file")
+        out.print(Text.assemble("  ", (v.name, "bold"), role, ": ") + text(what))
+        if v.odds is not None and v.check.target != result.target:
+            out.print(text(f"    fires at {v.check.target} (the target the rules choose there)", "yellow"))
+        for refusal in v.check.refusals:
+            out.print(Text("    refused: ", style="red") + text(refusal.reason) + text(f" [{refusal.clause}]", "dim"))
+    shown = [v.name for v in result.variants if v.odds is not None]
+    if not shown:
+        return
+    out.print(text(f"beside each value its difference from {result.baseline} in percentage points; rows under "
+                   "0.05% in every variant left out (--json and --csv hold every one)", "dim"))
+    for outcome in result.outcome_names:
+        label = outcome.replace("_", " ") + (f" ({result.conditions[outcome]})" if outcome in result.conditions
+                                             else "")
+        values = result.values(outcome)
+        for kind, title, ns in (("exactly", "exactly N", values), ("at_least", "at least N", values[1:])):
+            # (at least the least value is certain: no row for it)
+            table = _table(shown, f"{label}: {title}")
+            for n in ns:
+                if any((result.value(name, kind, outcome, n) or 0) >= SHOWN_BELOW for name in shown):
+                    table.add_row(str(n), *_cells(result, shown, kind, outcome, n))
+            if kind == "exactly":
+                table.add_row("mean", *_cells(result, shown, "mean", outcome))
+            out.print(table)
+    events = _table(shown, "events", first="event")
+    for event in result.event_names:
+        events.add_row(text(event), *_cells(result, shown, "event", event))
+    out.print(events)
+
+
+def _table(shown: Sequence[str], title: str, first: str = "N") -> Table:
+    """A table of one value per variant, its title printed now (the table is printed once its rows are in)."""
+    from rich.table import Table
+
+    out.print(text(title, "bold"))  # on a line of its own: a table's title wraps at the table's narrow width
+    table = Table()
+    table.add_column(first, justify="right" if first == "N" else "left")
+    for name in shown:
+        table.add_column(text(name), justify="right", overflow="fold")
+    return table
+
+
+def _cells(result: Comparison, shown: Sequence[str], kind: str, name: str, n: int | None = None) -> list[Any]:
+    from rich.text import Text
+
+    cells: list[Any] = []
+    for variant in shown:
+        value, diff = result.value(variant, kind, name, n), result.difference(variant, kind, name, n)
+        assert value is not None  # only the variants with odds are shown
+        said = f"{float(value):.3f}" if kind == "mean" else _pct(value)
+        if variant == result.baseline or diff is None:
+            cells.append(Text(said))
+            continue
+        change = f"{float(diff):+.3f}".replace("-", "−") if kind == "mean" else _points(diff)
+        style = "dim" if diff == 0 else ("green" if diff > 0 else "red")
+        cells.append(Text.assemble(said, " ", (change, style)))
+    return cells
+
+
+__all__ = ["compare", "parse_variant", "split_top", "write_csv"]
