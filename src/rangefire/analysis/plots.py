@@ -149,7 +149,8 @@ def draw_series(series: Sequence[Series], *, title: str, subtitle: str = "",
     width = 4.6 * cols + 0.4
     # wrapped to the figure's width (about 8 characters an inch at the title's size): a long list of what was
     # compared would run off both edges
-    heading = [*textwrap.wrap(title, int(width * 7.5)), *textwrap.wrap(subtitle, int(width * 8.5))]
+    heading = [*textwrap.wrap(title, int(width * 7.5), break_on_hyphens=False),
+               *textwrap.wrap(subtitle, int(width * 8.5), break_on_hyphens=False)]
     fig.suptitle("\n".join(heading), fontsize=13)
     # one legend under the panels (never over a bar): the series named in the first rows, how to read the marks in
     # the last; matplotlib fills a legend column by column, so the rows are laid out and read off by column

@@ -69,8 +69,8 @@ class Ruleset(ABC, Generic[B, P, OutcomeT]):
     stages: ClassVar[tuple[str, ...]]
     outcome_names: ClassVar[tuple[str, ...]]
     event_names: ClassVar[tuple[str, ...]]
-    #: Outcomes that hold only given an event, with the words saying so (Bushido: the success level, "given a
-    #: hit"): a chart or table of them says it.
+    #: Outcomes that hold only given an event, with the words saying so (a level of success ``"given a hit"``): a
+    #: chart or table of them says it.
     conditions: ClassVar[Mapping[str, str]] = MappingProxyType({})
     #: The outcome a player weighs a target by (one of ``outcome_names``): its mean is what a table of targets shows.
     main_outcome: ClassVar[str]
