@@ -249,12 +249,13 @@ def compare(base: Mapping[str, Any], attacker: str, target: str | None, variants
 
 def settings_text(settings: Iterable[Setting]) -> str:
     """Settings as people read them: ``options.cover_save.light=3, units.a.stands=4``."""
-    return ", ".join(f"{s.path}={_value_text(s.value)}" for s in settings)
+    return ", ".join(f"{s.path}={value_text(s.value)}" for s in settings)
 
 
-def _value_text(value: Any) -> str:
+def value_text(value: Any) -> str:
+    """A setting's value as people type it: ``3``, ``true``, ``[10,12]``, ``heavy``."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, list | tuple):
-        return "[" + ",".join(_value_text(v) for v in value) + "]"
+        return "[" + ",".join(value_text(v) for v in value) + "]"
     return str(value)

@@ -1,0 +1,187 @@
+"""A table of odds over a grid of values: every combination of the values given for some paths of the
+scenario (a unit's stands, its position, a cover grade, a house rule), the mean and the "at least N" odds of each
+outcome and the events' probabilities, exactly.
+
+Many combinations come to the same plan (a cover grade of terrain the line of fire does not cross, two distances
+in one range band with nothing else changed): each distinct plan's odds are worked out once. The grid is bounded
+(:data:`MAX_COMBINATIONS`); grids beyond it are a sweep's work, in chunks.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from rangefire.analysis.compare import settings_text, value_text
+from rangefire.core import NO_CHOICES, Check, LimitError, Odds, RangefireError, fraction_str
+from rangefire.rulesets import battle_from_mapping
+from rangefire.scenario.paths import Setting
+
+#: A table holds at most this many combinations (each a scenario validated and an attack checked, its odds
+#: worked out unless another row shares its plan); a larger grid is refused before any is worked out.
+MAX_COMBINATIONS = 1000
+
+
+@dataclass(frozen=True)
+class Axis:
+    """One path of the scenario and the values it takes in the table, in order."""
+
+    path: str
+    values: tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class TableRow:
+    """One combination: the settings made, the attack's check, and its odds where legal (None where refused)."""
+
+    settings: tuple[Setting, ...]
+    check: Check
+    odds: Odds | None
+
+    def mean(self, outcome: str) -> Fraction | None:
+        return None if self.odds is None else self.odds.outcomes[outcome].mean()  # type: ignore[attr-defined]
+
+    def at_least(self, outcome: str, n: int) -> Fraction | None:
+        return None if self.odds is None else self.odds.outcomes[outcome].at_least(n)  # type: ignore[attr-defined]
+
+    def event(self, name: str) -> Fraction | None:
+        return None if self.odds is None else self.odds.events.get(name)
+
+
+@dataclass(frozen=True)
+class OddsTable:
+    """The rows of a grid, in the order of the axes (the last varies fastest), and how many distinct plans
+    were worked out (``computed``; at most one per row, fewer where rows share a plan)."""
+
+    ruleset: str
+    attacker: str
+    target: str | None
+    axes: tuple[Axis, ...]
+    rows: tuple[TableRow, ...]
+    outcome_names: tuple[str, ...]
+    event_names: tuple[str, ...]
+    computed: int
+    conditions: Mapping[str, str] = field(default_factory=dict)
+
+    def thresholds(self, outcome: str) -> list[int]:
+        """The N of "at least N" worth a column: from 1 to the greatest value any row's outcome takes."""
+        top = max((max(r.odds.outcomes[outcome].probabilities())  # type: ignore[attr-defined]
+                   for r in self.rows if r.odds is not None), default=0)
+        return list(range(1, top + 1))
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: the axes, then a row per combination with its settings, check and exact values."""
+        rows = []
+        for row in self.rows:
+            item: dict[str, Any] = {"settings": {s.path: s.value for s in row.settings}, "legal": row.odds is not None,
+                                    "target": row.check.target, "refusals": [r.to_dict() for r in row.check.refusals]}
+            if row.odds is not None:
+                item["outcomes"] = {o: {"mean": fraction_str(row.mean(o) or 0),
+                                        "at_least": {str(n): fraction_str(row.at_least(o, n) or 0)
+                                                     for n in self.thresholds(o)}}
+                                    for o in self.outcome_names}
+                item["events"] = {e: fraction_str(p) for e, p in row.odds.events.items()}
+            rows.append(item)
+        out: dict[str, Any] = {"ruleset": self.ruleset, "attacker": self.attacker, "target": self.target,
+                               "axes": [{"path": a.path, "values": list(a.values)} for a in self.axes],
+                               "combinations": len(self.rows), "plans_worked_out": self.computed, "rows": rows}
+        if self.conditions:
+            out["conditions"] = dict(self.conditions)
+        return out
+
+    def columns(self) -> list[str]:
+        """The columns of :meth:`records`, in order."""
+        cols = [a.path for a in self.axes] + ["legal", "target", "refusals"]
+        for o in self.outcome_names:
+            cols += [f"{o}_mean", f"{o}_mean_float"]
+            for n in self.thresholds(o):
+                cols += [f"{o}_at_least_{n}", f"{o}_at_least_{n}_float"]
+        for e in self.event_names:
+            cols += [e, f"{e}_float"]
+        return cols
+
+    def records(self) -> list[dict[str, Any]]:
+        """One flat record per row (for a CSV, a Parquet file or a data frame): each axis's value as text, the
+        check, then every exact value as a fraction string beside its float (None where the rules refuse)."""
+        out = []
+        for row in self.rows:
+            values = {s.path: value_text(s.value) for s in row.settings}
+            record: dict[str, Any] = {a.path: values[a.path] for a in self.axes}
+            record.update({"legal": row.odds is not None, "target": row.check.target,
+                           "refusals": "; ".join(f"{r.clause}: {r.reason}" for r in row.check.refusals) or None})
+            for o in self.outcome_names:
+                _exact(record, f"{o}_mean", row.mean(o))
+                for n in self.thresholds(o):
+                    _exact(record, f"{o}_at_least_{n}", row.at_least(o, n))
+            for e in self.event_names:
+                _exact(record, e, row.event(e))
+            out.append(record)
+        return out
+
+
+def _exact(record: dict[str, Any], name: str, value: Fraction | None) -> None:
+    record[name] = None if value is None else fraction_str(value)
+    record[f"{name}_float"] = None if value is None else float(value)
+
+
+def combinations(axes: Sequence[Axis]) -> int:
+    """How many rows the axes make."""
+    return math.prod(len(a.values) for a in axes)
+
+
+def check_axes(axes: Sequence[Axis], limit: int = MAX_COMBINATIONS) -> None:
+    """Refuse a grid that is no table: no axes, an axis without values, a path given twice, more than ``limit``
+    combinations (before any is worked out)."""
+    if not axes:
+        raise RangefireError("a table needs at least one path to vary")
+    seen: set[str] = set()
+    for axis in axes:
+        if not axis.values:
+            raise RangefireError(f"{axis.path}: no values to vary it over")
+        if axis.path in seen:
+            raise RangefireError(f"{axis.path} is varied twice: give all its values at once")
+        seen.add(axis.path)
+    count = combinations(axes)
+    if count > limit:
+        sizes = " x ".join(str(len(a.values)) for a in axes)
+        raise LimitError(f"{sizes} = {count:,} combinations; a table holds at most {limit:,} (a sweep works "
+                         "through larger grids in chunks)")
+
+
+def odds_table(base: Mapping[str, Any], attacker: str, target: str | None, axes: Sequence[Axis], *,
+               choices: Mapping[str, object] = NO_CHOICES, source: str = "scenario",
+               limit: int = MAX_COMBINATIONS) -> OddsTable:
+    """The odds of ``attacker``'s attack on ``target`` for every combination of the axes' values over the
+    scenario mapping ``base``. A combination the rules refuse is a row with its refusals; a value the scenario
+    cannot take (an unknown path, a bad value) is an error naming it, as for a file."""
+    check_axes(axes, limit)
+    worked: dict[str, Odds] = {}
+    rows: list[TableRow] = []
+    game = None
+    for values in itertools.product(*(a.values for a in axes)):
+        settings = tuple(Setting(a.path, v) for a, v in zip(axes, values, strict=True))
+        ruleset, battle = battle_from_mapping(dict(base), source=source, settings=settings)
+        game = ruleset
+        checked = ruleset.check(battle, ruleset.attack(attacker, target, choices))
+        odds = None
+        if checked.plan is not None:
+            # the plan whole, as data, names everything its odds depend on: rows alike in it share them
+            key = json.dumps(checked.plan.to_dict(), sort_keys=True, default=str)
+            odds = worked.get(key)
+            if odds is None:
+                odds = worked[key] = ruleset.odds(checked.plan)
+        rows.append(TableRow(settings, checked, odds))
+    assert game is not None
+    events = dict.fromkeys(name for r in rows if r.odds is not None for name in r.odds.events)
+    return OddsTable(game.key, attacker, target, tuple(axes), tuple(rows), tuple(game.outcome_names),
+                     tuple(events or game.event_names), len(worked), dict(game.conditions))
+
+
+def row_name(row: TableRow) -> str:
+    """A row as people name it: its settings."""
+    return settings_text(row.settings)

@@ -1,0 +1,182 @@
+"""``table`` (issue 12): the odds of one attack for every combination of values (``--vary PATH=V1,V2,...``); each
+row equals a single ``odds`` of the changed scenario; identical plans worked out once; the grid bounded."""
+
+from __future__ import annotations
+
+import csv
+import json
+import time
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from rangefire.analysis.odds_table import MAX_COMBINATIONS, Axis, odds_table
+from rangefire.core import LimitError, RangefireError
+from rangefire.scenario import read_scenario
+from tests.commands import run
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "src" / "rangefire" / "examples"
+WHEATFIELD = EXAMPLES / "wheatfield.yaml"
+FIRER = "15th-alabama"
+STANDS = "stands: 8, weapon: rifled-musket"
+POSITION = "position: [10, 12], facing: 180"
+WALL = "{id: stone-wall, kind: heavy"
+GRID = ("--vary", f"units.{FIRER}.stands=2,8", "--vary", f"units.{FIRER}.position=[10, 12],[10,18],[10,25]",
+        "--vary", "terrain.stone-wall.kind=light,heavy")
+
+
+def _edited(tmp_path: Path, stands: int, position: str, kind: str) -> Path:
+    """The example with the values edited in its text: the scenario reached without the path mechanism."""
+    source = WHEATFIELD.read_text()
+    for old, new in ((STANDS, STANDS.replace("8", str(stands))), (POSITION, POSITION.replace("[10, 12]", position)),
+                     (WALL, WALL.replace("heavy", kind))):
+        assert source.count(old) == 1
+        source = source.replace(old, new)
+    path = tmp_path / f"s{stands}-{position}-{kind}.yaml"
+    path.write_text(source)
+    return path
+
+
+def test_each_row_equals_a_single_odds_of_the_changed_scenario(tmp_path):
+    """Every combination's mean, at-least odds and events equal `odds --json` on the scenario edited by hand;
+    a combination out of range is refused as `odds` refuses it [DC-2.3]."""
+    data = json.loads(run("table", str(WHEATFIELD), "-a", FIRER, *GRID, "--json").stdout)
+    assert data["format"] == 1 and data["combinations"] == len(data["rows"]) == 12
+    for row in data["rows"]:
+        s = row["settings"]
+        position = "[" + ", ".join(str(v) for v in s[f"units.{FIRER}.position"]) + "]"
+        edited = _edited(tmp_path, s[f"units.{FIRER}.stands"], position, s["terrain.stone-wall.kind"])
+        single = run("odds", str(edited), "-a", FIRER, "--json", ok=None)
+        single_data = json.loads(single.stdout)
+        assert row["legal"] == single_data["legal"]
+        if not row["legal"]:
+            assert single.returncode == 1
+            assert [r["clause"] for r in row["refusals"]] == [r["clause"] for r in single_data["refusals"]] == \
+                ["DC-2.3"]
+            continue
+        assert row["target"] == single_data["target"]
+        assert row["events"] == single_data["events"]
+        for outcome, got in row["outcomes"].items():
+            dist = {int(k): Fraction(v) for k, v in single_data["outcomes"][outcome]["distribution"].items()}
+            assert got["mean"] == single_data["outcomes"][outcome]["mean"]
+            for n, p in got["at_least"].items():
+                assert Fraction(p) == sum((q for k, q in dist.items() if k >= int(n)), Fraction(0)), (outcome, n)
+
+
+def test_rows_sharing_a_plan_share_their_odds_worked_out_once(monkeypatch):
+    """The rose woods' grade does not touch this line of fire: both grades make one plan, worked out once."""
+    from rangefire.rulesets import find_ruleset
+
+    ruleset = type(find_ruleset("dress-on-the-colors"))
+    calls = []
+    original = ruleset.odds
+    monkeypatch.setattr(ruleset, "odds", lambda self, plan: calls.append(plan) or original(self, plan))
+    result = odds_table(read_scenario(WHEATFIELD), FIRER, None,
+                        [Axis(f"units.{FIRER}.stands", (4, 8)), Axis("terrain.old-smoke.kind", ("light", "heavy")),
+                         Axis("terrain.stone-wall.kind", ("light", "heavy"))])
+    assert len(result.rows) == 8
+    assert result.computed == len(calls) == 4  # stands x the wall's grade; the far terrain changes nothing
+    by_settings = {tuple(s.value for s in row.settings): row for row in result.rows}
+    assert by_settings[(4, "light", "heavy")].odds is by_settings[(4, "heavy", "heavy")].odds
+    assert by_settings[(4, "light", "heavy")].odds is not by_settings[(4, "light", "light")].odds
+
+
+def test_csv_and_parquet_round_trip_the_exact_fractions_and_their_floats(tmp_path):
+    import pyarrow.parquet as pq
+
+    args = ("table", str(WHEATFIELD), "-a", FIRER, *GRID)
+    data = json.loads(run(*args, "--json").stdout)
+    run(*args, "--csv", str(tmp_path / "t.csv"), "--parquet", str(tmp_path / "t.parquet"))
+    from_csv = list(csv.DictReader((tmp_path / "t.csv").open()))
+    from_parquet = pq.read_table(tmp_path / "t.parquet").to_pylist()
+    assert len(from_csv) == len(from_parquet) == len(data["rows"]) == 12
+    checked = 0
+    for row, c, p in zip(data["rows"], from_csv, from_parquet, strict=True):
+        assert c[f"units.{FIRER}.stands"] == p[f"units.{FIRER}.stands"] == str(row["settings"][f"units.{FIRER}.stands"])
+        assert p["legal"] is row["legal"] and c["legal"] == str(row["legal"])
+        if not row["legal"]:
+            assert p["hits_mean"] is None and c["hits_mean"] == ""
+            assert "DC-2.3" in p["refusals"] and "DC-2.3" in c["refusals"]
+            continue
+        for outcome, got in row["outcomes"].items():
+            assert c[f"{outcome}_mean"] == p[f"{outcome}_mean"] == got["mean"]
+            assert float(c[f"{outcome}_mean_float"]) == p[f"{outcome}_mean_float"] == float(Fraction(got["mean"]))
+            for n, value in got["at_least"].items():
+                assert c[f"{outcome}_at_least_{n}"] == p[f"{outcome}_at_least_{n}"] == value
+                assert p[f"{outcome}_at_least_{n}_float"] == float(Fraction(value))
+                checked += 1
+        for event, value in row["events"].items():
+            assert c[event] == p[event] == value and p[f"{event}_float"] == float(Fraction(value))
+    assert checked > 50
+    assert run(*args, "--csv", "-").stdout == (tmp_path / "t.csv").read_text()
+
+
+def test_a_grid_beyond_the_limit_is_refused_at_once_naming_it_and_sweep():
+    many = ",".join(str(i) for i in range(1, 101))
+    started = time.perf_counter()
+    proc = run("table", str(WHEATFIELD), "-a", FIRER, "--vary", f"units.{FIRER}.stands={many}", "--vary",
+               f"units.{FIRER}.discipline={many}", ok=2)
+    assert time.perf_counter() - started < 10  # refused before any row is worked out (a process start is most)
+    assert f"100 x 100 = 10,000 combinations; a table holds at most {MAX_COMBINATIONS:,}" in proc.stderr
+    assert "rangefire sweep" in proc.stderr
+    with pytest.raises(LimitError, match="at most 1,000"):
+        odds_table({}, FIRER, None, [Axis("a", tuple(range(50))), Axis("b", tuple(range(50)))])
+
+
+@pytest.mark.parametrize(("vary", "said"), [
+    ("units.15th-alabama.stands", "write PATH=V1,V2"),
+    ("=1,2", "write PATH=V1,V2"),
+    ("units.15th-alabama.stands=", "an empty value"),
+    ("units.15th-alabama.stands=2,,4", "an empty value"),
+    ("units.nobody.stands=2,4", "units.nobody"),
+    ("units.15th-alabama.stands=2,-4", "units[3].stands"),
+    ("options.no_such_option=1,2", "no_such_option"),
+])
+def test_bad_vary_exits_2_naming_it(vary, said):
+    proc = run("table", str(WHEATFIELD), "-a", FIRER, "--vary", vary, ok=2)
+    assert said in proc.stderr, proc.stderr
+
+
+def test_a_path_varied_twice_or_nothing_varied_exits_2(tmp_path):
+    twice = run("table", str(WHEATFIELD), "-a", FIRER, "--vary", f"units.{FIRER}.stands=2", "--vary",
+                f"units.{FIRER}.stands=4", ok=2)
+    assert f"units.{FIRER}.stands is varied twice" in twice.stderr
+    assert "nothing to vary" in run("table", str(WHEATFIELD), "-a", FIRER, ok=2).stderr
+    data = json.loads(run("table", str(WHEATFIELD), "-a", FIRER, "--vary", "x", "--json", ok=2).stdout)
+    assert data["error"]["kind"] == "invalid_input" and "PATH=V1,V2" in data["error"]["message"]
+    bad = run("table", str(WHEATFIELD), "-a", FIRER, "--vary", f"units.{FIRER}.stands=2",
+              "--parquet", str(tmp_path / "t.csv"), ok=2)
+    assert "name the file .parquet" in bad.stderr
+
+
+def test_library_refuses_empty_axes_in_its_own_words():
+    with pytest.raises(RangefireError, match="at least one path"):
+        odds_table({}, FIRER, None, [])
+    with pytest.raises(RangefireError, match=r"units\.a\.stands: no values"):
+        odds_table({}, FIRER, None, [Axis("units.a.stands", ())])
+
+
+def test_the_terminal_at_60_columns_keeps_every_line_within_it():
+    shown = run("table", str(WHEATFIELD), "-a", FIRER, *GRID, columns=60).stdout
+    assert max(len(line) for line in shown.splitlines()) <= 60
+    assert "15th-alabama fires at 20th-maine: 12 combinations" in shown
+    assert "stands = units.15th-alabama.stands" in shown and "refused" in shown and "[DC-2.3]" in shown
+    for event in ("suppression", "disorder"):
+        assert event in shown  # never broken across lines
+
+
+def test_plot_draws_the_rows_or_refuses_too_many(tmp_path):
+    chart = tmp_path / "t.svg"
+    run("table", str(WHEATFIELD), "-a", FIRER, "--vary", f"units.{FIRER}.stands=2,4,8", "--plot", str(chart))
+    assert chart.read_bytes()[:5] == b"<?xml"
+    many = run("table", str(WHEATFIELD), "-a", FIRER, "--vary", f"units.{FIRER}.stands=1,2,3,4,5,6,7,8,9",
+               "--plot", str(tmp_path / "m.png"), ok=2)
+    assert "9 rows; a chart draws at most 8" in many.stderr
+    assert not (tmp_path / "m.png").exists()
+
+
+def test_bushido_table_marks_the_success_level_given_a_hit():
+    shown = run("table", str(EXAMPLES / "temple.yaml"), "-a", "yoichi", "-t", "takeda", "--vary",
+                "units.yoichi.states=[aimed],[]").stdout
+    assert "success level (given a hit): mean and at least N" in shown
