@@ -115,8 +115,8 @@ def odds_table_command(scenario: Scenario, attacker: AttackerOpt, target: Target
 
 def write_parquet(path: Path, result: OddsTable) -> None:
     """The rows as a Parquet file: exact fractions as text beside their floats, the values as typed."""
-    import pyarrow as pa  # type: ignore[import-untyped]
-    import pyarrow.parquet as pq  # type: ignore[import-untyped]
+    import pyarrow as pa
+    import pyarrow.parquet as pq
 
     columns = result.columns()
     records = result.records()
