@@ -279,6 +279,15 @@ def create_app(db_path: str | Path, *, static_dir: str | Path | None = None, kee
         """Who can shoot whom, as ``rangefire targets --json``."""
         return await run(request, battle_id, lambda loaded, role: battles.targets(loaded, side, attacker))
 
+    @app.get("/api/battles/{battle_id}/advice")
+    async def advice(request: Request, battle_id: BattleId, side: UnitId = None,
+                     outcome: Annotated[str | None, Query(min_length=1, max_length=64)] = None,
+                     refused: bool = False) -> dict[str, Any]:
+        """Every legal attack of a side (by default the asking side's) ranked by the expected value of an
+        outcome, as ``rangefire advise --json``; ``refused=true`` lists the refused pairs with their clauses."""
+        return await run(request, battle_id,
+                         lambda loaded, role: battles.advice(loaded, role, side, outcome, refused))
+
     @app.post("/api/battles/{battle_id}/check", openapi_extra=schema(AttackBody))
     async def check(request: Request, battle_id: BattleId) -> dict[str, Any]:
         """May this attack be made? As ``rangefire check --json``, with the next choice a player makes."""

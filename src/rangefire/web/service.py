@@ -242,6 +242,18 @@ class Battles:
         rows = targets(loaded.ruleset, loaded.state, side=side, attacker=attacker)
         return {"format": FORMAT, "targets": [row.to_dict() for row in rows]}
 
+    def advice(self, loaded: Loaded, role: Role, side: str | None, outcome: str | None,
+               refused: bool) -> dict[str, Any]:
+        """Every legal attack of a side ranked, as ``rangefire advise --json``: the side named, else the
+        asking side's own (a spectator names one)."""
+        from rangefire.analysis.advise import advise
+
+        side = side if side is not None else role.side
+        if side is None:
+            raise RangefireError("name the side to advise (?side=): a spectator's token has no side of its own")
+        advised = advise(loaded.ruleset, loaded.state, side, outcome)
+        return {"format": FORMAT, **advised.to_dict(refused=refused), "house_rules": _house(loaded.state)}
+
     def drawing(self, loaded: Loaded, attacker: str | None, target: str | None) -> str:
         from rangefire.draw import draw_battle
 
