@@ -198,6 +198,9 @@ def main() -> int:
     arcane_lineup()
     bushido()
     swerve_best_play()
+    from bench.sweep import run as sweep  # a million-point sweep: local processes, a dask LocalCluster, the plain loop
+
+    sweep()
     from bench.startup import run as startup  # a check / odds process start to finish, beside python itself
 
     startup()

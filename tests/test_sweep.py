@@ -153,6 +153,18 @@ def test_the_odds_read_no_field_of_the_plan_but_those_listed():
     assert set(changed) == set(fields)
     for name, value in changed.items():
         assert numbers(dataclasses.replace(plan, **{name: value})) != (odds["outcomes"], odds["events"]), name
+    # plans of equal keys have equal odds: dice from stands or enfilade alike [DC-3.1, DC-6.2]; the discipline
+    # check by its margin, pass - discipline + 1 if disordered [DC-5.2]
+    key = SHORTCUTS["dress-on-the-colors"].odds_key
+    same = [{"stands_firing": plan.stands_firing - 2, "enfilade_dice": plan.enfilade_dice + 2},
+            {"discipline_pass": plan.discipline_pass + 3, "target_discipline": plan.target_discipline + 3},
+            {"discipline_pass": plan.discipline_pass - 1, "target_disordered": True}]
+    for change in same:
+        other = dataclasses.replace(plan, **change)
+        assert key([getattr(other, f) for f in fields]) == key([getattr(plan, f) for f in fields]), change
+        assert numbers(other) == (odds["outcomes"], odds["events"]), change
+    other = dataclasses.replace(plan, discipline_pass=plan.discipline_pass + 1)
+    assert key([getattr(other, f) for f in fields]) != key([getattr(plan, f) for f in fields])
 
 
 def test_points_share_checks_and_odds(grid, tmp_path):
@@ -171,6 +183,25 @@ def test_points_share_checks_and_odds(grid, tmp_path):
     evaluator = Evaluator(near)
     rows = evaluator.chunk(0, near.points)
     assert all(rows["legal"]) and len(evaluator.plans) == 6 and len(evaluator.rows) == 2
+
+
+def test_a_unit_validated_alone_makes_the_battle_the_whole_scenario_makes(grid, tmp_path):
+    """The stands and positions of the grid set by validating the changed unit alone give the battle that
+    validating the whole scenario with the settings gives, field for field [DC-1.1]."""
+    evaluator = Evaluator(grid)
+    assert evaluator.units is not None
+    for index in range(0, grid.points, 16):  # every stands x position combination
+        settings = grid.settings(index)[:2]
+        assert evaluator.battle(settings) == battle_from_mapping(grid.doc, settings=settings)[1], settings
+    # a grid that also sets an option validates the whole scenario each time
+    other = load_grid(grid_file(tmp_path, f"""
+        scenario: {WHEATFIELD}
+        attacker: 15th-alabama
+        axes:
+          - {{path: units.15th-alabama.stands, values: [1, 6]}}
+          - {{path: options.arc, values: [corners, centre]}}
+        """))
+    assert Evaluator(other).units is None
 
 
 def test_local_processes_give_the_same_table(grid, local, tmp_path):

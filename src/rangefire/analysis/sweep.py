@@ -22,7 +22,8 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-from collections.abc import Iterator, Mapping, Sequence
+import operator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -204,17 +205,27 @@ class Copied:
     of_target: bool = False
 
 
+def _same_odds(fields: Sequence[Any]) -> tuple[Any, ...]:
+    """By default plans equal in every field the odds read have the same odds."""
+    return tuple(fields)
+
+
 @dataclass(frozen=True)
 class Shortcuts:
     """What a game lets a sweep share between points.
 
     ``options`` and ``target``: paths under ``options.`` and fields of the target unit that the check copies
-    into the plan, each with the plan's field; ``odds_fields``: every field of the plan the odds read (plans
-    equal in these have the same odds). A test holds each against the plain loop."""
+    into the plan, each with the plan's field; ``odds_fields``: every field of the plan the odds read, and
+    ``odds_key`` what of their values the odds depend on (plans of equal keys have the same odds). Tests hold
+    each against the plain loop and the game's code."""
 
     options: Mapping[str, str]
     target: Mapping[str, str]
     odds_fields: tuple[str, ...]
+    odds_key: Callable[[Sequence[Any]], tuple[Any, ...]] = _same_odds
+    #: Whether a unit's fields (other than its id and side) are checked by the unit's model alone: nothing
+    #: of the battle's validation reads them, so a unit changed is validated on its own.
+    units_alone: bool = False
 
     def copied(self, path: str, attacker: str) -> Copied | None:
         if path in self.options:
@@ -223,6 +234,15 @@ class Shortcuts:
         if len(steps) == 3 and steps[0] == "units" and steps[1] != attacker and steps[2] in self.target:
             return Copied(self.target[steps[2]], of_target=True)
         return None
+
+
+def _volley_odds_key(fields: Sequence[Any]) -> tuple[Any, ...]:
+    """What a Dress on the Colors volley's odds depend on: the to-hit dice (stands and enfilade dice alike
+    [DC-3.1, DC-6.2]), the need, the save, the target's stands and micro-hit, the discipline check's dice, and
+    its margin: the check fails when the dice + discipline - 1 if disordered fall short of the pass mark, so
+    only pass - discipline + disorder counts [DC-5.2]."""
+    stands, enfilade, need, save, target_stands, micro_hit, disordered, discipline, dice, pass_mark = fields
+    return stands + enfilade, need, save, target_stands, micro_hit, dice, pass_mark - discipline + disordered
 
 
 #: By game. Dress on the Colors: the discipline check's dice and pass mark, and the target's discipline,
@@ -236,6 +256,8 @@ SHORTCUTS: dict[str, Shortcuts] = {
                 "micro_hits": "target_micro_hits"},
         odds_fields=("stands_firing", "enfilade_dice", "need", "save", "target_stands", "target_micro_hits",
                      "target_disordered", "target_discipline", "discipline_dice", "discipline_pass"),
+        odds_key=_volley_odds_key,
+        units_alone=True,  # the battle model has no validator of its own; its raw checks read ids and sides
     ),
 }
 
@@ -414,14 +436,16 @@ def _recorded(ruleset: Ruleset[Any, Any], record: Record,
 # -- computing points -----------------------------------------------------------------------------------
 @dataclass
 class _Planned:
-    """A check shared by points: the refusals, or the plan with its odds-relevant content and where each
-    copied axis goes into it."""
+    """A check shared by points: the row's target, legality and refusal (``head``), and for a legal one the
+    plan, its odds-relevant fields, where each copied axis goes into them, and the numbers found so far by the
+    copied axes' values."""
 
-    target: str | None
-    refusal: tuple[str, str] | None
+    head: tuple[Any, ...]
     plan: Any = None
-    key: list[Any] = dataclasses.field(default_factory=list)
+    fields: list[Any] = dataclasses.field(default_factory=list)
     patches: list[tuple[int, int, tuple[Any, ...]]] = dataclasses.field(default_factory=list)
+    numbers: dict[tuple[int, ...], tuple[Any, ...]] = dataclasses.field(default_factory=dict)
+    pick: Callable[[Sequence[int]], tuple[int, ...]] = lambda digits: ()
 
 
 class Evaluator:
@@ -434,33 +458,71 @@ class Evaluator:
         self.sweep = sweep
         self.ruleset: Ruleset[Any, Any] = find_ruleset(sweep.ruleset)
         self.attack = self.ruleset.attack(sweep.attacker, sweep.target)
-        shortcuts = SHORTCUTS.get(sweep.ruleset)
-        self.fields = shortcuts.odds_fields if shortcuts else None
+        self.shortcuts = SHORTCUTS.get(sweep.ruleset)
+        self.fields = self.shortcuts.odds_fields if self.shortcuts else None
         self.checked_axes = [i for i, c in enumerate(sweep.copied) if c is None]
         self.copied_axes = [(i, c) for i, c in enumerate(sweep.copied) if c is not None]
         self.plans: dict[tuple[int, ...], _Planned] = {}
         self.rows: dict[Any, tuple[Any, ...]] = {}
+        self.blank = (None,) * (2 * len(sweep.quantities()))
+        self.units = self._units_alone()
+
+    def _units_alone(self) -> tuple[Any, dict[str, tuple[int, dict[str, Any]]]] | None:
+        """Where every axis the check reads is a field of a unit that its model checks alone: the scenario's
+        battle, validated once, and each unit's place and mapping, to validate a changed unit on its own."""
+        if self.shortcuts is None or not self.shortcuts.units_alone:
+            return None
+        for i in self.checked_axes:
+            steps = self.sweep.axes[i].path.split(".")
+            if len(steps) != 3 or steps[0] != "units" or steps[2] in ("id", "side"):
+                return None
+        _, battle = battle_from_mapping(self.sweep.doc, source=self.sweep.source)
+        raw = [u for u in self.sweep.doc.get("units", ()) if isinstance(u, dict)]
+        places = {str(u.get("id")): (i, u) for i, u in enumerate(raw)}
+        if len(raw) != len(battle.units) or any(str(u.id) not in places for u in battle.units):  # type: ignore[attr-defined]
+            return None
+        return battle, places
+
+    def battle(self, settings: Sequence[Setting]) -> Any:
+        """The battle with these settings: each changed unit validated alone where the game allows it (the
+        same battle as the whole scenario validated: a test holds them equal), else the whole scenario."""
+        if self.units is not None:
+            base, places = self.units
+            changed: dict[str, dict[str, Any]] = {}
+            for setting in settings:
+                _, uid, field = setting.path.split(".")
+                changed.setdefault(uid, dict(places[uid][1]))[field] = setting.value
+            units = list(base.units)
+            try:
+                for uid, mapping in changed.items():
+                    index = places[uid][0]
+                    units[index] = type(units[index]).model_validate(mapping)
+            except ValueError:  # a value its model refuses: the whole scenario's validation says where
+                pass
+            else:
+                return base.model_copy(update={"units": tuple(units)})
+        return battle_from_mapping(self.sweep.doc, source=self.sweep.source, settings=settings)[1]
 
     def planned(self, digits: Sequence[int]) -> _Planned:
-        """The check at these axis values (those the check reads; the copied ones are set by :meth:`row`)."""
+        """The check at these axis values (those the check reads; the copied ones are set by :meth:`numbers`)."""
         key = tuple(digits[i] for i in self.checked_axes)
         found = self.plans.get(key)
         if found is not None:
             return found
         settings = [Setting(self.sweep.axes[i].path, self.sweep.axes[i].value(digits[i])) for i in self.checked_axes]
-        _, battle = battle_from_mapping(self.sweep.doc, source=self.sweep.source, settings=settings)
-        checked = self.ruleset.check(battle, self.attack)
+        checked = self.ruleset.check(self.battle(settings), self.attack)
         if checked.plan is None:
-            refusal = (checked.refusals[0].clause, "; ".join(f"{r.clause}: {r.reason}" for r in checked.refusals))
-            found = _Planned(checked.target, refusal)
+            reasons = "; ".join(f"{r.clause}: {r.reason}" for r in checked.refusals)
+            found = _Planned((checked.target, False, checked.refusals[0].clause, reasons))
         else:
             plan = checked.plan
-            found = _Planned(plan.target, None, plan)
+            found = _Planned((plan.target, True, None, None), plan)
             if self.fields is not None:
-                found.key = [getattr(plan, f) for f in self.fields]
+                found.fields = [getattr(plan, f) for f in self.fields]
                 for axis, (copied, values) in self.copied_axes:
                     if not copied.of_target or self.sweep.axes[axis].path.split(".")[1] == plan.target:
                         found.patches.append((axis, self.fields.index(copied.field), values))
+                found.pick = _picker([axis for axis, _, _ in found.patches])
         if len(self.plans) >= MAX_CACHED_PLANS:
             self.plans.clear()
         self.plans[key] = found
@@ -468,26 +530,34 @@ class Evaluator:
 
     def numbers(self, planned: _Planned, digits: Sequence[int]) -> tuple[Any, ...]:
         """The recorded numbers of a legal point: exact text and float of each quantity."""
+        copied = planned.pick(digits)
+        found = planned.numbers.get(copied)
+        if found is not None:
+            return found
         plan = planned.plan
-        if self.fields is None:
-            key: Any = plan
+        key: Any = plan
+        if self.shortcuts is not None:
+            fields = list(planned.fields)
+            for axis, position, values in planned.patches:
+                fields[position] = values[digits[axis]]
+            key = self.shortcuts.odds_key(fields)
+        else:
             try:
                 hash(plan)
             except TypeError:  # a plan holding a mapping: nothing to share it by
-                return self._numbers(plan)
-        else:
-            content = list(planned.key)
-            for axis, position, values in planned.patches:
-                content[position] = values[digits[axis]]
-            key = tuple(content)
-        found = self.rows.get(key)
+                key = None
+        found = self.rows.get(key) if key is not None else None
         if found is None:
-            if self.fields is not None and planned.patches:
-                plan = dataclasses.replace(plan, **{self.fields[p]: key[p] for _, p, _ in planned.patches})
+            if planned.patches:
+                assert self.fields is not None
+                plan = dataclasses.replace(plan, **{self.fields[p]: fields[p] for _, p, _ in planned.patches})
             found = self._numbers(plan)
             if len(self.rows) >= MAX_CACHED_ROWS:
                 self.rows.clear()
-            self.rows[key] = found
+            if key is not None:
+                self.rows[key] = found
+        if len(planned.numbers) < MAX_CACHED_PLANS:
+            planned.numbers[copied] = found
         return found
 
     def _numbers(self, plan: Any) -> tuple[Any, ...]:
@@ -508,44 +578,61 @@ class Evaluator:
     def chunk(self, start: int, stop: int) -> dict[str, list[Any]]:
         """The rows of points ``start`` to ``stop - 1``, as columns."""
         sweep = self.sweep
-        names = sweep.columns()
-        columns: dict[str, list[Any]] = {name: [] for name in names}
-        axis_columns = [columns[a.path] for a in sweep.axes]
-        kinds = [a.kind for a in sweep.axes]
-        labels: list[dict[int, Any]] = [{} for _ in sweep.axes]
-        quantity_columns = [columns[name] for name in names[len(sweep.axes) + 5:]]
-        target, legal, clause, refusal = (columns[n] for n in ("target", "legal", "refusal_clause", "refusal"))
-        blank = (None,) * len(quantity_columns)
+        labels = [_Labels(axis) for axis in sweep.axes]
+        rows = []
+        last: tuple[int, ...] | None = None
+        planned: _Planned | None = None
+        checked = _picker(self.checked_axes)
         for index, digits in zip(range(start, stop), _odometer(sweep, start), strict=False):
-            columns["point"].append(index)
-            for a, digit in enumerate(digits):
-                label = labels[a].get(digit)
-                if label is None:
-                    axis = sweep.axes[a]
-                    label = labels[a][digit] = axis.value(digit) if kinds[a] != "str" else axis.label(digit)
-                axis_columns[a].append(label)
-            try:
-                planned = self.planned(digits)
-            except RangefireError as exc:  # a combination of values the game refuses, though each alone passed
-                said = ", ".join(map(str, sweep.settings(index)))
-                raise SweepError(f"point {index} ({said}): {exc}") from None
-            target.append(planned.target)
-            legal.append(planned.refusal is None)
-            clause.append(planned.refusal[0] if planned.refusal else None)
-            refusal.append(planned.refusal[1] if planned.refusal else None)
-            numbers = blank if planned.plan is None else self.numbers(planned, digits)
-            for column, number in zip(quantity_columns, numbers, strict=True):
-                column.append(number)
-        return columns
+            key = checked(digits)
+            if key != last or planned is None:  # the copied axes turn fastest: most points share the last check
+                try:
+                    planned = self.planned(digits)
+                except RangefireError as exc:  # a combination of values the game refuses, each alone passed
+                    said = ", ".join(map(str, sweep.settings(index)))
+                    raise SweepError(f"point {index} ({said}): {exc}") from None
+                last = key
+            if planned.plan is None:
+                numbers = self.blank
+            else:
+                numbers = planned.numbers.get(planned.pick(digits)) or self.numbers(planned, digits)
+            rows.append((index, *map(dict.__getitem__, labels, digits), *planned.head, *numbers))
+        names = sweep.columns()
+        if not rows:
+            return {name: [] for name in names}
+        return {name: list(column) for name, column in zip(names, zip(*rows, strict=True), strict=True)}
 
 
-def _odometer(sweep: Sweep, start: int) -> Iterator[list[int]]:
+def _picker(indices: Sequence[int]) -> Callable[[Sequence[int]], tuple[int, ...]]:
+    """A function picking these positions of a tuple, as a tuple (itemgetter's speed, whatever their number)."""
+    if not indices:
+        return lambda digits: ()
+    if len(indices) == 1:
+        only = indices[0]
+        return lambda digits: (digits[only],)
+    return operator.itemgetter(*indices)
+
+
+class _Labels(dict[int, Any]):
+    """An axis's column values by index, each worked out at its first use (whole numbers and true/false as
+    they are, anything else as typed); a dict, so that a value found costs one lookup in C."""
+
+    def __init__(self, axis: AxisValues) -> None:
+        super().__init__()
+        self.axis = axis
+        self.as_is = axis.kind != "str"
+
+    def __missing__(self, index: int) -> Any:
+        found = self[index] = self.axis.value(index) if self.as_is else self.axis.label(index)
+        return found
+
+
+def _odometer(sweep: Sweep, start: int) -> Iterator[tuple[int, ...]]:
     """The axes' indices of point ``start``, then of each point after it (the last axis turning fastest)."""
     digits = sweep.digits(start)
     sizes = [len(a) for a in sweep.axes]
     while True:
-        yield digits
-        digits = list(digits)
+        yield tuple(digits)
         for a in range(len(sizes) - 1, -1, -1):
             digits[a] += 1
             if digits[a] < sizes[a]:
