@@ -341,3 +341,12 @@ def test_set_changes_the_battle_advised_and_names_the_house_rule():
     data = json.loads(run("advise", str(path), "-s", "union", "--set", "units.83rd-pennsylvania.stands=12",
                           "--json").stdout)
     assert data["ranked"][0]["attacker"] == "83rd-pennsylvania"
+
+
+def test_advise_in_json_loads_neither_rich_nor_matplotlib_nor_another_game(tmp_path):
+    from tests.test_startup import GAME_PACKAGES, _has, modules_of
+
+    modules = modules_of(tmp_path, "advise", str(example_path("ford.yaml")), "--side", "legion", "--json")
+    assert not _has(modules, "matplotlib") and not _has(modules, "rich")
+    assert [m for k, m in GAME_PACKAGES.items() if _has(modules, m)] == [GAME_PACKAGES["arcane-legions"]]
+    assert _has(modules, "rangefire.analysis.advise")

@@ -169,14 +169,15 @@ def outcome_of(ruleset: Ruleset[Any, Any], outcome: str | None) -> tuple[str, bo
 def advise(ruleset: Ruleset[Any, Any], battle: Any, side: str, outcome: str | None = None) -> Advised:
     """Every legal attack of ``side``'s units on every enemy, ranked (see the module's text for the choices
     and the order). Raises :class:`RangefireError` for a side not in the battle or an outcome the game does not
-    report, :class:`LimitError` for more pairs or checks than an answer within seconds allows."""
+    report, :class:`LimitError` for more pairs or checks than one ask weighs (:data:`MAX_CHECKS`,
+    ``targets.MAX_PAIRS``)."""
     name, is_event = outcome_of(ruleset, outcome)
     attackers = attackers_of(ruleset, battle, side=side)
     enemies = {uid: ruleset.enemies(battle, uid) for uid in attackers}
     pairs = sum(len(found) for found in enemies.values())
     if pairs > MAX_PAIRS:
         raise LimitError(f"side {side} has {pairs} attacker and enemy pairs; advice weighs at most {MAX_PAIRS} "
-                         "within seconds")
+                         "in one ask (each pair is a check of the game and its odds)")
     weigher = _Weigher(ruleset, battle, name, is_event)
     found: list[tuple[tuple[Any, ...], Advice]] = []
     refused: list[Refused] = []
@@ -234,8 +235,8 @@ class _Weigher:
     def _check(self, attack: Attack) -> Any:
         self.checks += 1
         if self.checks > MAX_CHECKS:
-            raise LimitError(f"advice checks at most {MAX_CHECKS} candidate attacks within seconds; this side's "
-                             "units and choices need more")
+            raise LimitError(f"advice checks at most {MAX_CHECKS} candidate attacks in one ask; this side's "
+                             "units and their choices need more")
         return self.ruleset.check(self.battle, attack)
 
     def pair(self, attacker: str, enemy: str) -> tuple[Advice | None, tuple[Refusal, ...], list[NotComputed]]:
