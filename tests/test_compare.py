@@ -202,3 +202,17 @@ def test_csv_into_a_missing_folder_exits_2(tmp_path):
                str(tmp_path / "no" / "c.csv"), ok=2)
     assert "cannot write" in proc.stderr
     assert io.StringIO(proc.stdout).read() == ""
+
+
+def test_set_reaches_every_variant_and_house_rules_are_named():
+    """DC-5.2's pass mark set for the run (--set) holds in each variant; each variant names its house rules."""
+    data = json.loads(run("compare", str(WHEATFIELD), "-a", FIRER, "--set", "options.discipline_pass=7",
+                          "--variant", "easy:options.discipline_pass=5", "--json").stdout)
+    rules, easy = data["variants"]
+    assert rules["house_rules"] == [{"path": "options.discipline_pass", "value": 7, "default": 6,
+                                     "clause": "DC-5.2"}]
+    assert easy["house_rules"][0]["value"] == 5
+    plain = json.loads(run("odds", str(WHEATFIELD), "-a", FIRER, "--set", "options.discipline_pass=7",
+                           "--json").stdout)
+    assert rules["events"] == plain["events"]
+    assert Fraction(data["events"]["disorder"]["differences"]["easy"]) < 0

@@ -180,3 +180,12 @@ def test_bushido_table_marks_the_success_level_given_a_hit():
     shown = run("table", str(EXAMPLES / "temple.yaml"), "-a", "yoichi", "-t", "takeda", "--vary",
                 "units.yoichi.states=[aimed],[]").stdout
     assert "success level (given a hit): mean and at least N" in shown
+
+
+def test_set_holds_in_every_row():
+    data = json.loads(run("table", str(WHEATFIELD), "-a", FIRER, "--set", f"units.{FIRER}.stands=3",
+                          "--vary", "options.discipline_pass=5,7", "--json").stdout)
+    single = json.loads(run("odds", str(WHEATFIELD), "-a", FIRER, "--set", f"units.{FIRER}.stands=3",
+                            "--set", "options.discipline_pass=7", "--json").stdout)
+    assert data["rows"][1]["events"] == single["events"]
+    assert data["rows"][1]["outcomes"]["hits"]["mean"] == single["outcomes"]["hits"]["mean"] == "1"

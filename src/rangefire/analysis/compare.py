@@ -19,6 +19,7 @@ from fractions import Fraction
 from typing import Any
 
 from rangefire.core import NO_CHOICES, Check, Odds, RangefireError, Ruleset, UnknownUnitError, fraction_str
+from rangefire.core.options import HouseRule, house_rules
 from rangefire.rulesets import battle_from_mapping
 from rangefire.scenario.paths import Setting
 
@@ -46,6 +47,8 @@ class VariantOdds:
     variant: Variant
     check: Check
     odds: Odds | None
+    #: The options this variant's battle sets away from the rules' values (its house rules), with their clauses.
+    house_rules: tuple[HouseRule, ...] = ()
 
     @property
     def name(self) -> str:
@@ -61,8 +64,7 @@ class VariantOdds:
         if self.odds is not None:
             data = self.odds.to_dict()
             out.update({key: data[key] for key in ("plan", "outcomes", "events", "exact")})
-            if "house_rules" in data:
-                out["house_rules"] = data["house_rules"]
+        out["house_rules"] = [h.to_dict() for h in self.house_rules]
         return out
 
 
@@ -237,7 +239,7 @@ def compare(base: Mapping[str, Any], attacker: str, target: str | None, variants
             checked, odds = attack_odds(ruleset, battle, attacker, target, choices)
         except UnknownUnitError as exc:  # a unit one variant's scenario lacks: say which variant
             raise UnknownUnitError(f"variant {v.name}: {exc}") from None
-        results.append(VariantOdds(v, checked, odds))
+        results.append(VariantOdds(v, checked, odds, tuple(house_rules(battle.options))))  # type: ignore[attr-defined]
     assert game is not None
     ordered = [r for r in results if r.name == chosen] + [r for r in results if r.name != chosen]
     chosen_target = next((r.check.target for r in ordered if r.check.target is not None), target)

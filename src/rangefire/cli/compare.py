@@ -15,10 +15,12 @@ import typer
 from rangefire.cli.common import (
     AttackerOpt,
     JsonOpt,
+    SetOpt,
     TargetOpt,
     _emit,
     app,
     out,
+    settings_from,
     text,
     user_errors,
     with_choice_options,
@@ -74,13 +76,15 @@ def parse_variant(value: str) -> Variant:
     return Variant(name, tuple(settings))
 
 
-def read_variants(scenarios: Sequence[Path], variants: Sequence[str]) -> tuple[dict[str, Any], list[Variant]]:
+def read_variants(scenarios: Sequence[Path], variants: Sequence[str],
+                  common: Sequence[Setting] = ()) -> tuple[dict[str, Any], list[Variant]]:
     """The base scenario (the first file) and the variants: the scenario as written, or each file by its name,
-    then those given with ``--variant``."""
+    then those given with ``--variant``; the values ``common`` (``--set``) made in every one first."""
     from rangefire.analysis.compare import Variant
     from rangefire.scenario import read_scenario
+    from rangefire.scenario.paths import apply_settings
 
-    docs = [read_scenario(path) for path in scenarios]
+    docs = [apply_settings(read_scenario(path), common, source=f"{path} with --set") for path in scenarios]
     if len(scenarios) == 1:
         found = [Variant(AS_WRITTEN)]
     else:
@@ -96,7 +100,7 @@ def read_variants(scenarios: Sequence[Path], variants: Sequence[str]) -> tuple[d
 @with_choice_options
 def compare(scenarios: Scenarios, attacker: AttackerOpt, target: TargetOpt = None, variant: VariantOpt = None,
             baseline: BaselineOpt = None, as_json: JsonOpt = False, csv_file: CsvOpt = None, plot: PlotOpt = None,
-            choices: Mapping[str, object] = NO_CHOICES) -> None:
+            settings: SetOpt = None, choices: Mapping[str, object] = NO_CHOICES) -> None:
     """One attack under variants of the rules or the scenario: every outcome's distribution, mean and "at least
     N" side by side, each variant's difference from the baseline, and the events; a variant the rules refuse
     shows its refusals with their clauses."""
@@ -109,7 +113,7 @@ def compare(scenarios: Scenarios, attacker: AttackerOpt, target: TargetOpt = Non
             check_chart_path(plot)
         if len(scenarios) == 1 and not variant:
             raise RangefireError("nothing to compare: give --variant NAME:PATH=VALUE,... or several scenario files")
-        base, variants = read_variants(scenarios, variant or [])
+        base, variants = read_variants(scenarios, variant or [], settings_from(settings))
         result = compare_variants(base, attacker, target, variants, baseline=baseline, choices=choices)
         if csv_file is not None:
             write_csv(csv_file, result.records())
@@ -177,7 +181,7 @@ SHOWN_BELOW = Fraction(1, 2000)
 def render_comparison(result: Comparison) -> None:
     from rich.text import Text
 
-    from rangefire.analysis.compare import settings_text
+    from rangefire.analysis.compare import settings_text, value_text
 
     out.print(Text.assemble((f"{result.attacker} fires at {result.target}", "bold"),
                             f": {len(result.variants)} variants, each set against {result.baseline}"))
@@ -186,6 +190,11 @@ def render_comparison(result: Comparison) -> None:
         what = settings_text(v.variant.settings) or ("the scenario as written" if v.variant.scenario is None
                                                      else "its own scenario file")
         out.print(Text.assemble("  ", (v.name, "bold"), role, ": ") + text(what))
+        own = {setting.path for setting in v.variant.settings}
+        for rule in v.house_rules:  # set in the file or with --set, not by the variant itself
+            if rule.path not in own:
+                out.print(text(f"    house rule {rule.path}={value_text(rule.value)} (the rules say "
+                               f"{value_text(rule.default)}) [{rule.clause}]", "dim"))
         if v.odds is not None and v.check.target != result.target:
             out.print(text(f"    fires at {v.check.target} (the target the rules choose there)", "yellow"))
         for refusal in v.check.refusals:

@@ -12,10 +12,12 @@ from rangefire.cli.common import (
     AttackerOpt,
     JsonOpt,
     Scenario,
+    SetOpt,
     TargetOpt,
     _emit,
     app,
     out,
+    settings_from,
     text,
     user_errors,
     with_choice_options,
@@ -79,7 +81,8 @@ def read_axes(texts: Sequence[str]) -> list[Axis]:
 @with_choice_options
 def odds_table_command(scenario: Scenario, attacker: AttackerOpt, target: TargetOpt = None, vary: VaryOpt = None,
                        as_json: JsonOpt = False, csv_file: CsvOpt = None, parquet: ParquetOpt = None,
-                       plot: PlotOpt = None, choices: Mapping[str, object] = NO_CHOICES) -> None:
+                       plot: PlotOpt = None, settings: SetOpt = None,
+                       choices: Mapping[str, object] = NO_CHOICES) -> None:
     """The odds of one attack for every combination of values (--vary PATH=V1,V2,...: a unit's stands, its
     position, a cover grade terrain.ID.kind, a house rule options....): the mean and the "at least N" odds of each
     outcome, and the events."""
@@ -95,8 +98,10 @@ def odds_table_command(scenario: Scenario, attacker: AttackerOpt, target: Target
         if parquet is not None and parquet.suffix.lower() != ".parquet":
             raise RangefireError(f"--parquet {parquet}: name the file .parquet")
         axes = read_axes(vary or [])
-        result = odds_table(read_scenario(scenario), attacker, target, axes, choices=choices,
-                            source=source_name(scenario))
+        from rangefire.scenario.paths import apply_settings
+
+        base = apply_settings(read_scenario(scenario), settings_from(settings), source=f"{scenario} with --set")
+        result = odds_table(base, attacker, target, axes, choices=choices, source=source_name(scenario))
         if plot is not None:
             plot_table(result, plot)
         if csv_file is not None:
