@@ -279,6 +279,17 @@ def test_json_with_all_lists_the_refused_with_clauses():
     assert data["ranked"][0]["value"] == "225340/531441" and data["value_is"] == "mean"
 
 
+def test_a_conditional_outcome_says_so():
+    """Bushido's success level is that of a hit [BU-6.3]: ranked by it, the header says so; beside another
+    ranking, its line does; the JSON carries the game's conditions."""
+    temple = str(example_path("temple.yaml"))
+    shown = run("advise", temple, "-s", "prefecture", "-o", "success_level", columns=100)
+    assert "attacks by mean success level given a hit" in shown.stdout
+    assert "(given a hit)" in run("advise", temple, "-s", "prefecture", columns=100).stdout
+    data = json.loads(run("advise", temple, "-s", "prefecture", "--json").stdout)
+    assert data["conditions"] == {"success_level": "given a hit"}
+
+
 def test_no_legal_attack_exits_1_and_says_so():
     shown = run("advise", str(example_path("temple.yaml")), "--side", "ito", ok=1, columns=60)
     assert "ito's attacks by mean wounds: no legal attack" in shown.stdout

@@ -140,12 +140,16 @@ class Advised:
     not_computed: tuple[NotComputed, ...] = ()
     pairs: int = 0
     checks: int = field(default=0, compare=False)
+    #: Where the game's outcomes hold only given an event, the words saying so, by outcome (Bushido:
+    #: ``success_level`` "given a hit" [BU-6.3]); a mean of one is a mean given that event.
+    conditions: Mapping[str, str] = field(default_factory=dict)
 
     def to_dict(self, refused: bool = True) -> dict[str, Any]:
         """JSON-ready; ``refused`` False leaves the refused pairs out (their count stays)."""
         return {
             "ruleset": self.ruleset, "side": self.side, "outcome": self.outcome,
             "value_is": "probability" if self.is_event else "mean", "pairs": self.pairs,
+            "conditions": dict(self.conditions),
             "ranked": [a.to_dict() for a in self.ranked],
             "not_computed": [n.to_dict() for n in self.not_computed],
             "refused_count": len(self.refused),
@@ -196,7 +200,7 @@ def advise(ruleset: Ruleset[Any, Any], battle: Any, side: str, outcome: str | No
     found.sort(key=lambda item: item[0])
     ranked = tuple(Advice(**{**_fields(a), "rank": i}) for i, (_, a) in enumerate(found, start=1))
     return Advised(ruleset.key, side, name, is_event, ranked, tuple(refused), tuple(not_computed), pairs,
-                   weigher.checks)
+                   weigher.checks, dict(ruleset.conditions))
 
 
 def _fields(advice: Advice) -> dict[str, Any]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
@@ -48,7 +49,8 @@ def render_advice(advised: Advised, show_all: bool) -> None:
     from rich.table import Table
 
     label = advised.outcome.replace("_", " ")
-    head = f"P({label})" if advised.is_event else f"mean {label}"
+    given = advised.conditions.get(advised.outcome)
+    head = f"P({label})" if advised.is_event else f"mean {label}" + (f" {given}" if given else "")
     title = f"{advised.side}'s attacks by {head}"
     if not advised.ranked:
         out.print(text(f"{title}: no legal attack" + (" with odds computed" if advised.not_computed else "")))
@@ -67,7 +69,7 @@ def render_advice(advised: Advised, show_all: bool) -> None:
         table.add_column("other odds", overflow="fold", width=others)
         for advice in advised.ranked:
             table.add_row(str(advice.rank), _attack(advice), _value(advice, advised.is_event),
-                          _others(advice, advised.outcome), end_section=True)
+                          _others(advice, advised.outcome, advised.conditions), end_section=True)
         out.print(table)
     for skipped in advised.not_computed:
         chosen = ", ".join(f"{k} {v}" for k, v in skipped.choices)
@@ -122,11 +124,11 @@ def _value(advice: Advice, is_event: bool) -> Text:
     return Text(shown)
 
 
-def _others(advice: Advice, ranked_by: str) -> Text:
+def _others(advice: Advice, ranked_by: str, conditions: Mapping[str, str]) -> Text:
     from rich.text import Text
 
-    lines = [f"{name.replace('_', ' ')} {float(mean):.3f}" for name, mean in advice.means.items()
-             if name != ranked_by]
+    lines = [f"{name.replace('_', ' ')} {float(mean):.3f}" + (f" ({conditions[name]})" if name in conditions else "")
+             for name, mean in advice.means.items() if name != ranked_by]
     lines += [f"{name.replace('_', ' ')} {float(p) * 100:.1f}%" for name, p in advice.events.items()
               if name != ranked_by]
     return Text("\n".join(lines) or "-")
