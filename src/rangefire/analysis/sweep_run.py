@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rangefire.analysis.sweep import Sweep, SweepError, run_chunk
+from rangefire.core import RangefireError
 from rangefire.scenario.files import atomic_write_bytes
 
 if TYPE_CHECKING:
@@ -159,6 +160,8 @@ def run_sweep(sweep: Sweep, out: str | Path, *, workers: int = 1, client: Any = 
     started = time.perf_counter()
     folder = _prepare(out)
     total = sweep.points
+    if client is not None:  # chunks enough for the cluster's workers
+        workers = max(1, len(client.scheduler_info().get("workers", {})))
     size = _manifest(folder, sweep, chunk_size or chunk_size_for(total, workers))
     chunks = [(i, i * size, min(total, (i + 1) * size)) for i in range(-(-total // size))]
     done = {i for i, start, stop in chunks if _part_ok(folder, i, stop - start)}
@@ -175,12 +178,23 @@ def run_sweep(sweep: Sweep, out: str | Path, *, workers: int = 1, client: Any = 
             points += table.num_rows
             if progress:
                 progress(points, total)
+    except (RangefireError, KeyboardInterrupt):
+        raise
+    except _LOST as exc:  # a worker or the cluster lost: what was written stays, the same run goes on from it
+        said = str(exc).split("\n")[0][:200]
+        raise SweepError(f"the sweep stopped on {where} ({type(exc).__name__}: {said}); the chunks written are "
+                         f"kept in {folder}: run it again to go on from them") from None
     finally:
         runs.close()
     _join(folder, out, len(chunks))
     return SweepReport(out=out, points=total, chunks=len(chunks), resumed_chunks=len(done), chunk_size=size,
                        seconds=time.perf_counter() - started, columns=tuple(sweep.columns()),
                        grid_hash=sweep.grid_hash, where=where)
+
+
+#: What losing a worker, a process or the cluster raises (a process pool's BrokenProcessPool is a RuntimeError;
+#: dask's KilledWorker, CommClosedError and time-outs are among these too).
+_LOST = (RuntimeError, OSError, EOFError, ConnectionError, TimeoutError, ValueError, LookupError)
 
 
 # -- the output and its folder of parts -----------------------------------------------------------------
@@ -331,7 +345,8 @@ def _on_cluster(client: Any, sweep: Sweep, todo: list[Chunk]) -> Generator[tuple
     futures = {client.submit(run_chunk, shared, start, stop, pure=False, key=f"rangefire-sweep-{sweep.grid_hash[:12]}-"
                              f"{index}"): index for index, start, stop in todo}
     try:
-        for future in as_completed(futures):  # type: ignore[no-untyped-call]
+        # the client's own loop: the client need not be the process's default one
+        for future in as_completed(futures, loop=client.loop):  # type: ignore[no-untyped-call]
             yield futures[future], future.result()
             future.release()
     finally:

@@ -52,21 +52,22 @@ def sweep(grid: GridArg, out_file: OutOpt, workers: WorkersOpt = None, scheduler
         if not 0 < connect_timeout <= 600:
             raise RangefireError(f"--connect-timeout {connect_timeout:g}: must be more than 0 and at most 600 s")
         from rangefire.analysis.sweep import load_grid
-        from rangefire.analysis.sweep_run import connect, needs_pyarrow, run_sweep
+        from rangefire.analysis.sweep_run import connect, needs_pyarrow, parts_folder, run_sweep
 
-        needs_pyarrow()
-        planned = load_grid(grid)
-        client = connect(scheduler, connect_timeout) if scheduler is not None else None
-        shown = _Shown(planned.points, quiet=as_json)
+        shown = _Shown(quiet=as_json)
+        client = None
         try:
+            needs_pyarrow()
+            planned = load_grid(grid)
+            client = connect(scheduler, connect_timeout) if scheduler is not None else None
             report = run_sweep(planned, out_file, workers=workers or os.cpu_count() or 1, client=client,
                                chunk_size=chunk_size, progress=shown.update)
         except KeyboardInterrupt:
             shown.stop()
-            from rangefire.analysis.sweep_run import parts_folder
-
-            raise _Interrupted(f"interrupted: the chunks written are kept in {parts_folder(out_file)}; the same "
-                               "command resumes from them") from None
+            kept = parts_folder(out_file)
+            said = (f"the chunks written are kept in {kept}; the same command resumes from them"
+                    if any(kept.glob("part-*.parquet")) else "no chunk was written")
+            raise _Interrupted(f"interrupted: {said}") from None
         finally:
             shown.stop()
             if client is not None:
@@ -92,8 +93,7 @@ class _Shown:
     """The progress bar on stderr, with the points a second and the time left; nothing with ``--json`` or
     when stderr is not a terminal. Started at the first report (after the workers are)."""
 
-    def __init__(self, total: int, quiet: bool) -> None:
-        self.total = total
+    def __init__(self, quiet: bool) -> None:
         self.quiet = quiet or not sys.stderr.isatty()
         self.bar: Progress | None = None
         self.task: Any = None
