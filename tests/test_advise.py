@@ -361,3 +361,22 @@ def test_advise_in_json_loads_neither_rich_nor_matplotlib_nor_another_game(tmp_p
     assert not _has(modules, "matplotlib") and not _has(modules, "rich")
     assert [m for k, m in GAME_PACKAGES.items() if _has(modules, m)] == [GAME_PACKAGES["arcane-legions"]]
     assert _has(modules, "rangefire.analysis.advise")
+
+
+def test_a_legal_attack_whose_odds_are_not_computed_is_listed_not_ranked(tmp_path):
+    """swerve past its best-play search's bound [SW-3.1]: the attack is legal, its odds declined with the
+    game's reason; it is listed apart, neither ranked nor refused, and the command exits 0 saying so."""
+    from tests.swerve.test_defects import BEYOND, crowded_n
+
+    data = crowded_n(BEYOND)
+    ruleset, battle = battle_from_mapping(data)
+    advised = advise(ruleset, battle, "jason")
+    assert advised.ranked == ()
+    assert {r.refusals[0].clause for r in advised.refused} == {"SW-1.5"}  # the tactics in hand never fire
+    (skipped,) = advised.not_computed
+    assert (skipped.attacker, skipped.target) == ("gun", "unit") and "best play" in skipped.limit
+    assert len(advised.refused) + 1 == advised.pairs
+    path = tmp_path / "crowded.json"
+    path.write_text(json.dumps(data))
+    said = " ".join(run("advise", str(path), "--side", "jason", columns=60).stdout.split())
+    assert "no legal attack with odds computed" in said and "gun -> unit: legal, odds not computed" in said
