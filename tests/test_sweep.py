@@ -391,3 +391,17 @@ def test_the_sweep_loads_nothing_at_a_check(tmp_path):
     modules = modules_of(tmp_path, "check", str(WHEATFIELD), "-a", "15th-alabama")
     assert not any(m.split(".")[0] in ("dask", "distributed", "pyarrow") for m in modules)
     assert "rangefire.analysis.sweep" not in modules
+
+
+def test_the_progress_bar_runs_where_it_is_shown(capsys):
+    """At a terminal the bar shows the points done, their rate and the time left (here forced on, stderr
+    being no terminal under the tests)."""
+    from rangefire.cli.sweep import _Shown
+
+    shown = _Shown(quiet=False)
+    shown.quiet = False
+    for done in (0, 50, 100):
+        shown.update(done, 100)
+    shown.stop()
+    said = capsys.readouterr().err
+    assert "100/100" in said and "sweep" in said

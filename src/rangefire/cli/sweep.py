@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
-from rangefire.cli.common import JsonOpt, _emit, app, err, out, text, user_errors
+from rangefire.cli.common import JsonOpt, _emit, app, out, text, user_errors
 from rangefire.core import RangefireError
 
 if TYPE_CHECKING:
@@ -103,11 +103,13 @@ class _Shown:
         if self.quiet:
             return
         if self.bar is None:
+            from rich.console import Console
             from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+            # a console of its own: the shared one is made at its first use, and Progress needs the real thing
             self.bar = Progress(TextColumn("sweep"), BarColumn(), MofNCompleteColumn(),
-                                TextColumn("{task.fields[rate]}"), TimeRemainingColumn(), console=err,
-                                transient=False)
+                                TextColumn("{task.fields[rate]}"), TimeRemainingColumn(),
+                                console=Console(stderr=True, highlight=False, emoji=False), transient=False)
             self.task = self.bar.add_task("sweep", total=total, completed=done, rate="")
             self.first = done
             self.bar.start()
