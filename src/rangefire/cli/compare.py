@@ -157,21 +157,32 @@ def plot_comparison(result: Comparison, path: Path) -> None:
                                else v.name) for v in legal if v.odds is not None]
     refused = [f"{v.name} [{', '.join(r.clause for r in v.check.refusals)}]" for v in result.variants
                if v.odds is None]
-    subtitle = f"baseline: {result.baseline}" + (f"; refused by the rules, not drawn: {', '.join(refused)}"
-                                                   if refused else "")
-    plot_series(series, path, title=f"{result.attacker} fires at {result.target}: variants compared",
-                subtitle=subtitle, conditions=result.conditions)
+    others = [v.name for v in result.variants if v.name != result.baseline]
+    subtitle = f"each variant against the baseline, {result.baseline}" + (
+        f"; refused by the rules, not drawn: {', '.join(refused)}" if refused else "")
+    plot_series(series, path, title=f"{result.attacker} fires at {result.target}: {result.baseline} against "
+                                    f"{', '.join(others)}", subtitle=subtitle, conditions=result.conditions)
 
 
 # -- for people ------------------------------------------------------------------------------------
-def _pct(p: Fraction) -> str:
+def percent(p: Fraction) -> str:
+    """A probability for people, one decimal place; never rounded to 0% or 100% unless it is exactly that."""
+    if p == 0 or p == 1:
+        return f"{int(p) * 100}%"
+    if p < Fraction(1, 2000):
+        return "<0.1%"
+    if p > 1 - Fraction(1, 2000):
+        return ">99.9%"
     return f"{float(p) * 100:.1f}%"
 
 
 def _points(d: Fraction) -> str:
-    """A difference of probabilities in percentage points, signed."""
-    value = float(d) * 100
-    return "±0" if d == 0 else f"{value:+.1f}".replace("-", "−")
+    """A difference of probabilities in percentage points, signed; never rounded to nothing unless it is."""
+    if d == 0:
+        return "±0"
+    if abs(d) < Fraction(1, 2000):
+        return ("+" if d > 0 else "−") + "<0.1"
+    return f"{float(d) * 100:+.1f}".replace("-", "−")
 
 
 #: At the terminal a row is left out when every variant's value is below this (the files and --json hold all).
@@ -242,11 +253,11 @@ def _cells(result: Comparison, shown: Sequence[str], kind: str, name: str, n: in
     for variant in shown:
         value, diff = result.value(variant, kind, name, n), result.difference(variant, kind, name, n)
         assert value is not None  # only the variants with odds are shown
-        said = f"{float(value):.3f}" if kind == "mean" else _pct(value)
+        said = f"{float(value):.3f}" if kind == "mean" else percent(value)
         if variant == result.baseline or diff is None:
             cells.append(Text(said))
             continue
-        change = f"{float(diff):+.3f}".replace("-", "−") if kind == "mean" else _points(diff)
+        change = ("±0" if diff == 0 else f"{float(diff):+.3f}".replace("-", "−")) if kind == "mean" else _points(diff)
         style = "dim" if diff == 0 else ("green" if diff > 0 else "red")
         cells.append(Text.assemble(said, " ", (change, style)))
     return cells

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Optional
 
@@ -22,7 +23,7 @@ from rangefire.cli.common import (
     user_errors,
     with_choice_options,
 )
-from rangefire.cli.compare import CsvOpt, split_top, write_csv
+from rangefire.cli.compare import CsvOpt, percent, split_top, write_csv
 from rangefire.core import NO_CHOICES, LimitError, RangefireError
 
 if TYPE_CHECKING:
@@ -57,7 +58,7 @@ def parse_vary(value: str) -> Axis:
 
 def read_axes(texts: Sequence[str]) -> list[Axis]:
     """Every ``--vary``, the grid's size checked before any value is read (a huge grid is refused at once)."""
-    from rangefire.analysis.odds_table import MAX_COMBINATIONS, Axis, check_axes
+    from rangefire.analysis.odds_table import MAX_COMBINATIONS, Axis, check_axes, combinations
 
     if not texts:
         raise RangefireError("nothing to vary: give --vary PATH=V1,V2,... (repeatable)")
@@ -66,12 +67,11 @@ def read_axes(texts: Sequence[str]) -> list[Axis]:
             raise LimitError(f"--vary of {len(t):,} characters; at most {MAX_VARY_CHARS:,}")
     # counted from the text first: the values are read once the grid is known to fit
     counted = [Axis(t.partition("=")[0].strip(), tuple(split_top(t.partition("=")[2]))) for t in texts]
-    try:
-        check_axes([a for a in counted if a.values != ("",)], MAX_COMBINATIONS)
-    except LimitError as exc:
-        raise LimitError(f"{exc}: use rangefire sweep for a grid this size") from None
-    except RangefireError:
-        pass  # the axes read one by one below say what is wrong, in their words
+    count = combinations(counted)
+    if count > MAX_COMBINATIONS:
+        sizes = " x ".join(str(len(a.values)) for a in counted)
+        raise LimitError(f"--vary: {sizes} = {count:,} combinations; a table holds at most {MAX_COMBINATIONS:,} "
+                         "(run a grid this size with rangefire sweep, in chunks)")
     axes = [parse_vary(t) for t in texts]
     check_axes(axes, MAX_COMBINATIONS)
     return axes
@@ -190,8 +190,8 @@ def render_table(result: OddsTable) -> None:
         thresholds = result.thresholds(outcome)
         shown_n = thresholds[:max(1, room // AT_LEAST_WIDTH)]
         cut = len(shown_n) < len(thresholds)
-        out.print(text(f"{label}: mean and at least N" + (f" (N up to {shown_n[-1]}; --json and --csv hold "
-                                                          "every N)" if cut else ""), "bold"))
+        out.print(text(f"{label}: mean and at least N" + (f" (to {shown_n[-1]}; all in --json, --csv)" if cut
+                                                          else ""), "bold"))
         table = Table()
         for path in paths:
             table.add_column(text(_header(path, paths)), overflow="fold")
@@ -210,7 +210,7 @@ def render_table(result: OddsTable) -> None:
                 cells += [""] * len(shown_n)
             else:
                 cells.append(f"{float(mean):.3f}")
-                cells += [f"{float(row.at_least(outcome, n) or 0) * 100:.1f}%" for n in shown_n]
+                cells += [percent(row.at_least(outcome, n) or Fraction(0)) for n in shown_n]
             table.add_row(*cells)
         out.print(table)
     # the events as columns, as many to a table as the terminal holds whole (a name never broken)
@@ -233,13 +233,14 @@ def render_table(result: OddsTable) -> None:
         for row, shown in zip(result.rows, values, strict=True):
             probs = [row.event(e) for e in group]
             table.add_row(*(text(v) for v in shown),
-                          *(Text("refused", style="red") if p is None else f"{float(p) * 100:.1f}%" for p in probs))
+                          *(Text("refused", style="red") if p is None else percent(p) for p in probs))
         out.print(table)
     refused: dict[str, list[str]] = {}  # the same reasons, said once with the rows they refuse
     for row, shown in zip(result.rows, values, strict=True):
         if row.odds is None:
             reasons = "; ".join(f"{r.reason} [{r.clause}]" for r in row.check.refusals)
-            refused.setdefault(reasons, []).append(", ".join(shown))
+            refused.setdefault(reasons, []).append(", ".join(f"{_header(p, paths)}={v}"
+                                                              for p, v in zip(paths, shown, strict=True)))
     for reasons, rows in refused.items():
         where = rows[0] if len(rows) == 1 else f"{len(rows)} rows, the first {rows[0]}"
         out.print(Text.assemble(("refused", "red"), f" ({where}): ") + text(reasons))
