@@ -201,6 +201,9 @@ def main() -> int:
     from bench.sweep import run as sweep  # a million-point sweep: local processes, a dask LocalCluster, the plain loop
 
     sweep()
+    from bench.duel import run as duel  # the duel's exact chain beside its Monte Carlo
+
+    duel()
     from bench.startup import run as startup  # a check / odds process start to finish, beside python itself
 
     startup()

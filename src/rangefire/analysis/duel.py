@@ -37,7 +37,7 @@ from rangefire.core.types import FORMAT
 MAX_TURNS = 200
 #: The most battles (states) the exact chain visits over all its half-turns: beyond it the duel is refused with a
 #: message (fewer turns or smaller units), never a run of minutes.
-MAX_STATES = 20_000
+MAX_STATES = 10_000
 #: The most duels the Monte Carlo plays.
 MAX_SAMPLES = 10_000_000
 
@@ -175,6 +175,8 @@ def _walk(ruleset: Ruleset[Any, Any, Any], battle: Any, a: str, b: str, turns: i
                         _add(left[role], ruleset.duel_left(after, shooter), w)
                     else:
                         _merge(after_half, key(after), after, w)
+                if limit is not None and visited + len(after_half) > limit:  # refused as soon as it is known
+                    _too_large(a, b, limit, turn, turns)
             if turn == turns and role == "b":
                 frontier = after_half
             else:  # the turn passes to the target, which fires next; battles made equal by it are merged
@@ -184,14 +186,18 @@ def _walk(ruleset: Ruleset[Any, Any, Any], battle: Any, a: str, b: str, turns: i
                     _merge(frontier, key(passed), passed, w)
             visited += len(frontier)
             if limit is not None and visited > limit:
-                raise LimitError(f"the duel of {a} and {b} reaches more than {limit} battles by turn {turn} of "
-                                 f"{turns}: too large to answer exactly (fewer turns or smaller units)")
+                _too_large(a, b, limit, turn, turns)
     for state, weight in frontier.values():  # the turn limit: neither is destroyed
         _add(winner, "neither", weight)
         _add(taken, turns, weight)
         _add(left["a"], ruleset.duel_left(state, a), weight)
         _add(left["b"], ruleset.duel_left(state, b), weight)
     return winner, taken, left, visited
+
+
+def _too_large(a: str, b: str, limit: int, turn: int, turns: int) -> None:
+    raise LimitError(f"the duel of {a} and {b} reaches more than {limit} battles by turn {turn} of {turns}: too "
+                     "large to answer exactly (fewer turns or smaller units)")
 
 
 def _merge(table: dict[Hashable, tuple[Any, Any]], k: Hashable, battle: Any, weight: Any) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 
-from rangefire.cli import advise, commands, compare, odds_table, schema, serve, sweep, table, turns  # noqa: F401  (register the commands on the app)
+from rangefire.cli import advise, commands, compare, duel, odds_table, schema, serve, sweep, table, turns  # noqa: F401  (register the commands on the app)
 from rangefire.cli.common import _emit, app
 
 

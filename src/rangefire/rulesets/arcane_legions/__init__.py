@@ -7,9 +7,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from fractions import Fraction
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rangefire.core import Attack, Choice, DiceSource, LogLine, Modifier, Odds, Refusal, Resolution, Ruleset
 from rangefire.geometry import Point, Segment
@@ -36,6 +36,9 @@ from rangefire.rulesets.arcane_legions.table import (
     sight_pieces,
     touching_sides,
 )
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = ["ArcaneLegions", "ArcaneOutcome", "Battle", "OrderPlan", "Unit"]
 
@@ -78,6 +81,7 @@ class ArcaneLegions(Ruleset[Battle, OrderPlan, ArcaneOutcome]):
     )
     battle_model = Battle
     options_model = Options
+    duel_left_name = "figures"
 
     def raw_problems(self, data: Mapping[str, Any]) -> list[str]:
         return cross_problems(data)
@@ -116,6 +120,24 @@ class ArcaneLegions(Ruleset[Battle, OrderPlan, ArcaneOutcome]):
         after = battle.model_copy(update={"units": tuple(units), "players": players,
                                           "turn": Turn(number=number, side=following)})
         return after, log
+
+    # -- duels (rangefire.rulesets.arcane_legions.duel) ---------------------------------------------
+    def exchanges(self, battle: Battle, attack: Attack) -> list[tuple[Fraction, Battle]]:
+        from rangefire.rulesets.arcane_legions import duel
+        return duel.exchanges(self, battle, attack)
+
+    def sampled_exchanges(self, battle: Battle, attack: Attack, n: int,
+                          rng: np.random.Generator) -> list[tuple[int, Battle]]:
+        from rangefire.rulesets.arcane_legions import duel
+        return duel.sampled_exchanges(self, battle, attack, n, rng)
+
+    def duel_key(self, battle: Battle) -> Hashable:
+        from rangefire.core.fingerprint import fingerprint
+        return fingerprint(battle)
+
+    def duel_left(self, battle: Battle, uid: str) -> int:
+        from rangefire.rulesets.arcane_legions import duel
+        return duel.left(battle, uid)
 
     # -- check and plan --------------------------------------------------------------------------
     def _check(self, battle: Battle, attack: Attack) -> OrderPlan | Sequence[Refusal]:

@@ -132,8 +132,8 @@ class DressOnTheColors(Ruleset[Battle, VolleyPlan, DressOutcome]):
         return duel.sampled_exchanges(self, battle, attack, n, rng)
 
     def duel_key(self, battle: Battle) -> Hashable:
-        from rangefire.rulesets.dress_on_the_colors import duel
-        return duel.fingerprint(battle)
+        from rangefire.core.fingerprint import fingerprint
+        return fingerprint(battle)
 
     def duel_left(self, battle: Battle, uid: str) -> int:
         from rangefire.rulesets.dress_on_the_colors import duel

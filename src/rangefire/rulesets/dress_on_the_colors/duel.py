@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rangefire.core import Attack, Resolution
-from rangefire.rulesets.dress_on_the_colors.scenario import Battle, Unit
+from rangefire.core.fingerprint import fingerprint
+from rangefire.rulesets.dress_on_the_colors.scenario import Battle
 from rangefire.rulesets.dress_on_the_colors.volley import DressOutcome, VolleyPlan, casualties, volley_distribution
 
 if TYPE_CHECKING:
@@ -22,7 +23,6 @@ if TYPE_CHECKING:
     from rangefire.rulesets.dress_on_the_colors import DressOnTheColors
 
 
-_PLAIN = (bool, int, str, type(None))
 #: A volley's result as the battle sees it: probability, unsaved hits, suppression, disorder, hits.
 _Result = tuple[Fraction, int, bool, bool, int]
 #: Plans already made in a duel, by the battle's fingerprint without the turn number (bounded).
@@ -30,25 +30,10 @@ _PLANS: dict[Hashable, tuple[Battle, VolleyPlan, list[_Result]]] = {}
 MAX_PLANS = 20_000
 
 
-def _part(value: Any) -> Any:
-    """A field as it enters a fingerprint: a plain value itself, anything else (coordinates, polygons, options)
-    by identity, so that no Fraction is hashed: a duel copies the battle field by field, sharing them."""
-    return value if isinstance(value, _PLAIN) else id(value)
-
-
-def fingerprint(battle: Battle, number: bool = True) -> Hashable:
-    """A key equal for two battles only where they are equal, cheap to hash: plain fields by value, the others
-    by identity. Whoever keeps a fingerprint keeps its battle too, so that no identity is reused meanwhile."""
-    units = tuple(tuple(_part(getattr(u, name)) for name in Unit.model_fields) for u in battle.units)
-    rest = tuple(_part(getattr(battle, name)) for name in Battle.model_fields if name not in ("units", "turn"))
-    turn = None if battle.turn is None else ((battle.turn.number if number else None), battle.turn.side)
-    return turn, rest, units
-
-
 def _plan(ruleset: DressOnTheColors, battle: Battle, attack: Attack) -> tuple[VolleyPlan, list[_Result]] | None:
     """The volley's plan and its results that change the battle, None where it is refused; kept across the
     turns of a duel (the turn's number changes nothing in a plan: only the side to act does [DC-9.2])."""
-    key = (attack, fingerprint(battle, number=False))
+    key = (attack, battle.turn.side if battle.turn else None, fingerprint(battle, skip=("turn",)))
     found = _PLANS.get(key)
     if found is not None:
         return found[1], found[2]

@@ -1,0 +1,168 @@
+"""``rangefire duel``: two units exchange fire turn by turn; the exact odds of how it ends (and a Monte Carlo
+beside them on request). The work is the library's (:mod:`rangefire.analysis.duel`); this maps flags."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from fractions import Fraction
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, Optional
+
+import typer
+
+from rangefire.cli.common import JsonOpt, Scenario, SetOpt, _emit, app, load_set, out, parse_seed, text, user_errors
+from rangefire.core import RangefireError
+
+if TYPE_CHECKING:
+    from rich.text import Text
+
+    from rangefire.analysis.duel import DuelEstimate, DuelResult
+
+TurnsOpt = Annotated[int, typer.Option("--turns", "-n", help="the most turns played (a turn: both units fire)")]
+SamplesOpt = Annotated[int, typer.Option("--samples", help="also play this many duels with their dice rolled (a Monte Carlo beside the exact odds)")]  # noqa: E501
+SeedOpt = Annotated[Optional[str], typer.Option("--seed", help="the Monte Carlo's seed (default 0)")]  # noqa: UP045
+PlotOpt = Annotated[Optional[Path], typer.Option("--plot", help="write a chart of the distributions (.png, .svg, .pdf)")]  # noqa: UP045, E501
+
+
+@app.command()
+def duel(
+    scenario: Scenario,
+    a: Annotated[str, typer.Argument(help="the unit that fires first", show_default=False)],
+    b: Annotated[str, typer.Argument(help="the unit that fires back", show_default=False)],
+    turns: TurnsOpt = 5,
+    samples: SamplesOpt = 0,
+    seed: SeedOpt = None,
+    plot: PlotOpt = None,
+    settings: SetOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """A and B exchange fire turn by turn (A first), casualties, disorder, markers and ammunition carried over,
+    until one is destroyed or the turn limit: the exact odds of the winner, of the turns taken and of what is
+    left of each."""
+    from rangefire.analysis.duel import duel as exact_duel
+    from rangefire.analysis.duel import sample_duel
+
+    with user_errors(as_json):
+        if samples < 0:
+            raise RangefireError(f"--samples must be 0 (none) or more, got {samples}")
+        if plot is not None:
+            from rangefire.analysis.plots import check_chart_path
+
+            check_chart_path(plot)
+        ruleset, battle, _ = load_set(scenario, settings)
+        result = exact_duel(ruleset, battle, a, b, turns)
+        estimate = None
+        if samples:
+            estimate = sample_duel(ruleset, battle, a, b, turns, samples, parse_seed(seed) or 0)
+        if plot is not None:
+            _plot(result, estimate, plot)
+    if as_json:
+        data = result.to_dict()
+        data.pop("format")
+        if estimate is not None:
+            data["monte_carlo"] = estimate.to_dict()
+        if plot is not None:
+            data["plot"] = str(plot)
+        _emit(data)
+        return
+    render_duel(result, estimate)
+    if plot is not None:
+        out.print(text(f"chart written to {plot}"))
+
+
+def _names(result: DuelResult) -> dict[str, str]:
+    return {"a": result.a, "b": result.b, "neither": "neither"}
+
+
+def _plot(result: DuelResult, estimate: DuelEstimate | None, path: Path) -> None:
+    """The exact distributions, and the Monte Carlo's beside them: winner, turns taken, what is left of each."""
+    from rangefire.analysis.plots import Series, plot_series
+
+    names = _names(result)
+    left = result.left_name
+    labels = {"winner": "winner", "turns": "turns taken", "a": f"{left} left of {result.a}",
+              "b": f"{left} left of {result.b}"}
+
+    def outcomes(winner: Mapping[str, Any], turns: Mapping[int, Any], lefts: Mapping[str, Mapping[int, Any]],
+                 total: int | None) -> dict[str, dict[Any, Fraction]]:
+        def share(d: Mapping[Any, Any]) -> dict[Any, Fraction]:
+            return {k: Fraction(v) if total is None else Fraction(v, total) for k, v in d.items()}
+        return {"winner": share({names[k]: v for k, v in winner.items()}), "turns": share(turns),
+                "a": share(lefts["a"]), "b": share(lefts["b"])}
+
+    series = [Series("exact", outcomes(result.winner, result.turns, result.left, None))]
+    if estimate is not None:
+        series.append(Series(f"Monte Carlo ({estimate.samples} duels, an estimate)",
+                             outcomes(estimate.winner, estimate.turns, estimate.left, estimate.samples)))
+    plot_series(series, path, title=f"duel: {result.a} fires first, {result.b} fires back, at most "
+                                    f"{result.turn_limit} turns", labels=labels)
+
+
+def _pct(p: Any) -> str:
+    """A probability for people: exactly 0 and 1 as such, one too small to show as "<0.01%"."""
+    if p is None or p == 0:
+        return "0"
+    if p == 1:
+        return "100%"
+    return "<0.01%" if p < 0.00005 else f"{float(p) * 100:.2f}%"
+
+
+def render_duel(result: DuelResult, estimate: DuelEstimate | None) -> None:
+    """The duel for people: why a unit cannot fire, then one small table per distribution (exactly N, at least
+    N, and the Monte Carlo's estimate beside them when asked for); the exact fractions are in ``--json``."""
+    from rich.table import Table
+
+    from rangefire.cli.common import line
+
+    names = _names(result)
+    turn_word = "turn" if result.turn_limit == 1 else "turns"
+    out.print(text(f"{result.a} against {result.b}: {result.a} fires first, at most {result.turn_limit} "
+                   f"{turn_word} ({result.ruleset}, exact)", "bold"))
+    for role in ("a", "b"):
+        for refusal in result.refusals.get(role, ()):
+            other = result.b if role == "a" else result.a
+            out.print(line(refusal.clause, f"{result.unit(role)} cannot fire at {other}: {refusal.reason}"))
+    if result.refusals.get("a") and result.refusals.get("b") and result.winner["neither"] == 1:
+        out.print(text("neither unit can fire at the other: no unit is destroyed (neither wins)"))
+
+    def table(title: str, rows: list[tuple[str, Any, Any, Any]], cumulative: bool) -> None:
+        t = Table(title=text(title), title_justify="left")
+        t.add_column("", overflow="fold")
+        t.add_column("exactly" if cumulative else "P", justify="right")
+        if cumulative:
+            t.add_column("at least", justify="right")
+        if estimate is not None:
+            t.add_column("sampled", justify="right")
+        for label, p, at_least, sampled in rows:
+            cells: list[Text | str] = [text(label), _pct(p)]
+            if cumulative:
+                cells.append(_pct(at_least))
+            if estimate is not None:
+                cells.append(_pct(sampled))
+            t.add_row(*cells)
+        out.print(t)
+
+    n = estimate.samples if estimate is not None else 1
+
+    def sampled(counts: Mapping[Any, int] | None, key: Any) -> float:
+        return 0.0 if counts is None else counts.get(key, 0) / n
+
+    table("winner", [(names[k] + (f" (none destroyed in {result.turn_limit} {turn_word})" if k == "neither"
+                                  else ""), p, None, sampled(estimate.winner if estimate else None, k))
+                     for k, p in result.winner.items()], cumulative=False)
+
+    def dist_rows(d: Mapping[int, Fraction], counts: Mapping[int, int] | None) -> list[tuple[str, Any, Any, Any]]:
+        rows, tail = [], Fraction(1)
+        for k, p in sorted(d.items()):
+            rows.append((str(k), p, tail, sampled(counts, k)))
+            tail -= p
+        return rows
+
+    table(f"turns taken (mean {float(result.mean_turns):.2f})",
+          dist_rows(result.turns, estimate.turns if estimate else None), cumulative=True)
+    for role in ("a", "b"):
+        table(f"{result.left_name} left of {result.unit(role)} (mean {float(result.mean_left(role)):.2f})",
+              dist_rows(result.left[role], estimate.left[role] if estimate else None), cumulative=True)
+    if estimate is not None:
+        out.print(text(f"sampled: {estimate.samples} duels with their dice rolled (seed {estimate.seed}): "
+                       "estimates"))

@@ -1,0 +1,209 @@
+"""Duels (``rangefire.analysis.duel``): the Monte Carlo against the exact chain, the limits, bad input, the command.
+
+The exact chain against brute force over every die is in each game's tests (``test_duel_*``); here the
+vectorised Monte Carlo, which rolls the dice itself (``sampled_exchanges``) and never reads the chain's
+transitions, is checked against the exact distributions by chi-square at fixed seeds.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from fractions import Fraction
+
+import pytest
+from scipy.stats import chisquare
+
+from rangefire.analysis.duel import MAX_TURNS, DuelError, duel, sample_duel
+from rangefire.core import LimitError, RangefireError, UnknownUnitError
+from rangefire.core.ruleset import NoDuelError
+from rangefire.rulesets import find_ruleset
+from tests.commands import run
+from tests.conftest import dc_battle, unit
+
+SAMPLES = 20_000
+
+
+def F(**kw):
+    return unit("F", "blue", (0, 0), 0, **kw)
+
+
+def T(d=8, **kw):
+    return unit("T", "grey", (0, d), 180, **kw)
+
+
+def _chi2(exact: dict, counts: dict, n: int) -> float:
+    """The p-value of the counts against the exact probabilities; cells expected fewer than 5 times pooled."""
+    keys = sorted(set(exact) | set(counts), key=str)
+    obs, exp, pool_o, pool_e = [], [], 0, 0.0
+    for k in keys:
+        e = float(exact.get(k, 0)) * n
+        if e < 5:
+            pool_o += counts.get(k, 0)
+            pool_e += e
+        else:
+            obs.append(counts.get(k, 0))
+            exp.append(e)
+    if pool_e > 0 or pool_o:
+        obs.append(pool_o)
+        exp.append(pool_e)
+    if len(obs) < 2:
+        return 1.0
+    total = sum(exp)
+    exp = [x * n / total for x in exp]  # floats: renormalise to the same total
+    return float(chisquare(obs, exp).pvalue)
+
+
+@pytest.fixture(scope="module")
+def fight():
+    doc = find_ruleset("dress-on-the-colors")
+    battle = dc_battle(F(stands=3), T(stands=3, weapon="breechloader", micro_hits=1))
+    return doc, battle, duel(doc, battle, "F", "T", turns=4)
+
+
+def test_distributions_sum_to_one_and_respect_the_limit(fight):
+    _, _, result = fight
+    assert sum(result.winner.values()) == 1
+    assert sum(result.turns.values()) == 1
+    assert all(sum(d.values()) == 1 for d in result.left.values())
+    assert max(result.turns) == 4 and min(result.turns) >= 1
+    # a winner leaves nothing of the other, and neither wins only at the limit
+    assert result.left["a"][0] == result.winner["b"] and result.left["b"][0] == result.winner["a"]
+    assert all(isinstance(p, Fraction) for p in result.winner.values())
+
+
+def test_monte_carlo_agrees_with_the_exact_chain_by_chi_square(fight):
+    """20,000 duels with every die rolled (seed 7): winner, turns taken and what is left of each agree with the
+    exact chain (chi-square, p > 0.001)."""
+    doc, battle, result = fight
+    est = sample_duel(doc, battle, "F", "T", turns=4, samples=SAMPLES, seed=7)
+    assert sum(est.winner.values()) == SAMPLES
+    assert _chi2(result.winner, est.winner, SAMPLES) > 0.001
+    assert _chi2(result.turns, est.turns, SAMPLES) > 0.001
+    assert _chi2(result.left["a"], est.left["a"], SAMPLES) > 0.001
+    assert _chi2(result.left["b"], est.left["b"], SAMPLES) > 0.001
+
+
+def test_monte_carlo_is_reproducible_and_rolls_its_own_dice(fight, monkeypatch):
+    doc, battle, _ = fight
+    first = sample_duel(doc, battle, "F", "T", turns=2, samples=2_000, seed=3)
+    assert first == sample_duel(doc, battle, "F", "T", turns=2, samples=2_000, seed=3)
+
+    def no(*args, **kwargs):
+        raise AssertionError("the Monte Carlo read the exact transitions")
+
+    monkeypatch.setattr(type(doc), "exchanges", no)
+    sample_duel(doc, battle, "F", "T", turns=2, samples=1_000, seed=3)
+
+
+def test_the_turn_limit_is_respected():
+    doc = find_ruleset("dress-on-the-colors")
+    battle = dc_battle(F(stands=2), T(stands=2))
+    one = duel(doc, battle, "F", "T", turns=1)
+    assert set(one.turns) == {1} and one.turn_limit == 1
+    assert sum(one.winner.values()) == 1
+
+
+def test_refused_attack_is_neither_with_its_clause():
+    """Beyond 20 in [DC-2.4]: neither can fire, neither wins, the reason is the refusal's."""
+    doc = find_ruleset("dress-on-the-colors")
+    result = duel(doc, dc_battle(F(), T(d=25)), "F", "T", turns=2)
+    assert result.winner["neither"] == 1
+    assert result.refusals["a"][0].clause == "DC-2.4"
+
+
+@pytest.mark.parametrize(("a", "b", "turns", "error", "words"), [
+    ("F", "X", 3, UnknownUnitError, "'X' is not in this battle"),
+    ("F", "F", 3, DuelError, "named twice"),
+    ("F", "G", 3, DuelError, "both on blue's side"),
+    ("F", "T", 0, DuelError, "turns must be between 1 and"),
+    ("F", "T", MAX_TURNS + 1, DuelError, "turns must be between 1 and"),
+])
+def test_bad_duels_are_refused(a, b, turns, error, words):
+    doc = find_ruleset("dress-on-the-colors")
+    battle = dc_battle(F(), T(), unit("G", "blue", (10, 0), 0))
+    with pytest.raises(error, match=words):
+        duel(doc, battle, a, b, turns)
+
+
+def test_a_duel_too_large_is_refused_quickly():
+    """Sixty stands a side for 200 turns: refused after a few half-turns, by the number of battles it reaches."""
+    doc = find_ruleset("dress-on-the-colors")
+    battle = dc_battle(F(stands=60), T(stands=60, d=5))
+    start = time.perf_counter()
+    with pytest.raises(LimitError, match="too large to answer exactly"):
+        duel(doc, battle, "F", "T", turns=MAX_TURNS)
+    assert time.perf_counter() - start < 30
+
+
+def test_a_game_without_a_duel_says_so():
+    from rangefire.core import Ruleset
+
+    class Bare(Ruleset):  # the base's duel hooks, as a game that has not filled them in
+        key = "bare"
+
+        def _check(self, battle, attack): ...
+        def _odds(self, plan): ...
+        def _resolve(self, plan, source): ...
+        def _apply(self, battle, resolution): ...
+
+    with pytest.raises(NoDuelError, match="bare has no duel"):
+        Bare().exchanges(None, None)
+    assert issubclass(NoDuelError, RangefireError)
+
+
+# -- the command -----------------------------------------------------------------------------------
+@pytest.fixture
+def scenario(tmp_path):
+    path = tmp_path / "duel.json"
+    path.write_text(json.dumps({"ruleset": "dress-on-the-colors", "options": {"discipline_dice": 1}, "units": [
+        F(stands=2), T(stands=2), unit("G", "blue", (10, 0), 0), T(d=40) | {"id": "far"}]}))
+    return str(path)
+
+
+def test_cli_human_at_60_columns(scenario):
+    proc = run("duel", scenario, "F", "T", "--turns", "3", columns=60)
+    lines = proc.stdout.splitlines()
+    assert all(len(line) <= 60 for line in lines)
+    assert "F against T: F fires first, at most 3 turns" in proc.stdout
+    assert "winner" in proc.stdout and "turns taken" in proc.stdout and "stands left of T" in proc.stdout
+    assert "neither (none destroyed in 3 turns)" in proc.stdout
+
+
+def test_cli_json(scenario):
+    proc = run("duel", scenario, "F", "T", "--turns", "2", "--json", "--samples", "500", "--seed", "4")
+    data = json.loads(proc.stdout)
+    assert data["format"] == 1 and data["exact"] is True and data["a"] == "F" and data["b"] == "T"
+    assert sum(Fraction(p) for p in data["winner"].values()) == 1
+    assert set(data["turns"]["distribution"]) <= {"1", "2"}
+    assert data["monte_carlo"]["exact"] is False and data["monte_carlo"]["samples"] == 500
+    exact = duel(find_ruleset("doc"), dc_battle(F(stands=2), T(stands=2), discipline_dice=1), "F", "T", turns=2)
+    assert data["winner"]["a"] == str(exact.winner["a"])
+
+
+def test_cli_refused_attack_names_the_clause(scenario):
+    proc = run("duel", scenario, "F", "far", "--turns", "2", columns=60)
+    assert "DC-2.4" in proc.stdout and "F cannot fire at far" in proc.stdout
+    assert "neither unit can fire at the other" in proc.stdout
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (["F", "X"], "'X' is not in this battle"),
+    (["F", "F"], "named twice"),
+    (["F", "G"], "both on blue's side"),
+    (["F", "T", "--turns", "0"], "turns must be between 1 and"),
+    (["F", "T", "--turns", "100000000"], "turns must be between 1 and"),
+    (["F", "T", "--samples", "-1"], "--samples must be"),
+    (["F", "T", "--plot", "x.gif"], "a chart is written as .png"),
+])
+def test_cli_bad_input_exits_2(scenario, args, words):
+    proc = run("duel", scenario, *args, ok=2)
+    assert words in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+    data = json.loads(run("duel", scenario, *args, "--json", ok=2).stdout)
+    assert words in data["error"]["message"]
+
+
+def test_cli_plot(scenario, tmp_path):
+    chart = tmp_path / "duel.png"
+    proc = run("duel", scenario, "F", "T", "--turns", "2", "--samples", "300", "--plot", str(chart))
+    assert chart.stat().st_size > 1000 and "chart written to" in proc.stdout
