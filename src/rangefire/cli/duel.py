@@ -92,7 +92,7 @@ def _plot(result: DuelResult, estimate: DuelEstimate | None, path: Path) -> None
 
     series = [Series("exact", outcomes(result.winner, result.turns, result.left, None))]
     if estimate is not None:
-        series.append(Series(f"Monte Carlo ({estimate.samples} duels, an estimate)",
+        series.append(Series(f"Monte Carlo ({estimate.samples:,} duels, an estimate)",
                              outcomes(estimate.winner, estimate.turns, estimate.left, estimate.samples)))
     plot_series(series, path, title=f"duel: {result.a} fires first, {result.b} fires back, at most "
                                     f"{result.turn_limit} turns", labels=labels)
@@ -164,5 +164,5 @@ def render_duel(result: DuelResult, estimate: DuelEstimate | None) -> None:
         table(f"{result.left_name} left of {result.unit(role)} (mean {float(result.mean_left(role)):.2f})",
               dist_rows(result.left[role], estimate.left[role] if estimate else None), cumulative=True)
     if estimate is not None:
-        out.print(text(f"sampled: {estimate.samples} duels with their dice rolled (seed {estimate.seed}): "
+        out.print(text(f"sampled: {estimate.samples:,} duels with their dice rolled (seed {estimate.seed}): "
                        "estimates"))
