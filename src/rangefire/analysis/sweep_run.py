@@ -168,8 +168,8 @@ def run_sweep(sweep: Sweep, out: str | Path, *, workers: int = 1, client: Any = 
     todo = [c for c in chunks if c[0] not in done]
     points = sum(stop - start for i, start, stop in chunks if i in done)
     where = "a dask cluster" if client is not None else f"{workers} local process{'es' if workers > 1 else ''}"
-    runs = _on_cluster(client, sweep, todo) if client is not None else \
-        _in_process(sweep, todo) if workers <= 1 or len(todo) <= 1 else _on_processes(sweep, todo, workers)
+    runs = _Runs(_on_cluster(client, sweep, todo)) if client is not None else \
+        _Runs(_in_process(sweep, todo)) if workers <= 1 or len(todo) <= 1 else _on_processes(sweep, todo, workers)
     try:
         if progress:
             progress(points, total)
@@ -298,6 +298,25 @@ def _join(folder: Path, out: Path, chunks: int) -> None:
 Chunk = tuple[int, int, int]
 
 
+class _Runs:
+    """The chunks' results as they come, and what stops their workers when the sweep ends or is stopped
+    (even before the first result was asked for)."""
+
+    def __init__(self, results: Generator[tuple[int, pa.Table], None, None],
+                 stop: Callable[[], None] = lambda: None) -> None:
+        self.results = results
+        self.stop = stop
+
+    def __iter__(self) -> Generator[tuple[int, pa.Table], None, None]:
+        return self.results
+
+    def close(self) -> None:
+        try:
+            self.results.close()
+        finally:
+            self.stop()
+
+
 def _in_process(sweep: Sweep, todo: list[Chunk]) -> Generator[tuple[int, pa.Table], None, None]:
     for index, start, stop in todo:
         yield index, run_chunk(sweep, start, stop)
@@ -311,31 +330,43 @@ def _quiet_worker() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _on_processes(sweep: Sweep, todo: list[Chunk], workers: int) -> Generator[tuple[int, pa.Table], None, None]:
+def _on_processes(sweep: Sweep, todo: list[Chunk], workers: int) -> _Runs:
     import multiprocessing
-    from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+    from concurrent.futures import ProcessPoolExecutor
 
     # fork where there is one: the workers start with the game already loaded, and the caller's main module is
-    # not run again (a console script's is, under spawn); they are started here, before any progress display's
-    # thread exists
+    # not run again (a console script's is, under spawn). They are all started here, at the first task, before
+    # the caller's progress display starts a thread (a fork copies no thread, but may copy a lock one holds).
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method),
                                initializer=_quiet_worker)
     try:
-        pending: dict[Future[Any], int] = {}
-        queue = list(todo)
-        # a few chunks a worker in flight: results arrive in any order and are written as they come
-        while queue or pending:
-            while queue and len(pending) < 2 * workers:
-                index, start, stop = queue.pop(0)
-                pending[pool.submit(run_chunk, sweep, start, stop)] = index
-            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
-            for future in finished:
-                yield pending.pop(future), future.result()
-    finally:
-        for process in list(getattr(pool, "_processes", {}).values()):
-            process.terminate()  # an interrupted sweep stops now, not after the chunks in flight
-        pool.shutdown(wait=True, cancel_futures=True)
+        pool.submit(os.getpid).result()
+    except BaseException:
+        _stop(pool)
+        raise
+    return _Runs(_results(pool, sweep, todo, workers), lambda: _stop(pool))
+
+
+def _stop(pool: Any) -> None:
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        process.terminate()  # an interrupted sweep stops now, not after the chunks in flight
+    pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _results(pool: Any, sweep: Sweep, todo: list[Chunk], workers: int) -> Generator[tuple[int, pa.Table], None, None]:
+    from concurrent.futures import FIRST_COMPLETED, Future, wait
+
+    pending: dict[Future[Any], int] = {}
+    queue = list(todo)
+    # a few chunks a worker in flight: results arrive in any order and are written as they come
+    while queue or pending:
+        while queue and len(pending) < 2 * workers:
+            index, start, stop = queue.pop(0)
+            pending[pool.submit(run_chunk, sweep, start, stop)] = index
+        finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+        for future in finished:
+            yield pending.pop(future), future.result()
 
 
 def _on_cluster(client: Any, sweep: Sweep, todo: list[Chunk]) -> Generator[tuple[int, pa.Table], None, None]:

@@ -37,7 +37,7 @@ MAX_WORKERS = 256
 @app.command()
 def sweep(grid: GridArg, out_file: OutOpt, workers: WorkersOpt = None, scheduler: SchedulerOpt = None,
           chunk_size: ChunkOpt = None, connect_timeout: TimeoutOpt = 10.0, as_json: JsonOpt = False) -> None:
-    """Every point of a grid (the paths of --vary: units.A.stands, options...): exact odds as fractions and
+    """Every point of a grid (the paths of --set and --vary: units.A.stands, options...): exact odds as fractions and
     floats, one row a point, in chunks that an interrupted run resumes from; on local processes or a dask
     cluster."""
     import os
