@@ -405,3 +405,26 @@ def test_the_progress_bar_runs_where_it_is_shown(capsys):
     shown.stop()
     said = capsys.readouterr().err
     assert "100/100" in said and "sweep" in said
+
+
+@pytest.mark.parametrize(("example", "attack", "axes"), [
+    ("ford.yaml", "attacker: archers\ntarget: orc-band",
+     ["{path: units.archers.position, values: [[0, 0], [0.5, 1], [3, 0]]}",
+      "{path: units.orc-band.abilities, values: [{defense_die_bonus: 0}, {defense_die_bonus: 1}]}"]),
+    ("temple.yaml", "attacker: yoichi\ntarget: takeda",
+     ["{path: units.takeda.armour, values: [0, 1, 2]}", "{path: units.yoichi.position, values: [[0, 0], [0, 4]]}"]),
+    ("sawblade.yaml", "attacker: sawblade-launcher\ntarget: road-warrior",
+     ["{path: cards.road-warrior.speed, values: [10, 20, 30]}",
+      "{path: cards.road-warrior.toughness, values: [1, 2]}"]),
+])
+def test_the_other_games_sweep_as_their_plain_loop(tmp_path, example, attack, axes):
+    """[AL-3.1, BU-6.1, SW-7.1] Games without shortcuts: a check for every point, odds shared by equal plans;
+    every row the plain loop's."""
+    lines = "\n".join(f"  - {axis}" for axis in axes)
+    path = grid_file(tmp_path, f"scenario: {Path(str(WHEATFIELD)).parent / example}\n{attack}\naxes:\n{lines}\n")
+    sweep = load_grid(path)
+    out = tmp_path / "o.parquet"
+    run_sweep(sweep, out, workers=1)
+    rows = pq.read_table(out).to_pylist()
+    assert rows == plain_rows(sweep, range(sweep.points))
+    assert all(row["legal"] for row in rows) and len({row[sweep.quantities()[0]] for row in rows}) > 1
