@@ -80,7 +80,7 @@ def test_the_outcomes_share_the_probability_axis(two):
     try:
         panels = [ax for ax in fig.axes if ax.get_visible()]
         assert len(panels) == 2
-        assert {ax.get_ylim() for ax in panels} == {(0.0, 1.04)}
+        assert {ax.get_ylim() for ax in panels} == {(0.0, 1.16)}
     finally:
         plt.close(fig)
 

@@ -44,6 +44,9 @@ MAX_SERIES = 8
 #: Panels a row.
 COLUMNS = 3
 
+#: The top of a panel's probability axis: the band above 1 holds the means.
+MEANS_BAND = 1.16
+
 
 @dataclass(frozen=True)
 class Series:
@@ -174,7 +177,7 @@ def _whole(values: Sequence[Any]) -> bool:
 
 def _outcome_panel(ax: Any, series: Sequence[Series], colours: Sequence[str], name: str, label: str,
                    condition: str | None, x_label: str, first_in_row: bool) -> None:
-    """One outcome: grouped bars (exactly N), lines (at least N), dashed means and their values in the corner."""
+    """One outcome: grouped bars (exactly N), lines (at least N), dashed means and their values above 1."""
     from matplotlib.ticker import MaxNLocator
 
     present = [(s, c) for s, c in zip(series, colours, strict=True) if name in s.outcomes]
@@ -194,17 +197,17 @@ def _outcome_panel(ax: Any, series: Sequence[Series], colours: Sequence[str], na
             ax.plot([place[v] for v in values], [float(p) for p in tail], color=colour, marker="o", markersize=3.5,
                     linewidth=1.6, zorder=3)
             mean = sum((Fraction(v) * Fraction(p) for v, p in dist.items()), Fraction(0))
-            ax.axvline(float(mean), color=colour, linestyle="--", linewidth=1.3, zorder=4)
+            ax.axvline(float(mean), ymax=1 / MEANS_BAND, color=colour, linestyle="--", linewidth=1.3, zorder=4)
             means.append((f"{float(mean):.2f}", colour))
     if means:
-        ax.text(0.98, 0.97, "mean", transform=ax.transAxes, ha="right", va="top", fontsize=9, color="#333333")
-        for k, (value, colour) in enumerate(means):
-            ax.text(0.98, 0.97 - 0.075 * (k + 1), value, transform=ax.transAxes, ha="right", va="top", fontsize=9,
-                    color=colour, fontweight="bold")
+        _means_band(ax, means)
     heading = label if condition is None else f"{label} ({condition})"
     ax.set_title(heading, fontsize=11)
-    ax.set_xlabel(x_label if condition is None else f"{x_label}, {condition}", fontsize=10)
-    ax.set_ylim(0, 1.04)
+    axis = x_label if whole else ""  # a name (a duel's winner) needs no axis label
+    ax.set_xlabel(axis if condition is None else f"{axis}, {condition}".strip(", "), fontsize=10)
+    # above 1 no probability reaches: the means are written there, never over a bar or a line
+    ax.set_ylim(0, MEANS_BAND)
+    ax.set_yticks([0, 0.2, 0.4, 0.6, 0.8, 1.0])
     if first_in_row:
         ax.set_ylabel("probability", fontsize=10)
     if whole:
@@ -215,6 +218,17 @@ def _outcome_panel(ax: Any, series: Sequence[Series], colours: Sequence[str], na
         ax.set_xticks(range(len(values)), [str(v) for v in values])
     ax.grid(axis="y", color="#dddddd", linewidth=0.8, zorder=0)
     ax.tick_params(labelsize=9)
+
+
+def _means_band(ax: Any, means: Sequence[tuple[str, str]]) -> None:
+    """The means in a row, each in its series' colour, in the band above 1 at the panel's top."""
+    from matplotlib.offsetbox import AnchoredOffsetbox, HPacker, TextArea
+
+    boxes = [TextArea("mean", textprops={"fontsize": 9, "color": "#333333"})]
+    boxes += [TextArea(value, textprops={"fontsize": 9, "color": colour, "fontweight": "bold"})
+              for value, colour in means]
+    row = HPacker(children=boxes, align="baseline", pad=0, sep=6)
+    ax.add_artist(AnchoredOffsetbox(loc="upper right", child=row, frameon=False, pad=0.3, borderpad=0.2))
 
 
 def _at_least(dist: Mapping[Any, Fraction], values: Sequence[int]) -> list[Fraction]:
