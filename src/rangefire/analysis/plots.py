@@ -224,7 +224,7 @@ def _means_band(ax: Any, means: Sequence[tuple[str, str]]) -> None:
     """The means in a row, each in its series' colour, in the band above 1 at the panel's top."""
     from matplotlib.offsetbox import AnchoredOffsetbox, HPacker, TextArea
 
-    boxes = [TextArea("mean", textprops={"fontsize": 9, "color": "#333333"})]
+    boxes: list[Any] = [TextArea("mean", textprops={"fontsize": 9, "color": "#333333"})]
     boxes += [TextArea(value, textprops={"fontsize": 9, "color": colour, "fontweight": "bold"})
               for value, colour in means]
     row = HPacker(children=boxes, align="baseline", pad=0, sep=6)
