@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
@@ -198,13 +198,9 @@ def advise(ruleset: Ruleset[Any, Any], battle: Any, side: str, outcome: str | No
             # ties keep the file order of attacker and target (the choices' order is settled in the pair)
             found.append(((-best.value, place[uid], place[enemy]), best))
     found.sort(key=lambda item: item[0])
-    ranked = tuple(Advice(**{**_fields(a), "rank": i}) for i, (_, a) in enumerate(found, start=1))
+    ranked = tuple(replace(a, rank=i) for i, (_, a) in enumerate(found, start=1))
     return Advised(ruleset.key, side, name, is_event, ranked, tuple(refused), tuple(not_computed), pairs,
                    weigher.checks, dict(ruleset.conditions))
-
-
-def _fields(advice: Advice) -> dict[str, Any]:
-    return {f: getattr(advice, f) for f in Advice.__dataclass_fields__}
 
 
 @dataclass(frozen=True)
@@ -298,7 +294,7 @@ class _Weigher:
             rank=0, attacker=attacker, side=self.ruleset.side_of(self.battle, attacker), target=enemy,
             target_side=self.ruleset.side_of(self.battle, enemy), fired_at=shot.plan.target, choices=chosen,
             response=answer, dice=shot.plan.dice_text(), outcome=self.outcome, value=value,
-            means={k: _mean(d) for k, d in shot.outcomes.items()}, events=dict(shot.events), exact=odds.exact)
+            means={k: _mean(d) for k, d in shot.outcomes.items()}, events=dict(shot.events), exact=shot.exact)
 
     def value_of(self, odds: Odds) -> Fraction:
         """The expected value ranked by: an outcome's mean, an event's probability."""
