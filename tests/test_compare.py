@@ -216,3 +216,12 @@ def test_set_reaches_every_variant_and_house_rules_are_named():
                            "--json").stdout)
     assert rules["events"] == plain["events"]
     assert Fraction(data["events"]["disorder"]["differences"]["easy"]) < 0
+
+
+def test_start_up_loads_matplotlib_only_with_plot(tmp_path):
+    from tests.test_startup import _has, modules_of
+
+    base = ("compare", str(WHEATFIELD), "-a", FIRER, "--variant", f"v:units.{FIRER}.stands=3")
+    plain = modules_of(tmp_path, *base, "--json")
+    assert not any(_has(plain, p) for p in ("matplotlib", "pyarrow", "rich"))
+    assert _has(modules_of(tmp_path, *base, "--plot", str(tmp_path / "c.png")), "matplotlib")

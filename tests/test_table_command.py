@@ -189,3 +189,14 @@ def test_set_holds_in_every_row():
                             "--set", "options.discipline_pass=7", "--json").stdout)
     assert data["rows"][1]["events"] == single["events"]
     assert data["rows"][1]["outcomes"]["hits"]["mean"] == single["outcomes"]["hits"]["mean"] == "1"
+
+
+def test_start_up_loads_pyarrow_and_matplotlib_only_where_asked(tmp_path):
+    """A table in JSON loads neither Rich, matplotlib nor pyarrow; --parquet loads pyarrow, --plot matplotlib."""
+    from tests.test_startup import _has, modules_of
+
+    base = ("table", str(WHEATFIELD), "-a", FIRER, "--vary", f"units.{FIRER}.stands=2,4")
+    plain = modules_of(tmp_path, *base, "--json")
+    assert not any(_has(plain, p) for p in ("matplotlib", "pyarrow", "rich"))
+    assert _has(modules_of(tmp_path, *base, "--parquet", str(tmp_path / "t.parquet")), "pyarrow")
+    assert _has(modules_of(tmp_path, *base, "--plot", str(tmp_path / "t.png")), "matplotlib")
