@@ -23,13 +23,14 @@ from rangefire.cli.common import (
     user_errors,
     with_choice_options,
 )
-from rangefire.cli.compare import CsvOpt, percent, split_top, write_csv
+from rangefire.cli.compare import percent, split_top, write_csv
 from rangefire.core import NO_CHOICES, LimitError, RangefireError
 
 if TYPE_CHECKING:
     from rangefire.analysis.odds_table import Axis, OddsTable
 
 VaryOpt = Annotated[Optional[list[str]], typer.Option("--vary", metavar="PATH=V1,V2,...", help="a value of the scenario and the values it takes (repeatable; every combination is a row), e.g. units.20th-maine.stands=2,4,6")]  # noqa: UP045, E501
+CsvOpt = Annotated[Optional[str], typer.Option("--csv", metavar="FILE", help="write the rows as CSV (- for standard output)")]  # noqa: UP045, E501
 ParquetOpt = Annotated[Optional[Path], typer.Option("--parquet", metavar="FILE", help="write the rows as a Parquet file")]  # noqa: UP045, E501
 PlotOpt = Annotated[Optional[Path], typer.Option("--plot", help="write a chart of the rows overlaid (.png, .svg, .pdf; at most 8 rows)")]  # noqa: UP045, E501
 
@@ -80,12 +81,13 @@ def read_axes(texts: Sequence[str]) -> list[Axis]:
 @app.command(name="table")
 @with_choice_options
 def odds_table_command(scenario: Scenario, attacker: AttackerOpt, target: TargetOpt = None, vary: VaryOpt = None,
-                       as_json: JsonOpt = False, csv_file: CsvOpt = None, parquet: ParquetOpt = None,
+                       as_json: JsonOpt = False, csv_file: CsvOpt = None, parquet: CsvOpt = Annotated[Optional[str], typer.Option("--csv", metavar="FILE", help="write the rows as CSV (- for standard output)")]  # noqa: UP045, E501
+ParquetOpt = None,
                        plot: PlotOpt = None, settings: SetOpt = None,
                        choices: Mapping[str, object] = NO_CHOICES) -> None:
-    """The odds of one attack for every combination of values (--vary PATH=V1,V2,...: a unit's stands, its
-    position, a cover grade terrain.ID.kind, a house rule options....): the mean and the "at least N" odds of each
-    outcome, and the events."""
+    """The odds of one attack for every combination of values (--vary PATH=V1,V2,...: a unit's stands or
+    position, units.ID.FIELD; a cover grade, terrain.ID.kind; a house rule, options.NAME): the mean and the
+    "at least N" odds of each outcome, and the events, a row per combination."""
     from rangefire.analysis.odds_table import odds_table
     from rangefire.scenario import read_scenario
     from rangefire.scenario.files import source_name
