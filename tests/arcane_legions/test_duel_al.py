@@ -39,8 +39,13 @@ def _same(result, joint):
     assert dict(result.left["a"]) == m["a"] and dict(result.left["b"]) == m["b"]
 
 
-def test_exchanges_equal_every_roll_al_7_2():
-    battle = game(t_slots=[{"icons": ["white"], "hp": 2}, {"icons": ["blue"]}])
+@pytest.mark.parametrize(("a_slots", "t_slots", "outcomes"), [
+    (BW, [{"icons": ["white"], "hp": 2}, {"icons": ["blue"]}], 2),
+    # three attack dice against one: three 6s are a critical, one more damage [AL-6.2, AL-7.1]
+    ([{"icons": ["blue", "blue", "blue"]}], [{"icons": ["white"], "hp": 3}, {"icons": ["blue"], "hp": 2}], 5),
+])
+def test_exchanges_equal_every_roll_al_7_2(a_slots, t_slots, outcomes):
+    battle = game(a_slots=a_slots, t_slots=t_slots)
     def text(b):
         return json.dumps(AL.dump(b), sort_keys=True)
 
@@ -48,7 +53,7 @@ def test_exchanges_equal_every_roll_al_7_2():
     brute: dict = {}
     for p, after in every_roll(AL, battle, Attack("A", "T")):
         brute[text(after)] = brute.get(text(after), Fraction(0)) + p
-    assert {text(b): p for p, b in exact} == brute and len(brute) == 2
+    assert {text(b): p for p, b in exact} == brute and len(brute) == outcomes
 
 
 @pytest.mark.parametrize(("kw", "turns"), [
