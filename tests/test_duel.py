@@ -194,6 +194,7 @@ def test_cli_refused_attack_names_the_clause(scenario):
     (["F", "T", "--turns", "0"], "turns must be between 1 and"),
     (["F", "T", "--turns", "100000000"], "turns must be between 1 and"),
     (["F", "T", "--samples", "-1"], "--samples must be"),
+    (["F", "T", "--samples", "100000000"], "samples must be between 1 and 1,000,000, got 100,000,000"),
     (["F", "T", "--plot", "x.gif"], "a chart is written as .png"),
 ])
 def test_cli_bad_input_exits_2(scenario, args, words):

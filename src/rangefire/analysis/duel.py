@@ -38,8 +38,9 @@ MAX_TURNS = 200
 #: The most battles (states) the exact chain visits over all its half-turns: beyond it the duel is refused with a
 #: message (fewer turns or smaller units), never a run of minutes.
 MAX_STATES = 10_000
-#: The most duels the Monte Carlo plays.
-MAX_SAMPLES = 10_000_000
+#: The most duels the Monte Carlo plays, and how many of them are rolled at once (bounding memory).
+MAX_SAMPLES = 1_000_000
+BLOCK = 1 << 16
 
 ROLES = ("a", "b")
 
@@ -148,6 +149,12 @@ def check_duel(ruleset: Ruleset[Any, Any, Any], battle: Any, a: str, b: str, tur
         raise DuelError(f"turns must be between 1 and {MAX_TURNS}, got {turns}")
 
 
+def check_samples(samples: int) -> None:
+    """Refuse a number of duels to sample that is not between 1 and :data:`MAX_SAMPLES`."""
+    if not 1 <= samples <= MAX_SAMPLES:
+        raise DuelError(f"samples must be between 1 and {MAX_SAMPLES:,}, got {samples:,}")
+
+
 def _walk(ruleset: Ruleset[Any, Any, Any], battle: Any, a: str, b: str, turns: int,
           step: Callable[[Any, Attack, Any], Iterable[tuple[Any, Any]]], one: Any, limit: int | None
           ) -> tuple[dict[str, Any], dict[int, Any], dict[str, dict[int, Any]], int]:
@@ -238,12 +245,13 @@ def sample_duel(ruleset: Ruleset[Any, Any, Any], battle: Any, a: str, b: str, tu
     import numpy as np
 
     check_duel(ruleset, battle, a, b, turns)
-    if not 1 <= samples <= MAX_SAMPLES:
-        raise DuelError(f"samples must be between 1 and {MAX_SAMPLES}, got {samples}")
+    check_samples(samples)
     rng = np.random.default_rng(seed)
 
     def step(state: Any, attack: Attack, n: int) -> list[tuple[int, Any]]:
-        return ruleset.sampled_exchanges(state, attack, n, rng)
+        # rolled in blocks: the dice of a block are held at once, whatever the number of duels
+        return [found for start in range(0, n, BLOCK)
+                for found in ruleset.sampled_exchanges(state, attack, min(BLOCK, n - start), rng)]
 
     winner, taken, left, _ = _walk(ruleset, battle, a, b, turns, step, samples, None)
     return DuelEstimate(ruleset=ruleset.key, a=a, b=b, turn_limit=turns, left_name=ruleset.duel_left_name,

@@ -39,12 +39,14 @@ def duel(
     """A and B exchange fire turn by turn (A first), casualties, disorder, markers and ammunition carried over,
     until one is destroyed or the turn limit: the exact odds of the winner, of the turns taken and of what is
     left of each."""
+    from rangefire.analysis.duel import check_samples, sample_duel
     from rangefire.analysis.duel import duel as exact_duel
-    from rangefire.analysis.duel import sample_duel
 
     with user_errors(as_json):
         if samples < 0:
             raise RangefireError(f"--samples must be 0 (none) or more, got {samples}")
+        if samples:
+            check_samples(samples)  # before the exact odds are worked out
         if plot is not None:
             from rangefire.analysis.plots import check_chart_path
 

@@ -90,22 +90,27 @@ def sampled_exchanges(ruleset: DressOnTheColors, battle: Battle, attack: Attack,
     if planned is None:
         return [(n, battle)]
     plan = planned[0]
-    roll = rng.integers(1, 7, size=(n, plan.dice))
+    roll = rng.integers(1, 7, size=(n, plan.dice), dtype=np.int8)
     hit = roll >= plan.need  # need >= 2: a natural 1 never hits; above 6 nothing hits [DC-3.4]
-    hits = hit.sum(axis=1)
+    hits = hit.sum(axis=1, dtype=np.int64)
     suppression = (roll == 6).any(axis=1)  # [DC-5.1]
     if plan.save is None:
         unsaved = hits
     else:  # one save die behind each hit [DC-4.1]
-        saves = rng.integers(1, 7, size=(n, plan.dice))
-        unsaved = (hit & (saves < plan.save)).sum(axis=1)
+        saves = rng.integers(1, 7, size=(n, plan.dice), dtype=np.int8)
+        unsaved = (hit & (saves < plan.save)).sum(axis=1, dtype=np.int64)
     survives = (plan.target_micro_hits + unsaved) // 2 < plan.target_stands  # [DC-4.3]
-    check = rng.integers(1, 7, size=(n, plan.discipline_dice)).sum(axis=1)
+    check = rng.integers(1, 7, size=(n, plan.discipline_dice), dtype=np.int8).sum(axis=1, dtype=np.int64)
     disorder = suppression & survives & (check + plan.discipline_modifier < plan.discipline_pass)  # [DC-5.2]
-    rows, counts = np.unique(np.stack([unsaved, suppression, disorder, hits], axis=1), axis=0, return_counts=True)
+    # apply reads the stands and marker left (from the unsaved hits) and disorder: one apply for each of those
+    rows, counts = np.unique(np.stack([unsaved, disorder, hits, suppression], axis=1), axis=0, return_counts=True)
+    firsts: dict[tuple[int, bool], tuple[int, int, bool]] = {}
+    for (u, d, h, s), c in zip(rows.tolist(), counts.tolist(), strict=True):
+        seen = firsts.get((u, bool(d)))
+        firsts[(u, bool(d))] = (h, c, bool(s)) if seen is None else (seen[0], seen[1] + c, seen[2])
     out: dict[Hashable, tuple[int, Battle]] = {}
-    for (u, s, d, h), c in zip(rows.tolist(), counts.tolist(), strict=True):
-        after = _after(ruleset, battle, plan, int(u), bool(s), bool(d), int(h))
+    for (u, d), (h, c, s) in firsts.items():
+        after = _after(ruleset, battle, plan, int(u), s, d, int(h))
         k = fingerprint(after)
         out[k] = (out[k][0] + int(c), after) if k in out else (int(c), after)
     return list(out.values())
