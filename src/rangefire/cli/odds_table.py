@@ -81,8 +81,7 @@ def read_axes(texts: Sequence[str]) -> list[Axis]:
 @app.command(name="table")
 @with_choice_options
 def odds_table_command(scenario: Scenario, attacker: AttackerOpt, target: TargetOpt = None, vary: VaryOpt = None,
-                       as_json: JsonOpt = False, csv_file: CsvOpt = None, parquet: CsvOpt = Annotated[Optional[str], typer.Option("--csv", metavar="FILE", help="write the rows as CSV (- for standard output)")]  # noqa: UP045, E501
-ParquetOpt = None,
+                       as_json: JsonOpt = False, csv_file: CsvOpt = None, parquet: ParquetOpt = None,
                        plot: PlotOpt = None, settings: SetOpt = None,
                        choices: Mapping[str, object] = NO_CHOICES) -> None:
     """The odds of one attack for every combination of values (--vary PATH=V1,V2,...: a unit's stands or
