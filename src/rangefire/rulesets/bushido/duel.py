@@ -1,0 +1,173 @@
+"""Bushido duels: two models exchange ranged attacks activation by activation, turn by turn, until one is
+removed [BU-7.3] or the turn limit. Wounds stay marked, Ammo stays spent [BU-4.1], and ending the turn clears
+``aimed``, ``moved``, ``ran``, ``will_move``, ``surprised`` and the attack marks while ``prone`` stays [BU-8.2].
+
+Two ways to the battles one attack can leave behind, kept apart so that each checks the other:
+
+- :func:`exchanges`: exact. The opposed test [BU-6] and the wound roll [BU-7.2] as exact distributions (never
+  roll by roll), each outcome applied by the game's own ``apply``; equal battles merged.
+- :func:`sampled_exchanges`: every die rolled (numpy, vectorised over the trials that reached the same battle),
+  counted by the side results of BU-6.2 and the chart of BU-7.2, then applied the same way.
+
+The duel keeps the declared target: nominating another model [BU-4.2] is a choice the target's player may make,
+and a duel is between the two models named.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from fractions import Fraction
+from typing import TYPE_CHECKING, TypeVar
+
+from rangefire.core import Attack, Resolution
+from rangefire.dice import Dist
+from rangefire.rulesets.bushido import Bushido, BushidoOutcome, BushidoPlan
+from rangefire.rulesets.bushido.dice import WOUND_CHART, opposed_dist, wound_dist, wounds_for
+from rangefire.rulesets.bushido.scenario import Battle
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+W = TypeVar("W", Fraction, int)
+
+
+def merge(branches: Iterable[tuple[W, Battle]]) -> list[tuple[W, Battle]]:
+    """Equal battles merged, their weights added, in the order each first came (a battle is an immutable,
+    hashable value)."""
+    out: dict[Battle, W] = {}
+    for weight, battle in branches:
+        out[battle] = out[battle] + weight if battle in out else weight
+    return [(weight, battle) for battle, weight in out.items()]
+
+
+# -- one attack, exactly --------------------------------------------------------------------------------------
+def outcome_dist(plan: BushidoPlan) -> Dist[BushidoOutcome]:
+    """The exact distribution of what a planned attack comes to: the opposed test [BU-6.1 to BU-6.4], then on a
+    hit the wound roll on the chart at the SL [BU-7.2]; ``removed`` where the wounds fill the track [BU-7.3]."""
+    miss = BushidoOutcome(hit=False, success_level=0, wounds=0)
+    if plan.fails:  # a redirection beyond long range fails before any roll [BU-4.3]
+        return Dist.constant(BushidoOutcome(hit=False, success_level=0, wounds=0, fails=True))
+    rolls = wound_dist(plan.wound_roll_modifier)
+
+    def after(test: tuple[bool, int]) -> Dist[BushidoOutcome]:
+        hit, sl = test
+        if not hit:
+            return Dist.constant(miss)
+        return rolls.map(lambda roll: _hit(sl, wounds_for(roll, sl), plan.target_wounds_left))
+
+    return opposed_dist(plan.attack_dice, plan.defense_dice, plan.supporting_dice_cap).bind(after)
+
+
+def _hit(sl: int, wounds: int, left: int) -> BushidoOutcome:
+    return BushidoOutcome(hit=True, success_level=sl, wounds=wounds, removed=wounds >= left)
+
+
+def exchanges(rules: Bushido, battle: Battle, attack: Attack) -> list[tuple[Fraction, Battle]]:
+    """Every battle this attack can leave behind, with its exact probability; equal battles merged; the
+    probabilities sum to 1. A refused attack (out of Ammo [BU-3.5], out of range [BU-3.4], no sight [BU-3.2],
+    in a zone of control [BU-3.3], a second attack this turn [BU-8.1]...) leaves the battle as it is."""
+    plan = rules.check(battle, attack).plan
+    if plan is None:
+        return [(Fraction(1), battle)]
+    assert isinstance(plan, BushidoPlan)
+    return merge((p, rules.apply(battle, Resolution(plan, (), {}, outcome)))
+                 for outcome, p in outcome_dist(plan).probabilities().items())
+
+
+# -- one attack, every die rolled -----------------------------------------------------------------------------
+def _side_results(dice: NDArray[np.int64], cap: int | None) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """Each row's result and remaining dice [BU-6.2]: 1s discarded, the highest plus 1 for each other remaining
+    die (at most ``cap``), 0 when every die is a 1."""
+    import numpy as np
+
+    kept = dice != 1
+    count = kept.sum(axis=1)
+    highest = np.where(kept, dice, 0).max(axis=1)
+    support = np.maximum(count - 1, 0)
+    if cap is not None:
+        support = np.minimum(support, cap)
+    return np.where(count > 0, highest + support, 0), count
+
+
+def sample_outcomes(plan: BushidoPlan, n: int, rng: np.random.Generator,
+                    ) -> tuple[NDArray[np.bool_], NDArray[np.int64], NDArray[np.int64]]:
+    """``n`` attacks of one plan, every die rolled: whether each hit, its SL and the wounds rolled (0 on a miss)
+    [BU-6, BU-7.2]."""
+    import numpy as np
+
+    if plan.fails:
+        zeros = np.zeros(n, dtype=np.int64)
+        return np.zeros(n, dtype=np.bool_), zeros, zeros
+    attack = rng.integers(1, 7, size=(n, plan.attack_dice), dtype=np.int64)  # both roll at once [BU-6.1]
+    defense = rng.integers(1, 7, size=(n, plan.defense_dice), dtype=np.int64)
+    (ra, ka), (rd, kd) = _side_results(attack, plan.supporting_dice_cap), _side_results(defense,
+                                                                                        plan.supporting_dice_cap)
+    # the higher result wins; equal results go to more remaining dice, then to the attacker; 0 never wins [BU-6.3]
+    hit = (ra > rd) | ((ra == rd) & (ra > 0) & (ka >= kd))
+    sl = np.where(hit, ra - rd, 0)
+    die = rng.integers(1, 7, size=n, dtype=np.int64)
+    roll = np.clip(die + plan.wound_roll_modifier, 1, 10)
+    chart = np.array(WOUND_CHART, dtype=np.int64)
+    wounds = np.where(hit, chart[roll - 1, np.minimum(sl, len(WOUND_CHART[0]) - 1)], 0)
+    return hit, sl, wounds
+
+
+def sampled_exchanges(rules: Bushido, battle: Battle, attack: Attack, n: int, rng: np.random.Generator,
+                     ) -> list[tuple[int, Battle]]:
+    """``n`` trials of this attack, every die rolled: the battles they leave behind with how many trials left
+    each (summing to ``n``); equal battles merged. A refused attack leaves all ``n`` where they were."""
+    import numpy as np
+
+    plan = rules.check(battle, attack).plan
+    if plan is None or n == 0:
+        return [(n, battle)]
+    assert isinstance(plan, BushidoPlan)
+    hit, sl, wounds = sample_outcomes(plan, n, rng)
+    rows, counts = np.unique(np.stack([hit.astype(np.int64), sl, wounds], axis=1), axis=0, return_counts=True)
+    branches = []
+    for (h, s, w), count in zip(rows.tolist(), counts.tolist(), strict=True):
+        if h:
+            outcome = _hit(s, w, plan.target_wounds_left)
+        else:
+            outcome = BushidoOutcome(hit=False, success_level=0, wounds=0, fails=True if plan.fails else None)
+        branches.append((count, rules.apply(battle, Resolution(plan, (), {}, outcome))))
+    return merge(branches)
+
+
+# -- the turn [BU-8] ------------------------------------------------------------------------------------------
+def left(battle: Battle, uid: str) -> int:
+    """What is left of a model: its wound boxes not yet marked, 0 once every box is marked and it is removed
+    [BU-7.3]."""
+    return next((u.wounds.left for u in battle.units if u.id == uid), 0)
+
+
+def begin(rules: Bushido, battle: Battle, uid: str) -> Battle:
+    """The battle as a duel begins with ``uid`` to shoot: its side's activation [BU-3.1]. A battle recording no
+    active side is taken to be at that side's activation; one recording another side's has the activation
+    passed on to it (:func:`pass_to`)."""
+    side = battle.unit(uid).side
+    if battle.active_side is None:
+        return battle.model_copy(update={"active_side": side})
+    return pass_to(rules, battle, uid)
+
+
+def pass_to(rules: Bushido, battle: Battle, uid: str) -> Battle:
+    """The battle with the activation passed on until ``uid``'s side is active: each side's activation ends in
+    turn, passing ``active_side`` to the next side in the order the sides first appear [BU-8.2]; when it passes
+    from the last side back to the first, every side has had its activation and the turn ends too [BU-8.2]:
+    ``aimed``, ``moved``, ``ran``, ``will_move``, ``surprised`` and the attack marks [BU-8.1] are cleared,
+    ``prone`` and wounds stay, the turn number grows by one."""
+    side = battle.unit(uid).side
+    for _ in range(len(rules.sides(battle))):
+        if battle.active_side == side:
+            return battle
+        battle = rules.end_activation(battle)[0]
+        if battle.active_side == rules.sides(battle)[0]:
+            battle = rules.end_turn(battle)[0]
+    if battle.active_side != side:
+        raise AssertionError(f"the activation never passes to {side}")
+    return battle
+
+
+__all__ = ["begin", "exchanges", "left", "outcome_dist", "pass_to", "sample_outcomes", "sampled_exchanges"]

@@ -1,0 +1,151 @@
+"""swerve duels: a ranged combat followed by the next, turn by turn, until a card is destroyed [SW-5.3] or the
+turn limit.
+
+Each combat is begun in its owner's turn by the card named for that side against the other's [SW-2.1, SW-2.2]
+(the attacker and the defender as SW-2 has them: the card that begins it attacks), played by both sides at their
+best [SW-6.2], then revealed [SW-4.1] and applied by the game's own ``apply``. What carries over is what the game
+keeps: damage counters [SW-5.3]; swerved cards, which stay swerved until their owner's next turn starts [SW-5.3,
+SW-8.1]; tactics played, discarded from the hand [SW-1.5]; and the revealed card, which stays on top of its deck
+[SW-4.2] so that the next reveal of that deck shows it again. A combat the rules refuse (a card with no text that
+begins ranged combat [SW-2.1], a target of a type it may not target [SW-2.2], a launcher still swerved [SW-2.1])
+leaves the battle as it is.
+
+The only chance in a combat is the reveal: where a deck's order is unknown its top card is any card left, each
+equally likely [SW-6.1]. :func:`exchanges` weighs each combat bonus exactly; :func:`sampled_exchanges` draws the top
+card for every trial (numpy) and plays each drawn bonus through the game's own ``resolve``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from fractions import Fraction
+from typing import TYPE_CHECKING, TypeVar
+
+from rangefire.core import Attack, Resolution, ScriptedSource
+from rangefire.rulesets.swerve import CombatPlan, Swerve, SwerveOutcome
+from rangefire.rulesets.swerve.scenario import Battle, Turn
+
+if TYPE_CHECKING:
+    import numpy as np
+
+W = TypeVar("W", Fraction, int)
+
+
+def battle_key(battle: Battle) -> str:
+    """Equal battles have equal keys (a swerve battle holds mappings, the players and the hands, so it is not
+    hashable itself; they are compared as mappings are, whatever the order of their keys)."""
+    return json.dumps(battle.model_dump(mode="json"), sort_keys=True)
+
+
+class DuelBattle(Battle):
+    """A swerve battle as a duel's state: the same value, hashable by its canonical form, so that a chain over
+    battles can merge equal ones (a plain battle holds mappings: the players and the hands). The game's own
+    steps keep the kind (they copy the battle), and it is written out as any battle."""
+
+    def __hash__(self) -> int:
+        return hash(battle_key(self))
+
+
+def merge(branches: Iterable[tuple[W, Battle]]) -> list[tuple[W, Battle]]:
+    """Equal battles merged, their weights added, in the order each first came."""
+    out: dict[str, tuple[W, Battle]] = {}
+    for weight, battle in branches:
+        key = battle_key(battle)
+        out[key] = (out[key][0] + weight, battle) if key in out else (weight, battle)
+    return list(out.values())
+
+
+def _plan(rules: Swerve, battle: Battle, attack: Attack) -> CombatPlan | None:
+    plan = rules.check(battle, attack).plan
+    if plan is None:
+        return None
+    assert isinstance(plan, CombatPlan) and plan.combat is not None
+    return plan
+
+
+def exchanges(rules: Swerve, battle: Battle, attack: Attack) -> list[tuple[Fraction, Battle]]:
+    """Every battle this combat can leave behind, with its exact probability; equal battles merged; the
+    probabilities sum to 1. Stage 1 is played by both sides at their best [SW-6.2] (no line is chosen for them:
+    the duel asks what the rules' best play comes to); each combat bonus the reveal may show [SW-4.1, SW-6.1]
+    decides the winner [SW-4.3] and the damage [SW-5.1, SW-5.2]. A refused combat leaves the battle as it is."""
+    plan = _plan(rules, battle, attack)
+    if plan is None:
+        return [(Fraction(1), battle)]
+    combat = plan.combat
+    assert combat is not None
+    start = combat.start()
+    combat.require_searchable(start)
+    final, _, _, _ = combat.play(start, combat.best_line(start))
+    spent = tuple(sorted(final.spent))
+    toughness = combat.target.toughness or 1  # a card without toughness is destroyed by 1 damage [SW-5.3]
+    branches = []
+    for bonus, p in combat.bonus().probabilities().items():
+        wins = combat.attacker_wins(final, bonus)
+        damage = combat.damage_dealt(final, wins)
+        outcome = SwerveOutcome(attacker_wins=wins, damage=damage, bonus=bonus, accuracy=final.accuracy + bonus,
+                                speed=final.speed, destroyed=wins and combat.target.counters + damage >= toughness,
+                                spent=spent)
+        branches.append((p, rules.apply(battle, Resolution(plan, (), {}, outcome))))
+    return merge(branches)
+
+
+def sampled_exchanges(rules: Swerve, battle: Battle, attack: Attack, n: int, rng: np.random.Generator,
+                      ) -> list[tuple[int, Battle]]:
+    """``n`` trials of this combat: the top card drawn for each (any card left in a deck of unknown order, each
+    equally likely [SW-6.1]; the top card itself where the order is known or a card was revealed [SW-4.2]), each
+    drawn bonus played through the game's own ``resolve`` (best play [SW-6.2]) and ``apply``; counted by the
+    battle left behind. A refused combat leaves all ``n`` where they were."""
+    import numpy as np
+
+    plan = _plan(rules, battle, attack)
+    if plan is None or n == 0:
+        return [(n, battle)]
+    combat = plan.combat
+    assert combat is not None
+    options = combat.bonus_options()
+    if options:
+        drawn = np.asarray(options, dtype=np.int64)[rng.integers(0, len(options), size=n)]
+        values, counts = np.unique(drawn, return_counts=True)
+        draws = list(zip(values.tolist(), counts.tolist(), strict=True))
+    else:
+        draws = [(combat.known_bonus(), n)]
+    branches = []
+    for bonus, count in draws:
+        resolution = rules.resolve(plan, ScriptedSource([bonus]))
+        branches.append((count, rules.apply(battle, resolution)))
+    return merge(branches)
+
+
+def left(battle: Battle, uid: str) -> int:
+    """What is left of a card: its toughness less its damage counters (a card without toughness has 1), 0 once
+    it is destroyed and gone [SW-5.3]."""
+    for card in battle.cards:
+        if card.id == uid:
+            return (card.toughness or 1) - card.counters
+    return 0
+
+
+def begin(rules: Swerve, battle: Battle, uid: str) -> Battle:
+    """The battle as a duel begins with ``uid`` to begin combat, in its owner's turn [SW-8.1]: a battle recording
+    no turn is taken to be at turn 1 of that player; one recording another player's turn has it passed on
+    (:func:`pass_to`). The battle comes back as a :class:`DuelBattle`."""
+    owner = battle.card(uid).owner
+    battle = battle if isinstance(battle, DuelBattle) else DuelBattle(**dict(battle))
+    if battle.turn is None:
+        return battle.model_copy(update={"turn": Turn(number=1, side=owner)})
+    return pass_to(rules, battle, uid)
+
+
+def pass_to(rules: Swerve, battle: Battle, uid: str) -> Battle:
+    """The battle with the turn passed on until it is ``uid``'s owner's: each player's turn ends in the order the
+    players appear, and each player's swerved cards are unswerved as their turn starts [SW-8.1]."""
+    owner = battle.card(uid).owner
+    for _ in range(len(rules.sides(battle)) + 1):
+        if rules.side_to_act(battle) == owner:
+            return battle
+        battle = rules.end_turn(battle)[0]
+    raise AssertionError(f"the turn never passes to {owner}")
+
+
+__all__ = ["DuelBattle", "begin", "exchanges", "left", "pass_to", "sampled_exchanges"]
