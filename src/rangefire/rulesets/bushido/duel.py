@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from fractions import Fraction
+from functools import lru_cache
 from typing import TYPE_CHECKING, TypeVar
 
 from rangefire.core import Attack, Resolution
@@ -43,20 +44,30 @@ def merge(branches: Iterable[tuple[W, Battle]]) -> list[tuple[W, Battle]]:
 
 # -- one attack, exactly --------------------------------------------------------------------------------------
 def outcome_dist(plan: BushidoPlan) -> Dist[BushidoOutcome]:
-    """The exact distribution of what a planned attack comes to: the opposed test [BU-6.1 to BU-6.4], then on a
-    hit the wound roll on the chart at the SL [BU-7.2]; ``removed`` where the wounds fill the track [BU-7.3]."""
-    miss = BushidoOutcome(hit=False, success_level=0, wounds=0)
-    if plan.fails:  # a redirection beyond long range fails before any roll [BU-4.3]
+    """The exact distribution of what a planned attack comes to (see :func:`attack_outcomes`); a redirection
+    beyond long range fails before any roll [BU-4.3]."""
+    if plan.fails:
         return Dist.constant(BushidoOutcome(hit=False, success_level=0, wounds=0, fails=True))
-    rolls = wound_dist(plan.wound_roll_modifier)
+    return attack_outcomes(plan.attack_dice, plan.defense_dice, plan.supporting_dice_cap, plan.wound_roll_modifier,
+                           plan.target_wounds_left)
+
+
+@lru_cache(maxsize=4096)
+def attack_outcomes(attack_dice: int, defense_dice: int, cap: int | None, modifier: int,
+                    left: int) -> Dist[BushidoOutcome]:
+    """The opposed test [BU-6.1 to BU-6.4], then on a hit the wound roll (1D6 + ``modifier``) on the chart at the
+    SL [BU-7.2]; ``removed`` where the wounds fill the ``left`` boxes [BU-7.3]. Kept: a duel meets the same dice
+    again and again."""
+    miss = BushidoOutcome(hit=False, success_level=0, wounds=0)
+    rolls = wound_dist(modifier)
 
     def after(test: tuple[bool, int]) -> Dist[BushidoOutcome]:
         hit, sl = test
         if not hit:
             return Dist.constant(miss)
-        return rolls.map(lambda roll: _hit(sl, wounds_for(roll, sl), plan.target_wounds_left))
+        return rolls.map(lambda roll: _hit(sl, wounds_for(roll, sl), left))
 
-    return opposed_dist(plan.attack_dice, plan.defense_dice, plan.supporting_dice_cap).bind(after)
+    return opposed_dist(attack_dice, defense_dice, cap).bind(after)
 
 
 def _hit(sl: int, wounds: int, left: int) -> BushidoOutcome:
@@ -71,8 +82,21 @@ def exchanges(rules: Bushido, battle: Battle, attack: Attack) -> list[tuple[Frac
     if plan is None:
         return [(Fraction(1), battle)]
     assert isinstance(plan, BushidoPlan)
-    return merge((p, rules.apply(battle, Resolution(plan, (), {}, outcome)))
-                 for outcome, p in outcome_dist(plan).probabilities().items())
+    return applied(rules, battle, plan, ((p, outcome) for outcome, p in outcome_dist(plan).probabilities().items()))
+
+
+def applied(rules: Bushido, battle: Battle, plan: BushidoPlan,
+            outcomes: Iterable[tuple[W, BushidoOutcome]]) -> list[tuple[W, Battle]]:
+    """The battles the outcomes leave behind by the game's own ``apply``, with their weights; equal battles
+    merged. What an outcome changes is the boxes it marks (wounds beyond the track fill it, and the model is
+    removed [BU-7.3]), with the Ammo spent and the attack mark, the same whatever it is [BU-4.1, BU-8.1]: so each
+    number of boxes marked is applied once, for one of its outcomes (many SLs give the same wounds)."""
+    groups: dict[int, tuple[W, BushidoOutcome]] = {}
+    for weight, outcome in outcomes:
+        marks = min(outcome.wounds, plan.target_wounds_left)
+        groups[marks] = (groups[marks][0] + weight, groups[marks][1]) if marks in groups else (weight, outcome)
+    return merge((weight, rules.apply(battle, Resolution(plan, (), {}, outcome)))
+                 for weight, outcome in groups.values())
 
 
 # -- one attack, every die rolled -----------------------------------------------------------------------------
@@ -125,14 +149,14 @@ def sampled_exchanges(rules: Bushido, battle: Battle, attack: Attack, n: int, rn
     assert isinstance(plan, BushidoPlan)
     hit, sl, wounds = sample_outcomes(plan, n, rng)
     rows, counts = np.unique(np.stack([hit.astype(np.int64), sl, wounds], axis=1), axis=0, return_counts=True)
-    branches = []
+    outcomes = []
     for (h, s, w), count in zip(rows.tolist(), counts.tolist(), strict=True):
         if h:
-            outcome = _hit(s, w, plan.target_wounds_left)
+            outcomes.append((count, _hit(s, w, plan.target_wounds_left)))
         else:
-            outcome = BushidoOutcome(hit=False, success_level=0, wounds=0, fails=True if plan.fails else None)
-        branches.append((count, rules.apply(battle, Resolution(plan, (), {}, outcome))))
-    return merge(branches)
+            outcomes.append((count, BushidoOutcome(hit=False, success_level=0, wounds=0,
+                                                   fails=True if plan.fails else None)))
+    return applied(rules, battle, plan, outcomes)
 
 
 # -- the turn [BU-8] ------------------------------------------------------------------------------------------
@@ -170,4 +194,5 @@ def pass_to(rules: Bushido, battle: Battle, uid: str) -> Battle:
     return battle
 
 
-__all__ = ["begin", "exchanges", "left", "outcome_dist", "pass_to", "sample_outcomes", "sampled_exchanges"]
+__all__ = ["applied", "attack_outcomes", "begin", "exchanges", "left", "outcome_dist", "pass_to", "sample_outcomes",
+           "sampled_exchanges"]
