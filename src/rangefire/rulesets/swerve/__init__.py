@@ -166,6 +166,10 @@ class Swerve(Ruleset[Battle, CombatPlan, SwerveOutcome]):
         from rangefire.rulesets.swerve import duel
         return duel.left(battle, uid)
 
+    def duel_key(self, battle: Battle) -> str:
+        from rangefire.rulesets.swerve import duel
+        return duel.battle_key(battle)
+
     def duel_begin(self, battle: Battle, uid: str) -> Battle:
         from rangefire.rulesets.swerve import duel
         return duel.begin(self, battle, uid)

@@ -33,18 +33,10 @@ W = TypeVar("W", Fraction, int)
 
 
 def battle_key(battle: Battle) -> str:
-    """Equal battles have equal keys (a swerve battle holds mappings, the players and the hands, so it is not
-    hashable itself; they are compared as mappings are, whatever the order of their keys)."""
+    """A key equal for two battles only where they are equal, for a duel to merge the battles it reaches (a swerve
+    battle holds mappings, the players and the hands, so it is not hashable itself; they are compared as mappings
+    are, whatever the order of their keys)."""
     return json.dumps(battle.model_dump(mode="json"), sort_keys=True)
-
-
-class DuelBattle(Battle):
-    """A swerve battle as a duel's state: the same value, hashable by its canonical form, so that a chain over
-    battles can merge equal ones (a plain battle holds mappings: the players and the hands). The game's own
-    steps keep the kind (they copy the battle), and it is written out as any battle."""
-
-    def __hash__(self) -> int:
-        return hash(battle_key(self))
 
 
 def merge(branches: Iterable[tuple[W, Battle]]) -> list[tuple[W, Battle]]:
@@ -129,9 +121,8 @@ def left(battle: Battle, uid: str) -> int:
 def begin(rules: Swerve, battle: Battle, uid: str) -> Battle:
     """The battle as a duel begins with ``uid`` to begin combat, in its owner's turn [SW-8.1]: a battle recording
     no turn is taken to be at turn 1 of that player; one recording another player's turn has it passed on
-    (:func:`pass_to`). The battle comes back as a :class:`DuelBattle`."""
+    (:func:`pass_to`)."""
     owner = battle.card(uid).owner
-    battle = battle if isinstance(battle, DuelBattle) else DuelBattle(**dict(battle))
     if battle.turn is None:
         return battle.model_copy(update={"turn": Turn(number=1, side=owner)})
     return pass_to(rules, battle, uid)
@@ -148,4 +139,4 @@ def pass_to(rules: Swerve, battle: Battle, uid: str) -> Battle:
     raise AssertionError(f"the turn never passes to {owner}")
 
 
-__all__ = ["DuelBattle", "begin", "exchanges", "left", "pass_to", "sampled_exchanges"]
+__all__ = ["battle_key", "begin", "exchanges", "left", "pass_to", "sampled_exchanges"]
