@@ -230,7 +230,7 @@ class Bushido(Ruleset[Battle, BushidoPlan, BushidoOutcome]):
         return after, log
 
     # -- duels (rangefire.rulesets.bushido.duel) ---------------------------------------------------
-    duel_left_name = "wound boxes left"
+    duel_left_name = "wound boxes"
 
     def exchanges(self, battle: Battle, attack: Attack) -> list[tuple[Fraction, Battle]]:
         from rangefire.rulesets.bushido import duel

@@ -151,7 +151,7 @@ class Swerve(Ruleset[Battle, CombatPlan, SwerveOutcome]):
         return after, log
 
     # -- duels: a combat followed by the next (rangefire.rulesets.swerve.duel) ------------------------
-    duel_left_name = "toughness left"
+    duel_left_name = "toughness"
 
     def exchanges(self, battle: Battle, attack: Attack) -> list[tuple[Fraction, Battle]]:
         from rangefire.rulesets.swerve import duel
