@@ -240,3 +240,15 @@ def test_the_monte_carlo_agrees_with_the_exact_chain_bu_6_bu_7():
     assert chi_square(exact.turns, sampled.turns, n) > 0.001
     for role in ("a", "b"):
         assert chi_square(exact.left[role], sampled.left[role], n) > 0.001
+
+
+def test_the_duel_keeps_the_declared_target_bu_4_2():
+    """In the temple yard the yojimbo may be nominated in Takeda's place [BU-4.2]; a duel is between the two
+    models named, so every battle Yoichi's attack leaves behind marks Takeda or nothing, never the yojimbo."""
+    from rangefire.rulesets import load_battle
+
+    ruleset, b = load_battle("src/rangefire/examples/temple.yaml")
+    assert [n.id for n in ruleset.plan(b, Attack("yoichi", "takeda")).nominees] == ["yojimbo"]
+    after = bushido_duel.exchanges(ruleset, b, Attack("yoichi", "takeda"))
+    assert all(s.unit("yojimbo") == b.unit("yojimbo") for _, s in after)
+    assert {5 - wounds_left(s, "takeda") for _, s in after} == {0, 1, 2, 3, 4, 5}  # 1 of 6 marked: 5 left
