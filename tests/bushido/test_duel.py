@@ -252,3 +252,16 @@ def test_the_duel_keeps_the_declared_target_bu_4_2():
     after = bushido_duel.exchanges(ruleset, b, Attack("yoichi", "takeda"))
     assert all(s.unit("yojimbo") == b.unit("yojimbo") for _, s in after)
     assert {5 - wounds_left(s, "takeda") for _, s in after} == {0, 1, 2, 3, 4, 5}  # 1 of 6 marked: 5 left
+
+
+def test_battles_equal_but_for_states_built_apart_share_a_key_bu_8_2():
+    """Ending a turn builds a model's states anew [BU-8.2]: battles equal but for that have one key (the chain
+    merges them), and a battle with one more box marked has another."""
+    b = battle(model("A", "east", 0, states=["prone", "aimed"]), model("B", "west", 5))
+    rebuilt = b.model_copy(update={"units": tuple(u.model_copy(update={"states": tuple(list(u.states))})
+                                                  for u in b.units)})
+    assert rebuilt.unit("A").states is not b.unit("A").states
+    assert BU.duel_key(rebuilt) == BU.duel_key(b)
+    hurt = b.model_copy(update={"units": (b.unit("A"), b.unit("B").model_copy(
+        update={"wounds": b.unit("B").wounds.model_copy(update={"marked": 1})}))})
+    assert BU.duel_key(hurt) != BU.duel_key(b)

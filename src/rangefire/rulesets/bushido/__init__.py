@@ -8,7 +8,7 @@ test and the wound chart (BU-*).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from types import MappingProxyType
@@ -244,6 +244,10 @@ class Bushido(Ruleset[Battle, BushidoPlan, BushidoOutcome]):
     def duel_left(self, battle: Battle, uid: str) -> int:
         from rangefire.rulesets.bushido import duel
         return duel.left(battle, uid)
+
+    def duel_key(self, battle: Battle) -> Hashable:
+        from rangefire.rulesets.bushido import duel
+        return duel.battle_key(battle)
 
     def duel_begin(self, battle: Battle, uid: str) -> Battle:
         from rangefire.rulesets.bushido import duel

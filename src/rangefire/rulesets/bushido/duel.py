@@ -15,31 +15,73 @@ and a duel is between the two models named.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Hashable, Iterable
 from fractions import Fraction
 from functools import lru_cache
 from typing import TYPE_CHECKING, TypeVar
 
 from rangefire.core import Attack, Resolution
+from rangefire.core.fingerprint import fingerprint
 from rangefire.dice import Dist
 from rangefire.rulesets.bushido import Bushido, BushidoOutcome, BushidoPlan
 from rangefire.rulesets.bushido.dice import WOUND_CHART, opposed_dist, wound_dist, wounds_for
-from rangefire.rulesets.bushido.scenario import Battle
+from rangefire.rulesets.bushido.scenario import Battle, Unit
 
 if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray
 
 W = TypeVar("W", Fraction, int)
+#: Plans already made in a duel, by the attack and the battle's key without the turn number, with the battle
+#: they were made for (kept, so that no identity in a key is reused while it is here; bounded).
+_PLANS: dict[Hashable, tuple[Battle, BushidoPlan | None]] = {}
+MAX_PLANS = 20_000
+
+
+def battle_key(battle: Battle, skip: tuple[str, ...] = ()) -> Hashable:
+    """A key equal for two battles only where they are equal, cheap to hash (:func:`fingerprint`: coordinates
+    by identity, shared by the battles a duel copies from one another), with each model's states by value: ending
+    the turn builds them anew [BU-8.2], and battles equal but for that are merged."""
+    return fingerprint(battle, skip=("units", *skip)), tuple(_unit_key(u) for u in battle.units)
+
+
+#: Each model's key by its identity, the model kept beside it (a copied battle keeps most of its models; bounded).
+_UNITS: dict[int, tuple[Unit, Hashable]] = {}
+
+
+def _unit_key(unit: Unit) -> Hashable:
+    found = _UNITS.get(id(unit))
+    if found is not None and found[0] is unit:
+        return found[1]
+    key = (fingerprint(unit, skip=("states",)), unit.states)
+    if len(_UNITS) >= MAX_PLANS:
+        _UNITS.clear()
+    _UNITS[id(unit)] = (unit, key)
+    return key
+
+
+def plan_of(rules: Bushido, battle: Battle, attack: Attack) -> BushidoPlan | None:
+    """The attack's plan, None where it is refused; kept across the turns of a duel (nothing in a plan reads the
+    turn's number: the states it clears [BU-8.2] are in the key)."""
+    key = (attack, battle_key(battle, skip=("turn",)))
+    found = _PLANS.get(key)
+    if found is not None:
+        return found[1]
+    plan = rules.check(battle, attack).plan
+    assert plan is None or isinstance(plan, BushidoPlan)
+    if len(_PLANS) >= MAX_PLANS:
+        _PLANS.clear()
+    _PLANS[key] = (battle, plan)
+    return plan
 
 
 def merge(branches: Iterable[tuple[W, Battle]]) -> list[tuple[W, Battle]]:
-    """Equal battles merged, their weights added, in the order each first came (a battle is an immutable,
-    hashable value)."""
-    out: dict[Battle, W] = {}
+    """Equal battles merged (by :func:`battle_key`), their weights added, in the order each first came."""
+    out: dict[Hashable, tuple[W, Battle]] = {}
     for weight, battle in branches:
-        out[battle] = out[battle] + weight if battle in out else weight
-    return [(weight, battle) for battle, weight in out.items()]
+        key = battle_key(battle)
+        out[key] = (out[key][0] + weight, out[key][1]) if key in out else (weight, battle)
+    return list(out.values())
 
 
 # -- one attack, exactly --------------------------------------------------------------------------------------
@@ -78,11 +120,21 @@ def exchanges(rules: Bushido, battle: Battle, attack: Attack) -> list[tuple[Frac
     """Every battle this attack can leave behind, with its exact probability; equal battles merged; the
     probabilities sum to 1. A refused attack (out of Ammo [BU-3.5], out of range [BU-3.4], no sight [BU-3.2],
     in a zone of control [BU-3.3], a second attack this turn [BU-8.1]...) leaves the battle as it is."""
-    plan = rules.check(battle, attack).plan
+    plan = plan_of(rules, battle, attack)
     if plan is None:
         return [(Fraction(1), battle)]
-    assert isinstance(plan, BushidoPlan)
-    return applied(rules, battle, plan, ((p, outcome) for outcome, p in outcome_dist(plan).probabilities().items()))
+    if plan.fails:
+        return applied(rules, battle, plan, [(Fraction(1), outcome_dist(plan).outcomes()[0])])
+    return applied(rules, battle, plan, _weighted(plan.attack_dice, plan.defense_dice, plan.supporting_dice_cap,
+                                                  plan.wound_roll_modifier, plan.target_wounds_left))
+
+
+@lru_cache(maxsize=4096)
+def _weighted(attack_dice: int, defense_dice: int, cap: int | None, modifier: int,
+              left: int) -> tuple[tuple[Fraction, BushidoOutcome], ...]:
+    """:func:`attack_outcomes` as (probability, outcome) pairs."""
+    dist = attack_outcomes(attack_dice, defense_dice, cap, modifier, left)
+    return tuple((p, outcome) for outcome, p in dist.probabilities().items())
 
 
 def applied(rules: Bushido, battle: Battle, plan: BushidoPlan,
@@ -143,16 +195,16 @@ def sampled_exchanges(rules: Bushido, battle: Battle, attack: Attack, n: int, rn
     each (summing to ``n``); equal battles merged. A refused attack leaves all ``n`` where they were."""
     import numpy as np
 
-    plan = rules.check(battle, attack).plan
+    plan = plan_of(rules, battle, attack)
     if plan is None or n == 0:
         return [(n, battle)]
-    assert isinstance(plan, BushidoPlan)
     hit, sl, wounds = sample_outcomes(plan, n, rng)
-    rows, counts = np.unique(np.stack([hit.astype(np.int64), sl, wounds], axis=1), axis=0, return_counts=True)
+    # trials are told apart by the boxes they mark (see applied): one trial of each number stands for its outcome
+    _, first, counts = np.unique(np.minimum(wounds, plan.target_wounds_left), return_index=True, return_counts=True)
     outcomes = []
-    for (h, s, w), count in zip(rows.tolist(), counts.tolist(), strict=True):
-        if h:
-            outcomes.append((count, _hit(s, w, plan.target_wounds_left)))
+    for i, count in zip(first.tolist(), counts.tolist(), strict=True):
+        if hit[i]:
+            outcomes.append((count, _hit(int(sl[i]), int(wounds[i]), plan.target_wounds_left)))
         else:
             outcomes.append((count, BushidoOutcome(hit=False, success_level=0, wounds=0,
                                                    fails=True if plan.fails else None)))
@@ -194,5 +246,5 @@ def pass_to(rules: Bushido, battle: Battle, uid: str) -> Battle:
     return battle
 
 
-__all__ = ["applied", "attack_outcomes", "begin", "exchanges", "left", "outcome_dist", "pass_to", "sample_outcomes",
-           "sampled_exchanges"]
+__all__ = ["applied", "attack_outcomes", "battle_key", "begin", "exchanges", "left", "outcome_dist", "pass_to",
+           "plan_of", "sample_outcomes", "sampled_exchanges"]
