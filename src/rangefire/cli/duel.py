@@ -128,7 +128,8 @@ def render_duel(result: DuelResult, estimate: DuelEstimate | None) -> None:
         out.print(text("neither unit can fire at the other: no unit is destroyed (neither wins)"))
 
     def table(title: str, rows: list[tuple[str, Any, Any, Any]], cumulative: bool) -> None:
-        t = Table(title=text(title), title_justify="left")
+        out.print(text(title, "bold"))  # above the table, not its title: a title wraps to the table's width
+        t = Table()
         t.add_column("", overflow="fold")
         t.add_column("exactly" if cumulative else "P", justify="right")
         if cumulative:
