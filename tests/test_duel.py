@@ -84,6 +84,19 @@ def test_monte_carlo_agrees_with_the_exact_chain_by_chi_square(fight):
     assert _chi2(result.left["b"], est.left["b"], SAMPLES) > 0.001
 
 
+def test_monte_carlo_agrees_in_cover_with_saves_and_disorder():
+    """Light woods (saves on 5+ [DC-4.1]), a disordered firer (-1 [DC-3.3]) and one discipline die [DC-5.2]:
+    the sampled duel agrees with the exact chain (chi-square, seed 5)."""
+    doc = find_ruleset("dress-on-the-colors")
+    battle = dc_battle(F(stands=2, disordered=True), T(stands=3, d=7), terrain=(
+        {"id": "wood", "kind": "light", "polygon": [[-4, 7.5], [4, 7.5], [4, 10], [-4, 10]]},), discipline_dice=1)
+    result = duel(doc, battle, "F", "T", turns=3)
+    est = sample_duel(doc, battle, "F", "T", turns=3, samples=SAMPLES, seed=5)
+    for exact, counts in ((result.winner, est.winner), (result.turns, est.turns), (result.left["a"], est.left["a"]),
+                          (result.left["b"], est.left["b"])):
+        assert _chi2(exact, counts, SAMPLES) > 0.001
+
+
 def test_monte_carlo_is_reproducible_and_rolls_its_own_dice(fight, monkeypatch):
     doc, battle, _ = fight
     first = sample_duel(doc, battle, "F", "T", turns=2, samples=2_000, seed=3)
