@@ -428,3 +428,19 @@ def test_the_other_games_sweep_as_their_plain_loop(tmp_path, example, attack, ax
     rows = pq.read_table(out).to_pylist()
     assert rows == plain_rows(sweep, range(sweep.points))
     assert all(row["legal"] for row in rows) and len({row[sweep.quantities()[0]] for row in rows}) > 1
+
+
+def test_a_long_axis_is_validated_by_samples_and_a_bad_value_among_the_rest_stops_at_its_point(tmp_path):
+    """An axis of more values than its share of the checks made before the start: its bad values are found
+    when their points are computed, named with the point; a long axis is never copied into the plan."""
+    path = grid_file(tmp_path, f"""
+        scenario: {WHEATFIELD}
+        attacker: 15th-alabama
+        axes:
+          - {{path: options.discipline_pass, values: [{", ".join(["6"] * 2001 + ["6.5"] + ["6"] * 10)}]}}
+        """)
+    sweep = load_grid(path)
+    assert sweep.copied == (None,)
+    said = r"point 2001 \(options.discipline_pass=6.5\): .*options.discipline_pass: must be a whole number"
+    with pytest.raises(SweepError, match=said):
+        run_sweep(sweep, tmp_path / "o.parquet", workers=1)
