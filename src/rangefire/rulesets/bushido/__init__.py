@@ -30,12 +30,20 @@ from rangefire.core import (
     Resolution,
     Ruleset,
 )
+from rangefire.core.options import house_note
 from rangefire.core.ruleset import check_turn_number
 from rangefire.dice import Dist
-from rangefire.rulesets.bushido.dice import attack_odds, contest, pools, side_result, wound_roll, wounds_for
-from rangefire.rulesets.bushido.scenario import KEY, Battle, Options, Turn, Unit, cross_problems
+from rangefire.rulesets.bushido.dice import (
+    WOUND_CHART,
+    attack_odds,
+    contest,
+    pools,
+    side_result,
+    wound_roll,
+    wounds_for,
+)
+from rangefire.rulesets.bushido.scenario import CHART_ROLLS, CHART_SLS, KEY, Battle, Options, Turn, Unit, cross_problems
 from rangefire.rulesets.bushido.table import (
-    BAND_DICE,
     Nominee,
     band,
     cover,
@@ -63,6 +71,30 @@ def _count(n: int, one: str, many: str) -> str:
 def _dice_noun(pool: str, delta: int) -> str:
     """The pool a modifier changes, in the number its size asks for: ``+1 attack die``, ``+2 attack dice``."""
     return f"{pool} {'die' if abs(delta) == 1 else 'dice'}"
+
+
+#: The rules' values of every option: an explanation names a house rule beside them.
+RULES = Options()
+
+
+def _inches(value: Fraction) -> str:
+    return f"{float(value):g} in"
+
+
+def _ruled(shown: str, rules: str) -> str:
+    """`` (house rule; the rules say 1 in)`` after a value a house rule sets, nothing after the rules' value."""
+    return "" if shown == rules else f" {house_note(shown, rules)}"
+
+
+def _modifier(clause: str, pool: str, delta: int, rules: int, reason: str, cite: str = "") -> Modifier:
+    """A modifier in dice [BU-5.5], with the house rule named where the battle's value is not the rules'."""
+    return Modifier(clause, delta, f"{_dice_noun(pool, delta)}: {reason}{_ruled(f'{delta:+d}', f'{rules:+d}')}{cite}")
+
+
+def _chart_changes(chart: tuple[tuple[int, ...], ...]) -> list[str]:
+    """The wound chart's entries a house rule changes: ``roll 6 at SL 2 gives 9 (the rules say 4)`` [BU-7.2]."""
+    return [f"roll {roll} at SL {sl} gives {chart[roll - 1][sl]} (the rules say {WOUND_CHART[roll - 1][sl]})"
+            for roll in CHART_ROLLS for sl in CHART_SLS if chart[roll - 1][sl] != WOUND_CHART[roll - 1][sl]]
 
 
 @dataclass(frozen=True)
@@ -101,6 +133,8 @@ class BushidoPlan(Plan):
     armour_piercing: bool = False
     ammo_before: int | None = None
     target_wounds_left: int = 0
+    #: The battle's options: the wound chart and the tie rule the dice are judged by [BU-6.3, BU-7.2].
+    options: Options = field(default=RULES, repr=False)
     #: Plans for each model the defender may nominate instead [BU-4.2]; for odds, not part of the data.
     alternatives: tuple[BushidoPlan, ...] = field(default=(), compare=False, repr=False)
 
@@ -136,7 +170,9 @@ class BushidoPlan(Plan):
 
     def _cover_text(self) -> str:
         if self.cover_by:
-            return f"{', '.join(self.cover_by)} within 1 in of {self.target} on every line of sight"
+            reach = _inches(self.options.cover_reach)
+            return (f"{', '.join(self.cover_by)} within {reach}{_ruled(reach, _inches(RULES.cover_reach))} of "
+                    f"{self.target} on every line of sight")
         return f"no line of sight to {self.target} at all"
 
     def dice_text(self) -> str:
@@ -158,6 +194,10 @@ class BushidoPlan(Plan):
         if not self.fails:
             rows += [("attack dice", str(self.attack_dice)), ("defense dice", str(self.defense_dice)),
                      ("wound roll", f"1D6 {self.wound_roll_modifier:+d}")]
+            cap = self.supporting_dice_cap
+            if cap != RULES.cap:  # the result counts at most this many supporting dice [BU-6.2]
+                shown = "no cap" if cap is None else f"at most {_count(cap, 'supporting die', 'supporting dice')}"
+                rows.append(("supporting dice", f"{shown} {house_note(str(cap), 'none')} [BU-6.2]"))
         if self.ammo_before is not None:
             rows.append(("ammo", f"{self.ammo_before} -> {self.ammo_before - 1} (spent on declaring) [BU-4.1]"))
         if self.nominees and not self.redirected:
@@ -344,8 +384,10 @@ class Bushido(Ruleset[Battle, BushidoPlan, BushidoOutcome]):
             refusals.append(Refusal("BU-3.3", f"{shooter.id} is in base contact with {', '.join(touching)}"))
         zones = [u.id for u in enemies if u.id not in touching and in_zone(battle, u, shooter)]
         if zones:
+            zone = _inches(battle.options.zone_of_control)
             refusals.append(Refusal("BU-3.3", f"{shooter.id} is in the zone of control of {', '.join(zones)} "
-                                              "(within 1 in of the base, in its line of sight) [BU-2.2]"))
+                                              f"(within {zone}{_ruled(zone, _inches(RULES.zone_of_control))} of "
+                                              "the base, in its line of sight) [BU-2.2]"))
         return refusals
 
     def _why_not_nominee(self, battle: Battle, shooter: Unit, declared: Unit, model: Unit) -> str:
@@ -364,6 +406,7 @@ class Bushido(Ruleset[Battle, BushidoPlan, BushidoOutcome]):
         band_ = band(shooter, target, weapon)
         covered, seen, cover_by = cover(battle, shooter, target)
         notes = [LogLine("BU-2.1", f"line of sight to {target.id} {seen.describe()}")]
+        options = battle.options
         if redirected:
             notes.insert(0, LogLine("BU-4.2", f"{declared.id}'s player nominates {target.id} as the target"))
             if band_ is None:
@@ -372,31 +415,49 @@ class Bushido(Ruleset[Battle, BushidoPlan, BushidoOutcome]):
         elif found:
             notes.append(LogLine("BU-4.2", f"{target.side} may nominate {' or '.join(n.id for n in found)} instead "
                                            f"(choice redirect_to); {target.id} stays the target"))
+        am, rules_am = options.attack_modifiers, RULES.attack_modifiers
+        if shooter.attacked and not options.one_attack_per_turn:
+            notes.append(LogLine("BU-8.1", f"{shooter.id} has already made a ranged attack this turn: a second is "
+                                           f"made {house_note('more', 'one a turn')}"))
         mods: list[Modifier] = []
         attack = shooter.rcp
-        one = _dice_noun("attack", 1)
         if shooter.has("aimed"):
-            mods.append(Modifier("BU-5.3", +1, f"{one}: aimed this turn"))
+            mods.append(_modifier("BU-5.3", "attack", am.aimed, rules_am.aimed, "aimed this turn"))
         if shooter.has("ran"):
-            mods.append(Modifier("BU-5.3", -1, f"{one}: ran this turn"))
+            mods.append(_modifier("BU-5.3", "attack", am.ran, rules_am.ran, "ran this turn"))
         if shooter.has("moved") or shooter.has("will_move"):
-            mods.append(Modifier("BU-5.3", -1, f"{one}: has moved or will move this activation"))
+            mods.append(_modifier("BU-5.3", "attack", am.moved, rules_am.moved,
+                                  "has moved or will move this activation"))
         if covered:
-            mods.append(Modifier("BU-5.3", -1, f"{one}: {target.id} is in cover"
-                                               f"{' (' + ', '.join(cover_by) + ')' if cover_by else ''} [BU-5.7]"))
+            mods.append(_modifier("BU-5.3", "attack", am.cover, rules_am.cover, f"{target.id} is in cover"
+                                  f"{' (' + ', '.join(cover_by) + ')' if cover_by else ''}", " [BU-5.7]"))
         attack += sum(m.delta for m in mods)
-        defense = BAND_DICE.get(band_ or "long", 0)
+        judged = band_ or "long"  # a redirected attack beyond long range rolls nothing [BU-4.3]
+        defense = getattr(options.defense_dice, judged)
+        rules_defense = getattr(RULES.defense_dice, judged)
+        if band_ is not None and defense != rules_defense:
+            notes.append(LogLine("BU-5.1", f"{band_} range: {_count(defense, 'defense die', 'defense dice')} "
+                                           f"{house_note(str(defense), str(rules_defense))}"))
+        dm, rules_dm = options.defense_modifiers, RULES.defense_modifiers
         dmods = []
-        for state, reason in (("prone", "prone"), ("ran", "ran"), ("surprised", "surprised")):
+        for state in ("prone", "ran", "surprised"):
             if target.has(state):
-                dmods.append(Modifier("BU-5.4", -1, f"{_dice_noun('defense', 1)}: {target.id} is {reason}"))
+                dmods.append(_modifier("BU-5.4", "defense", getattr(dm, state), getattr(rules_dm, state),
+                                       f"{target.id} is {state}"))
         if target.size == "large":
-            dmods.append(Modifier("BU-5.4", -1, f"{_dice_noun('defense', 1)}: {target.id} is Large "
-                                                f"({target.base} mm)"))
+            dmods.append(_modifier("BU-5.4", "defense", dm.large, rules_dm.large,
+                                   f"{target.id} is Large ({target.base} mm)"))
         elif target.size == "small":
-            dmods.append(Modifier("BU-5.4", +1, f"{_dice_noun('defense', 1)}: {target.id} is Small "
-                                                f"({target.base} mm)"))
+            dmods.append(_modifier("BU-5.4", "defense", dm.small, rules_dm.small,
+                                   f"{target.id} is Small ({target.base} mm)"))
         defense += sum(m.delta for m in dmods)
+        if not options.attacker_wins_ties:
+            notes.append(LogLine("BU-6.3", "equal results and equal dice remaining: the defender wins at SL 0 "
+                                           f"{house_note('the defender', 'the attacker')}"))
+        changed = _chart_changes(options.chart)
+        if changed:
+            shown = "; ".join(changed[:4]) + (f"; and {len(changed) - 4} more" if len(changed) > 4 else "")
+            notes.append(LogLine("BU-7.2", f"the wound chart is a house rule: {shown}"))
         rolled_a, rolled_d, gain_a, gain_d = pools(attack, defense)
         extra = []
         if attack < 1 or defense < 1:
@@ -417,7 +478,7 @@ class Bushido(Ruleset[Battle, BushidoPlan, BushidoOutcome]):
             attack_pool=attack, defense_pool=defense, attack_dice=rolled_a, defense_dice=rolled_d,
             supporting_dice_cap=battle.options.cap, wound_modifier=weapon.wound_modifier, armour=target.armour,
             armour_piercing=weapon.armour_piercing, ammo_before=weapon.ammo,
-            target_wounds_left=target.wounds.left, alternatives=alternatives)
+            target_wounds_left=target.wounds.left, options=options, alternatives=alternatives)
 
     # -- odds, resolution, application -----------------------------------------------------------
     def _odds(self, plan: BushidoPlan) -> Odds:
@@ -430,7 +491,7 @@ class Bushido(Ruleset[Battle, BushidoPlan, BushidoOutcome]):
         if plan.fails:
             return {"wounds": Dist.constant(0), "success_level": Dist.constant(0)}, {"hit": 0}
         wounds, sl, hit = attack_odds(plan.attack_dice, plan.defense_dice, plan.wound_roll_modifier,
-                                      plan.supporting_dice_cap)
+                                      plan.supporting_dice_cap, plan.options.chart, plan.options.attacker_wins_ties)
         return {"wounds": wounds, "success_level": sl}, {"hit": hit}
 
     def _resolve(self, plan: BushidoPlan, source: DiceSource) -> tuple[list[LogLine], BushidoOutcome]:
@@ -451,13 +512,16 @@ class Bushido(Ruleset[Battle, BushidoPlan, BushidoOutcome]):
         for who, dice, (result, kept) in (("attack", a_dice, a), ("defense", d_dice, d)):
             log.append(LogLine("BU-6.2", f"{who} dice {', '.join(map(str, dice))}: 1s discarded, "
                                          f"{kept} remain{'s' if kept == 1 else ''}, result {result}"))
-        hit, sl = contest(a, d)
+        ties = plan.options.attacker_wins_ties
+        hit, sl = contest(a, d, ties)
         neither = a[0] == d[0] == 0  # a result of 0 never wins, so two of them leave no winner [BU-6.3]
+        winner = "the attacker" if hit else "the defender"
         if neither:
             log.append(LogLine("BU-6.3", "both results are 0: neither wins, the attack misses"))
         elif a[0] == d[0]:
-            log.append(LogLine("BU-6.3", f"equal results; {'the attacker' if hit else 'the defender'} wins at SL 0 "
-                                         f"({_count(a[1], 'remaining die', 'remaining dice')} against {d[1]})"))
+            rule = "" if a[1] != d[1] or ties else f" {house_note(winner, 'the attacker')}"
+            log.append(LogLine("BU-6.3", f"equal results; {winner} wins at SL 0 "
+                                         f"({_count(a[1], 'remaining die', 'remaining dice')} against {d[1]}){rule}"))
         else:
             log.append(LogLine("BU-6.3", f"{'the attacker' if hit else 'the defender'} wins at SL {sl}"))
         if neither:
@@ -470,10 +534,11 @@ class Bushido(Ruleset[Battle, BushidoPlan, BushidoOutcome]):
         chart = f"1D6 {plan.wound_roll_modifier:+d} on the wound chart at SL {min(sl, 6)}"  # [BU-7.2]
         die = source.roll("wound", 1, need=Need(chart, f"the attack hits at SL {sl}"))[0]
         roll = wound_roll(die, plan.wound_roll_modifier)
-        wounds = wounds_for(roll, sl)
+        wounds = wounds_for(roll, sl, plan.options.chart)
+        rules = str(wounds_for(roll, sl))
         log.append(LogLine("BU-7.2", f"wound die {die} {plan.wound_roll_modifier:+d} = roll {roll} at SL {min(sl, 6)}"
                                      f"{' (SL ' + str(sl) + ' counts as 6)' if sl > 6 else ''}: "
-                                     f"{_count(wounds, 'wound', 'wounds')}"))
+                                     f"{_count(wounds, 'wound', 'wounds')}{_ruled(str(wounds), rules)}"))
         removed = wounds >= plan.target_wounds_left
         marked = _count(min(wounds, plan.target_wounds_left), "box", "boxes")
         log.append(LogLine("BU-7.3", f"{plan.target} marks {marked}"

@@ -22,21 +22,15 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from rangefire.dice import Dist
+from rangefire.rulesets.bushido.scenario import RULES_WOUND_CHART
+
+#: A wound chart: ``chart[roll - 1][sl]`` [BU-7.2].
+Chart = tuple[tuple[int, ...], ...]
 
 FACES = 6
-#: The wound chart [BU-7.2], row by row: roll 1 to 10, columns SL 0 to 6.
-WOUND_CHART: tuple[tuple[int, ...], ...] = (
-    (0, 1, 1, 1, 1, 2, 3),
-    (0, 1, 1, 1, 2, 3, 4),
-    (0, 1, 1, 2, 3, 4, 5),
-    (1, 1, 2, 3, 4, 5, 6),
-    (1, 2, 3, 4, 5, 6, 7),
-    (2, 3, 4, 5, 6, 7, 8),
-    (3, 4, 5, 6, 7, 8, 9),
-    (4, 5, 6, 7, 8, 9, 10),
-    (5, 6, 7, 8, 9, 10, 11),
-    (6, 7, 8, 9, 10, 11, 12),
-)
+#: The rules' wound chart [BU-7.2], row by row: roll 1 to 10, columns SL 0 to 6 (a battle's chart is its option
+#: ``wound_chart``, ``battle.options.chart``; this is its default).
+WOUND_CHART: Chart = RULES_WOUND_CHART
 MAX_CHART_SL = 6
 
 #: A side's result: (result, dice remaining after the 1s are discarded).
@@ -68,18 +62,26 @@ def side_result(dice: Sequence[int], cap: int | None = None) -> Side:
     return kept[0] + support, len(kept)
 
 
-def contest(attacker: Side, defender: Side) -> tuple[bool, int]:
+def contest(attacker: Side, defender: Side, attacker_wins_ties: bool = True) -> tuple[bool, int]:
     """Whether the attacker wins the opposed test, and the winner's success level [BU-6.3].
 
     The higher result wins by the difference; on equal results the side with more remaining dice wins at SL 0,
-    and if that is equal too the attacker does; a result of 0 never wins.
+    and if that is equal too the attacker does (the defender, with ``attacker_wins_ties`` false); a result of 0
+    never wins.
+
+    >>> contest((5, 2), (5, 2)), contest((5, 2), (5, 2), attacker_wins_ties=False)
+    ((True, 0), (False, 0))
     """
     (ra, ka), (rd, kd) = attacker, defender
     if ra != rd:
         return ra > rd, abs(ra - rd)
     if ra == 0:
         return False, 0  # two results of 0: neither wins, so the attack does not hit
-    return ka >= kd, 0
+    return (ka >= kd if attacker_wins_ties else ka > kd), 0
+
+
+def _defender_wins_ties(attacker: Side, defender: Side) -> tuple[bool, int]:
+    return contest(attacker, defender, attacker_wins_ties=False)
 
 
 def wound_roll(die: int, modifier: int) -> int:
@@ -87,9 +89,9 @@ def wound_roll(die: int, modifier: int) -> int:
     return min(10, max(1, die + modifier))
 
 
-def wounds_for(roll: int, sl: int) -> int:
+def wounds_for(roll: int, sl: int, chart: Chart = WOUND_CHART) -> int:
     """The chart's entry for a roll (1..10) and a success level (above 6 counts as 6) [BU-7.2]."""
-    return WOUND_CHART[roll - 1][min(sl, MAX_CHART_SL)]
+    return chart[roll - 1][min(sl, MAX_CHART_SL)]
 
 
 def side_dist(n: int, cap: int | None = None) -> Dist[Side]:
@@ -110,9 +112,11 @@ def side_dist(n: int, cap: int | None = None) -> Dist[Side]:
     return Dist(weights)
 
 
-def opposed_dist(attack_dice: int, defense_dice: int, cap: int | None = None) -> Dist[tuple[bool, int]]:
+def opposed_dist(attack_dice: int, defense_dice: int, cap: int | None = None,
+                 attacker_wins_ties: bool = True) -> Dist[tuple[bool, int]]:
     """The opposed test [BU-6]: (attacker hits, success level of the winner)."""
-    return side_dist(attack_dice, cap).combine(side_dist(defense_dice, cap), contest)
+    rule = contest if attacker_wins_ties else _defender_wins_ties
+    return side_dist(attack_dice, cap).combine(side_dist(defense_dice, cap), rule)
 
 
 def wound_dist(modifier: int) -> Dist[int]:
@@ -120,13 +124,14 @@ def wound_dist(modifier: int) -> Dist[int]:
     return Dist.die(FACES).map(lambda d: wound_roll(d, modifier))
 
 
-def attack_odds(attack_dice: int, defense_dice: int, wound_modifier: int,
-                cap: int | None = None) -> tuple[Dist[int], Dist[int], Fraction]:
-    """Wounds (0 on a miss), the attacker's SL given a hit, and the chance of a hit [BU-6, BU-7]."""
-    test = opposed_dist(attack_dice, defense_dice, cap)
+def attack_odds(attack_dice: int, defense_dice: int, wound_modifier: int, cap: int | None = None,
+                chart: Chart = WOUND_CHART, attacker_wins_ties: bool = True) -> tuple[Dist[int], Dist[int], Fraction]:
+    """Wounds (0 on a miss), the attacker's SL given a hit, and the chance of a hit [BU-6, BU-7], on ``chart``
+    (the battle's wound chart) and with equal results and dice going as ``attacker_wins_ties`` says [BU-6.3]."""
+    test = opposed_dist(attack_dice, defense_dice, cap, attacker_wins_ties)
     hit = test.p(lambda o: o[0])
     rolls = wound_dist(wound_modifier)
-    wounds = test.bind(lambda o: rolls.map(lambda r: wounds_for(r, o[1])) if o[0] else Dist.constant(0))
+    wounds = test.bind(lambda o: rolls.map(lambda r: wounds_for(r, o[1], chart)) if o[0] else Dist.constant(0))
     hits = {sl: w for (won, sl), w in test.weights().items() if won}
     sl = Dist(hits) if hits else Dist.constant(0)
     return wounds, sl, hit

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from fractions import Fraction
+from functools import cached_property
 from typing import Annotated, Any, Literal
 
 from pydantic import Field, model_validator
@@ -26,16 +28,128 @@ Inches = Annotated[Exact, Field(gt=0, le=1000)]
 SIZES = {30: "small", 40: "medium", 50: "large", 60: "large"}
 
 
-class Options(OptionsModel):
-    """The rulings' options, with their defaults [BU-6.2]."""
+#: Wounds the chart may give: a house chart of hostile size is refused when the file is read.
+MAX_CHART_WOUNDS = 100
+#: The wound chart's rows (roll 1 to 10) and columns (SL 0 to 6) [BU-7.2].
+CHART_ROLLS = range(1, 11)
+CHART_SLS = range(0, 7)
+#: The wound chart as the rules print it [BU-7.2], row by row: roll 1 to 10, columns SL 0 to 6.
+RULES_WOUND_CHART: tuple[tuple[int, ...], ...] = (
+    (0, 1, 1, 1, 1, 2, 3),
+    (0, 1, 1, 1, 2, 3, 4),
+    (0, 1, 1, 2, 3, 4, 5),
+    (1, 1, 2, 3, 4, 5, 6),
+    (1, 2, 3, 4, 5, 6, 7),
+    (2, 3, 4, 5, 6, 7, 8),
+    (3, 4, 5, 6, 7, 8, 9),
+    (4, 5, 6, 7, 8, 9, 10),
+    (5, 6, 7, 8, 9, 10, 11),
+    (6, 7, 8, 9, 10, 11, 12),
+)
+Dice = Annotated[int, Field(strict=True, ge=0, le=MAX_RCP)]
+Delta = Annotated[int, Field(strict=True, ge=-10, le=10)]
+Wounds_ = Annotated[int, Field(strict=True, ge=0, le=MAX_CHART_WOUNDS)]
+Reach = Annotated[Exact, Field(ge=0, le=100)]
 
+
+class DefenseDice(OptionsModel):
+    """Defense dice by range band [BU-5.1]."""
+
+    short: Dice = option(1, "BU-5.1", "defense dice against an attack at short range")
+    medium: Dice = option(2, "BU-5.1", "defense dice against an attack at medium range")
+    long: Dice = option(3, "BU-5.1", "defense dice against an attack at long range")
+
+
+class AttackModifiers(OptionsModel):
+    """The attacker's modifiers, in dice [BU-5.3, BU-5.5]."""
+
+    aimed: Delta = option(1, "BU-5.3", "attack dice for a shooter that aimed this turn")
+    ran: Delta = option(-1, "BU-5.3", "attack dice for a shooter that ran this turn")
+    moved: Delta = option(-1, "BU-5.3", "attack dice for a shooter that has moved or will move this activation")
+    cover: Delta = option(-1, "BU-5.3", "attack dice against a defender in cover")
+
+
+class DefenseModifiers(OptionsModel):
+    """The defender's modifiers, in dice [BU-5.4, BU-5.5]."""
+
+    prone: Delta = option(-1, "BU-5.4", "defense dice for a prone defender")
+    ran: Delta = option(-1, "BU-5.4", "defense dice for a defender that ran this turn")
+    surprised: Delta = option(-1, "BU-5.4", "defense dice for a surprised defender")
+    large: Delta = option(-1, "BU-5.4", "defense dice for a Large defender (50 or 60 mm base)")
+    small: Delta = option(1, "BU-5.4", "defense dice for a Small defender (30 mm base)")
+
+
+class WoundRow(OptionsModel):
+    """One roll's row of the wound chart: the wounds at SL 0 to 6 [BU-7.2]. The chart's default carries each
+    row's numbers, so a row has no defaults of its own."""
+
+    sl_0: Wounds_ = Field(description="wounds at SL 0")
+    sl_1: Wounds_ = Field(description="wounds at SL 1")
+    sl_2: Wounds_ = Field(description="wounds at SL 2")
+    sl_3: Wounds_ = Field(description="wounds at SL 3")
+    sl_4: Wounds_ = Field(description="wounds at SL 4")
+    sl_5: Wounds_ = Field(description="wounds at SL 5")
+    sl_6: Wounds_ = Field(description="wounds at SL 6 and above")
+
+    @property
+    def entries(self) -> tuple[int, ...]:
+        return tuple(getattr(self, f"sl_{sl}") for sl in CHART_SLS)
+
+
+def _row(roll: int) -> Any:
+    entries = RULES_WOUND_CHART[roll - 1]
+    return option(WoundRow(**{f"sl_{sl}": n for sl, n in zip(CHART_SLS, entries, strict=True)}), "BU-7.2",
+                  f"wounds for a wound roll of {roll}{' or less' if roll == 1 else ' or more' if roll == 10 else ''}")
+
+
+class WoundChart(OptionsModel):
+    """The wound chart [BU-7.2]: a row for each wound roll (1 to 10, after clamping), a column for each SL
+    (0 to 6; above 6 counts as 6)."""
+
+    roll_1: WoundRow = _row(1)
+    roll_2: WoundRow = _row(2)
+    roll_3: WoundRow = _row(3)
+    roll_4: WoundRow = _row(4)
+    roll_5: WoundRow = _row(5)
+    roll_6: WoundRow = _row(6)
+    roll_7: WoundRow = _row(7)
+    roll_8: WoundRow = _row(8)
+    roll_9: WoundRow = _row(9)
+    roll_10: WoundRow = _row(10)
+
+    @property
+    def rows(self) -> tuple[tuple[int, ...], ...]:
+        """The chart as ``rows[roll - 1][sl]``, as :data:`RULES_WOUND_CHART` holds the rules' chart."""
+        return tuple(getattr(self, f"roll_{roll}").entries for roll in CHART_ROLLS)
+
+
+class Options(OptionsModel):
+    """The game's numbers and rulings, with the rules' values as defaults [BU-1.4 to BU-8.1]."""
+
+    obscuring_sight: Reach = option(
+        Fraction(3), "BU-2.1", "inches of obscuring terrain a model sees into or through (more blocks sight)")
+    zone_of_control: Reach = option(
+        Fraction(1), "BU-2.2", "inches a zone of control reaches beyond the base edge")
+    defense_dice: DefenseDice = option(DefenseDice(), "BU-5.1", "defense dice by range band")
+    attack_modifiers: AttackModifiers = option(AttackModifiers(), "BU-5.3", "the attacker's modifiers, in dice")
+    defense_modifiers: DefenseModifiers = option(DefenseModifiers(), "BU-5.4", "the defender's modifiers, in dice")
+    cover_reach: Reach = option(
+        Fraction(1), "BU-5.7", "inches from the target's base within which obscuring terrain gives cover")
     supporting_dice_cap: Literal["none"] | Annotated[int, Field(strict=True, ge=0, le=MAX_RCP)] = option(
         "none", "BU-6.2", "most supporting dice an attack may add, or none for no cap")
+    attacker_wins_ties: bool = option(
+        True, "BU-6.3", "equal results and equal dice remaining: the attacker wins at SL 0 (false: the defender)")
+    wound_chart: WoundChart = option(WoundChart(), "BU-7.2", "the wound chart: wounds by roll and SL")
     one_attack_per_turn: bool = option(True, "BU-8.1", "a model makes at most one ranged attack a turn")
 
     @property
     def cap(self) -> int | None:
         return None if self.supporting_dice_cap == "none" else int(self.supporting_dice_cap)
+
+    @cached_property
+    def chart(self) -> tuple[tuple[int, ...], ...]:
+        """The wound chart as rows of numbers (asked for every attack's odds: made once)."""
+        return self.wound_chart.rows
 
 
 class Weapon(Model):
@@ -172,5 +286,6 @@ def cross_problems(data: Mapping[str, Any]) -> list[str]:
     return problems
 
 
-__all__ = ["KEY", "MAX_RCP", "SIZES", "Battle", "Options", "Terrain", "Turn", "Unit", "Weapon", "Wounds",
+__all__ = ["KEY", "MAX_RCP", "RULES_WOUND_CHART", "SIZES", "AttackModifiers", "Battle", "DefenseDice",
+           "DefenseModifiers", "Options", "Terrain", "Turn", "Unit", "Weapon", "WoundChart", "WoundRow", "Wounds",
            "cross_problems"]

@@ -9,6 +9,7 @@ Everything is read from the engine's own geometry (``table``); nothing here deci
 from __future__ import annotations
 
 from collections.abc import Sequence
+from fractions import Fraction
 
 from rangefire.core import Check
 from rangefire.core.scene import (
@@ -29,14 +30,23 @@ from rangefire.core.scene import (
     ring,
 )
 from rangefire.rulesets.bushido import BushidoPlan
-from rangefire.rulesets.bushido.scenario import Battle, Unit
-from rangefire.rulesets.bushido.table import ZONE, sight
+from rangefire.rulesets.bushido.scenario import Battle, Options, Unit
+from rangefire.rulesets.bushido.table import sight
 
 #: Terrain drawn from clear to solid, so that mist lying on a river bank is seen.
 DRAW_ORDER = {"clear": 0, "obscuring": 1, "solid": 2}
-TERRAIN_TEXT = {"solid": "solid: blocks line of sight [BU-1.4]",
-                "obscuring": "obscuring: seen 3 in into or through; cover within 1 in [BU-1.4, BU-5.7]",
-                "clear": "clear terrain [BU-1.4]"}
+
+
+def _in(value: Fraction) -> str:
+    return f"{float(value):g} in"
+
+
+def terrain_text(options: Options) -> dict[str, str]:
+    """What each kind of terrain does, with the battle's distances [BU-1.4, BU-2.1, BU-5.7]."""
+    return {"solid": "solid: blocks line of sight [BU-1.4]",
+            "obscuring": f"obscuring: seen {_in(options.obscuring_sight)} into or through; cover within "
+                         f"{_in(options.cover_reach)} [BU-1.4, BU-5.7]",
+            "clear": "clear terrain [BU-1.4]"}
 #: Pixels per inch: a skirmish table is small and its bases are small, so it is drawn larger than a
 #: battlefield of regiments.
 SCALE = 36.0
@@ -59,11 +69,11 @@ def _describe(unit: Unit) -> str:
             f"{'none' if unit.rcp is None else unit.rcp}, wounds {unit.wounds.marked}/{unit.wounds.boxes}{gun}{states}")
 
 
-def _unit_group(unit: Unit) -> Group:
+def _unit_group(unit: Unit, zone: Fraction) -> Group:
     c, r = _centre(unit), _radius(unit)
     items: list[Shape] = [
-        Circle("zone-of-control", unit.id, unit.side, title=f"{unit.id}'s zone of control: 1 in beyond its base, "
-               "over the points it sees [BU-2.2]", centre=c, radius=r + float(ZONE)),
+        Circle("zone-of-control", unit.id, unit.side, title=f"{unit.id}'s zone of control: {_in(zone)} beyond its "
+               "base, over the points it sees [BU-2.2]", centre=c, radius=r + float(zone)),
         Circle("base", unit.id, unit.side, centre=c, radius=r),
         Label("name", unit.id, unit.side, title=_describe(unit), at=(c[0], c[1] + r + 0.35), text=unit.id),
     ]
@@ -119,7 +129,8 @@ def _line(battle: Battle, check: Check) -> list[Shape]:
             obscuring = [str(p) for p in line.get("obscuring", [])]
             state = "hindered" if obscuring else "clear"
             items += _outlines(battle, "hindrance", [p for p in obscuring if p not in plan.cover_by],
-                               "is on the line of sight (obscuring, 3 in at most) [BU-2.1]")
+                               f"is on the line of sight (obscuring, {_in(battle.options.obscuring_sight)} at most) "
+                               "[BU-2.1]")
             items += _outlines(battle, "cover", plan.cover_by, f"gives {plan.target} cover [BU-5.7]")
             items.append(Segment("line-of-fire", f"{plan.attacker}->{plan.target}", state=state, title=title,
                                  start=start, end=end, arrow=True))
@@ -170,12 +181,14 @@ def scene(battle: Battle, check: Check | None = None, attacker_checks: Sequence[
     sight."""
     attacker = check.attacker if check is not None else (attacker_checks[0].attacker if attacker_checks else None)
     terrain = sorted(battle.terrain, key=lambda t: DRAW_ORDER[t.kind])
-    items: list[Shape] = [Poly(f"terrain:{t.kind}", t.id, title=f"{t.id}: {TERRAIN_TEXT[t.kind]}",
+    texts = terrain_text(battle.options)
+    items: list[Shape] = [Poly(f"terrain:{t.kind}", t.id, title=f"{t.id}: {texts[t.kind]}",
                                points=ring(t.polygon.vertices)) for t in terrain]
     fit = [p for item in items for p in points_of(item)]
     if attacker is not None:
         items += _bands(battle.unit(attacker))
-    groups = [_unit_group(u) for u in battle.units]
+    zone = battle.options.zone_of_control
+    groups = [_unit_group(u, zone) for u in battle.units]
     fit += [p for g in groups for p in points_of(g)]
     items += groups
     if attacker is not None and attacker_checks:
@@ -184,8 +197,9 @@ def scene(battle: Battle, check: Check | None = None, attacker_checks: Sequence[
         items += _line(battle, check)
     sides = tuple(dict.fromkeys(u.side for u in battle.units))
     legend = [LegendEntry("base", f"{side}: round bases", side=side, sample="circle") for side in sides]
-    legend.append(LegendEntry("zone-of-control", "zone of control: 1 in beyond the base [BU-2.2]", sample="circle"))
-    legend += [LegendEntry(f"terrain:{k}", TERRAIN_TEXT[k]) for k in dict.fromkeys(t.kind for t in battle.terrain)]
+    legend.append(LegendEntry("zone-of-control", f"zone of control: {_in(zone)} beyond the base [BU-2.2]",
+                              sample="circle"))
+    legend += [LegendEntry(f"terrain:{k}", texts[k]) for k in dict.fromkeys(t.kind for t in battle.terrain)]
     weapon = battle.unit(attacker).weapon if attacker is not None else None
     if attacker is not None and weapon is not None:
         bounds = "/".join(f"{float(getattr(weapon, b)):g}" for b in ("short", "medium", "long"))

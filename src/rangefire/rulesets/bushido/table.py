@@ -12,19 +12,18 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from rangefire.core.options import house_note
 from rangefire.geometry import Point, Segment, closest_on_segment
 from rangefire.geometry.discs import ZONE_TOLERANCE, Disc, Line, Piece, Seen, first_clear, lines_between, seen_on
 from rangefire.geometry.pairs import first_clear_all, within_all
-from rangefire.rulesets.bushido.scenario import Battle, Unit, Weapon
+from rangefire.rulesets.bushido.scenario import Battle, Options, Unit, Weapon
 
-#: How far into or through obscuring terrain a model sees [BU-1.4, BU-2.1].
-OBSCURING_SIGHT = Fraction(3)
-#: How far a zone of control reaches beyond the base edge [BU-2.2].
-ZONE = Fraction(1)
-#: How close to the target's base obscuring terrain gives cover [BU-5.7].
-COVER_REACH = Fraction(1)
-#: Defence dice by range band [BU-5.1].
-BAND_DICE = {"short": 1, "medium": 2, "long": 3}
+#: How far a model sees into obscuring terrain by the rules [BU-2.1] (the battle's is ``options.obscuring_sight``).
+RULES_LIMIT: Fraction = Options().obscuring_sight
+# How far a model sees into obscuring terrain [BU-2.1], how far a zone of control reaches [BU-2.2], how close
+# obscuring terrain gives cover [BU-5.7] and the defense dice by band [BU-5.1] are the battle's options
+# (:class:`~rangefire.rulesets.bushido.scenario.Options`), read from ``battle.options`` wherever they are used.
+
 #: Points tried along the centre line where it passes through a zone of control [BU-4.2].
 ZONE_SAMPLES = 8
 
@@ -41,6 +40,8 @@ class Sight:
     blocked_by: tuple[str, ...] = ()
     too_deep: tuple[str, ...] = ()
     tried: int = 0
+    #: The inches of obscuring terrain a model sees through, as the battle sets it [BU-2.1].
+    limit: Fraction = RULES_LIMIT
 
     @property
     def is_clear(self) -> bool:
@@ -51,14 +52,14 @@ class Sight:
             seen = self.line
             if seen.segment.a == seen.segment.b:
                 return "clear: the bases touch"
-            through = (f", {seen.obscured:.2f} in through obscuring {', '.join(seen.obscuring)} (3 in at most)"
-                       if seen.obscuring else "")
+            through = (f", {seen.obscured:.2f} in through obscuring {', '.join(seen.obscuring)} "
+                       f"({_limit(self.limit)} at most)" if seen.obscuring else "")
             return f"clear along {_fmt(seen.segment.a)} to {_fmt(seen.segment.b)}{through}"
         parts = []
         if self.blocked_by:
             parts.append(f"solid {', '.join(self.blocked_by)}")
         if self.too_deep:
-            parts.append(f"more than 3 in of obscuring {', '.join(self.too_deep)}")
+            parts.append(f"more than {_limit(self.limit)} of obscuring {', '.join(self.too_deep)}")
         return f"blocked on all {self.tried} lines tried: " + (" or ".join(parts) or "terrain")
 
     def to_dict(self) -> dict[str, object]:
@@ -66,24 +67,36 @@ class Sight:
                 "blocked_by": list(self.blocked_by), "too_deep": list(self.too_deep), "lines_tried": self.tried}
 
 
+def _inches(value: Fraction) -> str:
+    """``3 in``, ``1.5 in``: a distance of the rules as a person reads it."""
+    return f"{float(value):g} in"
+
+
+def _limit(limit: Fraction) -> str:
+    """The obscuring limit, named as a house rule where the battle changes it [BU-2.1]."""
+    shown, rules = _inches(limit), _inches(RULES_LIMIT)
+    return shown if limit == RULES_LIMIT else f"{shown} {house_note(shown, rules)}"
+
+
 def _fmt(p: Point) -> str:
     return f"({float(p.x):.2f}, {float(p.y):.2f})"
 
 
-def _as_sight(seen: Seen) -> Sight:
-    return Sight(seen.line, seen.solid, seen.deep, seen.tried)
+def _as_sight(seen: Seen, limit: Fraction) -> Sight:
+    return Sight(seen.line, seen.solid, seen.deep, seen.tried, limit)
 
 
-def _sight(a: Disc, b: Disc, terrain: list[Piece]) -> Sight:
-    return _as_sight(first_clear(a, b, terrain, OBSCURING_SIGHT))
+def _sight(a: Disc, b: Disc, terrain: list[Piece], limit: Fraction) -> Sight:
+    return _as_sight(first_clear(a, b, terrain, limit), limit)
 
 
 def sight(battle: Battle, a: Unit, b: Unit) -> Sight:
-    """Whether ``a`` has LoS to ``b`` (some segment base to base: no solid, at most 3 in obscuring) [BU-2.1].
+    """Whether ``a`` has LoS to ``b`` (some segment base to base: no solid, at most the battle's
+    ``obscuring_sight``, 3 in by the rules, of obscuring terrain) [BU-2.1].
 
     Models never block sight; the relation is symmetric.
     """
-    return _sight(a.disc, b.disc, pieces(battle))
+    return _sight(a.disc, b.disc, pieces(battle), battle.options.obscuring_sight)
 
 
 def _discs(units: Iterable[Unit]) -> dict[int, Disc]:
@@ -99,8 +112,9 @@ def sights(battle: Battle, pairs: Sequence[tuple[Unit, Unit]]) -> list[Sight]:
     """:func:`sight` for every pair ``(a, b)`` at once, the same answers: one float screen of every pair's
     family of segments, exact tests for what it leaves undecided [BU-2.1]."""
     discs = _discs(u for pair in pairs for u in pair)
-    seen = first_clear_all([(discs[id(a)], discs[id(b)]) for a, b in pairs], pieces(battle), OBSCURING_SIGHT)
-    return [_as_sight(s) for s in seen]
+    limit = battle.options.obscuring_sight
+    seen = first_clear_all([(discs[id(a)], discs[id(b)]) for a, b in pairs], pieces(battle), limit)
+    return [_as_sight(s, limit) for s in seen]
 
 
 def in_contact(a: Unit, b: Unit) -> bool:
@@ -110,21 +124,22 @@ def in_contact(a: Unit, b: Unit) -> bool:
 
 def sees_point(battle: Battle, owner: Unit, point: Point) -> bool:
     """Whether ``owner`` sees a point of the table (a point is a base of no size) [BU-2.1, BU-2.2]."""
-    return _sight(owner.disc, Disc(point, Fraction(0)), pieces(battle)).is_clear
+    return _sight(owner.disc, Disc(point, Fraction(0)), pieces(battle), battle.options.obscuring_sight).is_clear
 
 
 def in_zone(battle: Battle, owner: Unit, other: Unit) -> bool:
     """Whether ``other`` stands in ``owner``'s zone of control [BU-2.2]: some point of its base lies within
-    1 in of ``owner``'s base edge (exact) and ``owner`` sees that point."""
+    the zone's reach (1 in by the rules) of ``owner``'s base edge (exact) and ``owner`` sees that point."""
     a, b = owner.disc, other.disc
-    if not a.is_within(b, ZONE):
+    zone, limit = battle.options.zone_of_control, battle.options.obscuring_sight
+    if not a.is_within(b, zone):
         return False
     if a.is_within(b, 0):
         return True
-    reach = a.radius + ZONE + ZONE_TOLERANCE
+    reach = a.radius + zone + ZONE_TOLERANCE
     terrain = pieces(battle)
     for q in b.rim(a.centre):
-        if (q - a.centre).norm2() <= reach * reach and _sight(a, Disc(q, Fraction(0)), terrain).is_clear:
+        if (q - a.centre).norm2() <= reach * reach and _sight(a, Disc(q, Fraction(0)), terrain, limit).is_clear:
             return True
     return False
 
@@ -163,20 +178,21 @@ def band(shooter: Unit, target: Unit, weapon: Weapon) -> str | None:
 
 def cover(battle: Battle, shooter: Unit, target: Unit) -> tuple[bool, Sight, tuple[str, ...]]:
     """Whether the target is in cover [BU-5.7]: every segment that gives LoS passes through obscuring terrain
-    within 1 in of its base; with the sight found and the pieces that give the cover on the first such segment.
-    With no segment giving LoS (possible only after a redirection) that holds of every one of them, so the
-    target is in cover. The first clear line that does not pass so settles it."""
+    within the cover reach (1 in by the rules) of its base; with the sight found and the pieces that give the
+    cover on the first such segment. With no segment giving LoS (possible only after a redirection) that holds
+    of every one of them, so the target is in cover. The first clear line that does not pass so settles it."""
+    limit, reach = battle.options.obscuring_sight, battle.options.cover_reach
     first: Line | None = None
     judged: list[Line] = []
     for line in lines_between(shooter.disc, target.disc, pieces(battle)):
         judged.append(line)
-        if not line.is_clear(OBSCURING_SIGHT):
+        if not line.is_clear(limit):
             continue
         first = first or line
-        if not line.is_obscured_near(target.disc, COVER_REACH):
-            return False, _as_sight(seen_on(first, judged)), ()
-    near = first.pieces_near(target.disc, COVER_REACH) if first is not None else ()
-    return True, _as_sight(seen_on(first, judged)), near
+        if not line.is_obscured_near(target.disc, reach):
+            return False, _as_sight(seen_on(first, judged), limit), ()
+    near = first.pieces_near(target.disc, reach) if first is not None else ()
+    return True, _as_sight(seen_on(first, judged), limit), near
 
 
 @dataclass(frozen=True)
@@ -192,7 +208,7 @@ class Nominee:
 
 def crossing(battle: Battle, shooter: Unit, target: Unit, model: Unit) -> str | None:
     """What of ``model`` the centre-to-centre segment from shooter to target crosses: its base, its zone of
-    control (a point of the segment less than 1 in from its base that it sees), or nothing [BU-4.2, BU-4.3].
+    control (a point of the segment nearer its base than the zone's reach, that it sees), or nothing [BU-4.2, BU-4.3].
     A segment that only touches the base or the zone's edge does not cross it [BU-4.4]: the tests are strict."""
     centre_line = Segment(shooter.disc.centre, target.disc.centre)
     disc = model.disc
@@ -200,7 +216,7 @@ def crossing(battle: Battle, shooter: Unit, target: Unit, model: Unit) -> str | 
     d2 = (near - disc.centre).norm2()
     if d2 < disc.radius * disc.radius:
         return "base"
-    reach = disc.radius + ZONE
+    reach = disc.radius + battle.options.zone_of_control
     if d2 >= reach * reach:
         return None  # clear of the zone, or touching its edge only [BU-4.4]
     for point in _zone_points(centre_line, disc, near, reach):
@@ -239,5 +255,5 @@ def nominees(battle: Battle, shooter: Unit, target: Unit) -> list[Nominee]:
     return found
 
 
-__all__ = ["BAND_DICE", "Nominee", "Sight", "band", "bands", "cover", "crossing", "in_contact", "in_zone",
+__all__ = ["Nominee", "Sight", "band", "bands", "cover", "crossing", "in_contact", "in_zone",
            "nominees", "sight", "sights"]
