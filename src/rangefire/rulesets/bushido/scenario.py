@@ -81,15 +81,15 @@ class DefenseModifiers(OptionsModel):
 
 class WoundRow(OptionsModel):
     """One roll's row of the wound chart: the wounds at SL 0 to 6 [BU-7.2]. The chart's default carries each
-    row's numbers, so a row has no defaults of its own."""
+    row's numbers, so a row has no defaults of its own; its cells take the row's clause and help."""
 
-    sl_0: Wounds_ = Field(description="wounds at SL 0")
-    sl_1: Wounds_ = Field(description="wounds at SL 1")
-    sl_2: Wounds_ = Field(description="wounds at SL 2")
-    sl_3: Wounds_ = Field(description="wounds at SL 3")
-    sl_4: Wounds_ = Field(description="wounds at SL 4")
-    sl_5: Wounds_ = Field(description="wounds at SL 5")
-    sl_6: Wounds_ = Field(description="wounds at SL 6 and above")
+    sl_0: Wounds_
+    sl_1: Wounds_
+    sl_2: Wounds_
+    sl_3: Wounds_
+    sl_4: Wounds_
+    sl_5: Wounds_
+    sl_6: Wounds_
 
     @property
     def entries(self) -> tuple[int, ...]:
@@ -99,7 +99,8 @@ class WoundRow(OptionsModel):
 def _row(roll: int) -> Any:
     entries = RULES_WOUND_CHART[roll - 1]
     return option(WoundRow(**{f"sl_{sl}": n for sl, n in zip(CHART_SLS, entries, strict=True)}), "BU-7.2",
-                  f"wounds for a wound roll of {roll}{' or less' if roll == 1 else ' or more' if roll == 10 else ''}")
+                  f"wounds on a wound roll of {roll}{' or less' if roll == 1 else ' or more' if roll == 10 else ''} at "
+                  "this SL")
 
 
 class WoundChart(OptionsModel):
