@@ -29,8 +29,9 @@ from rangefire.core import (
     Resolution,
     Ruleset,
 )
+from rangefire.core.options import house_note
 from rangefire.dice import Dist
-from rangefire.rulesets.swerve.combat import Action, Combat, State, not_in_play
+from rangefire.rulesets.swerve.combat import RULES, Action, Combat, State, not_in_play, timings_text
 from rangefire.rulesets.swerve.scenario import KEY, Battle, Card, Options, Turn, cross_problems
 
 if TYPE_CHECKING:
@@ -180,7 +181,7 @@ class Swerve(Ruleset[Battle, CombatPlan, SwerveOutcome]):
 
     def status(self, battle: Battle) -> list[dict[str, Any]]:
         return [{"id": c.id, "owner": c.owner, "type": c.type, "swerved": c.swerved,
-                 "damage": f"{c.counters}/{c.toughness or 1}" if c.type in ("unit", "vehicle") else ""}
+                 "damage": f"{c.counters}/{battle.options.toughness(c)}" if c.type in ("unit", "vehicle") else ""}
                 for c in battle.cards]
 
     # -- beginning and the line of play ------------------------------------------------------------
@@ -260,7 +261,8 @@ class Swerve(Ruleset[Battle, CombatPlan, SwerveOutcome]):
         notes = [LogLine("SW-2.3", f"{combat.launcher.id} begins with accuracy {start.accuracy}, damage "
                                    f"{start.damage}"),
                  LogLine("SW-2.4", f"{combat.target.id} defends with speed {start.speed}; the defender's damage "
-                                   "is 0")]
+                                   "is 0"),
+                 *self._house_notes(battle, combat)]
         return CombatPlan(
             ruleset=self.key, attacker=combat.launcher.id, target=combat.target.id, modifiers=tuple(modifiers),
             notes=tuple(notes), attacker_player=combat.owner["attacker"], defender_player=combat.owner["defender"],
@@ -268,6 +270,29 @@ class Swerve(Ruleset[Battle, CombatPlan, SwerveOutcome]):
             start=(start.accuracy, start.speed, start.damage), final=(s.accuracy, s.speed, s.damage),
             bonus_options=combat.bonus_options(),
             known_bonus=None if combat.bonus_options() else combat.known_bonus(), combat=combat)
+
+    @staticmethod
+    def _house_notes(battle: Battle, combat: Combat) -> list[LogLine]:
+        """What the battle's house rules change in this combat, beside the rules' values [SW-3.4 to SW-5.3]."""
+        options, notes = battle.options, []
+        times = options.target_swerve_speed
+        if times != RULES.target_swerve_speed:
+            notes.append(LogLine("SW-3.4", f"swerving {combat.target.id} adds {times} times its speed "
+                                           f"{house_note(str(times), 'once')}"))
+        if options.usable_timings != RULES.usable_timings:
+            notes.append(LogLine("SW-3.5", f"tactics and abilities timed {timings_text(options.usable_timings)} "
+                                           f"are usable {house_note('', timings_text(RULES.usable_timings))}"))
+        deck = battle.players[combat.owner["attacker"]]
+        if not deck.deck and deck.top_revealed is None and options.empty_deck_bonus != RULES.empty_deck_bonus:
+            notes.append(LogLine("SW-4.2", f"{combat.owner['attacker']}'s deck is empty: combat bonus "
+                                           f"{options.empty_deck_bonus} {house_note('', str(RULES.empty_deck_bonus))}"))
+        if options.attacker_wins_ties != RULES.attacker_wins_ties:
+            notes.append(LogLine("SW-4.3", "equal totals: the attacker wins "
+                                           f"{house_note('the attacker', 'the defender')}"))
+        if combat.target.toughness is None and options.unprinted_toughness != RULES.unprinted_toughness:
+            notes.append(LogLine("SW-5.3", f"{combat.target.id} prints no toughness: {options.unprinted_toughness} "
+                                           f"damage destroys it {house_note('', str(RULES.unprinted_toughness))}"))
+        return notes
 
     @staticmethod
     def _replay(plan: CombatPlan) -> tuple[Combat, State, list[Action]]:
@@ -339,11 +364,13 @@ class Swerve(Ruleset[Battle, CombatPlan, SwerveOutcome]):
         winner = "the attacker wins" if wins else "the defender wins"
         if state.accuracy + bonus == state.speed:
             winner += " (equal totals)"
+            if combat.ties_to_attacker != RULES.attacker_wins_ties:
+                winner += f" {house_note(winner, 'the defender wins')}"
         log.append(LogLine("SW-4.3", winner))
         damage = combat.damage_dealt(state, wins)
         target = combat.target
         counters = target.counters + damage
-        toughness = target.toughness or 1
+        toughness = combat.battle.options.toughness(target)
         destroyed = counters >= toughness
         if wins:
             log.append(LogLine("SW-5.1", f"{target.id} takes {damage} damage ({counters}/{toughness})"

@@ -18,12 +18,14 @@ from itertools import combinations
 from typing import Literal, TypeVar
 
 from rangefire.core import LimitError, LogLine, Refusal
+from rangefire.core.options import house_note
 from rangefire.dice import Dist
-from rangefire.rulesets.swerve.scenario import Battle, Card
+from rangefire.rulesets.swerve.scenario import Battle, Card, Options
 
 Role = Literal["attacker", "defender"]
 ROLES: tuple[Role, Role] = ("attacker", "defender")
-USABLE_TIMINGS = ("combat", "ranged-combat")
+#: The rules' values of the options: a log line names a house rule beside them.
+RULES = Options()
 #: Lines of play listed by ``odds`` before the list is cut (the best line is always searched in full).
 MAX_LINES = 2000
 #: The most work the reference search (:meth:`Combat.exhaustive_score`) is given, in the units of
@@ -70,6 +72,16 @@ def max_exhaustive_actions(bonuses: int) -> int:
     while exhaustive_work(k + 1, bonuses) <= MAX_EXHAUSTIVE_WORK:
         k += 1
     return k
+
+
+def timings_text(timings: tuple[str, ...]) -> str:
+    """``Combat and Ranged Combat``: timings as the cards print them [SW-1.3]."""
+    names = [t.replace("-", " ").title() for t in timings] or ["nothing"]
+    return ", ".join(names[:-1]) + (" and " if len(names) > 1 else "") + names[-1]
+
+
+def _ruled(shown: str, rules: str) -> str:
+    return "" if shown == rules else f" {house_note(shown, rules)}"
 
 
 def not_in_play(card: Card, holder: str | None) -> str | None:
@@ -260,9 +272,12 @@ class Combat:
                     return Refusal("SW-2.5", f"{card.id} was swerved to begin this ranged combat: it cannot pay "
                                              "\"swerve this\" again for its own ability")
                 return Refusal("SW-1.6", f"{card.id} is swerved: it cannot pay \"swerve this\" for its ability")
-        if card.timing not in USABLE_TIMINGS:
+        usable = self.battle.options.usable_timings
+        if card.timing not in usable:
             timing = card.timing or "no timing"
-            return Refusal("SW-3.5", f"{card.id} is timed {timing}: only Combat and Ranged Combat are usable here")
+            return Refusal("SW-3.5", f"{card.id} is timed {timing}: only {timings_text(usable)} "
+                                     f"{'is' if len(usable) == 1 else 'are'} usable here"
+                                     f"{_ruled(timings_text(usable), timings_text(RULES.usable_timings))}")
         return None
 
     def after(self, state: State, action: Action) -> tuple[State, LogLine]:
@@ -275,9 +290,12 @@ class Combat:
             return replace(nxt, passes=state.passes + 1), LogLine("SW-3.1", f"{who} passes")
         nxt = replace(nxt, passes=0)
         if action.kind in ("swerve-target", "swerve"):
-            speed = self.target.speed or 0
+            times = self.battle.options.target_swerve_speed
+            speed = (self.target.speed or 0) * times
+            rule = "" if times == RULES.target_swerve_speed else \
+                f" ({times} times its speed {house_note(str(times), str(RULES.target_swerve_speed))})"
             return (replace(nxt, speed=state.speed + speed, spent=state.spent | {self.target.id}),
-                    LogLine("SW-3.4", f"{who} swerves {self.target.id}: total speed {state.speed} + {speed} = "
+                    LogLine("SW-3.4", f"{who} swerves {self.target.id}: total speed {state.speed} + {speed}{rule} = "
                                       f"{state.speed + speed}"))
         assert action.card is not None
         card = self.cards[action.card]
@@ -330,7 +348,8 @@ class Combat:
         player = self.battle.players[self.owner["attacker"]]
         if player.top_revealed is not None:
             return player.top_revealed
-        return player.deck[0] if player.deck else 0  # an empty deck gives 0 [SW-4.2]
+        # an empty deck gives 0 by the rules [SW-4.2]: the battle's option says what it gives
+        return player.deck[0] if player.deck else self.battle.options.empty_deck_bonus
 
     def bonus(self) -> Dist[int]:
         """The combat bonus the reveal shows: each card left equally likely when the order is unknown."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from rangefire.core.options import OptionsModel, option
 from rangefire.scenario import Id, Model, duplicate_ids, find_by_id
@@ -15,13 +15,32 @@ MAX_CARDS = 500
 MAX_DECK = 200
 Number = Annotated[int, Field(strict=True, ge=-1000, le=1000)]
 Timing = Literal["main", "combat", "close-combat", "ranged-combat"]
+TIMINGS: tuple[Timing, ...] = ("main", "combat", "close-combat", "ranged-combat")
 
 
 class Options(OptionsModel):
-    """The rulings' options [SW-4.3]."""
+    """The numbers and rulings of a ranged combat a designer could change, with the rules' values as defaults
+    [SW-3.4 to SW-5.3]."""
 
+    target_swerve_speed: Annotated[int, Field(strict=True, ge=0, le=10)] = option(
+        1, "SW-3.4", "times its printed speed the defender adds to total speed by swerving the target")
+    usable_timings: Annotated[tuple[Timing, ...], Field(max_length=4)] = option(
+        ("combat", "ranged-combat"), "SW-3.5", "timings of the tactics and abilities usable in ranged combat")
+    empty_deck_bonus: Number = option(0, "SW-4.2", "the combat bonus an empty deck gives")
     attacker_wins_ties: bool = option(
         False, "SW-4.3", "equal totals go to the attacker (the ruling gives them to the defender)")
+    unprinted_toughness: Annotated[int, Field(strict=True, ge=1, le=1000)] = option(
+        1, "SW-5.3", "damage that destroys a unit or vehicle with no toughness printed")
+
+    @field_validator("usable_timings", mode="after")
+    @classmethod
+    def _in_order(cls, value: tuple[Timing, ...]) -> tuple[Timing, ...]:
+        # a set of timings, kept in the rules' order: the same set given in any order is the same rule
+        return tuple(t for t in TIMINGS if t in value)
+
+    def toughness(self, card: Card) -> int:
+        """The damage that destroys ``card``: its toughness, or the option's where none is printed [SW-5.3]."""
+        return card.toughness if card.toughness is not None else self.unprinted_toughness
 
 
 class Player(Model):
