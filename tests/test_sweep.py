@@ -433,14 +433,17 @@ def test_the_other_games_sweep_as_their_plain_loop(tmp_path, example, attack, ax
 def test_a_long_axis_is_validated_by_samples_and_a_bad_value_among_the_rest_stops_at_its_point(tmp_path):
     """An axis of more values than its share of the checks made before the start: its bad values are found
     when their points are computed, named with the point; a long axis is never copied into the plan."""
-    path = grid_file(tmp_path, f"""
-        scenario: {WHEATFIELD}
-        attacker: 15th-alabama
-        axes:
-          - {{path: options.discipline_pass, values: [{", ".join(["6"] * 2001 + ["6.5"] + ["6"] * 10)}]}}
-        """)
+    # twelve axes share the 2,000 values checked first: 166 each, so every second one of the long axis
+    ones = [f"{{path: units.{uid}.{field}, values: [{value}]}}" for uid, field, value in (
+        ("15th-alabama", "stands", 8), ("20th-maine", "stands", 6), ("83rd-pennsylvania", "stands", 5),
+        ("battery-d", "stands", 4), ("4th-texas", "stands", 5), ("47th-alabama", "stands", 4),
+        ("15th-alabama", "moved", "false"), ("20th-maine", "moved", "false"), ("83rd-pennsylvania", "moved", "true"),
+        ("battery-d", "moved", "false"), ("4th-texas", "moved", "false"))]
+    long = ", ".join(["6"] * 101 + ["6.5"] + ["6"] * 69)
+    lines = "\n".join(f"  - {axis}" for axis in [*ones, f"{{path: options.discipline_pass, values: [{long}]}}"])
+    path = grid_file(tmp_path, f"scenario: {WHEATFIELD}\nattacker: 15th-alabama\naxes:\n{lines}\n")
     sweep = load_grid(path)
-    assert sweep.copied == (None,)
-    said = r"point 2001 \(options.discipline_pass=6.5\): .*options.discipline_pass: must be a whole number"
+    assert sweep.copied == (None,) * 12 and sweep.points == 171
+    said = r"point 101 \(.*options.discipline_pass=6.5\): .*options.discipline_pass: must be a whole number"
     with pytest.raises(SweepError, match=said):
         run_sweep(sweep, tmp_path / "o.parquet", workers=1)
