@@ -95,6 +95,7 @@ def test_csv_and_parquet_round_trip_the_exact_fractions_and_their_floats(tmp_pat
     for row, c, p in zip(data["rows"], from_csv, from_parquet, strict=True):
         assert c[f"units.{FIRER}.stands"] == p[f"units.{FIRER}.stands"] == str(row["settings"][f"units.{FIRER}.stands"])
         assert p["legal"] is row["legal"] and c["legal"] == str(row["legal"])
+        assert p["exact"] is (True if row["legal"] else None) and row.get("exact", True) is True
         if not row["legal"]:
             assert p["hits_mean"] is None and c["hits_mean"] == ""
             assert "DC-2.3" in p["refusals"] and "DC-2.3" in c["refusals"]

@@ -86,6 +86,9 @@ class OddsTable:
                                                      for n in self.thresholds(o)}}
                                     for o in self.outcome_names}
                 item["events"] = {e: fraction_str(p) for e, p in row.odds.events.items()}
+                item["exact"] = row.odds.exact
+                if row.odds.estimate is not None:
+                    item["estimate"] = dict(row.odds.estimate)
             rows.append(item)
         out: dict[str, Any] = {"ruleset": self.ruleset, "attacker": self.attacker, "target": self.target,
                                "axes": [{"path": a.path, "values": list(a.values)} for a in self.axes],
@@ -96,7 +99,7 @@ class OddsTable:
 
     def columns(self) -> list[str]:
         """The columns of :meth:`records`, in order."""
-        cols = [a.path for a in self.axes] + ["legal", "target", "refusals"]
+        cols = [a.path for a in self.axes] + ["legal", "exact", "target", "refusals"]
         for o in self.outcome_names:
             cols += [f"{o}_mean", f"{o}_mean_float"]
             for n in self.thresholds(o):
@@ -112,7 +115,8 @@ class OddsTable:
         for row in self.rows:
             values = {s.path: value_text(s.value) for s in row.settings}
             record: dict[str, Any] = {a.path: values[a.path] for a in self.axes}
-            record.update({"legal": row.odds is not None, "target": row.check.target,
+            record.update({"legal": row.odds is not None, "exact": None if row.odds is None else row.odds.exact,
+                           "target": row.check.target,
                            "refusals": "; ".join(f"{r.clause}: {r.reason}" for r in row.check.refusals) or None})
             for o in self.outcome_names:
                 _exact(record, f"{o}_mean", row.mean(o))

@@ -208,6 +208,8 @@ def render_comparison(result: Comparison) -> None:
                                f"{value_text(rule.default)}) [{rule.clause}]", "dim"))
         if v.odds is not None and v.check.target != result.target:
             out.print(text(f"    fires at {v.check.target} (the target the rules choose there)", "yellow"))
+        if v.odds is not None and not v.odds.exact:  # never pass an estimate off as exact
+            out.print(text("    a Monte Carlo estimate, not exact (--json says how it was made)", "yellow"))
         for refusal in v.check.refusals:
             out.print(Text("    refused: ", style="red") + text(refusal.reason) + text(f" [{refusal.clause}]", "dim"))
     shown = [v.name for v in result.variants if v.odds is not None]

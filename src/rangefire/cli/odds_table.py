@@ -181,6 +181,10 @@ def render_table(result: OddsTable) -> None:
                             f"plan{'s' if result.computed != 1 else ''} worked out"))
     for path in paths:
         out.print(text(f"  {_header(path, paths)} = {path}", "dim"))
+    estimated = sum(1 for row in result.rows if row.odds is not None and not row.odds.exact)
+    if estimated:  # never pass an estimate off as exact
+        out.print(text(f"  {estimated} rows are Monte Carlo estimates, not exact (--json says how each was made)",
+                       "yellow"))
     values = [[value_text(s.value) for s in row.settings] for row in result.rows]
     widths = [max(len(_header(p, paths)), *(len(v[i]) for v in values)) + 3 for i, p in enumerate(paths)]
     # what is left beside the values, the mean (8) and the target where rows differ in it, for "at least N"
