@@ -9,7 +9,8 @@ from rangefire.dice.dist import Dist
 from rangefire.dice.lineup import Pool
 
 
-def kronecker_lineup(x: Pool, y: Pool, phantom: int = 2, crit: str | None = None) -> Dist[int]:
+def kronecker_lineup(x: Pool, y: Pool, phantom: int = 2, crit: str | None = None, crit_sixes: int = 3,
+                     crit_hits: int = 1) -> Dist[int]:
     """The lineup's score distribution as worked out before it became matrix products: the same walk over
     values, state by state, with each score distribution packed into one big integer (Kronecker substitution).
     Kept as an oracle: no residues, no matrices, no numpy."""
@@ -47,7 +48,7 @@ def kronecker_lineup(x: Pool, y: Pool, phantom: int = 2, crit: str | None = None
         if w and A:
             new = [[0] * (D + 1) for _ in range(A + 1)]
             # X's top face comes first of X's values, when X has placed nothing: criticals are settled there.
-            steps = _x_steps_plain(A, w, x, crit) if v == top_x and crit is not None else None
+            steps = _x_steps_plain(A, w, x, crit, crit_sixes, crit_hits) if v == top_x and crit is not None else None
             coef_x = [[math.comb(A - a, k) * w**k for k in range(A - a + 1)] for a in range(A + 1)]
             for a in range(placed_x + 1):
                 row = cur[a]
@@ -87,7 +88,8 @@ def kronecker_lineup(x: Pool, y: Pool, phantom: int = 2, crit: str | None = None
     return Dist(scores)
 
 
-def _x_steps_plain(A: int, w: int, x: Pool, crit: str | None) -> list[list[tuple[int, int]]]:
+def _x_steps_plain(A: int, w: int, x: Pool, crit: str | None, at: int = 3,
+                   hits: int = 1) -> list[list[tuple[int, int]]]:
     """For the top face (always X's first value, so X has placed nothing yet): for each number k of X dice
     showing it, the weights split by the critical hits they bring [the critical is judged on first-roll
     sixes only]."""
@@ -100,7 +102,7 @@ def _x_steps_plain(A: int, w: int, x: Pool, crit: str | None) -> list[list[tuple
             weight = ways * math.comb(k, s) * first**s * rerolled ** (k - s)
             if not weight:
                 continue
-            extra = 0 if crit is None else (s // 3 if crit == "per-three" else int(s >= 3))
+            extra = 0 if crit is None else (s // at * hits if crit == "per-set" else hits * (s >= at))
             by_extra[extra] = by_extra.get(extra, 0) + weight
         steps.append(sorted(by_extra.items()))
     return steps

@@ -16,9 +16,11 @@ PHANTOM = 2
 
 
 def brute_lineup(attack: int, defense: int, *, bonus_a: int = 0, bonus_d: int = 0, reroll_a: int = 0,
-                 reroll_d: int = 0, crit: str | None = None, defender: bool = False) -> dict[int, Fraction]:
-    """Every first roll and every reroll enumerated; sorted, padded with phantom 2s, compared pair by pair.
-    ``defender=True`` counts the pairs the defender wins instead (no critical)."""
+                 reroll_d: int = 0, crit: str | None = None, defender: bool = False, phantom: int = PHANTOM,
+                 crit_sixes: int = 3, crit_hits: int = 1) -> dict[int, Fraction]:
+    """Every first roll and every reroll enumerated; sorted, padded with phantom 2s (or ``phantom``), compared
+    pair by pair. ``defender=True`` counts the pairs the defender wins instead (no critical). A critical:
+    ``crit_hits`` more for ``crit_sixes`` 6s or more on the first roll (``"one"``) or for each full set of them."""
 
     def outcomes(threshold: int) -> list[tuple[int, int, int]]:
         out = []
@@ -38,14 +40,15 @@ def brute_lineup(attack: int, defense: int, *, bonus_a: int = 0, bonus_d: int = 
             a = sorted((final + bonus_a for _, final, _ in rolls_a), reverse=True)
             d = sorted((final + bonus_d for _, final, _ in rolls_d), reverse=True)
             n = max(attack, defense)
-            a += [PHANTOM] * (n - attack)
-            d += [PHANTOM] * (n - defense)
+            a += [phantom] * (n - attack)
+            d += [phantom] * (n - defense)
             if defender:
                 score = sum(1 for i in range(n) if i < defense and d[i] > a[i])
             else:
                 score = sum(1 for i in range(n) if i < attack and a[i] > d[i])
                 sixes = sum(1 for first, _, _ in rolls_a if first == 6)
-                score += (sixes // 3) if crit == "per-three" else int(sixes >= 3) if crit == "one" else 0
+                sets = sixes // crit_sixes if crit == "per-set" else int(sixes >= crit_sixes) if crit == "one" else 0
+                score += sets * crit_hits
             counts[score] += weight
     total = sum(counts.values())
     return {k: Fraction(v, total) for k, v in sorted(counts.items())}

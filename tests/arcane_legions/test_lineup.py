@@ -32,7 +32,7 @@ def ours(attack, defense, *, bonus_a=0, bonus_d=0, reroll_a=0, reroll_d=0, crit=
     return answers[0]
 
 
-VARIANTS = [{}, {"crit": "one"}, {"crit": "per-three"}, {"bonus_a": 1}, {"bonus_d": 2}, {"bonus_a": -1, "bonus_d": 1},
+VARIANTS = [{}, {"crit": "one"}, {"crit": "per-set"}, {"bonus_a": 1}, {"bonus_d": 2}, {"bonus_a": -1, "bonus_d": 1},
             {"reroll_a": 2}, {"reroll_d": 1}, {"reroll_a": 3, "crit": "one"}, {"reroll_a": 1, "bonus_a": 1,
                                                                                 "crit": "one"}]
 
@@ -66,6 +66,29 @@ def test_equals_icepool(attack, defense, variant):
     assert ours(attack, defense, **mine) == icepool_lineup(attack, defense, **variant)
 
 
+@pytest.mark.parametrize("crit", ["one", "per-set"])
+@pytest.mark.parametrize(("sixes", "hits"), [(1, 1), (2, 3), (4, 0), (2, 1), (5, 2)])
+@pytest.mark.parametrize(("attack", "defense", "phantom"), [(3, 2, 2), (4, 1, 4), (2, 3, 0), (5, 0, 3)])
+def test_critical_threshold_hits_and_phantom_equal_brute_force(attack, defense, phantom, crit, sixes, hits):
+    """AL-6.2, AL-6.4 as numbers passed in (house rules): a critical on ``sixes`` first-roll 6s (or each full set
+    of them) scoring ``hits`` extra, and the phantom's value; both paths of the lineup, every die enumerated."""
+    pa, pd = Pool(attack, reroll_weights(0), 0, (1, 0)), Pool(defense, reroll_weights(0))
+    expected = brute_lineup(attack, defense, crit=crit, phantom=phantom, crit_sixes=sixes, crit_hits=hits)
+    for small in (0, 10**6):
+        saved, lineup.SMALL_LINEUP = lineup.SMALL_LINEUP, small
+        try:
+            assert lineup_scores(pa, pd, phantom, crit, sixes, hits).probabilities() == expected
+        finally:
+            lineup.SMALL_LINEUP = saved
+    assert kronecker_lineup(pa, pd, phantom, crit, sixes, hits).probabilities() == expected
+
+
+@pytest.mark.parametrize(("crit", "sixes", "hits"), [("three", 3, 1), ("one", 0, 1), ("per-set", 3, -1)])
+def test_an_unknown_critical_rule_is_refused(crit, sixes, hits):
+    with pytest.raises(ValueError, match="no such critical rule"):
+        lineup_scores(Pool(3, reroll_weights(0)), Pool(1, reroll_weights(0)), 2, crit, sixes, hits)
+
+
 def test_the_oracles_can_tell_a_difference():
     """A wrong phantom (3 instead of 2) changes the answer: the comparisons have teeth."""
     wrong = lineup_scores(Pool(3, reroll_weights(0)), Pool(1, reroll_weights(0)), phantom=3).probabilities()
@@ -87,8 +110,8 @@ def both(attack, defense, *, weights_a=None, weights_d=None, bonus_a=0, bonus_d=
 
 
 GRID_POOLS = [(1, 12), (12, 1), (0, 7), (7, 0), (9, 9), (16, 11), (11, 16), (20, 20), (25, 4), (3, 27)]
-GRID_OPTIONS = [{}, {"crit": "one"}, {"crit": "per-three"}, {"phantom": 1}, {"phantom": 4, "crit": "one"},
-                {"phantom": 0}, {"phantom": 7, "bonus_a": 1}, {"bonus_a": 2, "bonus_d": -1, "crit": "per-three"},
+GRID_OPTIONS = [{}, {"crit": "one"}, {"crit": "per-set"}, {"phantom": 1}, {"phantom": 4, "crit": "one"},
+                {"phantom": 0}, {"phantom": 7, "bonus_a": 1}, {"bonus_a": 2, "bonus_d": -1, "crit": "per-set"},
                 {"weights_a": reroll_weights(2), "sixes": (6, 2), "crit": "one"},
                 {"weights_d": reroll_weights(3), "bonus_d": 1},
                 {"weights_a": {1: 0, 2: 3, 3: 0, 4: 1, 5: 0, 6: 2}, "weights_d": {1: 2, 2: 0, 3: 5, 4: 0, 5: 1, 6: 0}},
@@ -106,9 +129,9 @@ def test_equals_previous_algorithm(attack, defense, options):
 
 
 @pytest.mark.parametrize(("attack", "defense", "options"), [
-    (40, 40, {"crit": "one"}), (40, 40, {"crit": "per-three", "weights_a": reroll_weights(1), "sixes": (6, 1)}),
+    (40, 40, {"crit": "one"}), (40, 40, {"crit": "per-set", "weights_a": reroll_weights(1), "sixes": (6, 1)}),
     (50, 30, {"weights_a": reroll_weights(2), "weights_d": reroll_weights(2), "bonus_d": 1}),
-    (30, 50, {"phantom": 3, "crit": "one"}), (79, 1, {"crit": "per-three"}), (1, 79, {})])
+    (30, 50, {"phantom": 3, "crit": "one"}), (79, 1, {"crit": "per-set"}), (1, 79, {})])
 def test_equals_previous_algorithm_at_the_exact_limit(attack, defense, options):
     """Up to the 80 dice the exact lineup answers (rerolls make the weights 36 to a die: 414-bit counts)."""
     mine, theirs = both(attack, defense, **options)
@@ -120,7 +143,7 @@ faces = st.dictionaries(st.integers(1, 6), st.integers(0, 9), min_size=1).filter
 
 @given(attack=st.integers(0, 14), defense=st.integers(0, 14), weights_a=faces, weights_d=faces,
        bonus_a=st.integers(-2, 3), bonus_d=st.integers(-2, 3), phantom=st.integers(0, 9),
-       crit=st.sampled_from([None, "one", "per-three"]), first=st.integers(0, 4))
+       crit=st.sampled_from([None, "one", "per-set"]), first=st.integers(0, 4))
 @settings(max_examples=150, deadline=None)
 def test_random_pools_equal_previous_algorithm(attack, defense, weights_a, weights_d, bonus_a, bonus_d, phantom,
                                                crit, first):

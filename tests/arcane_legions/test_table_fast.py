@@ -57,18 +57,21 @@ def test_bases_in_integers_are_the_fraction_bases(x, y, facing, base):
 
 
 @given(coords, coords, facings, st.sampled_from(["sortie", "formation"]), coords, coords, facings,
-       st.sampled_from(["sortie", "formation"]))
+       st.sampled_from(["sortie", "formation"]), st.sampled_from([Fraction(6), Fraction(9, 2), Fraction(13, 3)]))
 @settings(max_examples=150, deadline=None)
-def test_notch_distances_and_facing_in_integers(x1, y1, f1, b1, x2, y2, f2, b2):
-    """AL-3.1, AL-3.3: the integer distances and facing tests say what Fractions say, pair by pair."""
+def test_notch_distances_and_facing_in_integers(x1, y1, f1, b1, x2, y2, f2, b2, range_steps):
+    """AL-3.1, AL-3.2, AL-3.3: the integer distances, the range (the rules' 6 steps or a house rule's, whole or
+    not) and facing tests say what Fractions say, pair by pair."""
     ba, bb = table._make_base(unit(x1, y1, f1, b1)), table._make_base(unit(x2, y2, f2, b2, uid="v"))
-    reach = table.Reach(ba, bb)
-    assert Fraction(reach.limit, reach.scale) == table.RANGE2
+    reach = table.Reach(ba, bb, range_steps)
+    if range_steps == 6:
+        assert Fraction(reach.limit, reach.scale) == 36
     for sa in SIDE_NAMES:
         for sb in SIDE_NAMES:
             for ka, kb, d2 in reach.pairs(sa, sb):
                 na, nb = ba.sides[sa].notches[ka], bb.sides[sb].notches[kb]
                 assert Fraction(d2, reach.scale) == (na - nb).norm2()
+                assert (d2 <= reach.limit) == ((na - nb).norm2() <= range_steps ** 2)
                 assert reach.facing(sa, sb, ka, kb) == (ba.sides[sa].faces(nb) and bb.sides[sb].faces(na))
 
 

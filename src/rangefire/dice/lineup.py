@@ -61,9 +61,11 @@ def reroll_weights(at_most: int, faces: int = 6) -> dict[int, int]:
     return {f: at_most + (faces if f > at_most else 0) for f in range(1, faces + 1)}
 
 
-def lineup_scores(x: Pool, y: Pool, phantom: int = 2, crit: str | None = None) -> Dist[int]:
-    """Distribution of the number of pairs in which X's die is strictly higher than Y's (plus X's
-    critical hits when ``crit`` is ``"one"`` (one extra for three or more first-roll sixes) or ``"per-three"``).
+def lineup_scores(x: Pool, y: Pool, phantom: int = 2, crit: str | None = None, crit_sixes: int = 3,
+                  crit_hits: int = 1) -> Dist[int]:
+    """Distribution of the number of pairs in which X's die is strictly higher than Y's, plus X's critical hits:
+    with ``crit`` ``"one"``, ``crit_hits`` more for ``crit_sixes`` or more first-roll sixes; with ``"per-set"``,
+    ``crit_hits`` more for each full set of ``crit_sixes`` of them; with None, none.
 
     A missing die on either side is a phantom of value ``phantom``.
 
@@ -73,25 +75,28 @@ def lineup_scores(x: Pool, y: Pool, phantom: int = 2, crit: str | None = None) -
     >>> lineup_scores(Pool(1, d6), Pool(0, d6)).probability(1)   # a die beats a phantom 2 on 3+
     Fraction(2, 3)
     """
+    if crit not in (None, "one", "per-set") or crit_sixes < 1 or crit_hits < 0:
+        raise ValueError(f"no such critical rule: {crit!r}, {crit_sixes} sixes, {crit_hits} hits")
     A, D = x.count, y.count
     total = x.total**A * y.total**D
     if A == 0:
         return Dist({0: total})  # X has no die to win a pair with, nor to roll a critical
     if (A + 1) * (D + 1) <= SMALL_LINEUP:
-        return _small_lineup(x, y, phantom, crit)
+        return _small_lineup(x, y, phantom, crit, crit_sixes, crit_hits)
     from rangefire.dice.lineup_steps import ValueStep, score_counts  # numpy, loaded when odds are asked for
 
     values = sorted({f + x.bonus for f, w in x.weights.items() if w} | {f + y.bonus for f, w in y.weights.items()
                                                                        if w}, reverse=True)
     top_x = max(f for f, w in x.weights.items() if w) + x.bonus
-    steps = _x_steps(A, x.weights[top_x - x.bonus], x, crit) if crit is not None else None
+    steps = _x_steps(A, x.weights[top_x - x.bonus], x, crit, crit_sixes, crit_hits) if crit is not None else None
     # X's top face comes first of X's values, when X has placed nothing: criticals are settled there.
     plan = [ValueStep(v > phantom, y.weights.get(v - y.bonus, 0) if D else 0, x.weights.get(v - x.bonus, 0),
                       steps if v == top_x else None) for v in values]
     return Dist(dict(enumerate(score_counts(A, D, plan, total))))
 
 
-def _small_lineup(x: Pool, y: Pool, phantom: int = 2, crit: str | None = None) -> Dist[int]:
+def _small_lineup(x: Pool, y: Pool, phantom: int = 2, crit: str | None = None, crit_sixes: int = 3,
+                  crit_hits: int = 1) -> Dist[int]:
     """The same walk state by state in Python integers, each score distribution packed into one integer
     (Kronecker substitution): for small pools, quicker than setting up the matrices."""
     A, D = x.count, y.count
@@ -128,7 +133,7 @@ def _small_lineup(x: Pool, y: Pool, phantom: int = 2, crit: str | None = None) -
         if w and A:
             new = [[0] * (D + 1) for _ in range(A + 1)]
             # X's top face comes first of X's values, when X has placed nothing: criticals are settled there.
-            steps = _x_steps(A, w, x, crit) if v == top_x and crit is not None else None
+            steps = _x_steps(A, w, x, crit, crit_sixes, crit_hits) if v == top_x and crit is not None else None
             coef_x = [[math.comb(A - a, k) * w**k for k in range(A - a + 1)] for a in range(A + 1)]
             for a in range(placed_x + 1):
                 row = cur[a]
@@ -168,13 +173,15 @@ def _small_lineup(x: Pool, y: Pool, phantom: int = 2, crit: str | None = None) -
     return Dist(scores)
 
 
-def _x_steps(A: int, w: int, x: Pool, crit: str | None) -> list[list[tuple[int, int]]]:
+def _x_steps(A: int, w: int, x: Pool, crit: str | None, at: int = 3, hits: int = 1) -> list[list[tuple[int, int]]]:
     """For the top face (always X's first value, so X has placed nothing yet): for each number k of X dice
-    showing it, the weights split by the critical hits they bring [the critical is judged on first-roll
-    sixes only].
+    showing it, the weights split by the critical hits they bring (``hits`` for ``at`` or more first-roll sixes,
+    or for each full set of ``at`` of them) [the critical is judged on first-roll sixes only].
 
     >>> _x_steps(3, 1, Pool(3, {6: 1}), "one")[3]   # three sixes of three dice: one critical
     [(1, 1)]
+    >>> _x_steps(4, 1, Pool(4, {6: 1}), "per-set", 2, 3)[4]   # four sixes, a set of two: 3 hits a set
+    [(6, 1)]
     """
     first, rerolled = x.sixes if x.sixes is not None else (w, 0)
     firsts = [first**s for s in range(A + 1)]
@@ -182,15 +189,17 @@ def _x_steps(A: int, w: int, x: Pool, crit: str | None) -> list[list[tuple[int, 
     steps = []
     for k in range(A + 1):
         ways = math.comb(A, k)
-        # weights of s first-roll sixes among the k dice; with one critical for three or more, the
-        # weights of s >= 3 together are all the k dice's weight less those of s < 3
-        split = [math.comb(k, s) * firsts[s] * others[k - s] for s in range(k + 1 if crit != "one" else min(k, 2) + 1)]
+        # weights of s first-roll sixes among the k dice; with one critical for ``at`` or more, the
+        # weights of s >= at together are all the k dice's weight less those of s < at
+        split = [math.comb(k, s) * firsts[s] * others[k - s]
+                 for s in range(k + 1 if crit != "one" else min(k, at - 1) + 1)]
+        by_extra: dict[int, int] = {}
         if crit == "one":
-            by_extra = {0: sum(split), 1: (first + rerolled) ** k - sum(split)}
+            by_extra[0] = sum(split)
+            by_extra[hits] = by_extra.get(hits, 0) + (first + rerolled) ** k - sum(split)  # hits may be 0
         else:
-            by_extra = {}
             for s, weight in enumerate(split):
-                extra = s // 3 if crit == "per-three" else 0
+                extra = s // at * hits if crit == "per-set" else 0
                 by_extra[extra] = by_extra.get(extra, 0) + weight
         steps.append(sorted((e, ways * v) for e, v in by_extra.items() if v))
     return steps

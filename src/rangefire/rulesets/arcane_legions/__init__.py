@@ -12,21 +12,24 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rangefire.core import Attack, Choice, DiceSource, LogLine, Modifier, Odds, Refusal, Resolution, Ruleset
+from rangefire.core.options import house_rules
 from rangefire.geometry import Point, Segment
 from rangefire.rulesets.arcane_legions.orders import (
+    RULES,
     ArcaneOutcome,
     OrderPlan,
     counted,
     figures,
+    noted,
     odds_of,
     possessive,
     resolve_order,
+    steps,
     take_damage,
     without_one_figure,
 )
 from rangefire.rulesets.arcane_legions.scenario import SIDE_NAMES, Battle, Options, Turn, Unit, cross_problems
 from rangefire.rulesets.arcane_legions.table import (
-    RANGE2,
     Reach,
     Sight,
     base_of,
@@ -43,6 +46,8 @@ if TYPE_CHECKING:
 __all__ = ["ArcaneLegions", "ArcaneOutcome", "Battle", "OrderPlan", "Unit"]
 
 ORDERS = ("ranged", "close")
+#: The rulings' options, written in every battle (the game's numbers only where a house rule sets them).
+RULINGS = ("corner_contact_is_adjacent", "touching_hinders", "refuse_zero_dice", "crit_per_three_sixes")
 
 
 class Sides(NamedTuple):
@@ -85,6 +90,15 @@ class ArcaneLegions(Ruleset[Battle, OrderPlan, ArcaneOutcome]):
 
     def raw_problems(self, data: Mapping[str, Any]) -> list[str]:
         return cross_problems(data)
+
+    def dump(self, battle: Battle) -> dict[str, Any]:
+        """The battle as a scenario: the rulings' options always, and of the game's numbers only those a house
+        rule sets (a table given in part is read back with the rules' values for the rest), so a written battle
+        shows what departs from the rules."""
+        data = super().dump(battle)
+        changed = {tuple(rule.path.split(".")[1:]) for rule in house_rules(battle.options)}
+        data["options"] = _written(data.get("options", {}), changed, RULINGS)
+        return data
 
     def status(self, battle: Battle) -> list[dict[str, Any]]:
         return [{"id": u.id, "side": u.side, "figures": u.figures, "blue": u.ready("blue"), "red": u.ready("red"),
@@ -154,7 +168,8 @@ class ArcaneLegions(Ruleset[Battle, OrderPlan, ArcaneOutcome]):
             return [Refusal("AL-2.3", f"{target.id} is on {firer.side}'s side, not an enemy")]
         options = battle.options
         refusals: list[Refusal] = []
-        cost = max(0, (2 if firer.base == "formation" else 1) + firer.abilities.order_cost)
+        base_cost = getattr(options.cost, firer.base)  # [AL-5.1]
+        cost = max(0, base_cost + firer.abilities.order_cost)
         points = battle.players[firer.side].order_points if firer.side in battle.players else 0
         if points < cost:
             refusals.append(Refusal("AL-5.1", f"{firer.side} has {counted(points, 'order point')}; the order "
@@ -199,6 +214,9 @@ class ArcaneLegions(Ruleset[Battle, OrderPlan, ArcaneOutcome]):
             notes = [LogLine("AL-3.4" if by_engine else "AL-3.1",
                              f"from {possessive(firer.id)} {sa} side to {possessive(target.id)} {st} side, "
                              f"{float(d2) ** 0.5:.2f} steps"
+                             + (f", within the range of {steps(options.range_steps)}"
+                                f"{noted(options.range_steps, RULES.range_steps, steps)}"
+                                if options.range_steps != RULES.range_steps else "")
                              + (" (the engine's choice: most dice net of the defender's, then the shortest)"
                                 if by_engine else ""))]
         if tied:
@@ -212,8 +230,11 @@ class ArcaneLegions(Ruleset[Battle, OrderPlan, ArcaneOutcome]):
                                  f"line of sight {seen.verdict}"
                                  + (f" by {', '.join(seen.hindered_by)}" if seen.hindered_by else "")
                                  + (f"; touching {', '.join(seen.touching)}" if seen.touching else "")))
-        notes.append(LogLine("AL-5.1", f"the order costs {counted(cost, 'order point')}: {firer.side} has "
-                                       f"{points}"))
+        rules_cost = getattr(RULES.cost, firer.base)
+        notes.append(LogLine("AL-5.1", f"the order costs {counted(cost, 'order point')}"
+                                       + (f" (a {firer.base}'s order {base_cost}{noted(base_cost, rules_cost)})"
+                                          if base_cost != rules_cost else "")
+                                       + f": {firer.side} has {points}"))
         if push:
             notes.append(LogLine("AL-5.2", f"a second ranged order this turn: {firer.id} is pushed (its figure in "
                                            f"slot {pushed_slot} removed)"))
@@ -226,6 +247,7 @@ class ArcaneLegions(Ruleset[Battle, OrderPlan, ArcaneOutcome]):
             if bonus and dice:
                 modifiers.append(Modifier("AL-6.3", bonus, f"to each of {possessive(who)} {kind} dice after "
                                                            f"rerolls ({kind}_die_bonus)"))
+        notes.extend(_lineup_house_rules(options))
         return OrderPlan(
             ruleset=self.key, attacker=firer.id, target=target.id, modifiers=tuple(modifiers), notes=tuple(notes),
             order=order, from_side=sa, to_side=st, from_notch=(na.x, na.y), to_notch=(nt.x, nt.y), distance2=d2,
@@ -233,7 +255,8 @@ class ArcaneLegions(Ruleset[Battle, OrderPlan, ArcaneOutcome]):
             touching=seen.touching if seen else (), attack_dice=attack_dice, defense_dice=defense_dice,
             attack_die_bonus=ab.attack_die_bonus, defense_die_bonus=db.defense_die_bonus,
             reroll_attack_at_most=ab.reroll_attack_at_most, reroll_defense_at_most=db.reroll_defense_at_most,
-            crit_per_three=options.crit_per_three_sixes,
+            crit_per_three=options.crit_per_three_sixes, crit_sixes=options.critical.sixes,
+            crit_hits=options.critical.hits, phantom=options.phantom,
             defender_scores=order == "close" or db.defender_scores_in_ranged, cost=cost, push=push,
             chosen_by_engine=by_engine, tied_sides=tied,
             attack_icons=shooter.ready("blue" if order == "ranged" else "red"), defense_icons=target.ready("white"),
@@ -247,38 +270,54 @@ class ArcaneLegions(Ruleset[Battle, OrderPlan, ArcaneOutcome]):
                 and is_adjacent(u, target, battle.options.corner_contact_is_adjacent)]
 
     def _dice(self, shooter: Unit, target: Unit, order: str, sa: str, st: str, hindrances: int,
-              friends: Sequence[str] = ()) -> tuple[int, int, list[Modifier]]:
-        """Attack and defense dice for a choice of sides [AL-5.3, AL-5.4, AL-8.1], never below 0 [AL-5.5]."""
-        colours_a, colours_t = shooter.sides.model_dump(), target.sides.model_dump()
+              options: Options, friends: Sequence[str] = ()) -> tuple[int, int, list[Modifier]]:
+        """Attack and defense dice for a choice of sides [AL-5.3, AL-5.4, AL-8.1], never below 0 [AL-5.5]; the
+        penalties are the battle's options. A penalty a house rule sets is named beside the rules' value, even
+        where it takes nothing away."""
+        colour_a, colour_t = getattr(shooter.sides, sa), getattr(target.sides, st)
         mods: list[Modifier] = []
         extra = shooter.abilities.attack_dice
         if order == "ranged":
             base = shooter.ready("blue")
             if extra:
                 mods.append(Modifier("AL-5.3", extra, f"{possessive(shooter.id)} attack_dice ability"))
-            if colours_a[sa] != "blue":
-                mods.append(Modifier("AL-5.3", -3, f"attacking from the {sa} side, which is {colours_a[sa]}"))
-            if friends:
-                mods.append(Modifier("AL-5.3", -1, f"firing into melee ({target.id} is adjacent to "
-                                                   f"{', '.join(friends)})"))
-            if hindrances:
-                mods.append(Modifier("AL-5.3", -hindrances, f"{hindrances} hindrance{'s' if hindrances != 1 else ''}"
-                                                            " on the line of sight [AL-4.3]"))
+            side = getattr(options.side_penalty.ranged, colour_a)
+            rules_side = getattr(RULES.side_penalty.ranged, colour_a)
+            if side or side != rules_side:
+                mods.append(Modifier("AL-5.3", -side, f"attacking from the {sa} side, which is {colour_a}"
+                                                      + noted(-side, -rules_side, "{:+d}")))
+            melee = options.melee_penalty
+            if friends and (melee or melee != RULES.melee_penalty):
+                mods.append(Modifier("AL-5.3", -melee, f"firing into melee ({target.id} is adjacent to "
+                                                       f"{', '.join(friends)})"
+                                                       + noted(-melee, -RULES.melee_penalty, "{:+d}")))
+            each = options.hindrance_penalty
+            if hindrances and (each or each != RULES.hindrance_penalty):
+                mods.append(Modifier("AL-5.3", -hindrances * each,
+                                     f"{hindrances} hindrance{'s' if hindrances != 1 else ''} on the line of sight"
+                                     + (f", {-each:+d} each{noted(-each, -RULES.hindrance_penalty, '{:+d}')}"
+                                        if each != RULES.hindrance_penalty else "") + " [AL-4.3]"))
         else:
             base = shooter.ready("red")
             if extra:
                 mods.append(Modifier("AL-8.1", extra, f"{possessive(shooter.id)} attack_dice ability"))
-            if colours_a[sa] == "grey":
-                mods.append(Modifier("AL-8.1", -3, f"attacking from the {sa} side, which is grey"))
+            side = getattr(options.side_penalty.close, colour_a)
+            rules_side = getattr(RULES.side_penalty.close, colour_a)
+            if side or side != rules_side:
+                mods.append(Modifier("AL-8.1", -side, f"attacking from the {sa} side, which is {colour_a}"
+                                                      + noted(-side, -rules_side, "{:+d}")))
         attack = max(0, base + sum(m.delta for m in mods))
         defense = target.ready("white")
         if target.abilities.defense_dice:
             mods.append(Modifier("AL-5.4", target.abilities.defense_dice,
                                  f"{possessive(target.id)} defense_dice ability (defense dice)"))
             defense += target.abilities.defense_dice
-        if colours_t[st] == "grey":
-            mods.append(Modifier("AL-5.4", -3, f"the attacked {st} side is grey (defense dice)"))
-            defense -= 3
+        side = getattr(options.side_penalty.defense, colour_t)
+        rules_side = getattr(RULES.side_penalty.defense, colour_t)
+        if side or side != rules_side:
+            mods.append(Modifier("AL-5.4", -side, f"the attacked {st} side is {colour_t} (defense dice)"
+                                                  + noted(-side, -rules_side, "{:+d}")))
+            defense -= side
         return attack, max(0, defense), mods
 
     def _choose(self, battle: Battle, shooter: Unit, target: Unit, order: str,
@@ -299,25 +338,29 @@ class ArcaneLegions(Ruleset[Battle, OrderPlan, ArcaneOutcome]):
                 return [Refusal("AL-8.1", "those sides do not touch: close combat uses the touching sides")]
             touching_ranked: list[tuple[Any, Sides]] = []
             for sa, st in pairs:
-                a, d, mods = self._dice(shooter, target, order, sa, st, 0)
+                a, d, mods = self._dice(shooter, target, order, sa, st, 0, battle.options)
                 mid_a = bs.sides[sa].notches[len(bs.sides[sa].notches) // 2]
                 mid_t = bt.sides[st].notches[len(bt.sides[st].notches) // 2]
                 touching_rank = (-(a - d), Fraction(0), -a, SIDE_NAMES.index(sa), SIDE_NAMES.index(st))
                 touching_ranked.append((touching_rank, Sides(a, d, mods, sa, st, mid_a, mid_t, Fraction(0), None)))
             return _with_ties(touching_ranked)
-        if bs.polygon.is_clearly_apart(bt.polygon, 6) or bs.polygon.box.gap2(bt.polygon.box) > RANGE2:
-            return [Refusal("AL-3.1", f"{target.id} is out of range: the bases are already more than 6 steps "
+        reach_steps = battle.options.range_steps  # [AL-3.1]
+        said = steps(reach_steps) + noted(reach_steps, RULES.range_steps, steps)
+        if (bs.polygon.is_clearly_apart(bt.polygon, float(reach_steps))
+                or bs.polygon.box.gap2(bt.polygon.box) > reach_steps * reach_steps):
+            return [Refusal("AL-3.1", f"{target.id} is out of range: the bases are already more than {said} steps "
                                       "apart")]
         friends = self._melee_friends(battle, shooter, target)
         in_range = facing = False
         nearest = None
         candidates = []
-        reach = Reach(bs, bt)  # squared distances in integers, ``reach.scale`` times the true ones
+        reach = Reach(bs, bt, reach_steps)  # squared distances in integers, ``reach.scale`` times the true ones
         for sa in sides_a:
             side_a = bs.sides[sa]
             for st in sides_t:
                 side_t = bt.sides[st]
-                a_ub, d, _ = self._dice(shooter, target, order, sa, st, 0, friends)
+                # a hindrance only takes dice away (its penalty is at least 0): no hindrance is the upper bound
+                a_ub, d, _ = self._dice(shooter, target, order, sa, st, 0, battle.options, friends)
                 for ka, kt, d2 in reach.pairs(sa, st):
                     nearest = d2 if nearest is None or d2 < nearest else nearest
                     if d2 > reach.limit:
@@ -332,7 +375,7 @@ class ArcaneLegions(Ruleset[Battle, OrderPlan, ArcaneOutcome]):
         if not in_range:
             return [Refusal("AL-3.1", f"{target.id} is out of range: its nearest notch is "
                                       f"{float(Fraction(nearest or 0, reach.scale)) ** 0.5:.2f} steps away "
-                                      "(6 steps at most)")]
+                                      f"({said} steps at most)")]
         if not facing:
             return [Refusal("AL-3.3", "no side in range faces the other unit: a side can only be used toward "
                                       "what lies in front of it")]
@@ -352,7 +395,7 @@ class ArcaneLegions(Ruleset[Battle, OrderPlan, ArcaneOutcome]):
             if seen.blocked_by:
                 blockers.update(seen.blocked_by)
                 continue
-            a, d, mods = self._dice(shooter, target, order, sa, st, len(seen.hindered_by), friends)
+            a, d, mods = self._dice(shooter, target, order, sa, st, len(seen.hindered_by), battle.options, friends)
             rank = (-(a - d), *bound[1:2], -a, *bound[3:])
             if known is None or rank < known[0]:
                 ranked[(sa, st)] = (rank, Sides(a, d, mods, sa, st, na, nt, Fraction(d2, reach.scale), seen))
@@ -392,6 +435,39 @@ class ArcaneLegions(Ruleset[Battle, OrderPlan, ArcaneOutcome]):
         side = battle.unit(plan.attacker).side
         players[side] = players[side].model_copy(update={"order_points": players[side].order_points - plan.cost})
         return battle.model_copy(update={"units": tuple(units), "players": players})
+
+
+def _written(options: Mapping[str, Any], changed: set[tuple[str, ...]], always: Sequence[str] = (),
+             at: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The options a written battle keeps, in their order: those named in ``always``, and the values at the
+    ``changed`` paths, within their tables."""
+    kept: dict[str, Any] = {}
+    for name, value in options.items():
+        path = (*at, name)
+        if name in always or path in changed:
+            kept[name] = value
+        elif isinstance(value, Mapping):
+            inner = _written(value, changed, (), path)
+            if inner:
+                kept[name] = inner
+    return kept
+
+
+def _lineup_house_rules(options: Options) -> list[LogLine]:
+    """Where a house rule changes the lineup, a note naming it beside the rules' value: the critical hit
+    [AL-6.2] and the phantom die [AL-6.4]. None under the rules as written."""
+    notes = []
+    crit, rules = options.critical, RULES.critical
+    if crit != rules:
+        when = "for each full set of" if options.crit_per_three_sixes else "on"
+        more = "" if options.crit_per_three_sixes else " or more"
+        notes.append(LogLine("AL-6.2", f"a critical hit {when} {crit.sixes}{noted(crit.sixes, rules.sixes)}{more} "
+                                       f"6s on the first roll, scoring {counted(crit.hits, 'extra hit')}"
+                                       + noted(crit.hits, rules.hits)))
+    if options.phantom != RULES.phantom:
+        notes.append(LogLine("AL-6.4", f"a side that has run out of dice compares phantom dice of {options.phantom}"
+                                       + noted(options.phantom, RULES.phantom)))
+    return notes
 
 
 def _with_ties(ranked: Sequence[tuple[Any, Sides]]) -> Sides:

@@ -4,16 +4,20 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from rangefire.core import DiceSource, LogLine, Need, Odds, Outcome, Plan
+from rangefire.core.numbers import dump_exact
+from rangefire.core.options import house_note
 from rangefire.dice import Dist
 from rangefire.dice.lineup import Pool, lineup_scores, reroll_weights
-from rangefire.rulesets.arcane_legions.scenario import Slot, Unit
+from rangefire.rulesets.arcane_legions.scenario import Options, Slot, Unit
 
-PHANTOM = 2
+#: The rules' values, the defaults of a plan's lineup numbers (a battle's plans carry its options' values).
+RULES = Options()
 
 #: The most dice in all (attack and defense) whose lineup is worked out exactly; beyond it ``odds`` gives a Monte
 #: Carlo estimate. The exact lineup's time grows about as the fifth power of the dice. Measured on this project's
@@ -60,6 +64,10 @@ class OrderPlan(Plan):
     reroll_attack_at_most: int = 0
     reroll_defense_at_most: int = 0
     crit_per_three: bool = False
+    #: first-roll 6s that make a critical, and the extra hits it scores [AL-6.2]; the phantom die [AL-6.4]
+    crit_sixes: int = RULES.critical.sixes
+    crit_hits: int = RULES.critical.hits
+    phantom: int = RULES.phantom
     defender_scores: bool = False
     cost: int = 0
     push: bool = False
@@ -75,7 +83,7 @@ class OrderPlan(Plan):
 
     @property
     def crit_mode(self) -> str:
-        return "per-three" if self.crit_per_three else "one"
+        return "per-set" if self.crit_per_three else "one"
 
     def details(self) -> dict[str, Any]:
         return {
@@ -139,6 +147,24 @@ class OrderPlan(Plan):
         return attack, defense
 
 
+def noted(value: Any, rules: Any, form: str | Callable[[Any], str] = "{}") -> str:
+    """Nothing where a value is the rules' own; else the house-rule note with the rules' value, ``form`` saying
+    how a value is written.
+
+    >>> noted(3, 3), noted(-1, -3, "{:+d}")
+    ('', ' (house rule; the rules say -3)')
+    """
+    if value == rules:
+        return ""
+    say = form.format if isinstance(form, str) else form
+    return " " + house_note(say(value), say(rules))
+
+
+def steps(value: Fraction) -> str:
+    """A distance in steps as a scenario writes it: ``6``, ``4.5``, ``13/3``."""
+    return str(dump_exact(value))
+
+
 def possessive(name: str) -> str:
     """``possessive("archers")`` is "archers'", ``possessive("orc-band")`` is "orc-band's"."""
     return f"{name}'" if name.endswith("s") else f"{name}'s"
@@ -148,13 +174,15 @@ def _notch(p: tuple[Fraction, Fraction] | None) -> list[str] | None:
     return [str(c) for c in p] if p else None
 
 
-def critical_probability(dice: int) -> Fraction:
-    """P(three or more 6s on the first roll of ``dice`` attack dice) [AL-6.2].
+def critical_probability(dice: int, sixes: int = RULES.critical.sixes) -> Fraction:
+    """P(``sixes`` or more 6s, three in the rules, on the first roll of ``dice`` attack dice) [AL-6.2].
 
     >>> critical_probability(3)
     Fraction(1, 216)
+    >>> critical_probability(3, 1)
+    Fraction(91, 216)
     """
-    return Dist.binomial(dice, 1, 6).at_least(3) if dice >= 3 else Fraction(0)
+    return Dist.binomial(dice, 1, 6).at_least(sixes) if dice >= sixes else Fraction(0)
 
 
 def counted(n: int, one: str, many: str | None = None) -> str:
@@ -165,10 +193,11 @@ def counted(n: int, one: str, many: str | None = None) -> str:
 def order_odds(plan: OrderPlan) -> tuple[dict[str, Dist[int]], dict[str, Fraction]]:
     """Exact distributions of hits (criticals included) and, where the defender scores, defender hits."""
     attack, defense = plan.pools()
-    outcomes = {"hits": lineup_scores(attack, defense, PHANTOM, crit=plan.crit_mode)}
+    outcomes = {"hits": lineup_scores(attack, defense, plan.phantom, plan.crit_mode, plan.crit_sixes,
+                                      plan.crit_hits)}
     if plan.defender_scores:
-        outcomes["defender_hits"] = lineup_scores(defense, attack, PHANTOM)
-    return outcomes, {"critical": critical_probability(plan.attack_dice)}
+        outcomes["defender_hits"] = lineup_scores(defense, attack, plan.phantom)
+    return outcomes, {"critical": critical_probability(plan.attack_dice, plan.crit_sixes)}
 
 
 def odds_of(plan: OrderPlan, exact_limit: int = MAX_EXACT_DICE, samples: int = SAMPLES, seed: int = SEED) -> Odds:
@@ -185,7 +214,8 @@ def odds_of(plan: OrderPlan, exact_limit: int = MAX_EXACT_DICE, samples: int = S
 
 
 def resolve_order(plan: OrderPlan, source: DiceSource) -> tuple[list[LogLine], ArcaneOutcome]:
-    """The plan's steps, then roll, reroll, add bonuses, sort, line up with phantom 2s and count hits [AL-6];
+    """The plan's steps, then roll, reroll, add bonuses, sort, line up with phantom dice (2s in the rules) and
+    count hits [AL-6];
     every point of damage logged [AL-7.3]."""
     log = [*plan.notes, *_dice_lines(plan)]
     colour = "blue" if plan.order == "ranged" else "red"
@@ -196,9 +226,15 @@ def resolve_order(plan: OrderPlan, source: DiceSource) -> tuple[list[LogLine], A
     log.append(LogLine("AL-6.1", f"{plan.target} rolls {counted(plan.defense_dice, 'white die', 'white dice')}: "
                                  f"{' '.join(map(str, defense_first)) or 'none'}"))
     sixes = first.count(6)
-    crits = (sixes // 3) if plan.crit_per_three else int(sixes >= 3)
-    log.append(LogLine("AL-6.2", f"{counted(sixes, 'six', 'sixes')} on the first roll: "
-                                 + (counted(crits, "critical hit") if crits else "no critical")))
+    sets = (sixes // plan.crit_sixes) if plan.crit_per_three else int(sixes >= plan.crit_sixes)
+    crits = sets * plan.crit_hits
+    crit_rule = ""
+    if (plan.crit_sixes, plan.crit_hits) != (RULES.critical.sixes, RULES.critical.hits):
+        crit_rule = (f" ({'each full set of' if plan.crit_per_three else 'a critical on'} {plan.crit_sixes}"
+                     f"{noted(plan.crit_sixes, RULES.critical.sixes)}, {counted(plan.crit_hits, 'extra hit')}"
+                     f"{noted(plan.crit_hits, RULES.critical.hits)})")
+    log.append(LogLine("AL-6.2", f"{counted(sixes, 'six', 'sixes')} on the first roll{crit_rule}: "
+                                 + (_criticals(sets, crits, plan) if sets else "no critical")))
     attack = _rerolled(source, "attack", first, plan.reroll_attack_at_most, log, plan.attacker)
     defense = _rerolled(source, "defense", defense_first, plan.reroll_defense_at_most, log, plan.target)
     attack = sorted((v + plan.attack_die_bonus for v in attack), reverse=True)
@@ -212,15 +248,16 @@ def resolve_order(plan: OrderPlan, source: DiceSource) -> tuple[list[LogLine], A
     hits = defender_hits = 0
     for i in range(max(len(attack), len(defense))):
         real_a, real_d = i < len(attack), i < len(defense)
-        av = attack[i] if real_a else PHANTOM
-        dv = defense[i] if real_d else PHANTOM
+        av = attack[i] if real_a else plan.phantom
+        dv = defense[i] if real_d else plan.phantom
         if real_a and av > dv:
             hits += 1  # a phantom never scores [AL-6.6]
         elif real_d and dv > av and plan.defender_scores:
             defender_hits += 1  # [AL-6.6, AL-8.2]
         mark = ">" if av > dv else "<" if av < dv else "="
-        pairs.append(f"{av if real_a else f'({PHANTOM})'}{mark}{dv if real_d else f'({PHANTOM})'}")
-    log.append(LogLine("AL-6.4", "lineup, highest first (phantoms in brackets never score): "
+        pairs.append(f"{av if real_a else f'({plan.phantom})'}{mark}{dv if real_d else f'({plan.phantom})'}")
+    phantoms = f", of {plan.phantom}{noted(plan.phantom, RULES.phantom)}" if plan.phantom != RULES.phantom else ""
+    log.append(LogLine("AL-6.4", f"lineup, highest first (phantoms in brackets{phantoms} never score): "
                                  + (" ".join(pairs) or "none")))
     log.append(LogLine("AL-6.5", f"{counted(hits, 'attack die', 'attack dice')} strictly higher: "
                                  f"{counted(hits, 'hit')}"))
@@ -239,6 +276,13 @@ def resolve_order(plan: OrderPlan, source: DiceSource) -> tuple[list[LogLine], A
         log.append(LogLine(scored.clause, f"{plan.attacker} takes {defender_hits} damage from the defender's hits"))
         log += damage_lines(plan.attacker, plan.attacker_figures, plan.attacker_figure_count, defender_hits)
     return log, ArcaneOutcome(hits=total, critical=crits > 0, defender_hits=defender_hits, lineup_hits=hits)
+
+
+def _criticals(sets: int, crits: int, plan: OrderPlan) -> str:
+    """``1 critical hit`` under the rules; where a critical scores other than one extra hit, both counts."""
+    if plan.crit_hits == 1:
+        return counted(crits, "critical hit")
+    return f"{counted(sets, 'critical')}, {counted(crits, 'extra hit')}"
 
 
 def _dice_lines(plan: OrderPlan) -> list[LogLine]:

@@ -2,8 +2,10 @@
 exact lineup's limit (``orders.MAX_EXACT_DICE``).
 
 Each sampled order follows AL-6 step by step: first rolls, criticals judged on them, rerolls, bonuses, both
-sides sorted highest first, phantom 2s, pairs compared. It shares no code with the exact lineup, so where both
-answer they check each other. Every figure it gives is labelled an estimate, with its 95% interval.
+sides sorted highest first, phantom dice, pairs compared. The numbers the options set (the phantom die, the
+critical's 6s and extra hits) come from the plan, as the exact lineup takes them. It shares no code with the exact
+lineup, so where both answer they check each other. Every figure it gives is labelled an estimate, with its 95%
+interval.
 """
 
 from __future__ import annotations
@@ -22,7 +24,6 @@ from rangefire.dice.intervals import Z95, wilson
 if TYPE_CHECKING:
     from rangefire.rulesets.arcane_legions.orders import OrderPlan
 
-PHANTOM = 2
 #: Dice held in memory at once per side (rows x dice): bounds memory whatever the pools.
 BLOCK_DICE = 1 << 21
 MAX_SAMPLES = 10**7
@@ -41,10 +42,10 @@ def _roll(rng: np.random.Generator, rows: int, dice: int, reroll_at_most: int, b
     return -np.sort(-final, axis=1), sixes
 
 
-def _lined_up(dice: NDArray[np.int16], width: int) -> NDArray[np.int16]:
-    """The sorted dice padded with phantom 2s to ``width`` [AL-6.4]."""
+def _lined_up(dice: NDArray[np.int16], width: int, phantom: int) -> NDArray[np.int16]:
+    """The sorted dice padded with phantom dice (2s in the rules) to ``width`` [AL-6.4]."""
     rows, count = dice.shape
-    out = np.full((rows, width), PHANTOM, dtype=np.int16)
+    out = np.full((rows, width), phantom, dtype=np.int16)
     out[:, :count] = dice
     return out
 
@@ -65,10 +66,10 @@ def sample(plan: OrderPlan, n: int, seed: int) -> dict[str, NDArray[Any]]:
         m = min(rows, n - start)
         attack, sixes = _roll(rng, m, a_count, plan.reroll_attack_at_most, plan.attack_die_bonus)
         defense, _ = _roll(rng, m, d_count, plan.reroll_defense_at_most, plan.defense_die_bonus)
-        a, d = _lined_up(attack, width), _lined_up(defense, width)
-        crits = sixes // 3 if plan.crit_per_three else (sixes >= 3).astype(np.int64)  # [AL-6.2]
-        parts["hits"].append(((a > d) & real_a).sum(axis=1, dtype=np.int64) + crits)  # [AL-6.5, AL-7.1]
-        parts["critical"].append(crits > 0)
+        a, d = _lined_up(attack, width, plan.phantom), _lined_up(defense, width, plan.phantom)
+        sets = sixes // plan.crit_sixes if plan.crit_per_three else (sixes >= plan.crit_sixes).astype(np.int64)
+        parts["hits"].append(((a > d) & real_a).sum(axis=1, dtype=np.int64) + sets * plan.crit_hits)  # [AL-6.2]
+        parts["critical"].append(sets > 0)
         parts["defender_hits"].append(((d > a) & real_d).sum(axis=1, dtype=np.int64))  # [AL-6.6, AL-8.2]
     return {name: np.concatenate(chunks) for name, chunks in parts.items()}
 

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from fractions import Fraction
 from typing import Annotated, Any, Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from rangefire.core.options import OptionsModel, option
 from rangefire.scenario import XY, Exact, Id, Model, PolygonField, duplicate_ids, find_by_id
@@ -13,20 +14,80 @@ from rangefire.scenario import XY, Exact, Id, Model, PolygonField, duplicate_ids
 KEY = "arcane-legions"
 MAX_UNITS = 300
 MAX_SLOTS = 40
+#: The longest range an option may set, in steps [AL-3.1].
+MAX_RANGE = 100
 SIDE_NAMES = ("front", "right", "back", "left")
 Colour = Literal["blue", "red", "grey"]
 Small = Annotated[int, Field(strict=True, ge=-20, le=20)]
 Count = Annotated[int, Field(strict=True, ge=0, le=100)]
 
 
+Penalty = Annotated[int, Field(strict=True, ge=0, le=50)]
+
+
+class SidePenalty(OptionsModel):
+    """Dice taken away for a side of each colour: one row of the side penalties, whose clause and help it takes
+    (the attacker's side in ranged [AL-5.3] or close combat [AL-8.1], the side attacked [AL-5.4])."""
+
+    blue: Penalty = 0
+    red: Penalty = 0
+    grey: Penalty = 0
+
+
+class SidePenalties(OptionsModel):
+    """The side penalties by order and role: the attacker's side in ranged combat [AL-5.3] and in close combat
+    [AL-8.1], the side attacked [AL-5.4]."""
+
+    ranged: SidePenalty = option(SidePenalty(red=3, grey=3), "AL-5.3",
+                                 "attack dice lost shooting from a side of this colour")
+    close: SidePenalty = option(SidePenalty(grey=3), "AL-8.1",
+                                "close combat dice lost attacking from this colour")
+    defense: SidePenalty = option(SidePenalty(grey=3), "AL-5.4",
+                                  "defense dice lost when attacked on this colour")
+
+
+class Costs(OptionsModel):
+    """Order points an order costs by base, before abilities [AL-5.1]."""
+
+    sortie: Annotated[int, Field(strict=True)] = option(1, "AL-5.1", "order points an order to a sortie costs",
+                                                         ge=0, le=50)
+    formation: Annotated[int, Field(strict=True)] = option(2, "AL-5.1",
+                                                            "order points an order to a formation costs", ge=0, le=50)
+
+
+class Critical(OptionsModel):
+    """The critical hit: how many 6s on the first roll make one, and the extra hits it scores [AL-6.2]."""
+
+    sixes: Annotated[int, Field(strict=True)] = option(3, "AL-6.2", "first-roll 6s that make a critical hit (or more)",
+                                                       ge=1, le=50)
+    hits: Annotated[int, Field(strict=True)] = option(1, "AL-6.2", "extra hits a critical scores", ge=0, le=10)
+
+
 class Options(OptionsModel):
-    """The rulings' options, with their defaults [AL-1.4, AL-4.4, AL-5.5, AL-6.2]."""
+    """The game's numbers and the rulings' options, with the rules' values as defaults [AL-1.4, AL-3.1, AL-4.4,
+    AL-5.1, AL-5.3, AL-5.4, AL-5.5, AL-6.2, AL-6.4, AL-8.1]."""
 
     corner_contact_is_adjacent: bool = option(False, "AL-1.4", "bases touching at a corner only are adjacent")
-    touching_hinders: bool = option(False, "AL-4.4", "a line that only touches hindering terrain passes through it")
-    refuse_zero_dice: bool = option(False, "AL-5.5", "an attack left with no dice is refused rather than made")
-    crit_per_three_sixes: bool = option(
-        False, "AL-6.2", "one critical per full set of three 6s (instead of one at most)")
+    range_steps: Exact = option(Fraction(6), "AL-3.1", "the range in steps, notch to notch, inclusive")
+    touching_hinders: bool = option(False, "AL-4.4", "a line only touching hindering terrain is hindered")
+    cost: Costs = option(Costs(), "AL-5.1", "order points an order costs by base")
+    side_penalty: SidePenalties = option(SidePenalties(), "AL-5.3", "dice lost for the colour of a side")
+    melee_penalty: Penalty = option(1, "AL-5.3", "attack dice lost firing into melee")
+    hindrance_penalty: Penalty = option(1, "AL-5.3", "attack dice lost per hindrance on the line of sight")
+    refuse_zero_dice: bool = option(False, "AL-5.5", "refuse an attack left with no attack dice")
+    critical: Critical = option(Critical(), "AL-6.2", "the critical hit")
+    crit_per_three_sixes: bool = option(False, "AL-6.2", "a critical per full set of critical.sixes 6s")
+    phantom: Annotated[int, Field(strict=True)] = option(2, "AL-6.4", "the phantom die's value (a side out of dice)",
+                                                         ge=0, le=20)
+
+    @field_validator("range_steps")
+    @classmethod
+    def _range_in_reach(cls, value: Fraction) -> Fraction:
+        # an exact number takes no ge/le of its own; past 100 steps every table is in range, and a long reach
+        # only makes the notch and sight searches slower [AL-3.1]
+        if not 0 < value <= MAX_RANGE:
+            raise ValueError(f"must be more than 0 and at most {MAX_RANGE} steps, got {value}")
+        return value
 
 
 class Player(Model):

@@ -1,6 +1,7 @@
 """Arcane Legions drawn, in steps: bases with their coloured sides, notches and facing, terrain by kind, the
-attacker's 6-step reach, targets marked legal or refused, and the line of sight between the chosen notches
-with what hinders, touches or blocks it [AL-1.1 to AL-1.3, AL-3.1, AL-3.3, AL-4.1 to AL-4.4].
+attacker's reach (the battle's range, 6 steps in the rules), targets marked legal or refused, and the line of
+sight between the chosen notches with what hinders, touches or blocks it [AL-1.1 to AL-1.3, AL-3.1, AL-3.3,
+AL-4.1 to AL-4.4].
 
 Everything is read from the engine's own geometry (``table``); nothing here decides a rule.
 """
@@ -34,9 +35,10 @@ from rangefire.core.scene import (
 )
 from rangefire.geometry import Point
 from rangefire.geometry import Segment as ExactSegment
-from rangefire.rulesets.arcane_legions.orders import OrderPlan
+from rangefire.rulesets.arcane_legions.orders import RULES, OrderPlan, noted
+from rangefire.rulesets.arcane_legions.orders import steps as steps_text
 from rangefire.rulesets.arcane_legions.scenario import SIDE_NAMES, Battle, Unit
-from rangefire.rulesets.arcane_legions.table import RANGE2, base_of, sight
+from rangefire.rulesets.arcane_legions.table import base_of, sight
 
 #: Terrain drawn hindering first, so that a blocking piece lying on it is seen.
 DRAW_ORDER = {"hindering": 0, "blocking": 1}
@@ -83,11 +85,11 @@ def _unit_group(unit: Unit) -> Group:
     return Group("unit", unit.id, unit.side, title=_describe(unit), items=tuple(items))
 
 
-def _reach(unit: Unit) -> Poly:
-    """The base grown by 6 steps (its outline swept round by a 6-step circle): where a notch within range of
-    one of its notches can lie [AL-3.1] (the notches sit on the base's outline)."""
+def _reach(unit: Unit, range_steps: Fraction) -> Poly:
+    """The base grown by the range, 6 steps in the rules (its outline swept round by a circle of that radius):
+    where a notch within range of one of its notches can lie [AL-3.1] (the notches sit on the base's outline)."""
     corners = ring(base_of(unit).polygon.vertices)  # anticlockwise
-    r = math.sqrt(RANGE2)
+    r = float(range_steps)
     n = len(corners)
     pts: list[XY] = []
     for i, (x, y) in enumerate(corners):
@@ -99,8 +101,13 @@ def _reach(unit: Unit) -> Poly:
         steps = max(1, round((a1 - a0) / math.radians(10)))
         pts += [(x + r * math.cos(a0 + (a1 - a0) * k / steps), y + r * math.sin(a0 + (a1 - a0) * k / steps))
                 for k in range(steps + 1)]
-    return Poly("range", unit.id, unit.side, title=f"6 steps from {unit.id}'s base: the reach of its notches "
-                                                   "[AL-3.1]", points=tuple(pts))
+    return Poly("range", unit.id, unit.side, title=f"{_range_text(range_steps)} from {unit.id}'s base: the reach "
+                                                   "of its notches [AL-3.1]", points=tuple(pts))
+
+
+def _range_text(range_steps: Fraction) -> str:
+    """``6 steps``; a range a house rule sets says so beside the rules' 6 [AL-3.1]."""
+    return f"{steps_text(range_steps)} steps{noted(range_steps, RULES.range_steps, steps_text)}"
 
 
 def _outline(battle: Battle, pid: str) -> tuple[XY, ...] | None:
@@ -134,7 +141,8 @@ def _refused_line(battle: Battle, check: Check) -> list[Shape]:
              for na in bs.sides[sa].notches for nt in bt.sides[st].notches]
     why = "; ".join(str(r) for r in check.refusals)
     if any(r.clause == "AL-4.2" for r in check.refusals):
-        facing = [p for p in pairs if (p[0] - p[1]).norm2() <= RANGE2 and bs.sides[p[2]].faces(p[1])
+        range2 = battle.options.range_steps ** 2
+        facing = [p for p in pairs if (p[0] - p[1]).norm2() <= range2 and bs.sides[p[2]].faces(p[1])
                   and bt.sides[p[3]].faces(p[0])]
         if facing:
             na, nt, _, _ = min(facing, key=lambda p: (p[0] - p[1]).norm2())
@@ -212,7 +220,7 @@ def scene(battle: Battle, check: Check | None = None, attacker_checks: Sequence[
                                points=ring(t.polygon.vertices)) for t in terrain]
     fit = [p for item in items for p in points_of(item)]
     if attacker is not None:
-        items.append(_reach(battle.unit(attacker)))
+        items.append(_reach(battle.unit(attacker), battle.options.range_steps))
     groups = [_unit_group(u) for u in battle.units]
     fit += [p for g in groups for p in points_of(g)]
     items += groups
@@ -227,8 +235,8 @@ def scene(battle: Battle, check: Check | None = None, attacker_checks: Sequence[
     legend += [LegendEntry(f"edge:{c}", EDGE_TEXT[c], sample="line") for c in ("blue", "red", "grey") if c in colours]
     legend += [LegendEntry(f"terrain:{k}", TERRAIN_TEXT[k]) for k in dict.fromkeys(t.kind for t in battle.terrain)]
     if attacker is not None:
-        legend.append(LegendEntry("range", "6 steps from the attacker's base [AL-3.1]", side=battle.unit(attacker).side,
-                                  sample="line"))
+        legend.append(LegendEntry("range", f"{_range_text(battle.options.range_steps)} from the attacker's base "
+                                           "[AL-3.1]", side=battle.unit(attacker).side, sample="line"))
     legend += mark_legend(items)
     notes: list[str] = []
     if check is not None and check.plan is None:

@@ -11,9 +11,6 @@ from fractions import Fraction
 from rangefire.geometry import Box, Contact, Point, Polygon, Segment, direction, exact
 from rangefire.rulesets.arcane_legions.scenario import SIDE_NAMES, Terrain, Unit
 
-#: Range is 6 steps, inclusive, compared squared [AL-3.1, AL-3.2].
-RANGE2 = Fraction(36)
-
 
 @dataclass(frozen=True)
 class Side:
@@ -138,12 +135,14 @@ def nearby(units: Sequence[Unit], unit: Unit) -> list[Unit]:
 class Reach:
     """The notches of two bases over one common denominator: squared distances and the facing of sides
     [AL-3.1, AL-3.3] in integers, exactly as the Fractions give them. A squared distance here is the true one
-    times :attr:`scale`; :attr:`limit` is the range, 6 steps, on the same scale."""
+    times :attr:`scale`; :attr:`limit` is the square of the range (6 steps in the rules: the battle's option),
+    inclusive, on the same scale, rounded down: a whole squared distance is within it exactly when the true one is
+    within the range [AL-3.2]."""
 
-    def __init__(self, a: Base, b: Base) -> None:
+    def __init__(self, a: Base, b: Base, range_steps: Fraction) -> None:
         den = math.lcm(a.denominator, b.denominator)
         self.scale = den * den
-        self.limit = int(RANGE2 * self.scale)
+        self.limit = math.floor(range_steps * range_steps * self.scale)
         fa, fb = den // a.denominator, den // b.denominator
         self._a = {name: [(x * fa, y * fa) for x, y in ns] for name, ns in a.scaled.items()}
         self._b = {name: [(x * fb, y * fb) for x, y in ns] for name, ns in b.scaled.items()}
