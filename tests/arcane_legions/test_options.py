@@ -298,3 +298,31 @@ def test_house_rules_round_trip_through_a_written_battle(tmp_path):
     assert [(h.path, h.value) for h in house_rules(again.options)] == [
         ("options.range_steps", Fraction(15, 2)), ("options.side_penalty.defense.grey", 1),
         ("options.critical.hits", 2)]
+
+
+# -- a duel plays the battle's numbers too ----------------------------------------------------------
+def test_a_duels_exchanges_follow_the_house_rules():
+    """AL-6.2, AL-6.4, AL-7.2: under phantom 4 and a critical of 2 extra hits on two 6s, the exact exchanges equal
+    every roll played out (and differ from the rules' own), and the sampled exchanges agree by chi-square."""
+    import numpy as np
+
+    from tests.duel_oracle import every_roll
+
+    units = (A(slots=[{"icons": ["blue", "blue", "blue"]}]),
+             T(4, slots=[{"icons": ["white"], "hp": 3}, {"icons": ["blue"], "hp": 2}]))
+    house, rules = _battle_of({"units": units}, HOUSE), _battle_of({"units": units})
+
+    def text(b: Any) -> str:
+        return json.dumps(AL.dump(b), sort_keys=True)
+
+    def exact(b: Any) -> dict[str, Fraction]:
+        return {text(after): p for p, after in AL.exchanges(b, _order())}
+
+    brute: dict[str, Fraction] = {}
+    for p, after in every_roll(AL, house, _order()):
+        brute[text(after)] = brute.get(text(after), Fraction(0)) + p
+    assert exact(house) == brute and exact(house) != exact(rules)
+    n = 20_000
+    seen = Counter({text(after): c for c, after in AL.sampled_exchanges(house, _order(), n,
+                                                                        np.random.default_rng(3))})
+    assert chi_square(seen, exact(house), n) > 1e-3

@@ -17,7 +17,7 @@ from rangefire.core import Attack, LimitError, Resolution
 from rangefire.core.fingerprint import fingerprint
 from rangefire.core.ruleset import NoDuelError
 from rangefire.dice.lineup import lineup_scores
-from rangefire.rulesets.arcane_legions.orders import MAX_EXACT_DICE, PHANTOM, ArcaneOutcome, OrderPlan
+from rangefire.rulesets.arcane_legions.orders import MAX_EXACT_DICE, ArcaneOutcome, OrderPlan
 from rangefire.rulesets.arcane_legions.scenario import Battle
 
 if TYPE_CHECKING:
@@ -57,7 +57,8 @@ def exchanges(ruleset: ArcaneLegions, battle: Battle, attack: Attack) -> list[tu
                          f"{plan.defense_dice} defense dice, beyond the {MAX_EXACT_DICE} dice in all that the exact "
                          "lineup answers")
     attack_pool, defense_pool = plan.pools()
-    damage = lineup_scores(attack_pool, defense_pool, PHANTOM, crit=plan.crit_mode)
+    # the battle's phantom die and critical [AL-6.2, AL-6.4], as the order's own odds take them
+    damage = lineup_scores(attack_pool, defense_pool, plan.phantom, plan.crit_mode, plan.crit_sixes, plan.crit_hits)
     out: dict[Hashable, tuple[Fraction, Battle]] = {}
     for d, p in damage.probabilities().items():
         after = _after(ruleset, battle, plan, d)
@@ -69,8 +70,8 @@ def exchanges(ruleset: ArcaneLegions, battle: Battle, attack: Attack) -> list[tu
 def sampled_exchanges(ruleset: ArcaneLegions, battle: Battle, attack: Attack, n: int,
                       rng: np.random.Generator) -> list[tuple[int, Battle]]:
     """``n`` orders with every die rolled, step by step as AL-6 plays them (first rolls, criticals judged on
-    them, rerolls, bonuses, sorted highest first, phantom 2s, pairs compared), counted by the battle each
-    leaves behind."""
+    them, rerolls, bonuses, sorted highest first, phantom dice, pairs compared), counted by the battle each
+    leaves behind; the phantom's value and the critical are the battle's options, as in the exact exchanges."""
     import numpy as np
 
     from rangefire.rulesets.arcane_legions.sampling import _lined_up, _roll
@@ -81,8 +82,9 @@ def sampled_exchanges(ruleset: ArcaneLegions, battle: Battle, attack: Attack, n:
     width = max(plan.attack_dice, plan.defense_dice)
     a, sixes = _roll(rng, n, plan.attack_dice, plan.reroll_attack_at_most, plan.attack_die_bonus)
     d, _ = _roll(rng, n, plan.defense_dice, plan.reroll_defense_at_most, plan.defense_die_bonus)
-    a, d = _lined_up(a, width), _lined_up(d, width)
-    crits = sixes // 3 if plan.crit_per_three else (sixes >= 3).astype(np.int64)  # [AL-6.2]
+    a, d = _lined_up(a, width, plan.phantom), _lined_up(d, width, plan.phantom)
+    sets = sixes // plan.crit_sixes if plan.crit_per_three else (sixes >= plan.crit_sixes).astype(np.int64)
+    crits = sets * plan.crit_hits  # [AL-6.2]
     damage = ((a > d) & (np.arange(width) < plan.attack_dice)).sum(axis=1) + crits  # [AL-6.5, AL-6.6]
     values, counts = np.unique(damage, return_counts=True)
     out: dict[Hashable, tuple[int, Battle]] = {}
