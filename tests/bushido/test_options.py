@@ -298,3 +298,33 @@ def test_house_rules_in_the_cli_output():
                 columns=60).stdout
     flat = " ".join(shown.split())
     assert "options.wound_chart.roll_6.sl_2 = 9 (house rule; the rules say 4)" in flat and "BU-7.2" in flat
+
+
+def test_the_all_pairs_screen_sees_through_the_battles_obscuring_limit():
+    """BU-2.1 in the screen of every pair at once: with the limit a house rule sets, :func:`sights` gives the
+    verdicts :func:`sight` gives pair by pair, and they are not the rules' verdicts (2 in of mist on each line:
+    seen through by the rules, not with a limit of 1 in)."""
+    from rangefire.rulesets.bushido.table import sights
+
+    units = [S(), T(8), T(8, x=4) | {"id": "U"}, T(8, x=-4) | {"id": "V"}, model("W", "ito", (9, 1))]
+    data = scenario(*units, terrain=(strip(2, 4),))
+    verdicts = []
+    for limit in (3, 1):
+        _, b = battle_from_mapping(with_option(data, "options.obscuring_sight", limit))
+        pairs = [(u, v) for u in b.units for v in b.units if u.side != v.side]
+        screened = [s.to_dict() for s in sights(b, pairs)]
+        assert screened == [sight(b, u, v).to_dict() for u, v in pairs]
+        verdicts.append([s["clear"] for s in screened])
+    assert verdicts[0] != verdicts[1] and all(verdicts[0])
+
+
+def test_a_nominee_by_its_zone_follows_the_battles_reach():
+    """BU-4.2 with BU-2.2: the centre line from S to T passes 1.5 in from U's base: U's zone does not reach it by
+    the rules, and does with a reach of 2 in, so U may be nominated."""
+    u_at = (Fraction(3, 2) + R40, 4)
+    data = scenario(S(), T(8), model("U", "ito", u_at))
+    found = []
+    for reach in (1, 2):
+        _, b = battle_from_mapping(with_option(data, "options.zone_of_control", reach))
+        found.append([n.id for n in BU.check(b, Attack("S", "T")).plan.nominees])
+    assert found == [[], ["U"]]
