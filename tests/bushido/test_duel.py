@@ -118,6 +118,10 @@ CASES: dict[str, Callable[[], Any]] = {
         model("B", "west", 5, armour=1, boxes=3)),
     "pool 0: the defender gains a die [BU-5.6]": lambda: battle(
         model("A", "east", 0, rcp=1, states=["moved"]), model("B", "west", 9, boxes=1)),
+    "house rules: a harsher wound chart, ties to the defender [BU-6.3, BU-7.2]": lambda: battle(
+        model("A", "east", 0, rcp=2), model("B", "west", 5, boxes=3),
+        options={"attacker_wins_ties": False, "wound_chart": {"roll_1": {"sl_0": 2, "sl_1": 3},
+                                                              "roll_3": {"sl_0": 1}}}),
     "prone target at long range, 3 boxes left of 5 [BU-5.4, BU-7.3]": lambda: battle(
         model("A", "east", 0, rcp=2), model("B", "west", 14, boxes=5, states=["prone"]) | {
             "wounds": {"boxes": 5, "marked": 2}}),
@@ -265,3 +269,22 @@ def test_battles_equal_but_for_states_built_apart_share_a_key_bu_8_2():
     hurt = b.model_copy(update={"units": (b.unit("A"), b.unit("B").model_copy(
         update={"wounds": b.unit("B").wounds.model_copy(update={"marked": 1})}))})
     assert BU.duel_key(hurt) != BU.duel_key(b)
+
+
+def test_house_rules_carry_through_the_chain_and_the_monte_carlo_bu_6_3_bu_7_2():
+    """With the tie rule turned to the defender and a harsher wound chart the exact chain still equals the brute
+    force (which rolls through resolve, reading the battle's options), differs from the rules' duel, and the
+    Monte Carlo (rolling its own dice by the battle's chart and tie rule) agrees with it."""
+    house = {"attacker_wins_ties": False, "wound_chart": {"roll_1": {"sl_0": 2}, "roll_2": {"sl_0": 2},
+                                                          "roll_3": {"sl_0": 2}}}
+    b = battle(model("A", "east", 0, weapon={**BOW, "ammo": 2}, states=["aimed"]), model("B", "west", 5),
+               options=house)
+    result = duel(BU, b, "A", "B", turns=3)
+    brute = brute_duel(b, 3)
+    assert nonzero(result.winner) == marginal(brute, 0) and nonzero(result.turns) == marginal(brute, 1)
+    assert nonzero(result.left["b"]) == marginal(brute, 3)
+    assert result.winner != duel(BU, small(), "A", "B", turns=3).winner
+    n = 40_000
+    sampled = sample_duel(BU, b, "A", "B", turns=3, samples=n, seed=99)
+    assert chi_square(result.winner, sampled.winner, n) > 0.001
+    assert chi_square(result.left["b"], sampled.left["b"], n) > 0.001

@@ -66,7 +66,9 @@ def brute_exchanges(b: Any, attack: Attack) -> dict[str, tuple[Fraction, Any]]:
 
 
 def left(b: Any, cid: str) -> int:
-    return next(((c.toughness or 1) - c.counters for c in b.cards if c.id == cid), 0)
+    """Toughness less damage; a card printing none has the option's [SW-5.3]."""
+    return next(((b.options.unprinted_toughness if c.toughness is None else c.toughness) - c.counters
+                 for c in b.cards if c.id == cid), 0)
 
 
 def brute_duel(start: Any, a: str, b: str, turns: int) -> dict[tuple[str, int, int, int], Fraction]:
@@ -230,3 +232,17 @@ def test_sampled_exchanges_draw_the_top_card_sw_6_1():
     sampled = swerve_duel.sampled_exchanges(SW, game(), Attack("buggy", "truck"), 5000, np.random.default_rng(3))
     assert sum(c for c, _ in sampled) == 5000 and len(sampled) == 5
     assert chisquare([c for c, _ in sampled]).pvalue > 0.001
+
+
+def test_house_rules_carry_through_the_duel_sw_4_3_sw_5_3():
+    """Ties to the attacker [SW-4.3] and a truck printing no toughness, destroyed by 3 damage by a house rule
+    [SW-5.3]: the exact chain equals the brute force, and the truck can be left with 2 (1 destroys it by the
+    rules)."""
+    b = game(truck={"toughness": None})
+    b = battle_from_mapping({**b.model_dump(mode="json", exclude_none=True),
+                             "options": {"attacker_wins_ties": True, "unprinted_toughness": 3}})[1]
+    result = duel(SW, b, "buggy", "truck", turns=4)
+    brute = brute_duel(b, "buggy", "truck", 4)
+    assert nonzero(result.winner) == marginal(brute, 0) and nonzero(result.turns) == marginal(brute, 1)
+    assert nonzero(result.left["b"]) == marginal(brute, 3)
+    assert 2 in nonzero(result.left["b"])

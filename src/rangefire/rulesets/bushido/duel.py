@@ -24,7 +24,7 @@ from rangefire.core import Attack, Resolution
 from rangefire.core.fingerprint import fingerprint
 from rangefire.dice import Dist
 from rangefire.rulesets.bushido import Bushido, BushidoOutcome, BushidoPlan
-from rangefire.rulesets.bushido.dice import WOUND_CHART, opposed_dist, wound_dist, wounds_for
+from rangefire.rulesets.bushido.dice import MAX_CHART_SL, WOUND_CHART, Chart, opposed_dist, wound_dist, wounds_for
 from rangefire.rulesets.bushido.scenario import Battle, Unit
 
 if TYPE_CHECKING:
@@ -91,15 +91,15 @@ def outcome_dist(plan: BushidoPlan) -> Dist[BushidoOutcome]:
     if plan.fails:
         return Dist.constant(BushidoOutcome(hit=False, success_level=0, wounds=0, fails=True))
     return attack_outcomes(plan.attack_dice, plan.defense_dice, plan.supporting_dice_cap, plan.wound_roll_modifier,
-                           plan.target_wounds_left)
+                           plan.target_wounds_left, plan.options.chart, plan.options.attacker_wins_ties)
 
 
 @lru_cache(maxsize=4096)
-def attack_outcomes(attack_dice: int, defense_dice: int, cap: int | None, modifier: int,
-                    left: int) -> Dist[BushidoOutcome]:
-    """The opposed test [BU-6.1 to BU-6.4], then on a hit the wound roll (1D6 + ``modifier``) on the chart at the
-    SL [BU-7.2]; ``removed`` where the wounds fill the ``left`` boxes [BU-7.3]. Kept: a duel meets the same dice
-    again and again."""
+def attack_outcomes(attack_dice: int, defense_dice: int, cap: int | None, modifier: int, left: int,
+                    chart: Chart = WOUND_CHART, attacker_wins_ties: bool = True) -> Dist[BushidoOutcome]:
+    """The opposed test, equal results and dice going as ``attacker_wins_ties`` says [BU-6.1 to BU-6.4], then on a
+    hit the wound roll (1D6 + ``modifier``) on ``chart`` (the battle's) at the SL [BU-7.2]; ``removed`` where the
+    wounds fill the ``left`` boxes [BU-7.3]. Kept: a duel meets the same dice again and again."""
     miss = BushidoOutcome(hit=False, success_level=0, wounds=0)
     rolls = wound_dist(modifier)
 
@@ -107,9 +107,9 @@ def attack_outcomes(attack_dice: int, defense_dice: int, cap: int | None, modifi
         hit, sl = test
         if not hit:
             return Dist.constant(miss)
-        return rolls.map(lambda roll: _hit(sl, wounds_for(roll, sl), left))
+        return rolls.map(lambda roll: _hit(sl, wounds_for(roll, sl, chart), left))
 
-    return opposed_dist(attack_dice, defense_dice, cap).bind(after)
+    return opposed_dist(attack_dice, defense_dice, cap, attacker_wins_ties).bind(after)
 
 
 def _hit(sl: int, wounds: int, left: int) -> BushidoOutcome:
@@ -126,14 +126,15 @@ def exchanges(rules: Bushido, battle: Battle, attack: Attack) -> list[tuple[Frac
     if plan.fails:
         return applied(rules, battle, plan, [(Fraction(1), outcome_dist(plan).outcomes()[0])])
     return applied(rules, battle, plan, _weighted(plan.attack_dice, plan.defense_dice, plan.supporting_dice_cap,
-                                                  plan.wound_roll_modifier, plan.target_wounds_left))
+                                                  plan.wound_roll_modifier, plan.target_wounds_left,
+                                                  plan.options.chart, plan.options.attacker_wins_ties))
 
 
 @lru_cache(maxsize=4096)
-def _weighted(attack_dice: int, defense_dice: int, cap: int | None, modifier: int,
-              left: int) -> tuple[tuple[Fraction, BushidoOutcome], ...]:
+def _weighted(attack_dice: int, defense_dice: int, cap: int | None, modifier: int, left: int, chart: Chart,
+              attacker_wins_ties: bool) -> tuple[tuple[Fraction, BushidoOutcome], ...]:
     """:func:`attack_outcomes` as (probability, outcome) pairs."""
-    dist = attack_outcomes(attack_dice, defense_dice, cap, modifier, left)
+    dist = attack_outcomes(attack_dice, defense_dice, cap, modifier, left, chart, attacker_wins_ties)
     return tuple((p, outcome) for outcome, p in dist.probabilities().items())
 
 
@@ -179,13 +180,15 @@ def sample_outcomes(plan: BushidoPlan, n: int, rng: np.random.Generator,
     defense = rng.integers(1, 7, size=(n, plan.defense_dice), dtype=np.int64)
     (ra, ka), (rd, kd) = _side_results(attack, plan.supporting_dice_cap), _side_results(defense,
                                                                                         plan.supporting_dice_cap)
-    # the higher result wins; equal results go to more remaining dice, then to the attacker; 0 never wins [BU-6.3]
-    hit = (ra > rd) | ((ra == rd) & (ra > 0) & (ka >= kd))
+    # the higher result wins; equal results go to more remaining dice, then to the attacker (or the defender, as
+    # the battle's tie rule says); 0 never wins [BU-6.3]
+    more = (ka >= kd) if plan.options.attacker_wins_ties else (ka > kd)
+    hit = (ra > rd) | ((ra == rd) & (ra > 0) & more)
     sl = np.where(hit, ra - rd, 0)
     die = rng.integers(1, 7, size=n, dtype=np.int64)
     roll = np.clip(die + plan.wound_roll_modifier, 1, 10)
-    chart = np.array(WOUND_CHART, dtype=np.int64)
-    wounds = np.where(hit, chart[roll - 1, np.minimum(sl, len(WOUND_CHART[0]) - 1)], 0)
+    chart = np.array(plan.options.chart, dtype=np.int64)  # the battle's wound chart [BU-7.2]
+    wounds = np.where(hit, chart[roll - 1, np.minimum(sl, MAX_CHART_SL)], 0)
     return hit, sl, wounds
 
 

@@ -70,7 +70,7 @@ def exchanges(rules: Swerve, battle: Battle, attack: Attack) -> list[tuple[Fract
     combat.require_searchable(start)
     final, _, _, _ = combat.play(start, combat.best_line(start))
     spent = tuple(sorted(final.spent))
-    toughness = combat.target.toughness or 1  # a card without toughness is destroyed by 1 damage [SW-5.3]
+    toughness = battle.options.toughness(combat.target)  # a card printing none: the battle's option [SW-5.3]
     branches = []
     for bonus, p in combat.bonus().probabilities().items():
         wins = combat.attacker_wins(final, bonus)
@@ -110,11 +110,11 @@ def sampled_exchanges(rules: Swerve, battle: Battle, attack: Attack, n: int, rng
 
 
 def left(battle: Battle, uid: str) -> int:
-    """What is left of a card: its toughness less its damage counters (a card without toughness has 1), 0 once
-    it is destroyed and gone [SW-5.3]."""
+    """What is left of a card: its toughness less its damage counters (a card printing none has the battle's
+    option, 1 by the rules), 0 once it is destroyed and gone [SW-5.3]."""
     for card in battle.cards:
         if card.id == uid:
-            return (card.toughness or 1) - card.counters
+            return battle.options.toughness(card) - card.counters
     return 0
 
 
