@@ -32,8 +32,11 @@ def digest(path: Path) -> str:
 def test_rulesets_lists_options_and_defaults():
     data = json.loads(run("rulesets", "--json").stdout)
     doc = next(r for r in data["rulesets"] if r["key"] == "dress-on-the-colors")
-    assert doc["options"] == {"arc": "corners", "discipline_dice": 2, "discipline_pass": 6,
-                              "one_volley_per_turn": True}
+    rulings = {name: doc["options"][name] for name in ("arc", "discipline_dice", "discipline_pass",
+                                                        "one_volley_per_turn")}
+    assert rulings == {"arc": "corners", "discipline_dice": 2, "discipline_pass": 6, "one_volley_per_turn": True}
+    # the tables' numbers are options too, at the rules' values [DC-4.1] (tests/dress_on_the_colors/test_options.py)
+    assert doc["options"]["cover_save"] == {"open": "none", "light": 5, "heavy": 4}
     assert doc["stages"] == ["hit", "save", "discipline"]
     assert "dress-on-the-colors" in run("rulesets").stdout
 

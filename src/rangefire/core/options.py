@@ -13,9 +13,12 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, model_validator
+
+from rangefire.core.numbers import dump_exact
 
 
 def option(default: Any, clause: str, help: str, **constraints: Any) -> Any:
@@ -144,20 +147,20 @@ def house_note(value: str, default: str) -> str:
 
 
 def shown(value: Any) -> str:
-    """An option's value as a person reads it (``3``, ``true``, ``none``, ``7/2``)."""
+    """An option's value as a person reads it (``3``, ``true``, ``none``, ``3.5``, ``1/3``)."""
     if value is None:
         return "none"
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, Fraction):  # as a scenario writes it: 10.5, not 21/2
+        return str(dump_exact(value))
     return str(value)
 
 
 def _plain(value: Any) -> Any:
     """A value as JSON holds it (exact numbers as numbers or "n/d" strings)."""
-    from fractions import Fraction
-
-    if isinstance(value, Fraction):
-        return value.numerator if value.denominator == 1 else str(value)
+    if isinstance(value, Fraction):  # as a scenario writes it: 10.5 as a number, 1/3 as "1/3"
+        return dump_exact(value)
     if isinstance(value, tuple | list):
         return [_plain(v) for v in value]
     json.dumps(value)  # anything else an option holds is plain JSON already; fail here, not in a printer

@@ -8,15 +8,24 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from rangefire.core import Attack, DiceSource, LogLine, Modifier, Odds, Refusal, Resolution, Ruleset
+from rangefire.core import Attack, DiceSource, LimitError, LogLine, Modifier, Odds, Refusal, Resolution, Ruleset
+from rangefire.core.numbers import dump_exact
+from rangefire.core.options import house_note, house_rules
 from rangefire.geometry import Point
-from rangefire.rulesets.dress_on_the_colors.scenario import KEY, Battle, Options, Turn, Unit, cross_problems
+from rangefire.rulesets.dress_on_the_colors.scenario import (
+    KEY,
+    MAX_STANDS,
+    Battle,
+    Options,
+    Turn,
+    Unit,
+    cross_problems,
+)
 from rangefire.rulesets.dress_on_the_colors.table import (
-    MAX_RANGE2,
     Footprint,
     LineOfFire,
     band_of,
@@ -30,12 +39,11 @@ from rangefire.rulesets.dress_on_the_colors.table import (
     smoke_marker,
 )
 from rangefire.rulesets.dress_on_the_colors.volley import (
-    SAVES,
-    TARGET_NUMBERS,
     WEAPON_NAMES,
     DressOutcome,
     VolleyPlan,
     need_for,
+    never_hits,
     plural,
     resolve_volley,
     volley_distribution,
@@ -45,11 +53,40 @@ from rangefire.rulesets.dress_on_the_colors.volley import (
 if TYPE_CHECKING:
     import numpy as np
 
+T = TypeVar("T")
+
 __all__ = ["Battle", "DressOnTheColors", "DressOutcome", "Options", "Unit", "VolleyPlan"]
+
+
+#: The rules as written: what an explanation quotes beside a value a house rule changed.
+RULES = Options()
+#: The most to-hit dice the rules give (60 stands enfilading: 60 + 30), the most whose exact odds are worked
+#: out: 90 dice take about a second; 300, which house rules could give, twenty.
+MAX_EXACT_DICE = MAX_STANDS + MAX_STANDS // 2
+#: The options the rulings name (DC-2.1, DC-5.2, DC-9.1): a written battle always states them.
+RULINGS = ("arc", "discipline_dice", "discipline_pass", "one_volley_per_turn")
 
 
 def _inches(distance2: Fraction) -> str:
     return f"{math.sqrt(distance2):.2f} in"
+
+
+def _edge(inches: Fraction) -> str:
+    """An option's distance as written in a scenario (``6``, ``10.5``)."""
+    return f"{dump_exact(inches)} in"
+
+
+def _number(tn: int | None) -> str:
+    return "cannot fire" if tn is None else f"{tn}+"
+
+
+def _save(save: int | None) -> str:
+    return "no save" if save is None else f"{save}+"
+
+
+def _changed(value: T, rules: T, say: Callable[[T], str]) -> str:
+    """`` (house rule; the rules say ...)`` after a value a house rule changed, or nothing."""
+    return "" if value == rules else f" {house_note(say(value), say(rules))}"
 
 
 def _at(p: Point) -> str:
@@ -74,6 +111,23 @@ class DressOnTheColors(Ruleset[Battle, VolleyPlan, DressOutcome]):
 
     def raw_problems(self, data: Mapping[str, Any]) -> list[str]:
         return cross_problems(data)
+
+    def dump(self, battle: Battle) -> dict[str, Any]:
+        """The battle as a scenario: the options the rulings name (``arc``, the discipline check, one volley a
+        turn) always, and of the tables' numbers only those a house rule sets (a partial table is read back
+        with the rules' values for the rest), so a written battle shows what departs from the rules."""
+        data = super().dump(battle)
+        full = data.get("options", {})
+        written = {name: full[name] for name in RULINGS if name in full}
+        for rule in house_rules(battle.options):
+            steps = rule.path.split(".")[1:]
+            into, value = written, full
+            for step in steps[:-1]:
+                into = into.setdefault(step, {})
+                value = value[step]
+            into[steps[-1]] = value[steps[-1]]
+        data["options"] = written
+        return data
 
     def status(self, battle: Battle) -> list[dict[str, Any]]:
         return [{"id": u.id, "side": u.side, "stands": u.stands, "micro-hit": u.micro_hits,
@@ -151,7 +205,9 @@ class DressOnTheColors(Ruleset[Battle, VolleyPlan, DressOutcome]):
             return [Refusal("DC-2.3", f"{firer.id} is engaged in melee: engaged units cannot fire")]
         # The closest unengaged enemy in the arc and within 20 in must be the target [DC-2.3].
         candidates: list[tuple[Fraction, int, Unit]] = []
-        limit = MAX_RANGE2
+        reach = battle.options.bands.long  # the long band's edge is the farthest any unit fires [DC-2.4]
+        max_range2 = reach * reach
+        limit = max_range2
         enemies = [(fp.box.gap2(footprint(o).box), i, o) for i, o in enumerate(battle.units)
                    if o.side != firer.side and not o.engaged]
         for gap, index, other in sorted(enemies, key=lambda e: (e[0], e[1])):  # nearest first: the limit falls fast
@@ -166,19 +222,20 @@ class DressOnTheColors(Ruleset[Battle, VolleyPlan, DressOutcome]):
         closest = min((d for d, _, _ in candidates), default=None)
         tied = tuple(u.id for d, _, u in sorted(candidates, key=lambda c: c[1]) if d == closest)  # file order
         if attack.target is None and not tied:
-            return [Refusal("DC-2.3", f"{firer.id} has no unengaged enemy within 20 in in its 45° arc")]
+            return [Refusal("DC-2.3", f"{firer.id} has no unengaged enemy within {_edge(reach)} in its 45° arc"
+                                      + _changed(reach, RULES.bands.long, _edge))]
         target = battle.unit(attack.target or tied[0])
         tfp = footprint(target)
         lof = line_of_fire(fp, tfp)
         if attack.target is not None:
-            refusals = self._target_refusals(firer, fp, target, tfp, lof.distance2, arc, closest, tied)
+            refusals = self._target_refusals(firer, fp, target, tfp, lof.distance2, arc, closest, tied, reach)
             if refusals:
                 return refusals
         return self._plan_volley(battle, firer, target, tfp, lof, tied if len(tied) > 1 else ())
 
     @staticmethod
     def _target_refusals(firer: Unit, fp: Footprint, target: Unit, tfp: Footprint, d2: Fraction, arc: str,
-                         closest: Fraction | None, tied: tuple[str, ...]) -> list[Refusal]:
+                         closest: Fraction | None, tied: tuple[str, ...], reach: Fraction) -> list[Refusal]:
         if target.id == firer.id:
             return [Refusal("DC-2.3", f"{firer.id} cannot fire at itself")]
         if target.side == firer.side:
@@ -189,8 +246,9 @@ class DressOnTheColors(Ruleset[Battle, VolleyPlan, DressOutcome]):
             out.append(Refusal("DC-2.3", f"{target.id} is engaged in melee: engaged units cannot be targeted"))
         if not arc_ok:
             out.append(Refusal("DC-2.1", f"{target.id} is outside {firer.id}'s 45° forward arc"))
-        if d2 > MAX_RANGE2:
-            out.append(Refusal("DC-2.4", f"{target.id} is {_inches(d2)} away; beyond 20 in a unit cannot fire"))
+        if d2 > reach * reach:
+            out.append(Refusal("DC-2.4", f"{target.id} is {_inches(d2)} away; beyond {_edge(reach)} a unit cannot "
+                                         f"fire" + _changed(reach, RULES.bands.long, _edge)))
         if not out and target.id not in tied:
             assert closest is not None
             out.append(Refusal("DC-2.3", f"{firer.id} must target the closest unengaged enemy in its arc: "
@@ -200,67 +258,142 @@ class DressOnTheColors(Ruleset[Battle, VolleyPlan, DressOutcome]):
 
     def _plan_volley(self, battle: Battle, firer: Unit, target: Unit, tfp: Footprint, lof: LineOfFire,
                      tied: tuple[str, ...]) -> VolleyPlan | list[Refusal]:
-        band = band_of(lof.distance2)
+        opts = battle.options
+        band = band_of(lof.distance2, opts.bands)
         assert band is not None
-        tn = TARGET_NUMBERS[firer.weapon][band]
+        rules_band = band_of(lof.distance2, RULES.bands) if opts.bands != RULES.bands else band
+        tn = opts.to_hit.row(firer.weapon).at(band)
+        tn_note = _changed(tn, RULES.to_hit.row(firer.weapon).at(band), _number)
         if tn is None:
             return [Refusal("DC-3.2", f"a {WEAPON_NAMES[firer.weapon]} cannot fire at {band} range "
-                                      f"({_inches(lof.distance2)})")]
+                                      f"({_inches(lof.distance2)}){tn_note}")]
         notes = [LogLine("DC-2.3", f"{target.id} is the closest unengaged enemy in the arc"
                                    + (f" (tied with {', '.join(t for t in tied if t != target.id)}: "
                                       "the firer chooses)" if tied else "")),
-                 LogLine("DC-2.4", f"range {_inches(lof.distance2)} from the front edge: {band}"),
+                 LogLine("DC-2.4", f"range {_inches(lof.distance2)} from the front edge: {band}"
+                                   + _changed(band, rules_band, lambda b: str(b))),
                  *([LogLine("DC-7.3", f"other lines of fire tie as the shortest: gunsmoke and cover are judged "
                                       f"on the middle one, from {_at(lof.start)} to {_at(lof.end)}")]
                    if lof.tied else []),
                  LogLine("DC-3.2", f"{WEAPON_NAMES[firer.weapon]}"
                                    + (" (canister)" if firer.weapon == "artillery" and band == "short" else
                                       " (roundshot)" if firer.weapon == "artillery" else "")
-                                   + f" at {band} range: {tn}+")]
-        modifiers = []
+                                   + f" at {band} range: {tn}+{tn_note}")]
+        # Each summary row a house rule changed says what the rules would give in its place.
+        house: dict[str, str] = {}
+        if band != rules_band:
+            house["range"] = house_note(band, str(rules_band))
+        modifiers: list[Modifier] = []
+        deltas, rules_deltas = opts.modifiers, RULES.modifiers
+        rules_mods: list[int] = []
+
+        def modify(clause: str, name: str, reason: str) -> None:
+            """A to-hit modifier at the battle's delta [DC-3.3, DC-7.2]; at 0 a note says it was turned off."""
+            delta, rules = getattr(deltas, name), getattr(rules_deltas, name)
+            if name != "gunsmoke":  # whether the rules' gunsmoke applies is their length's to say, below
+                rules_mods.append(rules)
+            if delta:
+                modifiers.append(Modifier(clause, delta, reason + _changed(delta, rules, lambda d: f"{d:+d}")))
+            else:
+                notes.append(LogLine(clause, f"{reason}: no modifier {house_note('+0', f'{rules:+d}')}"))
+
         if target.formation == "skirmish":
-            modifiers.append(Modifier("DC-3.3", -1, "target is in skirmish formation"))
+            modify("DC-3.3", "target_skirmish", "target is in skirmish formation")
         markers = [(t.id, t.polygon) for t in battle.terrain if t.kind == "gunsmoke"]
         # a unit's marker is removed when it moves [DC-7.1]
         markers += [(f"{u.id}:gunsmoke", smoke_marker(u)) for u in battle.units if u.gunsmoke and not u.moved]
-        smoke = smoke_crossed(lof, markers)
+        beyond = opts.gunsmoke_beyond
+        longer = _changed(beyond, RULES.gunsmoke_beyond, lambda b: f"longer than {_edge(b)}")
+        smoke = smoke_crossed(lof, markers, beyond)
+        if smoke_crossed(lof, markers, RULES.gunsmoke_beyond) if longer else smoke:
+            rules_mods.append(rules_deltas.gunsmoke)  # the rules would penalise this line [DC-7.2]
         if smoke:
-            modifiers.append(Modifier("DC-7.2", -1, f"firing through gunsmoke ({', '.join(smoke)}) over "
-                                                    f"{_inches(lof.distance2)}"))
+            modify("DC-7.2", "gunsmoke", f"firing through gunsmoke ({', '.join(smoke)}) over "
+                                         f"{_inches(lof.distance2)}{longer}")
+        elif longer and markers and smoke_crossed(lof, markers, None):
+            notes.append(LogLine("DC-7.2", f"the line of fire crosses gunsmoke but is not longer than "
+                                           f"{_edge(beyond)}: no penalty{longer}"))
         if firer.disordered:
-            modifiers.append(Modifier("DC-3.3", -1, "firer is disordered"))
+            modify("DC-3.3", "firer_disordered", "firer is disordered")
         if firer.formation == "march-column":
-            modifiers.append(Modifier("DC-3.3", -1, "firer is in march column"))
-        need = need_for(tn, sum(m.delta for m in modifiers))  # only the to-hit modifiers so far [DC-3.3]
+            modify("DC-3.3", "firer_march_column", "firer is in march column")
+        to_hit_mods = sum(m.delta for m in modifiers)  # only the to-hit modifiers so far [DC-3.3]
+        need = need_for(tn, to_hit_mods, opts.lowest_hit)
         enfilade = is_behind_front_baseline(firer, tfp)
-        enfilade_dice = firer.stands // 2 if enfilade else 0  # one per two stands, rounded down [DC-6.2]
-        grade, cover_from = cover(tfp, lof, battle.terrain)
-        save = SAVES[grade]
+        per, each = opts.enfilade.per_stands, opts.enfilade.dice
+        enfilade_dice = firer.stands // per * each if enfilade else 0  # one per two stands, rounded down [DC-6.2]
+        rules_extra = firer.stands // RULES.enfilade.per_stands * RULES.enfilade.dice if enfilade else 0
+        dice_per_stand = opts.dice_per_stand
+        grade, cover_from = cover(tfp, lof, battle.terrain, opts.cover_reach)
+        rules_grade = grade
+        if opts.cover_reach != RULES.cover_reach:
+            rules_grade, _ = cover(tfp, lof, battle.terrain, RULES.cover_reach)
+            if rules_grade != grade:
+                notes.append(LogLine("DC-4.2", f"terrain crossed within {_edge(opts.cover_reach)} of the target "
+                                               f"gives cover: {grade}"
+                                               + _changed(opts.cover_reach, RULES.cover_reach, _edge)
+                                               + f"; {rules_grade} under the rules"))
+        save = opts.cover_save.at(grade)
         where = f"in {grade} cover ({', '.join(cover_from)})" if cover_from else "in the open"
         if enfilade:
             notes.append(LogLine("DC-6.1", f"{firer.id} began its turn wholly behind {target.id}'s front "
                                            "baseline: enfilade"))
-        notes.append(LogLine("DC-4.2", f"{target.id} is {where}" + (f": saves on {save}+" if save else ": no save")))
+        notes.append(LogLine("DC-4.2", f"{target.id} is {where}" + (f": saves on {save}+" if save else ": no save")
+                             + _changed(save, RULES.cover_save.at(grade), _save)))
         if enfilade:
             # The extra dice and the worse save are modifiers like any other, each with its clause; where
             # they change nothing, a note says why.
+            how = ("one for every two of the" if (per, each) == (2, 1) else
+                   f"{plural(each, 'die')} for every {plural(per, 'stand')},")
             if enfilade_dice:
-                modifiers.append(Modifier("DC-6.2", enfilade_dice, f"to-hit dice: enfilade, one for every two of "
-                                                                   f"the {plural(firer.stands, 'stand')} firing"))
+                modifiers.append(Modifier("DC-6.2", enfilade_dice, f"to-hit dice: enfilade, {how} "
+                                          f"{plural(firer.stands, 'stand')} firing"
+                                          + _changed(enfilade_dice, rules_extra, lambda n: f"+{n}")))
             else:
-                notes.append(LogLine("DC-6.2", "enfilade: no extra dice for 1 stand firing (one for every two, "
-                                               "rounded down)"))
+                notes.append(LogLine("DC-6.2", f"enfilade: no extra dice for {plural(firer.stands, 'stand')} firing "
+                                               f"({how.removesuffix(' of the').rstrip(',')}, rounded down)"
+                                               + _changed(enfilade_dice, rules_extra, lambda n: f"+{n}")))
+            shift = opts.enfilade.save_shift
+            by = "one" if shift == 1 else str(shift)
+            shifted = _changed(shift, RULES.enfilade.save_shift, lambda n: f"by {n}")
             if save is None:
-                notes.append(LogLine("DC-6.3", f"enfilade worsens a save by one, but {target.id} is in the open: "
-                                               "still no save"))
-            else:
-                worse = worsen_save(save)
-                modifiers.append(Modifier("DC-6.3", 1, f"cover save: enfilade worsens it by one, {save}+ becomes "
-                                                       f"{worse}+"))
+                why = "is in the open" if grade == "open" else "has no save"
+                notes.append(LogLine("DC-6.3", f"enfilade worsens a save by {by}, but {target.id} {why}: "
+                                               f"still no save{shifted}"))
+            elif shift:
+                worse = worsen_save(save, shift)
+                modifiers.append(Modifier("DC-6.3", shift, f"cover save: enfilade worsens it by {by}, {save}+ "
+                                                           f"becomes {_save(worse) if worse else 'no save'}"
+                                                           + shifted))
                 save = worse
+            else:
+                notes.append(LogLine("DC-6.3", f"enfilade leaves the save at {save}+{shifted}"))
+        rules_save = RULES.cover_save.at(rules_grade)
+        if enfilade:
+            rules_save = worsen_save(rules_save, RULES.enfilade.save_shift)
+        if save != rules_save:
+            house["cover"] = house_note(_save(save), _save(rules_save))
+        rules_dice = firer.stands * RULES.dice_per_stand + rules_extra
+        if firer.stands * dice_per_stand + enfilade_dice != rules_dice:
+            house["dice"] = house_note("", str(rules_dice))
+        rules_tn = RULES.to_hit.row(firer.weapon).at(rules_band) if rules_band is not None else None
+        rules_need = None if rules_tn is None else need_for(rules_tn, sum(rules_mods))
+        if need != rules_need:
+            said = ("cannot fire" if rules_need is None else f"a natural {rules_need}+" if rules_need <= 6
+                    else "no die can hit")
+            house["to hit"] = house_note("", said)
         if need > 6:
             notes.append(LogLine("DC-3.4", f"needs a natural {need}: no die can hit (a 6 still suppresses)"))
-        opts = battle.options
+        elif need < 2:
+            notes.append(LogLine("DC-3.4", f"needs a natural {need}+: {never_hits(opts.lowest_hit)}"))
+        discipline = (opts.discipline_dice, opts.discipline_pass,
+                      opts.discipline_disordered if target.disordered else 0)
+        rules_discipline = (RULES.discipline_dice, RULES.discipline_pass,
+                            RULES.discipline_disordered if target.disordered else 0)
+        if discipline != rules_discipline:
+            rules_mod = target.discipline + rules_discipline[2]
+            house["discipline"] = house_note("", f"{rules_discipline[0]}D6 {rules_mod:+d}, pass on "
+                                                 f"{rules_discipline[1]}+")
         return VolleyPlan(
             ruleset=self.key, attacker=firer.id, target=target.id, modifiers=tuple(modifiers),
             notes=tuple(notes), weapon=firer.weapon, band=band, distance2=lof.distance2,
@@ -271,11 +404,18 @@ class DressOnTheColors(Ruleset[Battle, VolleyPlan, DressOutcome]):
             save=save, smoke_from=tuple(smoke), target_stands=target.stands,
             target_micro_hits=target.micro_hits, target_disordered=target.disordered,
             target_discipline=target.discipline, discipline_dice=opts.discipline_dice,
-            discipline_pass=opts.discipline_pass, places_gunsmoke=not firer.moved, tied_targets=tied,
+            discipline_pass=opts.discipline_pass, discipline_disordered=opts.discipline_disordered,
+            places_gunsmoke=not firer.moved, tied_targets=tied, dice_per_stand=dice_per_stand,
+            lowest_hit=opts.lowest_hit, house_notes=tuple(house.items()),
         )
 
     # -- odds, resolution, application -----------------------------------------------------------
     def _odds(self, plan: VolleyPlan) -> Odds:
+        if plan.dice > MAX_EXACT_DICE:
+            # only house rules give more (two dice a stand, more enfilade dice), and the work grows steeply
+            raise LimitError(f"{plan.attacker} rolls {plan.dice} to-hit dice under the house rules [DC-3.1, DC-6.2]; "
+                             f"exact odds are worked out for at most {MAX_EXACT_DICE}, the most the rules give "
+                             f"({MAX_STANDS} stands and their enfilade dice)")
         joint = volley_distribution(plan)
         return Odds(
             plan=plan,

@@ -1,8 +1,9 @@
 """Dress on the Colors drawn: stands with their front edges and facing, terrain by cover grade, gunsmoke
-markers, the firer's 45° arc out to 20 in, targets marked legal or refused, and the line of fire with its
+markers, the firer's 45° arc out to its longest range, targets marked legal or refused, and the line of fire with its
 range and band [DC-1.2, DC-1.3, DC-2.1 to DC-2.4, DC-4.2, DC-7.1 to DC-7.3].
 
-Everything is read from the engine's own geometry (``table``); nothing here decides a rule.
+Everything is read from the engine's own geometry (``table``); nothing here decides a rule. The numbers the
+texts quote (saves, ranges, the gunsmoke penalty) are the battle's options: a house rule is drawn as played.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from rangefire.core import Check
+from rangefire.core.numbers import dump_exact
 from rangefire.core.scene import (
     XY,
     Group,
@@ -32,16 +34,26 @@ from rangefire.core.scene import (
     xy,
 )
 from rangefire.geometry import Polygon
-from rangefire.rulesets.dress_on_the_colors.scenario import Battle, Unit
+from rangefire.rulesets.dress_on_the_colors.scenario import Battle, Options, Unit
 from rangefire.rulesets.dress_on_the_colors.table import footprint, line_of_fire, smoke_marker
 from rangefire.rulesets.dress_on_the_colors.volley import VolleyPlan
 
-#: How far the arc of fire is drawn: the longest range anyone fires at [DC-2.4].
-ARC_REACH = 20.0
 #: Terrain drawn from the least to the most cover, so that a piece lying on another is seen.
 DRAW_ORDER = {"open": 0, "light": 1, "heavy": 2, "gunsmoke": 3}
-TERRAIN_TEXT = {"open": "open ground", "light": "light cover (fences, scrub, thin woods): saves 5+",
-                "heavy": "heavy cover (stone walls, dense woods): saves 4+", "gunsmoke": "gunsmoke marker"}
+def _terrain_text(kind: str, options: Options) -> str:
+    """What a kind of terrain is, with the save it gives in this battle [DC-1.3, DC-4.1]."""
+    if kind == "gunsmoke":
+        return "gunsmoke marker"
+    save = options.cover_save.at(kind)
+    said = "no save" if save is None else f"saves {save}+"
+    if kind == "open":
+        return "open ground" + (f": {said}" if save is not None else "")
+    what = {"light": "fences, scrub, thin woods", "heavy": "stone walls, dense woods"}[kind]
+    return f"{kind} cover ({what}): {said}"
+
+
+def _inches(value: Fraction) -> str:
+    return f"{dump_exact(value)} in"
 
 
 def _unit_group(unit: Unit) -> Group:
@@ -80,9 +92,11 @@ def _halo(unit: Unit) -> tuple[XY, ...]:
     return grown(ring(box.vertices), 0.45)
 
 
-def _arc(unit: Unit, option: str) -> Poly:
-    """The 45° forward arc [DC-2.1] out to 20 in from the front edge [DC-2.4]: the points of the arc no
-    farther than 20 in from the front edge (straight ahead of it, or round its corners)."""
+def _arc(unit: Unit, option: str, reach: Fraction) -> Poly:
+    """The 45° forward arc [DC-2.1] out to the longest range from the front edge [DC-2.4] (the rules: 20 in):
+    the points of the arc no farther than that from the front edge (straight ahead of it, or round its
+    corners)."""
+    far = float(reach)
     fp = footprint(unit)
     h = float(fp.half_width) if option == "corners" else 0.0
     origin, fwd, right = fp.frame.origin, fp.frame.forward, fp.frame.right
@@ -93,13 +107,13 @@ def _arc(unit: Unit, option: str) -> Poly:
         return (ox + x * rx + y * fx, oy + x * ry + y * fy)
 
     pts = [world(-h, 0.0)]
-    pts += [world(-h - ARC_REACH * math.sin(math.radians(a)), ARC_REACH * math.cos(math.radians(a)))
+    pts += [world(-h - far * math.sin(math.radians(a)), far * math.cos(math.radians(a)))
             for a in range(45, -1, -5)]
-    pts += [world(h + ARC_REACH * math.sin(math.radians(a)), ARC_REACH * math.cos(math.radians(a)))
+    pts += [world(h + far * math.sin(math.radians(a)), far * math.cos(math.radians(a)))
             for a in range(0, 46, 5)]
     pts.append(world(h, 0.0))
-    return Poly("arc", unit.id, unit.side, title=f"{unit.id}'s 45° forward arc ({option}) out to 20 in [DC-2.1, "
-                                                 "DC-2.4]", points=tuple(pts))
+    title = f"{unit.id}'s 45° forward arc ({option}) out to {_inches(reach)} [DC-2.1, DC-2.4]"
+    return Poly("arc", unit.id, unit.side, title=title, points=tuple(pts))
 
 
 def _arc_edges(unit: Unit, option: str) -> list[Shape]:
@@ -132,20 +146,21 @@ def _line(battle: Battle, check: Check) -> list[Shape]:
         start, end = (xy(p) for p in plan.line_of_fire)
         inches = math.sqrt(plan.distance2)
         state = "hindered" if plan.smoke_from else "clear"
+        smoke = f"{battle.options.modifiers.gunsmoke:+d}"
         why = [f"line of fire {plan.attacker} to {plan.target}: {inches:.2f} in, {plan.band} range, "
                f"{plan.need}+ to hit [DC-2.2, DC-2.4]"]
         if plan.line_of_fire_tied:
             why.append("the middle one of several equally short lines [DC-7.3]")
         if plan.smoke_from:
-            why.append(f"through gunsmoke ({', '.join(plan.smoke_from)}): -1 to hit [DC-7.2]")
+            why.append(f"through gunsmoke ({', '.join(plan.smoke_from)}): {smoke} to hit [DC-7.2]")
         why.append(f"target in {plan.cover} cover" + (f" ({', '.join(plan.cover_from)})" if plan.cover_from else "")
                    + " [DC-4.2]")
         items: list[Shape] = []
         markers = _markers(battle)
         for mid in plan.smoke_from:
             if mid in markers:
-                items.append(Poly("hindrance", mid, title=f"gunsmoke {mid} on the line of fire: -1 to hit [DC-7.2]",
-                                  points=ring(markers[mid].vertices)))
+                items.append(Poly("hindrance", mid, title=f"gunsmoke {mid} on the line of fire: {smoke} to hit "
+                                                          "[DC-7.2]", points=ring(markers[mid].vertices)))
         terrain = {t.id: t for t in battle.terrain}
         for tid in plan.cover_from:
             if tid in terrain:
@@ -195,9 +210,11 @@ def scene(battle: Battle, check: Check | None = None, attacker_checks: Sequence[
     """The battle drawn; with an attacker's checks (one per enemy) its targets marked; with the check of one
     target, its line of fire."""
     attacker = check.attacker if check is not None else (attacker_checks[0].attacker if attacker_checks else None)
+    opts = battle.options
     items: list[Shape] = []
     for piece in sorted(battle.terrain, key=lambda t: DRAW_ORDER[t.kind]):
-        items.append(Poly(f"terrain:{piece.kind}", piece.id, title=f"{piece.id}: {TERRAIN_TEXT[piece.kind]} [DC-1.3]",
+        items.append(Poly(f"terrain:{piece.kind}", piece.id,
+                          title=f"{piece.id}: {_terrain_text(piece.kind, opts)} [DC-1.3]",
                           points=ring(piece.polygon.vertices)))
     for unit in battle.units:
         if unit.gunsmoke and not unit.moved:
@@ -205,7 +222,7 @@ def scene(battle: Battle, check: Check | None = None, attacker_checks: Sequence[
                               title=f"{unit.id}'s gunsmoke marker [DC-7.1]", points=ring(smoke_marker(unit).vertices)))
     fit = [p for item in items for p in points_of(item)]
     if attacker is not None:
-        items.append(_arc(battle.unit(attacker), battle.options.arc))
+        items.append(_arc(battle.unit(attacker), opts.arc, opts.bands.long))
     else:
         items += [edge for u in battle.units for edge in _arc_edges(u, battle.options.arc)]
     groups = [_unit_group(u) for u in battle.units]
@@ -219,11 +236,12 @@ def scene(battle: Battle, check: Check | None = None, attacker_checks: Sequence[
     legend = [LegendEntry("stand", f"{side}: stands, thick front edge, arrow = facing", side=side)
               for side in sides]
     kinds = list(dict.fromkeys(t.kind for t in battle.terrain))
-    legend += [LegendEntry(f"terrain:{k}", TERRAIN_TEXT[k]) for k in kinds if k != "gunsmoke"]
+    legend += [LegendEntry(f"terrain:{k}", _terrain_text(k, opts)) for k in kinds if k != "gunsmoke"]
     if any(u.gunsmoke and not u.moved for u in battle.units) or "gunsmoke" in kinds:
-        legend.append(LegendEntry("gunsmoke", "gunsmoke marker: -1 to hit through it over 6 in [DC-7.2]"))
+        legend.append(LegendEntry("gunsmoke", f"gunsmoke marker: {opts.modifiers.gunsmoke:+d} to hit through it over "
+                                              f"{_inches(opts.gunsmoke_beyond)} [DC-7.2]"))
     if attacker is not None:
-        legend.append(LegendEntry("arc", "the firer's 45° arc out to 20 in [DC-2.1]",
+        legend.append(LegendEntry("arc", f"the firer's 45° arc out to {_inches(opts.bands.long)} [DC-2.1]",
                                   side=battle.unit(attacker).side))
     else:
         legend.append(LegendEntry("arc", "each unit's 45° arc, its first 3 in [DC-2.1]", sample="line"))

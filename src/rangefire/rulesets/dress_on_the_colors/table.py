@@ -13,19 +13,13 @@ from typing import Literal
 
 from rangefire.geometry import Box, Frame, Point, Polygon, Segment, arc_meets, rectangle
 from rangefire.geometry.exact import middle_segment, shortest_stretches
-from rangefire.rulesets.dress_on_the_colors.scenario import Terrain, Unit
+from rangefire.rulesets.dress_on_the_colors.scenario import Bands, Terrain, Unit
 
 Band = Literal["short", "medium", "long"]
 Grade = Literal["open", "light", "heavy"]
 
-#: Range bands as squared inches [DC-2.4]: d <= 6 short, 6 < d <= 14 medium, 14 < d <= 20 long.
-BANDS: tuple[tuple[Band, int], ...] = (("short", 6 * 6), ("medium", 14 * 14), ("long", 20 * 20))
-MAX_RANGE2 = Fraction(20 * 20)
-#: Gunsmoke penalises only lines of fire longer than 6.0 in [DC-7.2].
-SMOKE_FREE2 = 6 * 6
-#: Terrain the line of fire crosses closer than this to the target gives cover [DC-4.2]; exactly this far
-#: away gives none [DC-4.4].
-COVER_REACH = 1
+# The numbers these verdicts use (band edges [DC-2.4], the gunsmoke length [DC-7.2], the cover reach [DC-4.2])
+# are the battle's options (``scenario.Options``), passed in: the rules' values are their defaults.
 GRADE_ORDER: dict[Grade, int] = {"open": 0, "light": 1, "heavy": 2}
 
 
@@ -158,13 +152,23 @@ def line_of_fire_within(firer: Footprint, target: Footprint, limit2: Fraction | 
     return best
 
 
-def band_of(distance2: Fraction) -> Band | None:
-    """The range band of a squared distance, or None beyond 20 in [DC-2.4].
+def band_edges2(bands: Bands) -> tuple[tuple[Band, Fraction], ...]:
+    """The band edges as squared inches [DC-2.4], for exact comparison with squared distances."""
+    return (("short", bands.short * bands.short), ("medium", bands.medium * bands.medium),
+            ("long", bands.long * bands.long))
 
-    >>> band_of(Fraction(36)), band_of(Fraction(3601, 100)), band_of(Fraction(400)), band_of(Fraction(401))
-    ('short', 'medium', 'long', None)
+
+def band_of(distance2: Fraction, bands: Bands) -> Band | None:
+    """The range band of a squared distance, or None beyond the long edge [DC-2.4]: d <= short is short,
+    short < d <= medium medium, medium < d <= long long (the rules' edges: 6, 14 and 20 in).
+
+    >>> rules = Bands()
+    >>> band_of(Fraction(36), rules), band_of(Fraction(3601, 100), rules), band_of(Fraction(400), rules)
+    ('short', 'medium', 'long')
+    >>> band_of(Fraction(401), rules), band_of(Fraction(401), Bands(long=Fraction(41, 2)))
+    (None, 'long')
     """
-    for name, limit in BANDS:
+    for name, limit in band_edges2(bands):
         if distance2 <= limit:
             return name
     return None
@@ -176,33 +180,35 @@ def smoke_marker(unit: Unit) -> Polygon:
     return rectangle(fp.frame, -fp.half_width, fp.half_width, Fraction(0), Fraction(1))
 
 
-def smoke_crossed(lof: LineOfFire, markers: Sequence[tuple[str, Polygon]]) -> list[str]:
-    """Markers whose interior the line of fire meets, when it is longer than 6.0 in [DC-7.2]."""
-    if lof.distance2 <= SMOKE_FREE2:
+def smoke_crossed(lof: LineOfFire, markers: Sequence[tuple[str, Polygon]], beyond: Fraction | None) -> list[str]:
+    """Markers whose interior the line of fire meets, when it is longer than ``beyond`` inches (the rules: 6.0
+    in) [DC-7.2]; None: whatever its length."""
+    if beyond is not None and lof.distance2 <= beyond * beyond:
         return []
     return [mid for mid, poly in markers if poly.interior_params(lof.segment)]
 
 
-def cover(target: Footprint, lof: LineOfFire, terrain: Sequence[Terrain]) -> tuple[Grade, list[str]]:
-    """The best grade of terrain that the target overlaps or that the line of fire crosses within 1 in of
-    it [DC-4.2], with the pieces that give it.
+def cover(target: Footprint, lof: LineOfFire, terrain: Sequence[Terrain], reach: Fraction) -> tuple[Grade, list[str]]:
+    """The best grade of terrain that the target overlaps or that the line of fire crosses within ``reach``
+    (the rules: 1 in) of it [DC-4.2], with the pieces that give it.
 
     The line of fire is walked from the target (t = 0) towards the firer; its point at t lies t * |PQ| from
     the target's footprint (Q is the footprint's nearest point to the whole segment, so to every point of it).
     "Within 1 in" is strict [DC-4.4]: a piece gives cover when the line is inside it somewhere closer than
-    1 in, t0 < 1 / |PQ| where it enters, compared squared: t0^2 * |PQ|^2 < 1. A piece whose nearest point
-    is exactly 1.0 in away only begins there, so it gives none; one 0.9 in away does.
+    the reach r, t0 < r / |PQ| where it enters, compared squared: t0^2 * |PQ|^2 < r^2. A piece whose nearest
+    point is exactly 1.0 in away only begins there, so it gives none; one 0.9 in away does.
     """
     best: Grade = "open"
     sources: dict[Grade, list[str]] = {"open": [], "light": [], "heavy": []}
     towards_firer = Segment(lof.end, lof.start)
+    reach2 = reach * reach
     for piece in terrain:
         if piece.kind not in ("light", "heavy"):
             continue
         grade: Grade = piece.kind
         gives = any(piece.polygon.overlaps(stand) for stand in target.outline)
         if not gives and lof.distance2 > 0:
-            gives = any(t0 * t0 * lof.distance2 < COVER_REACH  # strictly within [DC-4.4]
+            gives = any(t0 * t0 * lof.distance2 < reach2  # strictly within [DC-4.4]
                         for t0, _ in piece.polygon.interior_params(towards_firer))
         if gives:
             sources[grade].append(piece.id)

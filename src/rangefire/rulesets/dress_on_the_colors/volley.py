@@ -14,24 +14,17 @@ from functools import lru_cache
 from typing import Any
 
 from rangefire.core import DiceSource, LogLine, Need, Outcome, Plan
+from rangefire.core.options import house_note
 from rangefire.dice import Dist
 
-#: Target numbers by weapon and band; None where the weapon cannot fire [DC-3.2].
-#: Artillery fires canister at short range and roundshot at medium and long range.
-TARGET_NUMBERS: dict[str, dict[str, int | None]] = {
-    "smoothbore": {"short": 3, "medium": 5, "long": None},
-    "rifled-musket": {"short": 4, "medium": 4, "long": 5},
-    "breechloader": {"short": 3, "medium": 4, "long": 5},
-    "artillery": {"short": 2, "medium": 4, "long": 5},
-}
+# The target numbers [DC-3.2], cover saves [DC-4.1] and every other number of the tables are the battle's
+# options (``scenario.Options``, the rules' values as defaults); the plan carries the values in force.
 WEAPON_NAMES = {
     "smoothbore": "smoothbore musket",
     "rifled-musket": "rifled musket",
     "breechloader": "breechloader / repeater",
     "artillery": "artillery",
 }
-#: Cover saves by grade [DC-4.1]; None is no save.
-SAVES: dict[str, int | None] = {"open": None, "light": 5, "heavy": 4}
 #: The clauses whose modifiers change each to-hit die [DC-3.3, DC-7.2]; enfilade's modifiers change the number
 #: of dice [DC-6.2] and the save [DC-6.3] instead.
 TO_HIT_CLAUSES = ("DC-3.3", "DC-7.2")
@@ -48,24 +41,40 @@ def plural(n: int, word: str) -> str:
     return f"{n} {'dice' if word == 'die' else word + 's'}"
 
 
-def worsen_save(save: int | None) -> int | None:
-    """Enfilade worsens a save by one: 4+ becomes 5+, 5+ becomes 6+, no save stays none [DC-6.3].
+def worsen_save(save: int | None, shift: int = 1) -> int | None:
+    """Enfilade worsens a save by ``shift`` (the rules: one): 4+ becomes 5+, 5+ becomes 6+, no save stays none;
+    past 6+ no die saves, so there is no save [DC-6.3].
 
-    >>> worsen_save(4), worsen_save(5), worsen_save(None)
-    (5, 6, None)
+    >>> worsen_save(4), worsen_save(5), worsen_save(None), worsen_save(5, 2), worsen_save(4, 0)
+    (5, 6, None, None, 4)
     """
-    return None if save is None else save + 1
+    if save is None or save + shift > 6:
+        return None
+    return save + shift
 
 
-def need_for(target_number: int, modifiers: int) -> int:
-    """The natural result a die needs: modified result >= target number, and never a natural 1 [DC-3.4].
+def never_hits(lowest: int) -> str:
+    """What DC-3.4 says of the low rolls, with a house rule's departure from "a natural 1 never hits".
+
+    >>> never_hits(2), never_hits(3)
+    ('a natural 1 never hits', 'nothing below a natural 3 hits (house rule; the rules say a natural 1 never hits)')
+    """
+    if lowest == 2:
+        return "a natural 1 never hits"
+    said = "a natural 1 can hit" if lowest == 1 else f"nothing below a natural {lowest} hits"
+    return f"{said} {house_note(said, 'a natural 1 never hits')}"
+
+
+def need_for(target_number: int, modifiers: int, lowest: int = 2) -> int:
+    """The natural result a die needs: modified result >= target number, and never below ``lowest`` (the
+    rules: 2, a natural 1 never hits) [DC-3.4].
 
     ``modifiers`` is the sum of the deltas (negative for penalties). A need above 6 cannot be met.
 
-    >>> need_for(4, -1), need_for(2, 0), need_for(5, -3)
-    (5, 2, 8)
+    >>> need_for(4, -1), need_for(2, 0), need_for(5, -3), need_for(2, 1, lowest=1)
+    (5, 2, 8, 1)
     """
-    return max(2, target_number - modifiers)
+    return max(lowest, target_number - modifiers)
 
 
 def casualties(stands: int, micro_hits: int, unsaved: int) -> tuple[int, int]:
@@ -105,13 +114,19 @@ class VolleyPlan(Plan):
     target_discipline: int = 0
     discipline_dice: int = 2
     discipline_pass: int = 6
+    discipline_disordered: int = -1
     places_gunsmoke: bool = False
     tied_targets: tuple[str, ...] = ()
+    dice_per_stand: int = 1
+    lowest_hit: int = 2
+    #: Where a house rule set a value the summary shows: its row and the note saying what the rules say.
+    house_notes: tuple[tuple[str, str], ...] = ()
 
     @property
     def dice(self) -> int:
-        """To-hit dice: one per stand firing [DC-3.1], plus one per two stands when enfilading [DC-6.2]."""
-        return self.stands_firing + self.enfilade_dice
+        """To-hit dice: one per stand firing [DC-3.1], plus one per two stands when enfilading [DC-6.2] (or
+        as many as the house rules say)."""
+        return self.stands_firing * self.dice_per_stand + self.enfilade_dice
 
     @property
     def to_hit_modifier(self) -> int:
@@ -120,8 +135,8 @@ class VolleyPlan(Plan):
 
     @property
     def discipline_modifier(self) -> int:
-        """The unit's discipline modifier, -1 if already disordered [DC-5.2]."""
-        return self.target_discipline - (1 if self.target_disordered else 0)
+        """The unit's discipline modifier, -1 (the house rules' value) if already disordered [DC-5.2]."""
+        return self.target_discipline + (self.discipline_disordered if self.target_disordered else 0)
 
     def dice_text(self) -> str:
         """``8 dice, natural 5+, saves 4+``: the to-hit dice [DC-3.1, DC-6.2], the natural roll each needs
@@ -130,19 +145,18 @@ class VolleyPlan(Plan):
         return f"{self.dice} dice, {need}, " + (f"saves {self.save}+" if self.save is not None else "no save")
 
     def summary(self) -> list[tuple[str, str]]:
-        dice = plural(self.stands_firing, "stand") + (f" + {self.enfilade_dice} enfilade" if self.enfilade else "")
+        dice = plural(self.stands_firing, "stand") + (f" x {self.dice_per_stand}" if self.dice_per_stand != 1 else "")
+        dice += f" + {self.enfilade_dice} enfilade" if self.enfilade else ""
         modified = self.to_hit_modifier
         to_hit = f"{self.target_number}+" + (f", {modified:+d}" if modified else "")
         to_hit += f": a natural {self.need}+" if self.need <= 6 else ": no die can hit"
-        if self.save is None:
-            saves = "open: no save"
-        else:
-            saves = f"{self.cover} ({', '.join(self.cover_from)}): saves on {self.save}+"
-            saves += " (worsened by enfilade)" if self.enfilade else ""
+        where = self.cover + (f" ({', '.join(self.cover_from)})" if self.cover_from else "")
+        saves = f"{where}: " + (f"saves on {self.save}+" if self.save is not None else "no save")
+        saves += " (worsened by enfilade)" if any(m.clause == "DC-6.3" for m in self.modifiers) else ""
         state = [plural(self.target_stands, "stand"),
                  "a micro-hit" if self.target_micro_hits else "no micro-hit",
                  "disordered" if self.target_disordered else "in good order"]
-        return [
+        rows = [
             ("weapon", WEAPON_NAMES.get(self.weapon, self.weapon)),
             ("range", f"{math.sqrt(self.distance2):.2f} in ({self.band})"),
             ("dice", f"{self.dice} ({dice})"),
@@ -153,6 +167,12 @@ class VolleyPlan(Plan):
                            f"{self.discipline_pass}+"),
             ("gunsmoke", "placed after the volley" if self.places_gunsmoke else "none: the firer moved"),
         ]
+        notes = dict(self.house_notes)
+        return [(name, f"{text} {notes[name]}" if name in notes else text) for name, text in rows]
+
+    def house_note(self, row: str) -> str:
+        """The note a house rule adds to a summary row (``" (house rule; the rules say 4+)"``), or ""."""
+        return next((f" {note}" for name, note in self.house_notes if name == row), "")
 
     def details(self) -> dict[str, Any]:
         distance = math.sqrt(self.distance2)
@@ -288,6 +308,8 @@ def resolve_volley(plan: VolleyPlan, source: DiceSource) -> tuple[list[LogLine],
     log.extend(note for note in plan.notes if note.clause != "DC-3.4")
     log.extend(LogLine(m.clause, f"{m.delta:+d} {m.reason}") for m in plan.modifiers)
     dice_text = plural(plan.stands_firing, "stand")
+    if plan.dice_per_stand != 1:
+        dice_text += f" x {plural(plan.dice_per_stand, 'die')}{plan.house_note('dice')}"
     if plan.enfilade_dice:
         dice_text += f" + {plan.enfilade_dice} enfilade [DC-6.2]"
     # a die that cannot hit is still rolled: its natural 6 suppresses [DC-3.4, DC-5.1]
@@ -298,7 +320,7 @@ def resolve_volley(plan: VolleyPlan, source: DiceSource) -> tuple[list[LogLine],
     if plan.need <= 6:
         hits = sum(1 for v in rolled if v >= plan.need)
         say("DC-3.4", f"needs a natural {plan.need}+ (target number {plan.target_number}+, modifiers "
-                      f"{plan.to_hit_modifier:+d}); a natural 1 never hits: {plural(hits, 'hit')}")
+                      f"{plan.to_hit_modifier:+d}); {never_hits(plan.lowest_hit)}: {plural(hits, 'hit')}")
     else:
         hits = 0
         say("DC-3.4", f"needs a natural {plan.need}: no die can hit")
@@ -306,8 +328,12 @@ def resolve_volley(plan: VolleyPlan, source: DiceSource) -> tuple[list[LogLine],
     if plan.save is None or hits == 0:
         saves: tuple[int, ...] = ()
         unsaved = hits
-        if hits:
-            say("DC-4.1", f"target in the open: no cover save, {unsaved} unsaved")
+        if hits and plan.cover == "open":
+            say("DC-4.1", f"target in the open: no cover save{plan.house_note('cover')}, {unsaved} unsaved")
+        elif hits:  # a save worsened past 6+ by enfilade [DC-6.3], or none by a house rule [DC-4.1]
+            say("DC-4.1", f"{plan.cover} cover ({', '.join(plan.cover_from)}): no save"
+                          f"{' (worsened by enfilade) [DC-6.3]' if plan.enfilade else ''}"
+                          f"{plan.house_note('cover')}, {unsaved} unsaved")
     else:
         saves = source.roll("save", hits, need=Need(f"{plan.save}+ saves",  # [DC-4.1]
                                                     f"{plural(hits, 'hit')} on a natural {plan.need}+"))
@@ -315,7 +341,7 @@ def resolve_volley(plan: VolleyPlan, source: DiceSource) -> tuple[list[LogLine],
         unsaved = hits - saved
         grade = f"{plan.cover} cover ({', '.join(plan.cover_from)})"
         worse = " worsened by enfilade [DC-6.3]" if plan.enfilade else ""
-        say("DC-4.1", f"cover saves on {plan.save}+ for {grade}{worse}: {_faces(saves)}: "
+        say("DC-4.1", f"cover saves on {plan.save}+{plan.house_note('cover')} for {grade}{worse}: {_faces(saves)}: "
                       f"{saved} saved, {unsaved} unsaved")
     lost, marker = casualties(plan.target_stands, plan.target_micro_hits, unsaved)
     left = plan.target_stands - lost
@@ -340,7 +366,7 @@ def resolve_volley(plan: VolleyPlan, source: DiceSource) -> tuple[list[LogLine],
             if disorder and plan.target_disordered:
                 verdict = "fails: already disordered, no change"
             say("DC-5.2", f"discipline check {_faces(check)} {plan.discipline_modifier:+d} = {total} "
-                          f"against {plan.discipline_pass}: {plan.target} {verdict}")
+                          f"against {plan.discipline_pass}{plan.house_note('discipline')}: {plan.target} {verdict}")
     if plan.places_gunsmoke:
         say("DC-7.1", f"{plan.attacker} fired while stationary: gunsmoke marker placed at its front edge")
     else:
