@@ -24,11 +24,14 @@ from rangefire.core.numbers import dump_exact
 def option(default: Any, clause: str, help: str, **constraints: Any) -> Any:
     """An option's field: its default (the rules' value), the clause it comes from and a line of help.
 
-    A nested table (a model) is given as its default instance; each instance is copied, never shared.
+    A nested table (a model) is given as its default instance; a frozen one (every ``OptionsModel``) is shared,
+    as nothing can change it (a deep copy a table made every battle read was most of the time to read one), any
+    other is copied.
     """
     extra: dict[str, JsonValue] = {"clause": clause}
     if isinstance(default, BaseModel):
-        return Field(default_factory=lambda: default.model_copy(deep=True), description=help,
+        frozen = bool(default.model_config.get("frozen"))
+        return Field(default_factory=lambda: default if frozen else default.model_copy(deep=True), description=help,
                      json_schema_extra=extra, **constraints)
     return Field(default, description=help, json_schema_extra=extra, **constraints)
 
