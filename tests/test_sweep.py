@@ -144,15 +144,17 @@ def test_the_odds_read_no_field_of_the_plan_but_those_listed():
     others = {"attacker": "x", "target": "y", "modifiers": (), "notes": (), "weapon": "smoothbore", "band": "long",
               "distance2": Fraction(1), "line_of_fire": None, "line_of_fire_tied": False, "target_number": 6,
               "enfilade": True, "cover": "open", "cover_from": (), "smoke_from": ("z",), "places_gunsmoke": False,
-              "tied_targets": ("a", "b")}
+              "tied_targets": ("a", "b"), "lowest_hit": 1, "house_notes": (("cover", "(house rule)"),)}
     assert set(others) | set(fields) | {"ruleset"} == {f.name for f in dataclasses.fields(VolleyPlan)}
     assert numbers(dataclasses.replace(plan, **others)) == (odds["outcomes"], odds["events"])
     changed = {"stands_firing": 3, "enfilade_dice": 2, "need": 3, "save": None, "target_stands": 1,
                "target_micro_hits": 1, "target_disordered": True, "target_discipline": -3, "discipline_dice": 1,
-               "discipline_pass": 9}
+               "discipline_pass": 9, "dice_per_stand": 2, "discipline_disordered": -3}
     assert set(changed) == set(fields)
     for name, value in changed.items():
-        assert numbers(dataclasses.replace(plan, **{name: value})) != (odds["outcomes"], odds["events"]), name
+        # the penalty of a disordered target's check counts for a disordered target only [DC-5.2]
+        base = dataclasses.replace(plan, target_disordered=True) if name == "discipline_disordered" else plan
+        assert numbers(dataclasses.replace(base, **{name: value})) != numbers(base), name
     # plans of equal keys have equal odds: dice from stands or enfilade alike [DC-3.1, DC-6.2]; the discipline
     # check by its margin, pass - discipline + 1 if disordered [DC-5.2]
     key = SHORTCUTS["dress-on-the-colors"].odds_key

@@ -271,7 +271,7 @@ class DressOnTheColors(Ruleset[Battle, VolleyPlan, DressOutcome]):
                                    + (f" (tied with {', '.join(t for t in tied if t != target.id)}: "
                                       "the firer chooses)" if tied else "")),
                  LogLine("DC-2.4", f"range {_inches(lof.distance2)} from the front edge: {band}"
-                                   + _changed(band, rules_band, lambda b: str(b))),
+                                   + _changed(band, rules_band, str)),
                  *([LogLine("DC-7.3", f"other lines of fire tie as the shortest: gunsmoke and cover are judged "
                                       f"on the middle one, from {_at(lof.start)} to {_at(lof.end)}")]
                    if lof.tied else []),
@@ -377,7 +377,7 @@ class DressOnTheColors(Ruleset[Battle, VolleyPlan, DressOutcome]):
         if firer.stands * dice_per_stand + enfilade_dice != rules_dice:
             house["dice"] = house_note("", str(rules_dice))
         rules_tn = RULES.to_hit.row(firer.weapon).at(rules_band) if rules_band is not None else None
-        rules_need = None if rules_tn is None else need_for(rules_tn, sum(rules_mods))
+        rules_need = None if rules_tn is None else need_for(rules_tn, sum(rules_mods), RULES.lowest_hit)
         if need != rules_need:
             said = ("cannot fire" if rules_need is None else f"a natural {rules_need}+" if rules_need <= 6
                     else "no die can hit")
@@ -386,14 +386,6 @@ class DressOnTheColors(Ruleset[Battle, VolleyPlan, DressOutcome]):
             notes.append(LogLine("DC-3.4", f"needs a natural {need}: no die can hit (a 6 still suppresses)"))
         elif need < 2:
             notes.append(LogLine("DC-3.4", f"needs a natural {need}+: {never_hits(opts.lowest_hit)}"))
-        discipline = (opts.discipline_dice, opts.discipline_pass,
-                      opts.discipline_disordered if target.disordered else 0)
-        rules_discipline = (RULES.discipline_dice, RULES.discipline_pass,
-                            RULES.discipline_disordered if target.disordered else 0)
-        if discipline != rules_discipline:
-            rules_mod = target.discipline + rules_discipline[2]
-            house["discipline"] = house_note("", f"{rules_discipline[0]}D6 {rules_mod:+d}, pass on "
-                                                 f"{rules_discipline[1]}+")
         return VolleyPlan(
             ruleset=self.key, attacker=firer.id, target=target.id, modifiers=tuple(modifiers),
             notes=tuple(notes), weapon=firer.weapon, band=band, distance2=lof.distance2,

@@ -16,6 +16,10 @@ from typing import Any
 from rangefire.core import DiceSource, LogLine, Need, Outcome, Plan
 from rangefire.core.options import house_note
 from rangefire.dice import Dist
+from rangefire.rulesets.dress_on_the_colors.scenario import Options
+
+#: The rules as written, which an explanation quotes beside a house rule's value.
+_RULES = Options()
 
 # The target numbers [DC-3.2], cover saves [DC-4.1] and every other number of the tables are the battle's
 # options (``scenario.Options``, the rules' values as defaults); the plan carries the values in force.
@@ -167,12 +171,25 @@ class VolleyPlan(Plan):
                            f"{self.discipline_pass}+"),
             ("gunsmoke", "placed after the volley" if self.places_gunsmoke else "none: the firer moved"),
         ]
-        notes = dict(self.house_notes)
-        return [(name, f"{text} {notes[name]}" if name in notes else text) for name, text in rows]
+        return [(name, f"{text}{self.house_note(name)}") for name, text in rows]
 
     def house_note(self, row: str) -> str:
         """The note a house rule adds to a summary row (``" (house rule; the rules say 4+)"``), or ""."""
+        if row == "discipline":
+            return self._discipline_note()
         return next((f" {note}" for name, note in self.house_notes if name == row), "")
+
+    def _discipline_note(self) -> str:
+        """The discipline check beside the rules' [DC-5.2], from the plan's own fields: the check copies the
+        options into them and reads them for nothing else (a sweep sets them in the plan directly)."""
+        penalty = self.discipline_disordered if self.target_disordered else 0
+        rules_penalty = _RULES.discipline_disordered if self.target_disordered else 0
+        if (self.discipline_dice, self.discipline_pass, penalty) == (
+                _RULES.discipline_dice, _RULES.discipline_pass, rules_penalty):
+            return ""
+        said = (f"{_RULES.discipline_dice}D6 {self.target_discipline + rules_penalty:+d}, pass on "
+                f"{_RULES.discipline_pass}+")
+        return f" {house_note('', said)}"
 
     def details(self) -> dict[str, Any]:
         distance = math.sqrt(self.distance2)
