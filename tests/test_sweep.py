@@ -167,6 +167,11 @@ def test_the_odds_read_no_field_of_the_plan_but_those_listed():
         assert numbers(other) == (odds["outcomes"], odds["events"]), change
     other = dataclasses.replace(plan, discipline_pass=plan.discipline_pass + 1)
     assert key([getattr(other, f) for f in fields]) != key([getattr(plan, f) for f in fields])
+    # house rules the odds read: two dice a stand [DC-3.1], a disordered target's check at -3 [DC-5.2]
+    disordered = dataclasses.replace(plan, target_disordered=True)
+    for before, after in ((plan, dataclasses.replace(plan, dice_per_stand=2)),
+                          (disordered, dataclasses.replace(disordered, discipline_disordered=-3))):
+        assert key([getattr(after, f) for f in fields]) != key([getattr(before, f) for f in fields])
 
 
 def test_points_share_checks_and_odds(grid, tmp_path):

@@ -234,8 +234,12 @@ def _unsaved(joint: dict[Any, Fraction]) -> dict[int, Fraction]:
 
 # -- (c) the explanation names the house rule beside the rules' value -------------------------------
 def test_check_says_the_house_rules_save_beside_the_rules():
+    """In the plan's note of the target's cover [DC-4.2] and in the summary's cover row, at the terminal."""
+    data = json.loads(run("check", str(WHEATFIELD), *ATTACK, "--set", "options.cover_save.heavy=3", "--json").stdout)
+    [note] = [n["text"] for n in data["plan"]["notes"] if n["clause"] == "DC-4.2"]
+    assert note == "20th-maine is in heavy cover (stone-wall): saves on 3+ (house rule; the rules say 4+)"
     shown = run("check", str(WHEATFIELD), *ATTACK, "--set", "options.cover_save.heavy=3").stdout
-    assert "saves on 3+ (house rule; the rules say 4+)" in shown and "DC-4.2" in shown
+    assert shown.count("saves on 3+ (house rule; the rules say 4+)") == 2 and "DC-4.2" in shown
     plain = run("check", str(WHEATFIELD), *ATTACK).stdout
     assert "house rule" not in plain
 
