@@ -225,3 +225,21 @@ def test_start_up_loads_matplotlib_only_with_plot(tmp_path):
     plain = modules_of(tmp_path, *base, "--json")
     assert not any(_has(plain, p) for p in ("matplotlib", "pyarrow", "rich"))
     assert _has(modules_of(tmp_path, *base, "--plot", str(tmp_path / "c.png")), "matplotlib")
+
+
+def test_a_cover_save_house_rule_changes_the_saves_only():
+    """DC-4.1 as a house rule (heavy cover saves on 3+): the hits are the rules' own, the unsaved hits each hit
+    failing a 3+ save (2 chances in 6), summed here over the hits independently of the game's code."""
+    from math import comb
+
+    result = compare(read_scenario(WHEATFIELD), FIRER, None,
+                     [Variant("rules"), Variant("cover3", (parse_setting("options.cover_save.heavy=3"),))])
+    hits = {n: result.exactly("rules", "hits", n) for n in result.values("hits")}
+    assert hits == {n: result.exactly("cover3", "hits", n) for n in result.values("hits")}
+    fail = Fraction(2, 6)
+    for u in result.values("unsaved_hits"):
+        expected = sum((p * comb(h, u) * fail**u * (1 - fail) ** (h - u) for h, p in hits.items() if h >= u),
+                       Fraction(0))
+        assert result.exactly("cover3", "unsaved_hits", u) == expected
+    assert result.to_dict()["variants"][1]["house_rules"] == [
+        {"path": "options.cover_save.heavy", "value": 3, "default": 4, "clause": "DC-4.1"}]
