@@ -139,6 +139,28 @@ def house_rules(options: BaseModel, prefix: str = "options") -> list[HouseRule]:
     return changed
 
 
+def written_options(options: BaseModel, always: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The options a written battle holds: those named in ``always`` (the rulings a reader expects to see) at
+    whatever value, and every other value only where a house rule departs from the rules, within its table
+    (a table given in part is read back with the rules' values for the rest). A battle written back thus
+    shows what departs from the rules and nothing more.
+
+    >>> written_options(type("O", (OptionsModel,), {"__annotations__": {"a": int, "b": int},
+    ...                                            "a": option(1, "X-1", "a"), "b": option(2, "X-2", "b")})(b=3))
+    {'b': 3}
+    """
+    full = options.model_dump(mode="json")
+    written = {name: full[name] for name in always if name in full}
+    for rule in house_rules(options):
+        steps = rule.path.split(".")[1:]
+        into, value = written, full
+        for step in steps[:-1]:
+            into = into.setdefault(step, {})
+            value = value[step]
+        into[steps[-1]] = value[steps[-1]]
+    return written
+
+
 def house_note(value: str, default: str) -> str:
     """What an explanation says beside a value a house rule sets.
 
@@ -170,4 +192,5 @@ def _plain(value: Any) -> Any:
     return value
 
 
-__all__ = ["HouseRule", "OptionRow", "OptionsModel", "house_note", "house_rules", "option", "option_rows", "shown"]
+__all__ = ["HouseRule", "OptionRow", "OptionsModel", "house_note", "house_rules", "option", "option_rows", "shown",
+           "written_options"]

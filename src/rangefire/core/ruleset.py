@@ -17,6 +17,7 @@ from pydantic import BaseModel
 from typing_extensions import TypeVar
 
 from rangefire.core.errors import ChoiceError, IllegalAttackError, RangefireError, UnknownUnitError
+from rangefire.core.options import written_options
 from rangefire.core.source import DiceSource, EnteredSource, RecordingSource, parse_entered
 from rangefire.core.types import Attack, Check, Choice, LogLine, Odds, Outcome, Plan, Refusal, Resolution
 
@@ -82,6 +83,9 @@ class Ruleset(ABC, Generic[B, P, OutcomeT]):
     choice_names: ClassVar[tuple[str, ...]] = ()
     battle_model: ClassVar[type[BaseModel]]
     options_model: ClassVar[type[BaseModel]]
+    #: The options every written battle holds even at the rules' value (the rulings); every other option is
+    #: written only where a house rule departs from the rules.
+    written_rulings: ClassVar[tuple[str, ...]] = ()
     #: Whether a turn is made of activations that end on their own (``end_activation``).
     has_activations: ClassVar[bool] = False
 
@@ -299,8 +303,14 @@ class Ruleset(ABC, Generic[B, P, OutcomeT]):
         return self.options_model().model_dump(mode="json")
 
     def dump(self, battle: B) -> dict[str, Any]:
-        """The battle as a scenario mapping that every command reads again."""
-        return battle.model_dump(mode="json", exclude_none=True)
+        """The battle as a scenario mapping that every command reads again: its options as
+        :func:`~rangefire.core.options.written_options` keeps them (the rulings in ``written_rulings``, and
+        any other value only where a house rule sets it)."""
+        data = battle.model_dump(mode="json", exclude_none=True)
+        options = getattr(battle, "options", None)
+        if isinstance(options, BaseModel) and "options" in data:
+            data["options"] = written_options(options, self.written_rulings)
+        return data
 
     def status(self, battle: B) -> list[dict[str, Any]]:
         """One row per unit for people: what an attack can change. Games add their own columns."""

@@ -12,7 +12,6 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rangefire.core import Attack, Choice, DiceSource, LogLine, Modifier, Odds, Refusal, Resolution, Ruleset
-from rangefire.core.options import house_rules
 from rangefire.geometry import Point, Segment
 from rangefire.rulesets.arcane_legions.orders import (
     RULES,
@@ -86,19 +85,11 @@ class ArcaneLegions(Ruleset[Battle, OrderPlan, ArcaneOutcome]):
     )
     battle_model = Battle
     options_model = Options
+    written_rulings = RULINGS
     duel_left_name = "figures"
 
     def raw_problems(self, data: Mapping[str, Any]) -> list[str]:
         return cross_problems(data)
-
-    def dump(self, battle: Battle) -> dict[str, Any]:
-        """The battle as a scenario: the rulings' options always, and of the game's numbers only those a house
-        rule sets (a table given in part is read back with the rules' values for the rest), so a written battle
-        shows what departs from the rules."""
-        data = super().dump(battle)
-        changed = {tuple(rule.path.split(".")[1:]) for rule in house_rules(battle.options)}
-        data["options"] = _written(data.get("options", {}), changed, RULINGS)
-        return data
 
     def status(self, battle: Battle) -> list[dict[str, Any]]:
         return [{"id": u.id, "side": u.side, "figures": u.figures, "blue": u.ready("blue"), "red": u.ready("red"),
@@ -435,22 +426,6 @@ class ArcaneLegions(Ruleset[Battle, OrderPlan, ArcaneOutcome]):
         side = battle.unit(plan.attacker).side
         players[side] = players[side].model_copy(update={"order_points": players[side].order_points - plan.cost})
         return battle.model_copy(update={"units": tuple(units), "players": players})
-
-
-def _written(options: Mapping[str, Any], changed: set[tuple[str, ...]], always: Sequence[str] = (),
-             at: tuple[str, ...] = ()) -> dict[str, Any]:
-    """The options a written battle keeps, in their order: those named in ``always``, and the values at the
-    ``changed`` paths, within their tables."""
-    kept: dict[str, Any] = {}
-    for name, value in options.items():
-        path = (*at, name)
-        if name in always or path in changed:
-            kept[name] = value
-        elif isinstance(value, Mapping):
-            inner = _written(value, changed, (), path)
-            if inner:
-                kept[name] = inner
-    return kept
 
 
 def _lineup_house_rules(options: Options) -> list[LogLine]:

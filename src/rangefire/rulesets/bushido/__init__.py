@@ -220,6 +220,7 @@ class Bushido(Ruleset[Battle, BushidoPlan, BushidoOutcome]):
     choices = (Choice("redirect_to", "unit", (), "the model the target's player nominates instead", "BU-4.2"),)
     battle_model = Battle
     options_model = Options
+    written_rulings = ("supporting_dice_cap", "one_attack_per_turn")  # BU-6.2, BU-8.1: written in every battle
 
     def raw_problems(self, data: Mapping[str, Any]) -> list[str]:
         return cross_problems(data)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from rangefire.core import Attack, DiceSource, LimitError, LogLine, Modifier, Odds, Refusal, Resolution, Ruleset
 from rangefire.core.numbers import dump_exact
-from rangefire.core.options import house_note, house_rules
+from rangefire.core.options import house_note
 from rangefire.geometry import Point
 from rangefire.rulesets.dress_on_the_colors.scenario import (
     KEY,
@@ -107,27 +107,11 @@ class DressOnTheColors(Ruleset[Battle, VolleyPlan, DressOutcome]):
     chooses_target = "DC-2.3"  # the closest unengaged enemy in the arc must be the target
     battle_model = Battle
     options_model = Options
+    written_rulings = RULINGS
     duel_left_name = "stands"
 
     def raw_problems(self, data: Mapping[str, Any]) -> list[str]:
         return cross_problems(data)
-
-    def dump(self, battle: Battle) -> dict[str, Any]:
-        """The battle as a scenario: the options the rulings name (``arc``, the discipline check, one volley a
-        turn) always, and of the tables' numbers only those a house rule sets (a partial table is read back
-        with the rules' values for the rest), so a written battle shows what departs from the rules."""
-        data = super().dump(battle)
-        full = data.get("options", {})
-        written = {name: full[name] for name in RULINGS if name in full}
-        for rule in house_rules(battle.options):
-            steps = rule.path.split(".")[1:]
-            into, value = written, full
-            for step in steps[:-1]:
-                into = into.setdefault(step, {})
-                value = value[step]
-            into[steps[-1]] = value[steps[-1]]
-        data["options"] = written
-        return data
 
     def status(self, battle: Battle) -> list[dict[str, Any]]:
         return [{"id": u.id, "side": u.side, "stands": u.stands, "micro-hit": u.micro_hits,

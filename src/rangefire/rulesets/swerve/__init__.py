@@ -119,6 +119,7 @@ class Swerve(Ruleset[Battle, CombatPlan, SwerveOutcome]):
                                                 "(both sides then play their best)", "SW-3.1"),)
     battle_model = Battle
     options_model = Options
+    written_rulings = ("attacker_wins_ties",)  # SW-4.3: written in every battle
 
     def raw_problems(self, data: Mapping[str, Any]) -> list[str]:
         return cross_problems(data)
