@@ -24,6 +24,7 @@ from rangefire.cli.common import (
     load_set,
     make_attack,
     no_log_with_set,
+    option_named,
     out,
     parse_seed,
     shown,
@@ -186,7 +187,8 @@ def odds(scenario: Scenario, attacker: AttackerOpt, target: TargetOpt = None, as
         if plot is not None:
             from rangefire.analysis.plots import check_chart_path
 
-            check_chart_path(plot)  # a suffix not written is said before any odds are worked out
+            with option_named("--plot"):
+                check_chart_path(plot)  # a suffix not written is said before any odds are worked out
         ruleset, battle, _ = load_set(scenario, settings)
         checked = ruleset.check(battle, make_attack(ruleset, attacker, target, choices))
         if checked.plan is None:
@@ -198,7 +200,8 @@ def odds(scenario: Scenario, attacker: AttackerOpt, target: TargetOpt = None, as
         if plot is not None:
             from rangefire.analysis.plots import plot_odds
 
-            plot_odds(result, plot, conditions=ruleset.conditions)
+            with option_named("--plot"):
+                plot_odds(result, plot, conditions=ruleset.conditions)
         if as_json:
             _emit(odds_output(result, house_rules(battle.options)))
             return

@@ -107,6 +107,17 @@ def load_set(scenario: Path, texts: Sequence[str] | None) -> tuple[Ruleset[Any, 
     return ruleset, battle, ruleset.dump(as_written)
 
 
+@contextmanager
+def option_named(flag: str) -> Iterator[None]:
+    """An error raised inside is said as the option's: the library's messages name files, never flags
+    (``--plot out/odds.png: cannot write (No such file or directory)``)."""
+    try:
+        yield
+    except RangefireError as exc:
+        exc.args = (f"{flag} {exc}",)
+        raise
+
+
 def no_log_with_set(texts: Sequence[str] | None, log_file: Path | None) -> None:
     """A log is replayed against the scenario file as written; an action played with values set would not
     replay the same, so the two are not combined."""

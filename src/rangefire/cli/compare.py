@@ -19,6 +19,7 @@ from rangefire.cli.common import (
     TargetOpt,
     _emit,
     app,
+    option_named,
     out,
     settings_from,
     text,
@@ -110,15 +111,18 @@ def compare(scenarios: Scenarios, attacker: AttackerOpt, target: TargetOpt = Non
         if plot is not None:
             from rangefire.analysis.plots import check_chart_path
 
-            check_chart_path(plot)
+            with option_named("--plot"):
+                check_chart_path(plot)
         if len(scenarios) == 1 and not variant:
             raise RangefireError("nothing to compare: give --variant NAME:PATH=VALUE,... or several scenario files")
         base, variants = read_variants(scenarios, variant or [], settings_from(settings))
         result = compare_variants(base, attacker, target, variants, baseline=baseline, choices=choices)
         if csv_file is not None:
-            write_csv(csv_file, result.records())
+            with option_named("--csv"):
+                write_csv(csv_file, result.records())
         if plot is not None:
-            plot_comparison(result, plot)
+            with option_named("--plot"):
+                plot_comparison(result, plot)
         if as_json:
             _emit(result.to_dict())
             return

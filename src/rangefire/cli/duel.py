@@ -10,7 +10,19 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
-from rangefire.cli.common import JsonOpt, Scenario, SetOpt, _emit, app, load_set, out, parse_seed, text, user_errors
+from rangefire.cli.common import (
+    JsonOpt,
+    Scenario,
+    SetOpt,
+    _emit,
+    app,
+    load_set,
+    option_named,
+    out,
+    parse_seed,
+    text,
+    user_errors,
+)
 from rangefire.core import RangefireError
 
 if TYPE_CHECKING:
@@ -50,14 +62,16 @@ def duel(
         if plot is not None:
             from rangefire.analysis.plots import check_chart_path
 
-            check_chart_path(plot)
+            with option_named("--plot"):
+                check_chart_path(plot)
         ruleset, battle, _ = load_set(scenario, settings)
         result = exact_duel(ruleset, battle, a, b, turns)
         estimate = None
         if samples:
             estimate = sample_duel(ruleset, battle, a, b, turns, samples, parse_seed(seed) or 0)
         if plot is not None:
-            _plot(result, estimate, plot)
+            with option_named("--plot"):
+                _plot(result, estimate, plot)
     if as_json:
         data = result.to_dict()
         data.pop("format")

@@ -17,6 +17,7 @@ from rangefire.cli.common import (
     TargetOpt,
     _emit,
     app,
+    option_named,
     out,
     settings_from,
     text,
@@ -95,7 +96,8 @@ def odds_table_command(scenario: Scenario, attacker: AttackerOpt, target: Target
         if plot is not None:
             from rangefire.analysis.plots import check_chart_path
 
-            check_chart_path(plot)
+            with option_named("--plot"):
+                check_chart_path(plot)
         if parquet is not None and parquet.suffix.lower() != ".parquet":
             raise RangefireError(f"--parquet {parquet}: name the file .parquet")
         axes = read_axes(vary or [])
@@ -104,11 +106,14 @@ def odds_table_command(scenario: Scenario, attacker: AttackerOpt, target: Target
         base = apply_settings(read_scenario(scenario), settings_from(settings), source=f"{scenario} with --set")
         result = odds_table(base, attacker, target, axes, choices=choices, source=source_name(scenario))
         if plot is not None:
-            plot_table(result, plot)
+            with option_named("--plot"):
+                plot_table(result, plot)
         if csv_file is not None:
-            write_csv(csv_file, result.records(), result.columns())
+            with option_named("--csv"):
+                write_csv(csv_file, result.records(), result.columns())
         if parquet is not None:
-            write_parquet(parquet, result)
+            with option_named("--parquet"):
+                write_parquet(parquet, result)
         if as_json:
             _emit(result.to_dict())
             return
