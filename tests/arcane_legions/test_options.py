@@ -35,6 +35,7 @@ RULES: dict[str, tuple[Any, str]] = {
     "options.touching_hinders": (False, "AL-4.4"),             # "(Option touching_hinders = false.)"
     "options.cost.sortie": (1, "AL-5.1"),                      # "1 order point for a sortie"
     "options.cost.formation": (2, "AL-5.1"),                   # "2 for a formation"
+    "options.push_figures": (1, "AL-5.2"),                     # "one figure is removed as an extra cost"
     "options.side_penalty.ranged.blue": (0, "AL-5.3"),         # -3 only "from a side that is not blue"
     "options.side_penalty.ranged.red": (3, "AL-5.3"),          # "**-3** when attacking from a side that is not blue"
     "options.side_penalty.ranged.grey": (3, "AL-5.3"),
@@ -128,6 +129,8 @@ CASES: dict[str, tuple[Any, dict[str, Any], dict[str, set[str]]]] = {
     "options.cost.sortie": (2, {"units": (A(), T(4)), "orders": {"A>T": _order()}}, {"A>T": {"cost"}}),
     "options.cost.formation": (3, {"units": (A(base="formation"), T(4), unit("B", "red", (-4, 0))),
                                    "orders": {"A>T": _order(), "B>T": _order("B")}}, {"A>T": {"cost"}}),
+    "options.push_figures": (2, {"units": (A(slots=[BLUE] * 5, ranged_orders_this_turn=1), T(4)),
+                                 "orders": {"A>T": _order(**FRONTS)}}, {"A>T": set(DICE)}),
     **{f"options.side_penalty.ranged.{c}": (1, {"units": (A(slots=[BLUE] * 5, colours=_colours(c)), T(4)),
                                                 "orders": {"A>T": _order(**FRONTS)}}, {"A>T": set(DICE)})
        for c in ("blue", "red", "grey")},
@@ -176,6 +179,21 @@ def test_a_changed_option_changes_exactly_its_clause(path):
     [rule] = house_rules(house.options)
     assert (rule.path, rule.clause) == (path, RULES[path][1])
     assert rule.default == RULES[path][0] and rule.value != rule.default
+
+
+def test_a_push_removes_the_figures_the_option_says():
+    """AL-5.2: with push_figures 2 a second order removes two figures, first in casualty order, named beside the
+    rules' one; a unit left with no more than two figures cannot be pushed."""
+    b = _battle_of({"units": (A(slots=[BLUE] * 4, ranged_orders_this_turn=1), T(4))}, ("options.push_figures=2",))
+    plan = AL.plan(b, _order())
+    assert plan.push and plan.attack_dice == 2
+    note = next(n.text for n in plan.notes if n.clause == "AL-5.2")
+    assert "its figures in slots 3, 2 removed (house rule; the rules say 1)" in note
+    after = AL.apply(b, AL.resolve(plan, EnteredSource({"attack": [1, 1], "defense": [6, 6]})))
+    assert after.unit("A").figures == 2 and after.unit("A").pushed
+    few = _battle_of({"units": (A(slots=[BLUE] * 2, ranged_orders_this_turn=1), T(4))}, ("options.push_figures=2",))
+    [refusal] = AL.check(few, _order()).refusals
+    assert refusal.clause == "AL-5.2" and "(a push removes 2 (house rule; the rules say 1))" in refusal.reason
 
 
 # -- the lineup's numbers reach the exact odds, the sampler and the rolled order alike ----------------

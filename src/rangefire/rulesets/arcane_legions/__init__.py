@@ -25,7 +25,7 @@ from rangefire.rulesets.arcane_legions.orders import (
     resolve_order,
     steps,
     take_damage,
-    without_one_figure,
+    without_figures,
 )
 from rangefire.rulesets.arcane_legions.scenario import SIDE_NAMES, Battle, Options, Turn, Unit, cross_problems
 from rangefire.rulesets.arcane_legions.table import (
@@ -167,7 +167,8 @@ class ArcaneLegions(Ruleset[Battle, OrderPlan, ArcaneOutcome]):
                                               f"costs {cost}"))
         push = False
         shooter = firer
-        pushed_slot = None
+        pushed: list[int] = []
+        push_figures = options.push_figures  # [AL-5.2]
         if order == "ranged":
             near = [u.id for u in nearby(battle.units, firer)
                     if u.side != firer.side and is_adjacent(firer, u, options.corner_contact_is_adjacent)]
@@ -178,11 +179,14 @@ class ArcaneLegions(Ruleset[Battle, OrderPlan, ArcaneOutcome]):
                 if firer.pushed:
                     refusals.append(Refusal("AL-5.2", f"{firer.id} has had a ranged order and been pushed this "
                                                       "turn: it cannot be pushed again"))
-                elif firer.figures <= 1:
-                    refusals.append(Refusal("AL-5.2", f"a push would remove {firer.id}'s last figure"))
+                elif firer.figures <= push_figures:
+                    refusals.append(Refusal("AL-5.2", f"a push would remove {possessive(firer.id)} last figure"
+                                            + (f" (a push removes {push_figures}"
+                                               f"{noted(push_figures, RULES.push_figures)})"
+                                               if push_figures != RULES.push_figures else "")))
                 else:
                     push = True
-                    shooter, pushed_slot = without_one_figure(firer)
+                    shooter, pushed = without_figures(firer, push_figures)
             if shooter.ready("blue") == 0:
                 refusals.append(Refusal("AL-2.2", f"{firer.id} has no ready blue icon"
                                                   + (" after the push" if push else "")))
@@ -227,8 +231,10 @@ class ArcaneLegions(Ruleset[Battle, OrderPlan, ArcaneOutcome]):
                                           if base_cost != rules_cost else "")
                                        + f": {firer.side} has {points}"))
         if push:
-            notes.append(LogLine("AL-5.2", f"a second ranged order this turn: {firer.id} is pushed (its figure in "
-                                           f"slot {pushed_slot} removed)"))
+            removed = (f"its figure in slot {pushed[0]}" if len(pushed) == 1 else
+                       f"its figures in slots {', '.join(map(str, pushed))}")
+            notes.append(LogLine("AL-5.2", f"a second ranged order this turn: {firer.id} is pushed ({removed} "
+                                           "removed" + noted(push_figures, RULES.push_figures) + ")"))
         for who, at_most, dice in ((shooter.id, ab.reroll_attack_at_most, attack_dice),
                                    (target.id, db.reroll_defense_at_most, defense_dice)):
             if at_most and dice:
@@ -247,7 +253,7 @@ class ArcaneLegions(Ruleset[Battle, OrderPlan, ArcaneOutcome]):
             attack_die_bonus=ab.attack_die_bonus, defense_die_bonus=db.defense_die_bonus,
             reroll_attack_at_most=ab.reroll_attack_at_most, reroll_defense_at_most=db.reroll_defense_at_most,
             crit_per_three=options.crit_per_three_sixes, crit_sixes=options.critical.sixes,
-            crit_hits=options.critical.hits, phantom=options.phantom,
+            crit_hits=options.critical.hits, phantom=options.phantom, push_figures=push_figures,
             defender_scores=order == "close" or db.defender_scores_in_ranged, cost=cost, push=push,
             chosen_by_engine=by_engine, tied_sides=tied,
             attack_icons=shooter.ready("blue" if order == "ranged" else "red"), defense_icons=target.ready("white"),
@@ -412,7 +418,7 @@ class ArcaneLegions(Ruleset[Battle, OrderPlan, ArcaneOutcome]):
         for unit in battle.units:
             if unit.id == plan.attacker:
                 if plan.push:
-                    unit = without_one_figure(unit)[0].model_copy(update={"pushed": True})  # [AL-5.2]
+                    unit = without_figures(unit, plan.push_figures)[0].model_copy(update={"pushed": True})  # [AL-5.2]
                 if plan.order == "ranged":
                     unit = unit.model_copy(update={"ranged_orders_this_turn": unit.ranged_orders_this_turn + 1})
                 if out.defender_hits:

@@ -71,6 +71,8 @@ class OrderPlan(Plan):
     defender_scores: bool = False
     cost: int = 0
     push: bool = False
+    #: figures a push removes [AL-5.2]
+    push_figures: int = RULES.push_figures
     chosen_by_engine: bool = True
     tied_sides: tuple[tuple[str, str], ...] = ()
     attack_icons: int = 0
@@ -403,11 +405,11 @@ def take_damage(unit: Unit, damage: int) -> tuple[tuple[Slot, ...], list[int]]:
     return tuple(slots), removed
 
 
-def without_one_figure(unit: Unit) -> tuple[Unit, int | None]:
-    """The unit after a push: one figure removed, the first in casualty order [AL-5.2]; and its slot."""
-    for i in casualty_order(unit):
-        if unit.slots[i].occupied:
-            slots = list(unit.slots)
-            slots[i] = slots[i].model_copy(update={"occupied": False, "hp": 0})
-            return unit.model_copy(update={"slots": tuple(slots)}), i
-    return unit, None
+def without_figures(unit: Unit, count: int = RULES.push_figures) -> tuple[Unit, list[int]]:
+    """The unit after a push: ``count`` figures removed (one in the rules), the first in casualty order [AL-5.2];
+    and their slots."""
+    slots = list(unit.slots)
+    removed = [i for i in dict.fromkeys(casualty_order(unit)) if slots[i].occupied][:count]
+    for i in removed:
+        slots[i] = slots[i].model_copy(update={"occupied": False, "hp": 0})
+    return unit.model_copy(update={"slots": tuple(slots)}), removed

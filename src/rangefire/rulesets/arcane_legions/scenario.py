@@ -65,12 +65,13 @@ class Critical(OptionsModel):
 
 class Options(OptionsModel):
     """The game's numbers and the rulings' options, with the rules' values as defaults [AL-1.4, AL-3.1, AL-4.4,
-    AL-5.1, AL-5.3, AL-5.4, AL-5.5, AL-6.2, AL-6.4, AL-8.1]."""
+    AL-5.1, AL-5.2, AL-5.3, AL-5.4, AL-5.5, AL-6.2, AL-6.4, AL-8.1]."""
 
     corner_contact_is_adjacent: bool = option(False, "AL-1.4", "bases touching at a corner only are adjacent")
     range_steps: Exact = option(Fraction(6), "AL-3.1", "the range in steps, notch to notch, inclusive")
     touching_hinders: bool = option(False, "AL-4.4", "a line only touching hindering terrain is hindered")
     cost: Costs = option(Costs(), "AL-5.1", "order points an order costs by base")
+    push_figures: Annotated[int, Field(strict=True)] = option(1, "AL-5.2", "figures a push removes", ge=1, le=MAX_SLOTS)
     side_penalty: SidePenalties = option(SidePenalties(), "AL-5.3", "dice lost for the colour of a side")
     melee_penalty: Penalty = option(1, "AL-5.3", "attack dice lost firing into melee")
     hindrance_penalty: Penalty = option(1, "AL-5.3", "attack dice lost per hindrance on the line of sight")
