@@ -141,3 +141,17 @@ def test_no_series_or_too_many_is_refused(tmp_path):
         plot_series([], tmp_path / "c.png", title="t")
     with pytest.raises(RangefireError, match="at most 8 series"):
         plot_series([Series(str(i), {"hits": {0: Fraction(1)}}) for i in range(9)], tmp_path / "c.png", title="t")
+
+
+@pytest.mark.parametrize("values", [[4], [0, 1], [2, 5, 9]])
+def test_whole_numbers_are_ticked_one_by_one_never_in_tenths(values):
+    """A duel's 'wound boxes left' may hold one value: its axis shows that whole number, not 3.4 ... 4.6."""
+    import matplotlib.pyplot as plt
+
+    dist = {v: Fraction(1, len(values)) for v in values}
+    fig = draw_series([Series("exact", {"left": dist})], title="t")
+    try:
+        ax = next(ax for ax in fig.axes if ax.get_visible() and ax.get_title() == "left")
+        assert [float(t) for t in ax.get_xticks()] == [float(v) for v in range(min(values), max(values) + 1)]
+    finally:
+        plt.close(fig)

@@ -211,8 +211,11 @@ def _outcome_panel(ax: Any, series: Sequence[Series], colours: Sequence[str], na
     if first_in_row:
         ax.set_ylabel("probability", fontsize=10)
     if whole:
-        ax.xaxis.set_major_locator(MaxNLocator(integer=True, nbins=12))
         lo, hi = (min(values), max(values)) if values else (0, 1)
+        if hi - lo <= 12:  # every value its tick (with one or two values the locator falls back to tenths)
+            ax.set_xticks(range(lo, hi + 1))
+        else:
+            ax.xaxis.set_major_locator(MaxNLocator(integer=True, nbins=12))
         ax.set_xlim(lo - 0.6, hi + 0.6)
     else:
         ax.set_xticks(range(len(values)), [str(v) for v in values])
