@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
+import stat
 import textwrap
 from fractions import Fraction
 from pathlib import Path
@@ -355,6 +357,23 @@ def test_an_output_that_cannot_be_written_is_refused_before_any_point(tmp_path):
     assert "cannot write: the folder" in proc.stderr and "does not exist" in proc.stderr
     proc = run("sweep", str(path), "--out", str(tmp_path), ok=2)
     assert "is a folder; name the Parquet file to write" in proc.stderr
+
+
+def test_an_output_that_is_not_a_parquet_file_is_refused_and_left_as_it_was(tmp_path):
+    """The output is renamed over what is there: a pipe (or /dev/null) must not become a file, a grid or a
+    scenario named by mistake must not be lost; a Parquet file of an earlier run is overwritten as before."""
+    path = grid_file(tmp_path)
+    fifo = tmp_path / "pipe.parquet"
+    os.mkfifo(fifo)
+    proc = run("sweep", str(path), "--out", str(fifo), ok=2)
+    assert "not a regular file" in proc.stderr and "Traceback" not in proc.stderr
+    assert stat.S_ISFIFO(fifo.stat().st_mode) and not (tmp_path / "pipe.parquet.parts").exists()
+    text = path.read_text()
+    proc = run("sweep", str(path), "--out", str(path), ok=2)
+    assert "exists and is not a Parquet file" in proc.stderr and path.read_text() == text
+    good = tmp_path / "o.parquet"
+    run("sweep", str(path), "--out", str(good), ok=0)
+    run("sweep", str(path), "--out", str(good), ok=0)
 
 
 def test_a_scheduler_that_does_not_answer_times_out_with_a_message(tmp_path):

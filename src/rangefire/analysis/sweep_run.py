@@ -198,12 +198,27 @@ _LOST = (RuntimeError, OSError, EOFError, ConnectionError, TimeoutError, ValueEr
 
 
 # -- the output and its folder of parts -----------------------------------------------------------------
+def _is_parquet(path: Path) -> bool:
+    """Whether ``path`` begins with Parquet's magic bytes (``PAR1``): only such a file is overwritten."""
+    try:
+        with path.open("rb") as f:
+            return f.read(4) == b"PAR1"
+    except OSError:
+        return False
+
+
 def _prepare(out: Path) -> Path:
     """The folder of parts beside ``out``, made if need be; an output that cannot be written is refused here,
     before any point is computed."""
     shown = str(out)
     if out.is_dir():
         raise SweepError(f"{shown}: is a folder; name the Parquet file to write")
+    # The output is renamed over what is there: a device, a pipe or a socket would be replaced by a file (as the
+    # administrator, /dev/null itself), and a file that is not Parquet (the grid, its scenario) would be lost.
+    if out.exists() and not out.is_file():
+        raise SweepError(f"{shown}: not a regular file; a sweep writes its Parquet file only as a regular file")
+    if out.is_file() and out.stat().st_size > 0 and not _is_parquet(out):
+        raise SweepError(f"{shown}: exists and is not a Parquet file; refused (name a new file or a Parquet one)")
     parent = out.parent
     if not parent.is_dir():
         raise SweepError(f"{shown}: cannot write: the folder {parent} does not exist")
