@@ -176,10 +176,12 @@ def test_a_log_is_not_kept_for_an_attack_played_with_values_set(tmp_path):
     ("options.cover=3", "options.cover: unknown key"),
     ("units.15th-alabama.stands=lots", "units[3].stands"),
     ("units.15th-alabama.stands", "is not PATH=VALUE"),
+    ("ruleset=swerve", "ruleset: the game is not a setting"),
+    ("ruleset.x=1", "ruleset.x: the game is not a setting"),
 ])
 def test_a_bad_setting_exits_2_naming_it(setting, says):
     proc = run("odds", str(WHEATFIELD), *ATTACK, "--set", setting, ok=2)
-    assert says in proc.stderr and proc.stdout == ""
+    assert says in proc.stderr and proc.stdout == "" and len(proc.stderr.strip().splitlines()) == 1
     data = json.loads(run("odds", str(WHEATFIELD), *ATTACK, "--set", setting, "--json", ok=2).stdout)
     assert says in data["error"]["message"]
 

@@ -129,6 +129,11 @@ class _PathError(Exception):
 
 
 def _set(doc: dict[str, Any], steps: tuple[str, ...], value: Any) -> None:
+    if steps[0] == "ruleset":
+        # Another game reads none of this scenario's units or options: its model would list every key as
+        # wrong. The game is the scenario's own; a setting changes a value within it.
+        raise _PathError("the game is not a setting: a setting changes a value of the scenario's game "
+                         "(write a scenario of the other game)")
     here: Any = doc
     for depth, step in enumerate(steps[:-1]):
         here = _step(here, step, steps[: depth + 1], creating=steps[0] == "options")
