@@ -209,12 +209,19 @@ def test_cli_refused_attack_names_the_clause(scenario):
     (["F", "T", "--samples", "-1"], "--samples must be"),
     (["F", "T", "--samples", "100000000"], "samples must be between 1 and 1,000,000, got 100,000,000"),
     (["F", "T", "--plot", "x.gif"], "a chart is written as .png"),
+    (["F", "T", "--samples", "10", "--seed", "-5"], "--seed -5: must be 0 or more"),
 ])
 def test_cli_bad_input_exits_2(scenario, args, words):
     proc = run("duel", scenario, *args, ok=2)
     assert words in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
     data = json.loads(run("duel", scenario, *args, "--json", ok=2).stdout)
     assert words in data["error"]["message"]
+
+
+def test_a_negative_seed_is_refused_by_the_library_too():
+    ruleset, battle = find_ruleset("dress-on-the-colors"), dc_battle(F(stands=2), T(stands=2))
+    with pytest.raises(DuelError, match="seed of sampled duels must be 0 or more, got -1"):
+        sample_duel(ruleset, battle, "F", "T", turns=2, samples=10, seed=-1)
 
 
 def test_cli_plot(scenario, tmp_path):

@@ -155,6 +155,12 @@ def check_samples(samples: int) -> None:
         raise DuelError(f"samples must be between 1 and {MAX_SAMPLES:,}, got {samples:,}")
 
 
+def check_seed(seed: int) -> None:
+    """Refuse a seed the dice cannot be rolled from (numpy's generator takes 0 or more)."""
+    if seed < 0:
+        raise DuelError(f"the seed of sampled duels must be 0 or more, got {seed}")
+
+
 def _walk(ruleset: Ruleset[Any, Any, Any], battle: Any, a: str, b: str, turns: int,
           step: Callable[[Any, Attack, Any], Iterable[tuple[Any, Any]]], one: Any, limit: int | None
           ) -> tuple[dict[str, Any], dict[int, Any], dict[str, dict[int, Any]], int]:
@@ -246,6 +252,7 @@ def sample_duel(ruleset: Ruleset[Any, Any, Any], battle: Any, a: str, b: str, tu
 
     check_duel(ruleset, battle, a, b, turns)
     check_samples(samples)
+    check_seed(seed)
     rng = np.random.default_rng(seed)
 
     def step(state: Any, attack: Attack, n: int) -> list[tuple[int, Any]]:

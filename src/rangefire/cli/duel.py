@@ -57,8 +57,11 @@ def duel(
     with user_errors(as_json):
         if samples < 0:
             raise RangefireError(f"--samples must be 0 (none) or more, got {samples}")
+        seed_value = parse_seed(seed) or 0
         if samples:
             check_samples(samples)  # before the exact odds are worked out
+            if seed_value < 0:  # the library would say it too, but only after the exact odds
+                raise RangefireError(f"--seed {seed_value}: must be 0 or more (the seed of the sampled duels)")
         if plot is not None:
             from rangefire.analysis.plots import check_chart_path
 
@@ -68,7 +71,7 @@ def duel(
         result = exact_duel(ruleset, battle, a, b, turns)
         estimate = None
         if samples:
-            estimate = sample_duel(ruleset, battle, a, b, turns, samples, parse_seed(seed) or 0)
+            estimate = sample_duel(ruleset, battle, a, b, turns, samples, seed_value)
         if plot is not None:
             with option_named("--plot"):
                 _plot(result, estimate, plot)
