@@ -173,7 +173,7 @@ def test_plot_draws_the_rows_or_refuses_too_many(tmp_path):
     assert chart.read_bytes()[:5] == b"<?xml"
     many = run("table", str(WHEATFIELD), "-a", FIRER, "--vary", f"units.{FIRER}.stands=1,2,3,4,5,6,7,8,9",
                "--plot", str(tmp_path / "m.png"), ok=2)
-    assert "9 rows; a chart draws at most 8" in many.stderr
+    assert f"rangefire: --plot {tmp_path / 'm.png'}: 9 rows; a chart draws at most 8" in many.stderr
     assert not (tmp_path / "m.png").exists()
 
 

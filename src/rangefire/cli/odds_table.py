@@ -146,7 +146,7 @@ def plot_table(result: OddsTable, path: Path) -> None:
 
     legal = [row for row in result.rows if row.odds is not None]
     if len(legal) > MAX_SERIES:
-        raise RangefireError(f"--plot: {len(legal)} rows; a chart draws at most {MAX_SERIES} (vary fewer values, "
+        raise RangefireError(f"{path}: {len(legal)} rows; a chart draws at most {MAX_SERIES} (vary fewer values, "
                              "or write the rows with --csv and chart them there)")
     if not legal:
         raise RangefireError(f"{path}: no chart: the rules refuse the attack in every row")
