@@ -276,6 +276,18 @@ def test_the_drawing_quotes_the_battles_range():
     assert any("7.5 steps (house rule; the rules say 6) from the attacker's base" in t for t in texts), texts
     plain = scene(load_battle(FORD)[1], AL.check(load_battle(FORD)[1], Attack("archers", "orc-band")))
     assert any(entry.text.startswith("6 steps from the attacker's base") for entry in plain.legend)
+    assert {"grey side (-3 dice)", "hindering terrain: -1 die for each crossed [AL-4.3]"} <= {
+        entry.text for entry in plain.legend}
+
+
+def test_the_drawing_quotes_the_battles_penalties():
+    """AL-4.3, AL-5.3, AL-5.4: the legend's side colours and hindering terrain quote the battle's penalties,
+    each beside the rules' value."""
+    sets = ("options.side_penalty.ranged.grey=2", "options.hindrance_penalty=2")
+    _, b = load_battle(FORD, [parse_setting(s) for s in sets])
+    texts = {entry.text for entry in scene(b, AL.check(b, Attack("archers", "orc-band"))).legend}
+    assert "grey side (dice: -2 shooting (house rule; the rules say -3), -3 in close combat, -3 attacked)" in texts
+    assert "hindering terrain: -2 dice for each crossed (house rule; the rules say -1) [AL-4.3]" in texts
 
 
 # -- (d) bad values are refused naming the path ---------------------------------------------------

@@ -37,7 +37,7 @@ from rangefire.geometry import Point
 from rangefire.geometry import Segment as ExactSegment
 from rangefire.rulesets.arcane_legions.orders import RULES, OrderPlan, noted
 from rangefire.rulesets.arcane_legions.orders import steps as steps_text
-from rangefire.rulesets.arcane_legions.scenario import SIDE_NAMES, Battle, Unit
+from rangefire.rulesets.arcane_legions.scenario import SIDE_NAMES, Battle, Options, Unit
 from rangefire.rulesets.arcane_legions.table import base_of, sight
 
 #: Terrain drawn hindering first, so that a blocking piece lying on it is seen.
@@ -103,6 +103,28 @@ def _reach(unit: Unit, range_steps: Fraction) -> Poly:
                 for k in range(steps + 1)]
     return Poly("range", unit.id, unit.side, title=f"{_range_text(range_steps)} from {unit.id}'s base: the reach "
                                                    "of its notches [AL-3.1]", points=tuple(pts))
+
+
+def _terrain_text(kind: str, options: Options) -> str:
+    """What a kind of terrain does, with the battle's hindrance penalty beside the rules' where they differ
+    [AL-4.2, AL-4.3, AL-5.3]."""
+    each, rules = options.hindrance_penalty, RULES.hindrance_penalty
+    if kind != "hindering" or each == rules:
+        return TERRAIN_TEXT[kind]
+    return (f"hindering terrain: {-each:+d} {'die' if each == 1 else 'dice'} for each crossed"
+            f"{noted(-each, -rules, '{:+d}')} [AL-4.3]")
+
+
+def _edge_text(colour: str, options: Options) -> str:
+    """What a side of a colour does; where a house rule changes that colour's penalties, the dice it costs
+    shooting, in close combat and attacked, each beside the rules' [AL-5.3, AL-8.1, AL-5.4]."""
+    roles = (("shooting", "ranged"), ("in close combat", "close"), ("attacked", "defense"))
+    dice = [(word, getattr(getattr(options.side_penalty, role), colour),
+             getattr(getattr(RULES.side_penalty, role), colour)) for word, role in roles]
+    if all(value == rules for _, value, rules in dice):
+        return EDGE_TEXT[colour]
+    parts = [f"{-value:+d} {word}{noted(-value, -rules, '{:+d}')}" for word, value, rules in dice]
+    return f"{colour} side (dice: {', '.join(parts)})"
 
 
 def _range_text(range_steps: Fraction) -> str:
@@ -216,7 +238,7 @@ def scene(battle: Battle, check: Check | None = None, attacker_checks: Sequence[
     sight between the chosen notches."""
     attacker = check.attacker if check is not None else (attacker_checks[0].attacker if attacker_checks else None)
     terrain = sorted(battle.terrain, key=lambda t: DRAW_ORDER[t.kind])
-    items: list[Shape] = [Poly(f"terrain:{t.kind}", t.id, title=f"{t.id}: {TERRAIN_TEXT[t.kind]}",
+    items: list[Shape] = [Poly(f"terrain:{t.kind}", t.id, title=f"{t.id}: {_terrain_text(t.kind, battle.options)}",
                                points=ring(t.polygon.vertices)) for t in terrain]
     fit = [p for item in items for p in points_of(item)]
     if attacker is not None:
@@ -232,8 +254,10 @@ def scene(battle: Battle, check: Check | None = None, attacker_checks: Sequence[
     legend = [LegendEntry("base", f"{side}: bases, arrow = facing, dots = notches [AL-1.3]", side=side)
               for side in sides]
     colours = dict.fromkeys(getattr(u.sides, n) for u in battle.units for n in SIDE_NAMES)
-    legend += [LegendEntry(f"edge:{c}", EDGE_TEXT[c], sample="line") for c in ("blue", "red", "grey") if c in colours]
-    legend += [LegendEntry(f"terrain:{k}", TERRAIN_TEXT[k]) for k in dict.fromkeys(t.kind for t in battle.terrain)]
+    legend += [LegendEntry(f"edge:{c}", _edge_text(c, battle.options), sample="line") for c in ("blue", "red", "grey")
+               if c in colours]
+    legend += [LegendEntry(f"terrain:{k}", _terrain_text(k, battle.options))
+               for k in dict.fromkeys(t.kind for t in battle.terrain)]
     if attacker is not None:
         legend.append(LegendEntry("range", f"{_range_text(battle.options.range_steps)} from the attacker's base "
                                            "[AL-3.1]", side=battle.unit(attacker).side, sample="line"))
