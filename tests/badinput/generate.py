@@ -980,6 +980,92 @@ def table_commands(corpus: Corpus) -> None:
                stderr=["nobody"], why="check without --target for an attacker not in the battle")
 
 
+def designer_commands(corpus: Corpus) -> None:
+    """Issue 12's command lines: ``--set`` on any command, ``compare --variant``, ``table --vary``, ``duel``,
+    ``advise``, ``rulesets`` and ``sweep``, each refused in one line naming the value, before anything is worked
+    out or written."""
+    wheat = ["{examples}/wheatfield.yaml", "-a", "15th-alabama"]
+    temple = ["{examples}/temple.yaml", "-a", "yoichi", "-t", "takeda"]
+    for name, args, setting, fragments in (
+            ("empty", wheat, "", ["--set", "PATH=VALUE"]),
+            ("no-value", wheat, "options.cover_save.heavy=", ["options.cover_save.heavy", "no value"]),
+            ("double-dot", wheat, "options..x=3", ["options..x"]),
+            ("ruleset", wheat, "ruleset=swerve", ["ruleset", "not a setting"]),
+            ("into-ruleset", wheat, "ruleset.key=bushido", ["ruleset.key", "not a setting"]),
+            ("huge-number", wheat, "options.cover_save.heavy=1e400", ["options.cover_save.heavy", "1e400"]),
+            ("to-hit-7", wheat, "options.to_hit.breechloader.medium=7", ["options.to_hit.breechloader.medium"]),
+            ("to-hit-1", wheat, "options.to_hit.rifled-musket.short=1", ["options.to_hit.rifled-musket.short"]),
+            ("bands-decreasing", wheat, "options.bands.short=30", ["options.bands", "DC-2.4"]),
+            ("dice-per-stand-huge", wheat, "options.dice_per_stand=1000000000", ["options.dice_per_stand"]),
+            ("negative-stands", wheat, "units.15th-alabama.stands=-3", ["stands", "-3"]),
+            ("into-a-list", wheat, "units.15th-alabama.position.0=3", ["units.15th-alabama.position", "list"]),
+            ("unknown-unit", wheat, "units.nobody.stands=3", ["nobody"]),
+            ("markup-path", wheat, "[bold]x[/bold]=1", ["[bold]x[/bold]"]),
+            ("script-path", wheat, "<script>x</script>=1", ["<script>x</script>"]),
+            ("long", wheat, "options.cover_save.heavy=" + "9" * 2000, ["--set", "at most"]),
+            ("wound-chart-billion", temple, "options.wound_chart.roll_1.sl_0=1000000000",
+             ["options.wound_chart.roll_1.sl_0"])):
+        game = "bu" if args is temple else "dc"
+        corpus.add(f"{game}-set-{name}", "set", ["odds", *args, "--set", setting], stderr=fragments,
+                   why=f"--set {setting[:40]!r}")
+    for name, variant, fragments in (
+            ("empty", "", ["--variant", "NAME:PATH=VALUE"]),
+            ("no-name", ":options.cover_save.heavy=3", ["--variant"]),
+            ("trailing-comma", "a:options.cover_save.heavy=3,", ["--variant", "no value"]),
+            ("ruleset", "a:ruleset=bushido", ["variant a", "not a setting"]),
+            ("named-rules", "rules:options.cover_save.heavy=3", ["'rules' is named twice"])):
+        corpus.add(f"dc-compare-variant-{name}", "compare", ["compare", *wheat, "--variant", variant],
+                   stderr=fragments, why=f"compare --variant {variant!r}")
+    nine = [a for i in range(9) for a in ("--variant", f"v{i}:options.discipline_pass={i % 5 + 2}")]
+    corpus.add("dc-compare-nine-variants", "compare", ["compare", *wheat, *nine],
+               stderr=["at most 8 variants"], why="nine variants: a comparison holds at most eight")
+    corpus.add("dc-compare-two-games", "compare", ["compare", "{examples}/wheatfield.yaml", "{examples}/temple.yaml",
+                                                   "-a", "15th-alabama"],
+               stderr=["a comparison is of one game"], why="a Bushido file compared with a Dress on the Colors one")
+    for name, vary, fragments in (
+            ("empty", [""], ["--vary", "PATH=V1,V2"]),
+            ("empty-value", ["units.15th-alabama.stands=2,,3"], ["units.15th-alabama.stands", "empty value"]),
+            ("twice", ["units.15th-alabama.stands=2", "units.15th-alabama.stands=3"], ["varied twice"]),
+            ("too-many", ["units.15th-alabama.stands=" + ",".join(map(str, range(1, 41))),
+                          "units.15th-alabama.discipline=" + ",".join(map(str, range(31)))], ["1,240 combinations"]),
+            ("ruleset", ["ruleset=swerve,bushido"], ["ruleset", "not a setting"])):
+        corpus.add(f"dc-table-vary-{name}", "table", ["table", *wheat, *[a for v in vary for a in ("--vary", v)]],
+                   stderr=fragments, why=f"table --vary {vary[0][:40]!r}")
+    duel = ["duel", "{examples}/temple.yaml", "yoichi", "oni"]
+    for name, args, fragments in (
+            ("turns-0", ["--turns", "0"], ["turns", "between 1 and"]),
+            ("turns-huge", ["--turns", "1000000000"], ["turns", "between 1 and"]),
+            ("samples-negative", ["--samples", "-1"], ["--samples"]),
+            ("seed-negative", ["--samples", "10", "--seed", "-5"], ["--seed -5"]),
+            ("seed-markup", ["--samples", "10", "--seed", "[bold]"], ["--seed", "[bold]"]),
+            ("plot-gif", ["--plot", "{here}/d.gif"], [".gif"])):
+        corpus.add(f"bu-duel-{name}", "duel", [*duel, *args], stderr=fragments, why=f"duel {' '.join(args)!r}")
+    corpus.add("bu-duel-same-unit", "duel", ["duel", "{examples}/temple.yaml", "yoichi", "yoichi"],
+               stderr=["named twice"], why="a duel of a unit with itself")
+    corpus.add("dc-advise-markup-side", "advise", ["advise", "{examples}/wheatfield.yaml", "--side", "[/x]"],
+               stderr=["[/x]"], why="advise for a side not in the battle, named with markup")
+    corpus.add("dc-advise-unknown-outcome", "advise",
+               ["advise", "{examples}/wheatfield.yaml", "--side", "union", "--outcome", "kills"],
+               stderr=["kills"], why="advise ranked by an outcome the game does not have")
+    corpus.add("misc-rulesets-unknown", "rulesets", ["rulesets", "[bold]chess"], stderr=["[bold]chess"],
+               why="rulesets of a game that is not one")
+    grid = "{examples}/sweeps/wheatfield.yaml"
+    out = "{here}/no-such-folder/r.parquet"
+    for name, args, fragments in (
+            ("out-missing-folder", ["--out", out], ["no-such-folder", "does not exist"]),
+            ("out-folder", ["--out", "{here}"], ["is a folder"]),
+            ("workers-0", ["--out", out, "--workers", "0"], ["--workers 0"]),
+            ("workers-million", ["--out", out, "--workers", "1000000"], ["--workers 1000000"]),
+            ("chunk-size-0", ["--out", out, "--chunk-size", "0"], ["--chunk-size 0"]),
+            ("scheduler-garbage", ["--out", out, "--scheduler", "garbage"], ["garbage", "tcp://HOST:PORT"]),
+            ("timeout-negative", ["--out", out, "--scheduler", "tcp://127.0.0.1:1", "--connect-timeout", "-1"],
+             ["--connect-timeout"])):
+        corpus.add(f"dc-sweep-{name}", "sweep", ["sweep", grid, *args], stderr=fragments,
+                   why=f"sweep {' '.join(args[2:]) or args[1]!r}")
+    corpus.add("dc-sweep-missing-grid", "sweep", ["sweep", "{here}/no-such-grid.yaml", "--out", out],
+               stderr=["no-such-grid.yaml"], why="sweep of a grid file that is not there")
+
+
 def build() -> Corpus:
     corpus = Corpus([], {})
     for game, info in GAMES.items():
@@ -1001,6 +1087,7 @@ def build() -> Corpus:
     replay_logs(corpus)
     logged_commands(corpus)
     table_commands(corpus)
+    designer_commands(corpus)
     return corpus
 
 
