@@ -6,6 +6,9 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
+import threading
+import time
 from fractions import Fraction
 from pathlib import Path
 
@@ -243,3 +246,20 @@ def test_a_cover_save_house_rule_changes_the_saves_only():
         assert result.exactly("cover3", "unsaved_hits", u) == expected
     assert result.to_dict()["variants"][1]["house_rules"] == [
         {"path": "options.cover_save.heavy", "value": 3, "default": 4, "clause": "DC-4.1"}]
+
+
+def test_csv_into_a_named_pipe_nothing_reads_is_refused_not_waited_on(tmp_path):
+    """Opened plainly a FIFO without a reader blocks for ever; the command says so and exits 2 at once; a pipe
+    being read is written like a file."""
+    fifo = tmp_path / "c.csv"
+    os.mkfifo(fifo)
+    args = ("compare", str(WHEATFIELD), "-a", FIRER, "--variant", "v:units.15th-alabama.stands=3", "--csv", str(fifo))
+    proc = run(*args, ok=2)
+    assert "a named pipe that nothing reads from" in proc.stderr
+    got: list[str] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_text()))
+    reader.start()
+    time.sleep(0.2)  # the reader waits on the pipe before the command opens it
+    run(*args)
+    reader.join(timeout=60)
+    assert got and got[0].startswith("kind,name,n,variant,value")

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import csv
+import errno
 import io
+import os
+import stat
 import sys
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
@@ -143,9 +146,20 @@ def write_csv(where: str, records: Sequence[Mapping[str, Any]], columns: Sequenc
     if where == "-":
         sys.stdout.write(buffer.getvalue())
         return
+    target = Path(where)
     try:
-        Path(where).write_text(buffer.getvalue(), encoding="utf-8")
+        if target.exists() and stat.S_ISFIFO(target.stat().st_mode):
+            # Opened plainly, a named pipe nothing reads from would make the command wait for ever; opened without
+            # waiting it says so (ENXIO), and a pipe being read is written as any file.
+            fd = os.open(target, os.O_WRONLY | os.O_NONBLOCK)
+            os.set_blocking(fd, True)
+            with os.fdopen(fd, "w", encoding="utf-8") as stream:
+                stream.write(buffer.getvalue())
+            return
+        target.write_text(buffer.getvalue(), encoding="utf-8")
     except OSError as exc:
+        if exc.errno == errno.ENXIO:
+            raise RangefireError(f"{where}: a named pipe that nothing reads from; refused") from None
         raise RangefireError(f"{where}: cannot write ({exc.strerror or exc})") from None
 
 
