@@ -7,11 +7,12 @@ subclass overrides the underscored hooks, as python-chess variants override a fe
 
 from __future__ import annotations
 
+import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping, Sequence
 from fractions import Fraction
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, ClassVar, Generic
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, cast
 
 from pydantic import BaseModel
 from typing_extensions import TypeVar
@@ -255,31 +256,51 @@ class Ruleset(ABC, Generic[B, P, OutcomeT]):
     # -- duels: two units exchanging fire, turn by turn ------------------------------------------
     #: What :meth:`duel_left` counts ("stands", "hp", "wounds left"...), for people and charts.
     duel_left_name: ClassVar[str] = "left"
+    #: The module that plays this game's duels (imported when a duel is asked for), or None for a game without
+    #: one. It holds ``exchanges(ruleset, battle, attack)``, ``sampled_exchanges(ruleset, battle, attack, n,
+    #: rng)`` and ``left(battle, uid)``, and where the game needs them ``battle_key(battle)``,
+    #: ``begin(ruleset, battle, uid)`` and ``pass_to(ruleset, battle, uid)``; the hooks below call them.
+    duel_module: ClassVar[str | None] = None
+
+    def _duel(self) -> Any:
+        if self.duel_module is None:
+            raise NoDuelError(f"{self.key} has no duel: its units cannot exchange fire turn by turn here")
+        return importlib.import_module(self.duel_module)
 
     def exchanges(self, battle: B, attack: Attack) -> list[tuple[Fraction, B]]:
         """Every battle this attack can leave behind (the attack resolved and applied), with its exact probability;
         equal battles merged; probabilities sum to 1. A refused attack leaves the battle as it is."""
-        raise NoDuelError(f"{self.key} has no duel: its units cannot exchange fire turn by turn here")
+        return cast("list[tuple[Fraction, B]]", self._duel().exchanges(self, battle, attack))
 
     def sampled_exchanges(self, battle: B, attack: Attack, n: int,
                           rng: np.random.Generator) -> list[tuple[int, B]]:
         """``n`` attacks played from this battle with every die rolled (vectorised, from ``rng``), the battles they
         leave behind counted (the counts sum to ``n``); a refused attack leaves all ``n`` as they are."""
-        raise NoDuelError(f"{self.key} has no duel: its units cannot exchange fire turn by turn here")
+        return cast("list[tuple[int, B]]", self._duel().sampled_exchanges(self, battle, attack, n, rng))
 
     def duel_left(self, battle: B, uid: str) -> int:
         """What is left of a unit (stands, hit points, wound boxes unmarked...): 0 when it is destroyed or gone."""
-        raise NoDuelError(f"{self.key} has no duel: its units cannot exchange fire turn by turn here")
+        return int(self._duel().left(battle, uid))
 
     def duel_key(self, battle: B) -> Hashable:
         """A value equal for two battles of one duel only where they are equal (a duel merges the battles it
-        reaches by it): by default the battle itself; a game may give a cheaper one to hash."""
-        return battle
+        reaches by it): the game's own ``battle_key``, else the battle's fingerprint (cheaper to hash than the
+        battle, whose coordinates are Fractions)."""
+        module = self._duel()
+        if hasattr(module, "battle_key"):
+            return cast(Hashable, module.battle_key(battle))
+        from rangefire.core.fingerprint import fingerprint
+
+        return fingerprint(battle)
 
     def duel_pass(self, battle: B, uid: str) -> B:
         """The battle with the turn passed until the side of ``uid`` is to act: the game's own end-of-turn clauses
         (:meth:`end_turn`), as many times as there are sides in between. Where the battle records no side to
-        act, one end of turn is taken (it may record one)."""
+        act, one end of turn is taken (it may record one). A game whose turn passes otherwise says so in its
+        duel module's ``pass_to``."""
+        module = self._duel()
+        if hasattr(module, "pass_to"):
+            return cast("B", module.pass_to(self, battle, uid))
         side = self.side_of(battle, uid)
         for _ in range(len(self.sides(battle)) + 1):
             battle, _log = self.end_turn(battle)
@@ -290,6 +311,9 @@ class Ruleset(ABC, Generic[B, P, OutcomeT]):
     def duel_begin(self, battle: B, uid: str) -> B:
         """The battle as a duel begins with ``uid`` to fire: as it is when that unit's side is to act or the
         battle records no side to act; otherwise with the turn passed to it (:meth:`duel_pass`)."""
+        module = self._duel()
+        if hasattr(module, "begin"):
+            return cast("B", module.begin(self, battle, uid))
         if self.side_to_act(battle) in (None, self.side_of(battle, uid)):
             return battle
         return self.duel_pass(battle, uid)

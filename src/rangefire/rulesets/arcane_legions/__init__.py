@@ -7,9 +7,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 from rangefire.core import Attack, Choice, DiceSource, LogLine, Modifier, Odds, Refusal, Resolution, Ruleset
 from rangefire.geometry import Point, Segment
@@ -38,9 +38,6 @@ from rangefire.rulesets.arcane_legions.table import (
     sight_pieces,
     touching_sides,
 )
-
-if TYPE_CHECKING:
-    import numpy as np
 
 __all__ = ["ArcaneLegions", "ArcaneOutcome", "Battle", "OrderPlan", "Unit"]
 
@@ -126,24 +123,8 @@ class ArcaneLegions(Ruleset[Battle, OrderPlan, ArcaneOutcome]):
                                           "turn": Turn(number=number, side=following)})
         return after, log
 
-    # -- duels (rangefire.rulesets.arcane_legions.duel) ---------------------------------------------
-    def exchanges(self, battle: Battle, attack: Attack) -> list[tuple[Fraction, Battle]]:
-        from rangefire.rulesets.arcane_legions import duel
-        return duel.exchanges(self, battle, attack)
-
-    def sampled_exchanges(self, battle: Battle, attack: Attack, n: int,
-                          rng: np.random.Generator) -> list[tuple[int, Battle]]:
-        from rangefire.rulesets.arcane_legions import duel
-        return duel.sampled_exchanges(self, battle, attack, n, rng)
-
-    def duel_key(self, battle: Battle) -> Hashable:
-        from rangefire.core.fingerprint import fingerprint
-        return fingerprint(battle)
-
-    def duel_left(self, battle: Battle, uid: str) -> int:
-        from rangefire.rulesets.arcane_legions import duel
-        return duel.left(battle, uid)
-
+    # -- duels: played by rangefire.rulesets.arcane_legions.duel --------------------
+    duel_module = "rangefire.rulesets.arcane_legions.duel"
     # -- check and plan --------------------------------------------------------------------------
     def _check(self, battle: Battle, attack: Attack) -> OrderPlan | Sequence[Refusal]:
         firer = battle.unit(attack.attacker)

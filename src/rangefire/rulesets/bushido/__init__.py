@@ -8,11 +8,11 @@ test and the wound chart (BU-*).
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rangefire.core import (
     Attack,
@@ -53,9 +53,6 @@ from rangefire.rulesets.bushido.table import (
     nominees,
     sight,
 )
-
-if TYPE_CHECKING:
-    import numpy as np
 
 __all__ = ["Battle", "Bushido", "BushidoOutcome", "BushidoPlan", "Unit"]
 
@@ -270,33 +267,9 @@ class Bushido(Ruleset[Battle, BushidoPlan, BushidoOutcome]):
         after = battle.model_copy(update={"units": tuple(units), "turn": Turn(number=number + 1)})
         return after, log
 
-    # -- duels (rangefire.rulesets.bushido.duel) ---------------------------------------------------
+    # -- duels: played by rangefire.rulesets.bushido.duel --------------------
+    duel_module = "rangefire.rulesets.bushido.duel"
     duel_left_name = "wound boxes"
-
-    def exchanges(self, battle: Battle, attack: Attack) -> list[tuple[Fraction, Battle]]:
-        from rangefire.rulesets.bushido import duel
-        return duel.exchanges(self, battle, attack)
-
-    def sampled_exchanges(self, battle: Battle, attack: Attack, n: int,
-                          rng: np.random.Generator) -> list[tuple[int, Battle]]:
-        from rangefire.rulesets.bushido import duel
-        return duel.sampled_exchanges(self, battle, attack, n, rng)
-
-    def duel_left(self, battle: Battle, uid: str) -> int:
-        from rangefire.rulesets.bushido import duel
-        return duel.left(battle, uid)
-
-    def duel_key(self, battle: Battle) -> Hashable:
-        from rangefire.rulesets.bushido import duel
-        return duel.battle_key(battle)
-
-    def duel_begin(self, battle: Battle, uid: str) -> Battle:
-        from rangefire.rulesets.bushido import duel
-        return duel.begin(self, battle, uid)
-
-    def duel_pass(self, battle: Battle, uid: str) -> Battle:
-        from rangefire.rulesets.bushido import duel
-        return duel.pass_to(self, battle, uid)
 
     def status(self, battle: Battle) -> list[dict[str, Any]]:
         return [{"id": u.id, "side": u.side, "wounds": f"{u.wounds.marked}/{u.wounds.boxes}",

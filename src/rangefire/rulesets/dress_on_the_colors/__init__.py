@@ -8,9 +8,9 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from rangefire.core import Attack, DiceSource, LimitError, LogLine, Modifier, Odds, Refusal, Resolution, Ruleset
 from rangefire.core.numbers import dump_exact
@@ -49,9 +49,6 @@ from rangefire.rulesets.dress_on_the_colors.volley import (
     volley_distribution,
     worsen_save,
 )
-
-if TYPE_CHECKING:
-    import numpy as np
 
 T = TypeVar("T")
 
@@ -159,24 +156,8 @@ class DressOnTheColors(Ruleset[Battle, VolleyPlan, DressOutcome]):
         after = battle.model_copy(update={"units": tuple(units), "turn": Turn(number=number, side=following)})
         return after, log
 
-    # -- duels (rangefire.rulesets.dress_on_the_colors.duel) ----------------------------------------
-    def exchanges(self, battle: Battle, attack: Attack) -> list[tuple[Fraction, Battle]]:
-        from rangefire.rulesets.dress_on_the_colors import duel
-        return duel.exchanges(self, battle, attack)
-
-    def sampled_exchanges(self, battle: Battle, attack: Attack, n: int,
-                          rng: np.random.Generator) -> list[tuple[int, Battle]]:
-        from rangefire.rulesets.dress_on_the_colors import duel
-        return duel.sampled_exchanges(self, battle, attack, n, rng)
-
-    def duel_key(self, battle: Battle) -> Hashable:
-        from rangefire.core.fingerprint import fingerprint
-        return fingerprint(battle)
-
-    def duel_left(self, battle: Battle, uid: str) -> int:
-        from rangefire.rulesets.dress_on_the_colors import duel
-        return duel.left(battle, uid)
-
+    # -- duels: played by rangefire.rulesets.dress_on_the_colors.duel --------------------
+    duel_module = "rangefire.rulesets.dress_on_the_colors.duel"
     # -- check and plan --------------------------------------------------------------------------
     def _check(self, battle: Battle, attack: Attack) -> VolleyPlan | Sequence[Refusal]:
         firer = battle.unit(attack.attacker)

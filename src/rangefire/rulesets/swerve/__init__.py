@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rangefire.core import (
     Attack,
@@ -33,9 +33,6 @@ from rangefire.core.options import house_note
 from rangefire.dice import Dist
 from rangefire.rulesets.swerve.combat import RULES, Action, Combat, State, not_in_play, timings_text
 from rangefire.rulesets.swerve.scenario import KEY, Battle, Card, Options, Turn, cross_problems
-
-if TYPE_CHECKING:
-    import numpy as np
 
 __all__ = ["Action", "Battle", "Combat", "CombatPlan", "Swerve", "SwerveOutcome"]
 
@@ -152,33 +149,9 @@ class Swerve(Ruleset[Battle, CombatPlan, SwerveOutcome]):
         after = battle.model_copy(update={"cards": cards, "turn": Turn(number=number, side=following)})
         return after, log
 
-    # -- duels: a combat followed by the next (rangefire.rulesets.swerve.duel) ------------------------
+    # -- duels: played by rangefire.rulesets.swerve.duel --------------------
+    duel_module = "rangefire.rulesets.swerve.duel"
     duel_left_name = "toughness"
-
-    def exchanges(self, battle: Battle, attack: Attack) -> list[tuple[Fraction, Battle]]:
-        from rangefire.rulesets.swerve import duel
-        return duel.exchanges(self, battle, attack)
-
-    def sampled_exchanges(self, battle: Battle, attack: Attack, n: int,
-                          rng: np.random.Generator) -> list[tuple[int, Battle]]:
-        from rangefire.rulesets.swerve import duel
-        return duel.sampled_exchanges(self, battle, attack, n, rng)
-
-    def duel_left(self, battle: Battle, uid: str) -> int:
-        from rangefire.rulesets.swerve import duel
-        return duel.left(battle, uid)
-
-    def duel_key(self, battle: Battle) -> str:
-        from rangefire.rulesets.swerve import duel
-        return duel.battle_key(battle)
-
-    def duel_begin(self, battle: Battle, uid: str) -> Battle:
-        from rangefire.rulesets.swerve import duel
-        return duel.begin(self, battle, uid)
-
-    def duel_pass(self, battle: Battle, uid: str) -> Battle:
-        from rangefire.rulesets.swerve import duel
-        return duel.pass_to(self, battle, uid)
 
     def status(self, battle: Battle) -> list[dict[str, Any]]:
         return [{"id": c.id, "owner": c.owner, "type": c.type, "swerved": c.swerved,
