@@ -26,17 +26,18 @@ from rangefire.rulesets.dress_on_the_colors.scenario import (
     cross_problems,
 )
 from rangefire.rulesets.dress_on_the_colors.table import (
-    Footprint,
     LineOfFire,
+    Same,
+    Shape,
+    arc_between,
     band_of,
-    cover,
-    footprint,
-    in_arc,
-    is_behind_front_baseline,
-    line_of_fire,
-    line_of_fire_within,
-    smoke_crossed,
-    smoke_marker,
+    cover_between,
+    enfilade_between,
+    gap2_between,
+    line_between,
+    range2_within,
+    smoke_between,
+    smoke_key,
 )
 from rangefire.rulesets.dress_on_the_colors.volley import (
     WEAPON_NAMES,
@@ -162,7 +163,7 @@ class DressOnTheColors(Ruleset[Battle, VolleyPlan, DressOutcome]):
     def _check(self, battle: Battle, attack: Attack) -> VolleyPlan | Sequence[Refusal]:
         firer = battle.unit(attack.attacker)
         arc = battle.options.arc
-        fp = footprint(firer)
+        fs = Shape(firer)  # the geometry below is shared between battles by the units' shapes (table.py)
         turn_refusals = self._turn_refusals(battle, firer)
         if turn_refusals:
             return turn_refusals
@@ -173,40 +174,40 @@ class DressOnTheColors(Ruleset[Battle, VolleyPlan, DressOutcome]):
         reach = battle.options.bands.long  # the long band's edge is the farthest any unit fires [DC-2.4]
         max_range2 = reach * reach
         limit = max_range2
-        enemies = [(fp.box.gap2(footprint(o).box), i, o) for i, o in enumerate(battle.units)
-                   if o.side != firer.side and not o.engaged]
+        shapes = {o.id: Shape(o) for o in battle.units if o.side != firer.side and not o.engaged}
+        enemies = [(gap2_between(fs, shapes[o.id]), i, o) for i, o in enumerate(battle.units) if o.id in shapes]
         for gap, index, other in sorted(enemies, key=lambda e: (e[0], e[1])):  # nearest first: the limit falls fast
             if gap > limit:
                 break
-            ofp = footprint(other)
-            if in_arc(fp, ofp, arc):
-                lof_other = line_of_fire_within(fp, ofp, limit)
-                if lof_other is not None:
-                    candidates.append((lof_other.distance2, index, other))
-                    limit = min(limit, lof_other.distance2)
+            os = shapes[other.id]
+            if arc_between(fs, os, arc):
+                d2 = range2_within(fs, os, limit)
+                if d2 is not None:
+                    candidates.append((d2, index, other))
+                    limit = min(limit, d2)
         closest = min((d for d, _, _ in candidates), default=None)
         tied = tuple(u.id for d, _, u in sorted(candidates, key=lambda c: c[1]) if d == closest)  # file order
         if attack.target is None and not tied:
             return [Refusal("DC-2.3", f"{firer.id} has no unengaged enemy within {_edge(reach)} in its 45° arc"
                                       + _changed(reach, RULES.bands.long, _edge))]
         target = battle.unit(attack.target or tied[0])
-        tfp = footprint(target)
-        lof = line_of_fire(fp, tfp)
+        ts = shapes.get(target.id) or Shape(target)
+        lof = line_between(fs, ts)
         if attack.target is not None:
-            refusals = self._target_refusals(firer, fp, target, tfp, lof.distance2, arc, closest, tied, reach)
+            refusals = self._target_refusals(firer, fs, target, ts, lof.distance2, arc, closest, tied, reach)
             if refusals:
                 return refusals
-        return self._plan_volley(battle, firer, target, tfp, lof, tied if len(tied) > 1 else ())
+        return self._plan_volley(battle, firer, target, fs, ts, lof, tied if len(tied) > 1 else ())
 
     @staticmethod
-    def _target_refusals(firer: Unit, fp: Footprint, target: Unit, tfp: Footprint, d2: Fraction, arc: str,
+    def _target_refusals(firer: Unit, fs: Shape, target: Unit, ts: Shape, d2: Fraction, arc: str,
                          closest: Fraction | None, tied: tuple[str, ...], reach: Fraction) -> list[Refusal]:
         if target.id == firer.id:
             return [Refusal("DC-2.3", f"{firer.id} cannot fire at itself")]
         if target.side == firer.side:
             return [Refusal("DC-2.3", f"{target.id} is on {firer.id}'s side ({firer.side}), not an enemy")]
         out = []
-        arc_ok = in_arc(fp, tfp, arc)
+        arc_ok = arc_between(fs, ts, arc)
         if target.engaged:
             out.append(Refusal("DC-2.3", f"{target.id} is engaged in melee: engaged units cannot be targeted"))
         if not arc_ok:
@@ -221,7 +222,7 @@ class DressOnTheColors(Ruleset[Battle, VolleyPlan, DressOutcome]):
                                          f"{_inches(d2)}"))
         return out
 
-    def _plan_volley(self, battle: Battle, firer: Unit, target: Unit, tfp: Footprint, lof: LineOfFire,
+    def _plan_volley(self, battle: Battle, firer: Unit, target: Unit, fs: Shape, ts: Shape, lof: LineOfFire,
                      tied: tuple[str, ...]) -> VolleyPlan | list[Refusal]:
         opts = battle.options
         band = band_of(lof.distance2, opts.bands)
@@ -264,18 +265,16 @@ class DressOnTheColors(Ruleset[Battle, VolleyPlan, DressOutcome]):
 
         if target.formation == "skirmish":
             modify("DC-3.3", "target_skirmish", "target is in skirmish formation")
-        markers = [(t.id, t.polygon) for t in battle.terrain if t.kind == "gunsmoke"]
-        # a unit's marker is removed when it moves [DC-7.1]
-        markers += [(f"{u.id}:gunsmoke", smoke_marker(u)) for u in battle.units if u.gunsmoke and not u.moved]
+        markers = smoke_key(battle.terrain, battle.units)  # a unit's marker is removed when it moves [DC-7.1]
         beyond = opts.gunsmoke_beyond
         longer = _changed(beyond, RULES.gunsmoke_beyond, lambda b: f"longer than {_edge(b)}")
-        smoke = smoke_crossed(lof, markers, beyond)
-        if smoke_crossed(lof, markers, RULES.gunsmoke_beyond) if longer else smoke:
+        smoke = smoke_between(fs, ts, markers, beyond)
+        if smoke_between(fs, ts, markers, RULES.gunsmoke_beyond) if longer else smoke:
             rules_mods.append(rules_deltas.gunsmoke)  # the rules would penalise this line [DC-7.2]
         if smoke:
             modify("DC-7.2", "gunsmoke", f"firing through gunsmoke ({', '.join(smoke)}) over "
                                          f"{_inches(lof.distance2)}{longer}")
-        elif longer and markers and smoke_crossed(lof, markers, None):
+        elif longer and smoke_between(fs, ts, markers, None):
             notes.append(LogLine("DC-7.2", f"the line of fire crosses gunsmoke but is not longer than "
                                            f"{_edge(beyond)}: no penalty{longer}"))
         if firer.disordered:
@@ -284,15 +283,16 @@ class DressOnTheColors(Ruleset[Battle, VolleyPlan, DressOutcome]):
             modify("DC-3.3", "firer_march_column", "firer is in march column")
         to_hit_mods = sum(m.delta for m in modifiers)  # only the to-hit modifiers so far [DC-3.3]
         need = need_for(tn, to_hit_mods, opts.lowest_hit)
-        enfilade = is_behind_front_baseline(firer, tfp)
+        enfilade = enfilade_between(Shape(firer, at_start=True), ts)
         per, each = opts.enfilade.per_stands, opts.enfilade.dice
         enfilade_dice = firer.stands // per * each if enfilade else 0  # one per two stands, rounded down [DC-6.2]
         rules_extra = firer.stands // RULES.enfilade.per_stands * RULES.enfilade.dice if enfilade else 0
         dice_per_stand = opts.dice_per_stand
-        grade, cover_from = cover(tfp, lof, battle.terrain, opts.cover_reach)
+        terrain = Same(battle.terrain)
+        grade, cover_from = cover_between(fs, ts, terrain, opts.cover_reach)
         rules_grade = grade
         if opts.cover_reach != RULES.cover_reach:
-            rules_grade, _ = cover(tfp, lof, battle.terrain, RULES.cover_reach)
+            rules_grade, _ = cover_between(fs, ts, terrain, RULES.cover_reach)
             if rules_grade != grade:
                 notes.append(LogLine("DC-4.2", f"terrain crossed within {_edge(opts.cover_reach)} of the target "
                                                f"gives cover: {grade}"

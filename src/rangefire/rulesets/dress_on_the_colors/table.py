@@ -54,7 +54,47 @@ class Footprint:
             yield from stand.vertices
 
 
-@lru_cache(maxsize=4096)
+class Shape:
+    """What a unit's footprint depends on [DC-1.2], and nothing else: formation, stands, position, facing and
+    stand size (not its disorder, markers or flags). The key of the shared geometry below; its hash is worked
+    out once (a :class:`~fractions.Fraction` hashes slowly), so the many look-ups of one check cost little."""
+
+    __slots__ = ("_hash", "values")
+
+    def __init__(self, unit: Unit, at_start: bool = False) -> None:
+        position = unit.start_position if at_start and unit.start_position is not None else unit.position
+        facing = unit.start_facing if at_start and unit.start_facing is not None else unit.facing
+        self.values = (unit.formation, unit.stands, position[0], position[1], facing, unit.stand_width,
+                       unit.stand_depth)
+        self._hash = hash(self.values)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Shape) and self._hash == other._hash and self.values == other.values
+
+
+class Same:
+    """A value keyed by its identity (terrain: many polygons, slow to hash, and shared unchanged by every battle
+    a duel reaches). Held in a key, it keeps the value alive, so its identity is not reused while cached."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: object) -> None:
+        self.value = value
+
+    def __hash__(self) -> int:
+        return id(self.value)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Same) and other.value is self.value
+
+
+#: The bound of each geometry cache: a duel reaches thousands of battles but few distinct placements.
+CACHE_SIZE = 4096
+
+
 def footprint(unit: Unit, *, at_start: bool = False) -> Footprint:
     """The unit's footprint now, or at the start of the turn (for enfilade, DC-6.1).
 
@@ -67,23 +107,27 @@ def footprint(unit: Unit, *, at_start: bool = False) -> Footprint:
     >>> [tuple(map(str, v)) for v in footprint(u).stands[0].vertices]
     [('-3/2', '-1'), ('0', '-1'), ('0', '0'), ('-3/2', '0')]
     """
-    position = unit.start_position if at_start and unit.start_position is not None else unit.position
-    facing = unit.start_facing if at_start and unit.start_facing is not None else unit.facing
-    frame = Frame.at(Point(*position), facing)
-    w, d, n = unit.stand_width, unit.stand_depth, unit.stands
+    return footprint_of(Shape(unit, at_start))
+
+
+@lru_cache(maxsize=CACHE_SIZE)
+def footprint_of(shape: Shape) -> Footprint:
+    """The footprint of a unit of this shape [DC-1.2] (see :func:`footprint`)."""
+    formation, n, x, y, facing, w, d = shape.values
+    frame = Frame.at(Point(x, y), facing)
     zero = Fraction(0)
-    if unit.formation == "march-column":
+    if formation == "march-column":
         half = w / 2
         stands = tuple(rectangle(frame, -half, half, -(i + 1) * d, -i * d) for i in range(n))
         fronts: tuple[Segment, ...] = (Segment(frame.world(-half, zero), frame.world(half, zero)),)
         outline: tuple[Polygon, ...] = (rectangle(frame, -half, half, -n * d, zero),)
     else:
-        pitch = 2 * w if unit.formation == "skirmish" else w
+        pitch = 2 * w if formation == "skirmish" else w
         width = (n - 1) * pitch + w
         half = width / 2
         lefts = [-half + i * pitch for i in range(n)]
         stands = tuple(rectangle(frame, x, x + w, -d, zero) for x in lefts)
-        if unit.formation == "line":
+        if formation == "line":
             fronts = (Segment(frame.world(-half, zero), frame.world(half, zero)),)
             outline = (rectangle(frame, -half, half, -d, zero),)
         else:
@@ -176,7 +220,11 @@ def band_of(distance2: Fraction, bands: Bands) -> Band | None:
 
 def smoke_marker(unit: Unit) -> Polygon:
     """A unit's gunsmoke marker: as wide as its front edge, 1 in deep, touching it in front [DC-7.1]."""
-    fp = footprint(unit)
+    return smoke_rectangle(footprint(unit))
+
+
+def smoke_rectangle(fp: Footprint) -> Polygon:
+    """The gunsmoke marker in front of a footprint [DC-7.1]."""
     return rectangle(fp.frame, -fp.half_width, fp.half_width, Fraction(0), Fraction(1))
 
 
@@ -222,3 +270,78 @@ def is_behind_front_baseline(firer: Unit, target: Footprint) -> bool:
     line through the target's front edge [DC-6.1]."""
     start = footprint(firer, at_start=True)
     return all(target.frame.local(p).y < 0 for p in start.corners())
+
+
+# -- the geometry shared between battles ---------------------------------------------------------------
+# A check's geometry depends only on the units' shapes, the terrain and a few options; a duel reaches thousands
+# of battles that differ in stands lost, disorder and markers but share few placements, so each verdict is
+# kept (bounded) under exactly what it depends on and worked out once. Each function is the uncached one above
+# with its inputs spelt as a key.
+
+@lru_cache(maxsize=CACHE_SIZE)
+def gap2_between(a: Shape, b: Shape) -> Fraction:
+    """The squared gap between two units' bounding boxes (a lower bound of their range)."""
+    return footprint_of(a).box.gap2(footprint_of(b).box)
+
+
+@lru_cache(maxsize=CACHE_SIZE)
+def arc_between(firer: Shape, target: Shape, arc: str) -> bool:
+    """:func:`in_arc` by the units' shapes [DC-2.1]."""
+    return in_arc(footprint_of(firer), footprint_of(target), arc)
+
+
+@lru_cache(maxsize=CACHE_SIZE)
+def range2_within(firer: Shape, target: Shape, limit2: Fraction) -> Fraction | None:
+    """The squared range [DC-2.2], or None when it is beyond ``limit2`` (:func:`line_of_fire_within`)."""
+    found = line_of_fire_within(footprint_of(firer), footprint_of(target), limit2)
+    return None if found is None else found.distance2
+
+
+@lru_cache(maxsize=CACHE_SIZE)
+def line_between(firer: Shape, target: Shape) -> LineOfFire:
+    """:func:`line_of_fire` by the units' shapes [DC-2.2, DC-7.3]."""
+    return line_of_fire(footprint_of(firer), footprint_of(target))
+
+
+def smoke_key(terrain: tuple[Terrain, ...], units: Iterable[Unit]) -> tuple[Same, tuple[tuple[str, Shape], ...]]:
+    """What the gunsmoke markers on the table depend on: the terrain's markers and the shape of each unit with
+    a marker of its own, in order (a unit's marker is removed when it moves) [DC-7.1]."""
+    return Same(terrain), tuple((f"{u.id}:gunsmoke", Shape(u)) for u in units if u.gunsmoke and not u.moved)
+
+
+def markers_of(key: tuple[Same, tuple[tuple[str, Shape], ...]]) -> list[tuple[str, Polygon]]:
+    """The gunsmoke markers a :func:`smoke_key` stands for, terrain first [DC-7.1]."""
+    terrain: tuple[Terrain, ...] = key[0].value  # type: ignore[assignment]  # what smoke_key put there
+    return ([(t.id, t.polygon) for t in terrain if t.kind == "gunsmoke"]
+            + [(mid, smoke_rectangle(footprint_of(shape))) for mid, shape in key[1]])
+
+
+@lru_cache(maxsize=CACHE_SIZE)
+def smoke_between(firer: Shape, target: Shape, markers: tuple[Same, tuple[tuple[str, Shape], ...]],
+                  beyond: Fraction | None) -> tuple[str, ...]:
+    """:func:`smoke_crossed` on the line of fire between the shapes, through the markers of ``markers``
+    (a :func:`smoke_key`) [DC-7.2]."""
+    return tuple(smoke_crossed(line_between(firer, target), markers_of(markers), beyond))
+
+
+@lru_cache(maxsize=CACHE_SIZE)
+def cover_between(firer: Shape, target: Shape, terrain: Same, reach: Fraction) -> tuple[Grade, tuple[str, ...]]:
+    """:func:`cover` of the target on the line of fire between the shapes, ``terrain`` the battle's terrain
+    by identity [DC-4.2]."""
+    grade, sources = cover(footprint_of(target), line_between(firer, target), terrain.value,  # type: ignore[arg-type]
+                           reach)
+    return grade, tuple(sources)
+
+
+@lru_cache(maxsize=CACHE_SIZE)
+def enfilade_between(firer_start: Shape, target: Shape) -> bool:
+    """:func:`is_behind_front_baseline` with the firer's start-of-turn shape [DC-6.1]."""
+    start, front = footprint_of(firer_start), footprint_of(target)
+    return all(front.frame.local(p).y < 0 for p in start.corners())
+
+
+def clear_caches() -> None:
+    """Forget every shared verdict (tests compare a cached verdict with a fresh one)."""
+    for cached in (footprint_of, gap2_between, arc_between, range2_within, line_between, smoke_between,
+                   cover_between, enfilade_between):
+        cached.cache_clear()
