@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import time
 from fractions import Fraction
 from pathlib import Path
@@ -149,6 +150,10 @@ def test_a_path_varied_twice_or_nothing_varied_exits_2(tmp_path):
     bad = run("table", str(WHEATFIELD), "-a", FIRER, "--vary", f"units.{FIRER}.stands=2",
               "--parquet", str(tmp_path / "t.csv"), ok=2)
     assert "name the file .parquet" in bad.stderr
+    fifo = tmp_path / "pipe.parquet"
+    os.mkfifo(fifo)  # pyarrow would wait on it for ever
+    bad = run("table", str(WHEATFIELD), "-a", FIRER, "--vary", f"units.{FIRER}.stands=2", "--parquet", str(fifo), ok=2)
+    assert f"--parquet {fifo}: not a regular file" in bad.stderr
 
 
 def test_library_refuses_empty_axes_in_its_own_words():

@@ -100,6 +100,9 @@ def odds_table_command(scenario: Scenario, attacker: AttackerOpt, target: Target
                 check_chart_path(plot)
         if parquet is not None and parquet.suffix.lower() != ".parquet":
             raise RangefireError(f"--parquet {parquet}: name the file .parquet")
+        if parquet is not None and parquet.exists() and not parquet.is_file():
+            # a named pipe would be waited on for ever, a device replaced; Parquet is written to a file
+            raise RangefireError(f"--parquet {parquet}: not a regular file; a Parquet file is written only as one")
         axes = read_axes(vary or [])
         from rangefire.scenario.paths import apply_settings
 
