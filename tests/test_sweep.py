@@ -370,7 +370,13 @@ def test_an_output_that_is_not_a_parquet_file_is_refused_and_left_as_it_was(tmp_
     assert stat.S_ISFIFO(fifo.stat().st_mode) and not (tmp_path / "pipe.parquet.parts").exists()
     text = path.read_text()
     proc = run("sweep", str(path), "--out", str(path), ok=2)
-    assert "exists and is not a Parquet file" in proc.stderr and path.read_text() == text
+    assert "name the file .parquet" in proc.stderr and path.read_text() == text
+    notes = tmp_path / "notes.parquet"
+    notes.write_text("not rows")
+    proc = run("sweep", str(path), "--out", str(notes), ok=2)
+    assert "exists and is not a Parquet file" in proc.stderr and notes.read_text() == "not rows"
+    proc = run("sweep", str(path), "--out", str(tmp_path / "r.csv"), ok=2)
+    assert "a sweep writes Parquet: name the file .parquet" in proc.stderr and not (tmp_path / "r.csv").exists()
     good = tmp_path / "o.parquet"
     run("sweep", str(path), "--out", str(good), ok=0)
     run("sweep", str(path), "--out", str(good), ok=0)

@@ -213,6 +213,8 @@ def _prepare(out: Path) -> Path:
     shown = str(out)
     if out.is_dir():
         raise SweepError(f"{shown}: is a folder; name the Parquet file to write")
+    if out.suffix.lower() != ".parquet":  # a Parquet file named .csv would be opened as text and misread
+        raise SweepError(f"{shown}: a sweep writes Parquet: name the file .parquet")
     # The output is renamed over what is there: a device, a pipe or a socket would be replaced by a file (as the
     # administrator, /dev/null itself), and a file that is not Parquet (the grid, its scenario) would be lost.
     if out.exists() and not out.is_file():
