@@ -104,3 +104,20 @@ def marginals(joint: dict[tuple[str, int, int, int], Fraction]) -> dict[str, dic
         for name, value in (("winner", winner), ("turns", turns), ("a", left_a), ("b", left_b)):
             out[name][value] = out[name].get(value, Fraction(0)) + p
     return out
+
+
+def nonzero(d: Any) -> dict[Any, Fraction]:
+    """A distribution without its impossible values (the chain keeps them, a brute force never reaches them)."""
+    return {k: v for k, v in d.items() if v}
+
+
+def assert_chain_is(result: Any, joint: dict[tuple[str, int, int, int], Fraction]) -> None:
+    """The exact chain's winner, turns and what is left of each equal the brute force's, every one summing to 1."""
+    assert sum(joint.values()) == 1
+    m = marginals(joint)
+    assert nonzero(result.winner) == m["winner"]
+    assert nonzero(result.turns) == m["turns"]
+    assert nonzero(result.left["a"]) == m["a"]
+    assert nonzero(result.left["b"]) == m["b"]
+    for d in (result.winner, result.turns, result.left["a"], result.left["b"]):
+        assert sum(d.values()) == 1

@@ -19,6 +19,7 @@ from rangefire.analysis.duel import duel, sample_duel
 from rangefire.core import Attack, DiceError, ScriptedSource
 from rangefire.rulesets import battle_from_mapping, find_ruleset
 from rangefire.rulesets.bushido import duel as bushido_duel
+from tests.duel_oracle import assert_chain_is, marginals, nonzero
 
 BU = find_ruleset("bushido")
 BOW = {"name": "bow", "short": 6, "medium": 12, "long": 18}
@@ -99,15 +100,6 @@ def brute_duel(start: Any, turns: int) -> dict[tuple[str, int, int, int], Fracti
     return dict(from_(start, 1, "A"))
 
 
-def marginal(joint: dict[tuple[str, int, int, int], Fraction], index: int) -> dict[Any, Fraction]:
-    out: dict[Any, Fraction] = {}
-    for key, p in joint.items():
-        out[key[index]] = out.get(key[index], Fraction(0)) + p
-    return out
-
-
-def nonzero(d: Any) -> dict[Any, Fraction]:
-    return {k: v for k, v in d.items() if v}
 
 
 # -- one attack -------------------------------------------------------------------------------------------------
@@ -195,13 +187,7 @@ def test_the_exact_chain_equals_the_brute_force_bu_8():
     b = small()
     result = duel(BU, b, "A", "B", turns=3)
     brute = brute_duel(b, 3)
-    assert sum(brute.values()) == 1
-    assert nonzero(result.winner) == marginal(brute, 0)
-    assert nonzero(result.turns) == marginal(brute, 1)
-    assert nonzero(result.left["a"]) == marginal(brute, 2)
-    assert nonzero(result.left["b"]) == marginal(brute, 3)
-    for d in (result.winner, result.turns, result.left["a"], result.left["b"]):
-        assert sum(d.values()) == 1
+    assert_chain_is(result, brute)
 
 
 def test_a_model_that_cannot_shoot_back_loses_by_its_clause_bu_3_1_bu_3_5():
@@ -281,8 +267,8 @@ def test_house_rules_carry_through_the_chain_and_the_monte_carlo_bu_6_3_bu_7_2()
                options=house)
     result = duel(BU, b, "A", "B", turns=3)
     brute = brute_duel(b, 3)
-    assert nonzero(result.winner) == marginal(brute, 0) and nonzero(result.turns) == marginal(brute, 1)
-    assert nonzero(result.left["b"]) == marginal(brute, 3)
+    assert nonzero(result.winner) == marginals(brute)["winner"] and nonzero(result.turns) == marginals(brute)["turns"]
+    assert nonzero(result.left["b"]) == marginals(brute)["b"]
     assert result.winner != duel(BU, small(), "A", "B", turns=3).winner
     n = 40_000
     sampled = sample_duel(BU, b, "A", "B", turns=3, samples=n, seed=99)

@@ -18,6 +18,7 @@ from rangefire.analysis.duel import duel, sample_duel
 from rangefire.core import Attack, ScriptedSource
 from rangefire.rulesets import battle_from_mapping, find_ruleset, load_battle
 from rangefire.rulesets.swerve import duel as swerve_duel
+from tests.duel_oracle import assert_chain_is, marginals, nonzero
 
 SW = find_ruleset("swerve")
 
@@ -98,15 +99,6 @@ def brute_duel(start: Any, a: str, b: str, turns: int) -> dict[tuple[str, int, i
     return from_(start, 1, a)
 
 
-def marginal(joint: dict[tuple[str, int, int, int], Fraction], index: int) -> dict[Any, Fraction]:
-    out: dict[Any, Fraction] = {}
-    for k, p in joint.items():
-        out[k[index]] = out.get(k[index], Fraction(0)) + p
-    return out
-
-
-def nonzero(d: Any) -> dict[Any, Fraction]:
-    return {k: v for k, v in d.items() if v}
 
 
 # -- one combat -------------------------------------------------------------------------------------------------
@@ -174,13 +166,7 @@ def test_the_exact_chain_equals_the_brute_force_sw_8_1(order: str):
     b = game(order=order)
     result = duel(SW, b, "buggy", "truck", turns=4)
     brute = brute_duel(b, "buggy", "truck", 4)
-    assert sum(brute.values()) == 1
-    assert nonzero(result.winner) == marginal(brute, 0)
-    assert nonzero(result.turns) == marginal(brute, 1)
-    assert nonzero(result.left["a"]) == marginal(brute, 2)
-    assert nonzero(result.left["b"]) == marginal(brute, 3)
-    for d in (result.winner, result.turns, result.left["a"], result.left["b"]):
-        assert sum(d.values()) == 1
+    assert_chain_is(result, brute)
 
 
 def test_the_rules_example_duel_nobody_is_hurt_sw_7_1():
@@ -243,6 +229,6 @@ def test_house_rules_carry_through_the_duel_sw_4_3_sw_5_3():
                              "options": {"attacker_wins_ties": True, "unprinted_toughness": 3}})[1]
     result = duel(SW, b, "buggy", "truck", turns=4)
     brute = brute_duel(b, "buggy", "truck", 4)
-    assert nonzero(result.winner) == marginal(brute, 0) and nonzero(result.turns) == marginal(brute, 1)
-    assert nonzero(result.left["b"]) == marginal(brute, 3)
+    assert nonzero(result.winner) == marginals(brute)["winner"] and nonzero(result.turns) == marginals(brute)["turns"]
+    assert nonzero(result.left["b"]) == marginals(brute)["b"]
     assert 2 in nonzero(result.left["b"])
