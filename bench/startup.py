@@ -1,17 +1,21 @@
 """Start-up of the command line (issue 13): a ``rangefire check`` and ``odds`` process, start to finish, on an
-example, beside ``python -c pass`` and ``python -c "import rangefire.cli"``, in the same run.
+example, beside ``python -c pass``, the libraries alone (a check's floor: typer, PyYAML, Rich and pydantic
+imported, one model built) and ``python -c "import rangefire.cli"``, in the same run.
 
 Measured as a user's machine runs it: bytecode cached (``PYTHONDONTWRITEBYTECODE`` unset, one warm-up run
 writes it), each process timed from spawn to exit, the fastest of several runs, with the processor time it
 used (user and system: on a shared machine the steadier figure); peak memory is the process's own maximum
 resident set, read by a small launcher that starts it (a process started straight from this one would report
-this process's size: Linux keeps the high-water mark across fork and exec). Run alone with
+this process's size: Linux keeps the high-water mark across fork and exec). Where valgrind is installed, the
+instructions a run executes are counted too: a figure the rest of the machine cannot disturb. Run alone with
 ``python bench/startup.py``.
 """
 
 from __future__ import annotations
 
 import os
+import re
+import shutil
 import subprocess
 import sys
 import time
@@ -55,20 +59,48 @@ def peak_kib(argv: list[str], extra: dict[str, str] | None = None) -> int:
     return int(done.stdout.strip().splitlines()[-1])
 
 
-def measure(argv: list[str], repeat: int = 7, extra: dict[str, str] | None = None) -> tuple[float, float, int]:
-    """The fastest of ``repeat`` runs after a warm-up (which writes the bytecode), the least processor time, and
-    the peak memory of a run of its own."""
-    _once(argv, extra)
-    runs = [_once(argv, extra) for _ in range(repeat)]
-    return min(t for t, _, _ in runs), min(c for _, c, _ in runs), peak_kib(argv, extra)
+#: The libraries a check cannot start without, and nothing of rangefire's: the command line (typer), YAML,
+#: Rich's console and tables, and pydantic with one model built and used (its first model loads the schema
+#: machinery and looks for plugins). The floor under any check on this machine.
+LIBRARIES = ("import typer, typer.main, yaml, rich.console, rich.table\n"
+             "from pydantic import BaseModel\n"
+             "class M(BaseModel):\n    x: int\n"
+             "M(x=1)")
 
 
-def run(repeat: int = 7) -> None:
+def measure_rows(rows: list[tuple[str, list[str], dict[str, str] | None]],
+                 repeat: int) -> list[tuple[float, float, int]]:
+    """For each row, the fastest of ``repeat`` runs (after a warm-up that writes the bytecode), the least
+    processor time and the peak memory of a run of its own. The rows take turns, round after round, so that
+    a busy spell of the machine falls on all of them alike rather than on whichever row it happens to meet."""
+    for _, argv, extra in rows:
+        _once(argv, extra)
+    runs: list[list[tuple[float, float, int]]] = [[] for _ in rows]
+    for _ in range(repeat):
+        for i, (_, argv, extra) in enumerate(rows):
+            runs[i].append(_once(argv, extra))
+    return [(min(t for t, _, _ in r), min(c for _, c, _ in r), peak_kib(argv, extra))
+            for r, (_, argv, extra) in zip(runs, rows, strict=True)]
+
+
+def instructions(argv: list[str]) -> int | None:
+    """The instructions one run of ``argv`` executes, counted by valgrind (the same count whatever else the
+    machine is doing), or None where valgrind is not installed."""
+    if shutil.which("valgrind") is None:
+        return None
+    done = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *argv],
+                          capture_output=True, text=True, env=_env())
+    found = re.search(r"Collected : (\d+)", done.stderr)
+    return int(found.group(1)) if found else None
+
+
+def run(repeat: int = 9) -> None:
     python = [sys.executable]
     cli = [*python, "-m", "rangefire.cli"]
     check = [*cli, "check", str(EXAMPLE), "-a", "20th-maine", "-t", "15th-alabama"]
     rows: list[tuple[str, list[str], dict[str, str] | None]] = [
         ("python -c pass", [*python, "-c", "pass"], None),
+        ("the libraries alone (typer, PyYAML, Rich, pydantic)", [*python, "-c", LIBRARIES], None),
         ('python -c "import rangefire.cli"', [*python, "-c", "import rangefire.cli"], None),
         ("rangefire check (wheatfield)", [*cli, "check", str(EXAMPLE), "-a", "15th-alabama"], None),
         ("rangefire check -t (wheatfield)", check, None),
@@ -80,17 +112,26 @@ def run(repeat: int = 7) -> None:
         ("rangefire check --json (wheatfield)", [*cli, "check", str(EXAMPLE), "-a", "15th-alabama", "--json"], None),
     ]
     print("\nStart-up, a process start to finish with bytecode cached (fastest of "
-          f"{repeat}; peak resident memory):")
-    base = None
-    for name, argv, extra in rows:
-        seconds, cpu, kib = measure(argv, repeat, extra)
-        base = seconds if base is None else base
+          f"{repeat}, the rows taking turns; peak resident memory):")
+    figures = measure_rows(rows, repeat)
+    base = figures[0][0]
+    for (name, _, _), (seconds, cpu, kib) in zip(rows, figures, strict=True):
         note = ""
         if name.lstrip().startswith(("rangefire", "the same")):
             note = f"  budget {BUDGET * 1e3:.0f} ms: {'met' if seconds < BUDGET else 'MISSED'}"
-        print(f"  {name:38s} {seconds * 1e3:8.1f} ms  {seconds / base:5.1f}x python  cpu {cpu * 1e3:6.1f} ms  "
+        print(f"  {name:52s} {seconds * 1e3:8.1f} ms  {seconds / base:5.1f}x python  cpu {cpu * 1e3:6.1f} ms  "
               f"{kib / 1024:6.1f} MiB{note}")
-
+    libraries, checked = figures[1][0], figures[3][0]
+    print(f"  rangefire's own part of a check: {(checked - libraries) * 1e3:.0f} ms "
+          f"({(checked - libraries) / checked:.0%}); the libraries alone take {libraries / BUDGET:.0%} of the budget")
+    counted = [instructions(argv) for _, argv, _ in (rows[0], rows[1], rows[3])]
+    if None in counted:
+        print("  (valgrind is not installed: the instruction counts are left out)")
+        return
+    plain, floor, whole = (n or 0 for n in counted)
+    print(f"  instructions executed (valgrind; the same on a busy machine): python {plain / 1e6:,.0f} M, "
+          f"the libraries {floor / 1e6:,.0f} M, the check {whole / 1e6:,.0f} M: rangefire's own part "
+          f"{(whole - floor) / whole:.0%}")
 
 if __name__ == "__main__":
     run()
