@@ -162,7 +162,7 @@ def main() -> int:
             for o, p in volley_distribution(plan).probabilities().items()} == reference_exact(plan)
     print("exact odds, 12 stands enfilading (18 dice, 6+ saves, discipline), joint distribution:")
     print(f"  rangefire (face counts, integer weights)   {ours * 1e3:9.3f} ms   budget 10 ms: "
-          f"{'met' if ours < 0.010 else 'MISSED'}")
+          f"{'met' if ours < 0.010 else 'MISSED'}; peak memory {peak_mib(exact_cold):.2f} MiB")
     print(f"  plain Python, die by die with Fractions    {ref * 1e3:9.3f} ms")
     print(f"  ratio: {ref / ours:8.1f}x faster; identical fractions: {same}\n")
 
@@ -173,7 +173,8 @@ def main() -> int:
     rate_np, rate_py = n_np / t_np, n_py / t_py
     print("Monte Carlo, the same 18-dice volley (to hit, saves, casualties, discipline):")
     print(f"  numpy, vectorised     {rate_np:14,.0f} volleys/s   goal 1,000,000/s: "
-          f"{'met' if rate_np >= 1_000_000 else 'MISSED'}")
+          f"{'met' if rate_np >= 1_000_000 else 'MISSED'}; peak memory of {n_np:,} volleys "
+          f"{peak_mib(lambda: sample_volleys(plan, n_np, seed=1)):.0f} MiB")
     print(f"  plain Python loop     {rate_py:14,.0f} volleys/s")
     print(f"  ratio: {rate_np / rate_py:8.1f}x faster\n")
 
@@ -296,7 +297,8 @@ def bushido() -> None:
             ref_name = "icepool"
             same = opposed_dist(a, d).probabilities() == icepool_bushido_test(a, d, None, contest)
         theirs = time.perf_counter() - start
-        note = "  budget 10 ms: " + ("met" if t_ours < 0.010 else "MISSED") if (a, d) == (12, 12) else ""
+        note = (f"  budget 10 ms: {'met' if t_ours < 0.010 else 'MISSED'}; peak memory "
+                f"{peak_mib(lambda a=a, d=d: attack_odds(a, d, 0)):.2f} MiB") if (a, d) == (12, 12) else ""
         print(f"  {a:3d} x {d:<3d} {t_ours * 1e3:10.3f} ms {theirs * 1e3:12.1f} ms {theirs / t_ours:8.0f}x   "
               f"{same} ({ref_name}){note}")
 
