@@ -11,7 +11,7 @@ import yaml
 from pydantic import BaseModel
 
 from rangefire.core import ScenarioError
-from rangefire.core.options import OptionsModel, house_rules, option, option_rows
+from rangefire.core.options import OptionsModel, house_rules, option, option_path_problem, option_rows
 from rangefire.rulesets import RULESETS, load_battle
 from rangefire.scenario.paths import Setting, apply_settings, parse_setting
 from tests.commands import run
@@ -76,8 +76,37 @@ def test_a_path_that_cannot_be_followed_is_named(text, says):
 def test_a_setting_is_checked_by_the_games_model_like_a_file():
     with pytest.raises(ScenarioError, match=r"with units.20th-maine.stands=-3: units\[0\].stands: must be"):
         load_battle(WHEATFIELD, [parse_setting("units.20th-maine.stands=-3")])
-    with pytest.raises(ScenarioError, match=r"options\.no_such_rule: unknown key"):
+    with pytest.raises(ScenarioError, match=r"options\.no_such_rule: no such option \(the options there: arc, "):
         load_battle(WHEATFIELD, [parse_setting("options.no_such_rule=1")])
+
+
+@pytest.mark.parametrize(("path", "says"), [
+    ("options.cap", None),
+    ("options.to_hit", None),  # a whole table: its model says what is wrong with the value
+    ("options.to_hit.rifled-musket.long", None),
+    ("options.to_hit.rifle.long", "options.to_hit.rifle: no such option (the options there: musket, rifled-musket)"),
+    ("options.cap.x", "options.cap is a single value; it has no 'x'"),
+    ("options.to_hit.musket.long.x.y", "options.to_hit.musket.long is a single value; it has no 'x'"),
+    ("options.to_hit.muskt", "options.to_hit.muskt: no such option; did you mean options.to_hit.musket?"),
+    ("options.zzz", "options.zzz: no such option (the options there: cap, to_hit)"),
+])
+def test_an_options_path_is_held_to_the_games_options(path, says):
+    assert option_path_problem(_Options, path) == says
+
+
+@pytest.mark.parametrize(("text", "says"), [
+    # a step into a single value, rather than "must be 'none' or a whole number, got {"x": 1}"
+    ("options.cover_save.heavy.x=1", "with options.cover_save.heavy.x=1: options.cover_save.heavy is a single value; "
+                                     "it has no 'x'"),
+    ("options.cover_save.hevy=3", "options.cover_save.hevy: no such option; did you mean options.cover_save.heavy?"),
+    ("options.to_hit.rifled_musket.short=3", "did you mean options.to_hit.rifled-musket?"),
+])
+def test_a_setting_off_the_games_options_is_said_as_such(text, says):
+    with pytest.raises(ScenarioError) as caught:
+        load_battle(WHEATFIELD, [parse_setting(text)])
+    assert says in str(caught.value)
+    assert len(caught.value.problems) == 1
+    assert says in run("check", str(WHEATFIELD), *ATTACK, "--set", text, ok=2).stderr
 
 
 # -- options as data ------------------------------------------------------------------------------
@@ -173,7 +202,7 @@ def test_a_log_is_not_kept_for_an_attack_played_with_values_set(tmp_path):
 
 @pytest.mark.parametrize(("setting", "says"), [
     ("units.nobody.stands=2", "no item with id 'nobody' in units"),
-    ("options.cover=3", "options.cover: unknown key"),
+    ("options.cover=3", "options.cover: no such option"),
     ("units.15th-alabama.stands=lots", "units[3].stands"),
     ("units.15th-alabama.stands", "is not PATH=VALUE"),
     ("ruleset=swerve", "ruleset: the game is not a setting"),

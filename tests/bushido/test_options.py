@@ -263,8 +263,8 @@ def test_drawings_quote_the_battles_distances():
     ("options.obscuring_sight=lots", "options.obscuring_sight"),
     ("options.attack_modifiers.aimed=99", "options.attack_modifiers.aimed"),
     ("options.wound_chart.roll_3.sl_2=1.5", "options.wound_chart.roll_3.sl_2"),
-    ("options.wound_chart.roll_11.sl_0=1", "options.wound_chart.roll_11: unknown key"),
-    ("options.wound_chart.roll_3.sl_7=1", "options.wound_chart.roll_3.sl_7: unknown key"),
+    ("options.wound_chart.roll_11.sl_0=1", "options.wound_chart.roll_11: no such option"),
+    ("options.wound_chart.roll_3.sl_7=1", "options.wound_chart.roll_3.sl_7: no such option"),
     ("options.wound_chart.roll_3.sl_2=1000", "options.wound_chart.roll_3.sl_2"),
     ("options.attacker_wins_ties=maybe", "options.attacker_wins_ties"),
 ])

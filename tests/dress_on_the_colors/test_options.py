@@ -287,7 +287,7 @@ def test_the_drawing_quotes_the_battles_values(tmp_path):
     ("options.cover_save.heavy=1", "options.cover_save.heavy"),
     ("options.cover_save.light=seven", "options.cover_save.light"),
     ("options.to_hit.breechloader.medium=7", "options.to_hit.breechloader.medium"),
-    ("options.to_hit.musket.short=3", "options.to_hit.musket: unknown key"),
+    ("options.to_hit.musket.short=3", "options.to_hit.musket: no such option"),
     ("options.bands.short=-1", "options.bands.short"),
     ("options.bands.medium=30", "options.bands: the band edges must increase"),
     ("options.modifiers.gunsmoke=-99", "options.modifiers.gunsmoke"),

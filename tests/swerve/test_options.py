@@ -178,7 +178,7 @@ def test_timings_are_a_set_in_the_rules_order():
     ("options.usable_timings=[combat, dawn]", "options.usable_timings[1]"),
     ("options.empty_deck_bonus=lots", "options.empty_deck_bonus"),
     ("options.unprinted_toughness=0", "options.unprinted_toughness"),
-    ("options.hand_limit=3", "options.hand_limit: unknown key"),
+    ("options.hand_limit=3", "options.hand_limit: no such option"),
 ])
 def test_a_bad_value_exits_2_naming_the_path(setting, says):
     proc = run("odds", str(SAWBLADE), *SAWBLADE_ATTACK, "--set", setting, ok=2)

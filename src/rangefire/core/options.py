@@ -11,6 +11,7 @@ merges what is given onto the defaults before it validates).
 
 from __future__ import annotations
 
+import difflib
 import json
 from dataclasses import dataclass
 from fractions import Fraction
@@ -120,6 +121,31 @@ def option_rows(model: type[BaseModel], prefix: str = "options", *, defaults: Ba
     return rows
 
 
+def option_path_problem(model: type[BaseModel], path: str, prefix: str = "options") -> str | None:
+    """What is wrong with ``path`` as the path of one of ``model``'s options, or None when it names an option
+    or a table of them, spelt as a scenario spells it (``to_hit.rifled-musket``).
+
+    ``options.cover_save.heavy.x`` (a step into a single value) and ``options.cover_save.hevy`` (a name the
+    table has not: the nearest it has is suggested) are said here, where the game's options are known, rather
+    than as the value the table's model would find in the wrong place.
+    """
+    steps = path.split(".")[1:] if path.startswith(prefix + ".") else []
+    here: type[BaseModel] | None = model
+    for depth, step in enumerate(steps):
+        walked = ".".join([prefix, *steps[:depth]])
+        if here is None:
+            return f"{walked} is a single value; it has no {step!r}"
+        spelt = {field.alias or name: field for name, field in here.model_fields.items()}  # as a scenario has it
+        field = spelt.get(step)
+        if field is None:
+            close = difflib.get_close_matches(step, list(spelt), n=1)
+            hint = f"; did you mean {walked}.{close[0]}?" if close else f" (the options there: {', '.join(spelt)})"
+            return f"{walked}.{step}: no such option{hint}"
+        kind = field.annotation
+        here = kind if isinstance(kind, type) and issubclass(kind, BaseModel) else None
+    return None
+
+
 def _value_at(model: BaseModel, path: str, prefix: str) -> Any:
     value: Any = model
     for step in path[len(prefix) + 1:].split("."):
@@ -192,5 +218,5 @@ def _plain(value: Any) -> Any:
     return value
 
 
-__all__ = ["HouseRule", "OptionRow", "OptionsModel", "house_note", "house_rules", "option", "option_rows", "shown",
-           "written_options"]
+__all__ = ["HouseRule", "OptionRow", "OptionsModel", "house_note", "house_rules", "option", "option_path_problem",
+           "option_rows", "shown", "written_options"]

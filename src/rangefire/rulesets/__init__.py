@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, overload
 from pydantic import BaseModel
 
 from rangefire.core import Ruleset, ScenarioError, UnknownRulesetError
+from rangefire.core.options import option_path_problem
 from rangefire.core.types import Choice
 from rangefire.scenario import read_scenario, validate
 from rangefire.scenario.files import source_name
@@ -150,6 +151,12 @@ def battle_from_mapping(data: dict[str, Any], source: str = "scenario",
         ruleset = find_ruleset(key)
     except UnknownRulesetError as exc:
         raise ScenarioError([f"ruleset: {exc}"], source=source) from None
+    # a setting's path among the game's options is checked against them: a step past a single value or a
+    # misspelt name is said as such, not as the mapping the table's model would find where a value belongs
+    wrong = [p for p in (option_path_problem(ruleset.options_model, s.path) for s in settings
+                         if s.path.startswith("options.")) if p]
+    if wrong:
+        raise ScenarioError(wrong, source=source)
     try:
         raw = ruleset.raw_problems(data)
         crash: Exception | None = None
