@@ -380,3 +380,11 @@ def test_a_legal_attack_whose_odds_are_not_computed_is_listed_not_ranked(tmp_pat
     path.write_text(json.dumps(data))
     said = " ".join(run("advise", str(path), "--side", "jason", columns=60).stdout.split())
     assert "no legal attack with odds computed" in said and "gun -> unit: legal, odds not computed" in said
+
+
+def test_a_chance_printed_is_never_rounded_to_nothing_or_to_certain():
+    """The other odds say an event that cannot happen as 0% and one that can, however unlikely, as a figure
+    or "<0.1%": never "0.0%" (the wheatfield's volleys cannot destroy a regiment; rank 1 disorders 1 in 9)."""
+    shown = run("advise", str(example_path("wheatfield.yaml")), "--side", "confederate").stdout
+    assert "destroyed 0%" in shown and "disorder 11.1%" in shown
+    assert "0.0%" not in shown.replace("10.0%", "") and "100.0%" not in shown

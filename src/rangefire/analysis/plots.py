@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from rangefire.core import Odds, RangefireError
+from rangefire.core.numbers import percent
 
 #: The formats a chart is written in, by the file's suffix.
 CHART_SUFFIXES = (".png", ".svg", ".pdf")
@@ -255,7 +256,7 @@ def _events_panel(ax: Any, series: Sequence[Series], colours: Sequence[str], eve
             p = float(s.events[event])
             y = i - 0.4 + height * (j + 0.5)
             ax.barh(y, p, height=height * 0.9, color=colour, alpha=0.85, zorder=2)
-            ax.text(min(p, 1.0) + 0.02, y, _percent(s.events[event]), va="center", fontsize=9, color="#222222")
+            ax.text(min(p, 1.0) + 0.02, y, percent(s.events[event]), va="center", fontsize=9, color="#222222")
     ax.set_yticks(range(len(events)), [labels.get(e, e.replace("_", " ")) for e in events], fontsize=10)
     # the first event at the top, as listed; a lone event's bars as thick as one of three, not the whole panel
     ax.set_ylim(max(len(events), 3) - 0.5, -0.5)
@@ -265,13 +266,6 @@ def _events_panel(ax: Any, series: Sequence[Series], colours: Sequence[str], eve
     ax.set_xlabel("probability", fontsize=10)
     ax.grid(axis="x", color="#dddddd", linewidth=0.8, zorder=0)
     ax.tick_params(labelsize=9)
-
-
-def _percent(p: Fraction) -> str:
-    # never 0.0% for a chance that is there, nor 100.0% for one short of certain
-    if p in (0, 1):
-        return f"{int(p) * 100}%"
-    return "<0.1%" if p < Fraction(1, 2000) else ">99.9%" if p > 1 - Fraction(1, 2000) else f"{float(p) * 100:.1f}%"
 
 
 def _order(value: Any) -> tuple[int, Any]:

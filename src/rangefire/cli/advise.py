@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 import typer
 
 from rangefire.cli.common import JsonOpt, Scenario, SetOpt, _emit, app, load_set, out, text, user_errors
+from rangefire.core.numbers import percent
 
 if TYPE_CHECKING:  # the rows are made where they are used; Rich where a table is printed for people
     from rich.text import Text
@@ -118,7 +119,7 @@ def _attack(advice: Advice) -> Text:
 def _value(advice: Advice, is_event: bool) -> Text:
     from rich.text import Text
 
-    shown = f"{float(advice.value) * 100:.1f}%" if is_event else f"{float(advice.value):.3f}"
+    shown = percent(advice.value) if is_event else f"{float(advice.value):.3f}"
     if not advice.exact:
         return Text.assemble(f"~{shown}", ("\nestimate", "yellow"))
     return Text(shown)
@@ -129,6 +130,6 @@ def _others(advice: Advice, ranked_by: str, conditions: Mapping[str, str]) -> Te
 
     lines = [f"{name.replace('_', ' ')} {float(mean):.3f}" + (f" ({conditions[name]})" if name in conditions else "")
              for name, mean in advice.means.items() if name != ranked_by]
-    lines += [f"{name.replace('_', ' ')} {float(p) * 100:.1f}%" for name, p in advice.events.items()
+    lines += [f"{name.replace('_', ' ')} {percent(p)}" for name, p in advice.events.items()
               if name != ranked_by]
     return Text("\n".join(lines) or "-")

@@ -268,7 +268,5 @@ def _emit(data: dict[str, Any]) -> None:
     sys.stdout.write(json.dumps({"format": FORMAT, **data}, indent=2) + "\n")
 
 
-def _percent(p: Any) -> str:
-    return f"{float(p) * 100:6.2f}%"
 
 

@@ -30,6 +30,7 @@ from rangefire.cli.common import (
     with_choice_options,
 )
 from rangefire.core import NO_CHOICES, RangefireError
+from rangefire.core.numbers import percent
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -183,17 +184,6 @@ def plot_comparison(result: Comparison, path: Path) -> None:
 
 
 # -- for people ------------------------------------------------------------------------------------
-def percent(p: Fraction) -> str:
-    """A probability for people, one decimal place; never rounded to 0% or 100% unless it is exactly that."""
-    if p == 0 or p == 1:
-        return f"{int(p) * 100}%"
-    if p < Fraction(1, 2000):
-        return "<0.1%"
-    if p > 1 - Fraction(1, 2000):
-        return ">99.9%"
-    return f"{float(p) * 100:.1f}%"
-
-
 def _points(d: Fraction) -> str:
     """A difference of probabilities in percentage points, signed; never rounded to nothing unless it is."""
     if d == 0:

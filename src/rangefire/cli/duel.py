@@ -24,6 +24,7 @@ from rangefire.cli.common import (
     user_errors,
 )
 from rangefire.core import RangefireError
+from rangefire.core.numbers import percent
 
 if TYPE_CHECKING:
     from rich.text import Text
@@ -118,12 +119,8 @@ def _plot(result: DuelResult, estimate: DuelEstimate | None, path: Path) -> None
 
 
 def _pct(p: Any) -> str:
-    """A probability for people: exactly 0 and 1 as such, one too small to show as "<0.01%"."""
-    if p is None or p == 0:
-        return "0"
-    if p == 1:
-        return "100%"
-    return "<0.01%" if p < 0.00005 else f"{float(p) * 100:.2f}%"
+    """A probability for people, to hundredths of a percent (a chance that is never met, None, is 0%)."""
+    return percent(p or 0, 2)
 
 
 def render_duel(result: DuelResult, estimate: DuelEstimate | None) -> None:

@@ -24,8 +24,9 @@ from rangefire.cli.common import (
     user_errors,
     with_choice_options,
 )
-from rangefire.cli.compare import percent, split_top, write_csv
+from rangefire.cli.compare import split_top, write_csv
 from rangefire.core import NO_CHOICES, LimitError, RangefireError
+from rangefire.core.numbers import percent
 
 if TYPE_CHECKING:
     from rangefire.analysis.odds_table import Axis, OddsTable

@@ -10,7 +10,7 @@ from typing import Any
 from rich.table import Table
 from rich.text import Text
 
-from rangefire.cli.common import _percent, line, out, shown, text
+from rangefire.cli.common import line, out, shown, text
 from rangefire.core import (
     Check,
     LinesOfPlay,
@@ -20,6 +20,7 @@ from rangefire.core import (
     Resolution,
     fraction_str,
 )
+from rangefire.core.numbers import percent
 
 
 # -- rendering -------------------------------------------------------------------------------------
@@ -60,14 +61,14 @@ def render_odds(odds: Odds) -> None:
         probs = dist.probabilities()  # type: ignore[attr-defined]
         for k, p in probs.items():
             at_least = dist.at_least(k)  # type: ignore[attr-defined]
-            table.add_row(str(k), _percent(p), fraction_str(p), _percent(at_least), fraction_str(at_least))
+            table.add_row(str(k), percent(p, 2), fraction_str(p), percent(at_least, 2), fraction_str(at_least))
         out.print(table)
     events = Table(title="events", title_justify="left")
     events.add_column("event")
     events.add_column("probability", justify="right")
     events.add_column("", justify="right", style="dim")
     for name, p in odds.events.items():
-        events.add_row(text(name), _percent(p), fraction_str(p))
+        events.add_row(text(name), percent(p, 2), fraction_str(p))
     out.print(events)
     if not odds.exact:
         out.print(Text.assemble(("estimate, not exact: ", "yellow"), shown(json.dumps(odds.estimate))))
@@ -94,7 +95,7 @@ def render_lines(lines: LinesOfPlay, shown_lines: int = SHOWN_LINES) -> None:
     table.add_column("attacker wins", justify="right")
     table.add_column("", justify="right", style="dim")
     for played in lines.lines[:shown_lines]:
-        table.add_row(text(", ".join(played.actions)), _percent(played.attacker_wins),
+        table.add_row(text(", ".join(played.actions)), percent(played.attacker_wins, 2),
                       text(fraction_str(played.attacker_wins)))
     out.print(table)
     more = len(lines.lines) - shown_lines
@@ -111,7 +112,7 @@ def render_nominations(nominations: Mapping[str, Odds]) -> None:
     for uid, alt in nominations.items():
         hit = alt.events["hit"]
         mean = float(Fraction(alt.outcomes["wounds"].to_dict()["mean"]))
-        table.add_row(text(uid), _percent(hit), fraction_str(hit), f"{mean:.3f}")
+        table.add_row(text(uid), percent(hit, 2), fraction_str(hit), f"{mean:.3f}")
     out.print(table)
 
 

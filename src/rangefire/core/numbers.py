@@ -20,6 +20,25 @@ def fraction_str(p: Fraction | int) -> str:
     return str(Fraction(p))
 
 
+def percent(p: Fraction | float, places: int = 1) -> str:
+    """A probability for people, to ``places`` decimal places: exactly 0 and 1 as ``0%`` and ``100%``, and a
+    chance that is there but too small (or too near certain) to show never rounded to either.
+
+    >>> percent(Fraction(1, 3)), percent(Fraction(1, 3), 2), percent(0), percent(Fraction(1))
+    ('33.3%', '33.33%', '0%', '100%')
+    >>> percent(Fraction(1, 3000)), percent(Fraction(2999, 3000)), percent(0.00004, 2), percent(0.99996, 2)
+    ('<0.1%', '>99.9%', '<0.01%', '>99.99%')
+    """
+    if p == 0 or p == 1:
+        return f"{int(p) * 100}%"
+    least = Fraction(1, 10**places)  # the last place shown, in percent
+    if p * 100 < least / 2:
+        return f"<{float(least):.{places}f}%"
+    if p * 100 > 100 - least / 2:
+        return f">{float(100 - least):.{places}f}%"
+    return f"{float(p) * 100:.{places}f}%"
+
+
 def parse_exact(value: Any) -> Fraction:
     """Read a scenario number exactly: ints, decimals (``10.1`` is 101/10, not the float) and ``"n/d"``.
 
