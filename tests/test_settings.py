@@ -14,7 +14,7 @@ from rangefire.core import ScenarioError
 from rangefire.core.options import OptionsModel, house_rules, option, option_path_problem, option_rows
 from rangefire.rulesets import RULESETS, load_battle
 from rangefire.scenario.paths import Setting, apply_settings, parse_setting
-from tests.commands import run
+from tests.commands import assert_setting_refused, run
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "src" / "rangefire" / "examples"
 WHEATFIELD = EXAMPLES / "wheatfield.yaml"
@@ -209,10 +209,7 @@ def test_a_log_is_not_kept_for_an_attack_played_with_values_set(tmp_path):
     ("ruleset.x=1", "ruleset.x: the game is not a setting"),
 ])
 def test_a_bad_setting_exits_2_naming_it(setting, says):
-    proc = run("odds", str(WHEATFIELD), *ATTACK, "--set", setting, ok=2)
-    assert says in proc.stderr and proc.stdout == "" and len(proc.stderr.strip().splitlines()) == 1
-    data = json.loads(run("odds", str(WHEATFIELD), *ATTACK, "--set", setting, "--json", ok=2).stdout)
-    assert says in data["error"]["message"]
+    assert_setting_refused(WHEATFIELD, ATTACK, setting, says)
 
 
 def test_a_table_row_spelt_with_a_hyphen_is_written_back_as_the_scenario_spells_it():

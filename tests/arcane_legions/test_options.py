@@ -22,7 +22,7 @@ from rangefire.rulesets.arcane_legions.scenario import Options
 from rangefire.rulesets.arcane_legions.scene import scene
 from rangefire.scenario.paths import parse_setting
 from tests.arcane_legions.test_rules import AL, BLUE, WHITE, A, T, battle, square, unit
-from tests.commands import run
+from tests.commands import assert_setting_refused, run
 from tests.oracles import brute_lineup, chi_square
 
 FORD = Path(__file__).resolve().parents[2] / "src" / "rangefire" / "examples" / "ford.yaml"
@@ -303,11 +303,7 @@ def test_the_drawing_quotes_the_battles_penalties():
     ("options.melee_penalty=true", "options.melee_penalty"),
 ])
 def test_a_bad_value_exits_2_naming_the_path(setting, says):
-    proc = run("odds", str(FORD), "-a", "archers", "-t", "orc-band", "--set", setting, ok=2)
-    assert says in proc.stderr and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
-    data = json.loads(run("odds", str(FORD), "-a", "archers", "-t", "orc-band", "--set", setting, "--json",
-                          ok=2).stdout)
-    assert says in json.dumps(data)
+    assert_setting_refused(FORD, ("-a", "archers", "-t", "orc-band"), setting, says)
 
 
 # -- (e) a written battle keeps the house rules -----------------------------------------------------

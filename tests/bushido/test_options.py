@@ -25,7 +25,7 @@ from rangefire.rulesets.bushido.scenario import Options
 from rangefire.rulesets.bushido.table import band, in_zone, sight
 from rangefire.scenario.paths import parse_setting
 from tests.bushido.test_rules import BOW, BU, R30, R40, S, T, box, model
-from tests.commands import run
+from tests.commands import assert_setting_refused, run
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "src" / "rangefire" / "examples"
 TEMPLE = EXAMPLES / "temple.yaml"
@@ -269,10 +269,7 @@ def test_drawings_quote_the_battles_distances():
     ("options.attacker_wins_ties=maybe", "options.attacker_wins_ties"),
 ])
 def test_a_bad_value_exits_2_naming_the_path(setting, says):
-    proc = run("odds", str(TEMPLE), *TEMPLE_ATTACK, "--set", setting, ok=2)
-    assert says in proc.stderr and proc.stdout == "" and len(proc.stderr.strip().splitlines()) == 1
-    data = json.loads(run("odds", str(TEMPLE), *TEMPLE_ATTACK, "--set", setting, "--json", ok=2).stdout)
-    assert says in data["error"]["message"]
+    assert_setting_refused(TEMPLE, TEMPLE_ATTACK, setting, says)
 
 
 # -- (e) options round-trip through a written battle -----------------------------------------------------------

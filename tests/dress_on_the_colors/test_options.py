@@ -22,7 +22,7 @@ from rangefire.core.options import house_rules, option_rows
 from rangefire.rulesets import battle_from_mapping, find_ruleset
 from rangefire.rulesets.dress_on_the_colors import Options
 from rangefire.scenario.paths import parse_setting
-from tests.commands import run
+from tests.commands import assert_setting_refused, run
 from tests.conftest import square, unit
 
 DOC = find_ruleset("dress-on-the-colors")
@@ -295,10 +295,7 @@ def test_the_drawing_quotes_the_battles_values(tmp_path):
     ("options.cover_reach=1e400", "options.cover_reach"),
 ])
 def test_a_bad_value_exits_2_naming_the_path(setting, says):
-    proc = run("odds", str(WHEATFIELD), *ATTACK, "--set", setting, ok=2)
-    assert says in proc.stderr and proc.stdout == "" and len(proc.stderr.strip().splitlines()) <= 3, proc.stderr
-    data = json.loads(run("odds", str(WHEATFIELD), *ATTACK, "--set", setting, "--json", ok=2).stdout)
-    assert says in data["error"]["message"]
+    assert_setting_refused(WHEATFIELD, ATTACK, setting, says, lines=3)
 
 
 def test_a_bad_table_in_a_scenario_is_named_too():

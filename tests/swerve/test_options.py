@@ -21,7 +21,7 @@ from rangefire.core.options import house_rules, option_rows
 from rangefire.rulesets import battle_from_mapping, load_battle
 from rangefire.rulesets.swerve.scenario import Options
 from rangefire.scenario.paths import parse_setting
-from tests.commands import run
+from tests.commands import assert_setting_refused, run
 from tests.swerve.test_rules import SW
 
 SAWBLADE = Path(__file__).resolve().parents[2] / "src" / "rangefire" / "examples" / "sawblade.yaml"
@@ -181,10 +181,7 @@ def test_timings_are_a_set_in_the_rules_order():
     ("options.hand_limit=3", "options.hand_limit: no such option"),
 ])
 def test_a_bad_value_exits_2_naming_the_path(setting, says):
-    proc = run("odds", str(SAWBLADE), *SAWBLADE_ATTACK, "--set", setting, ok=2)
-    assert says in proc.stderr and proc.stdout == "" and len(proc.stderr.strip().splitlines()) == 1
-    data = json.loads(run("odds", str(SAWBLADE), *SAWBLADE_ATTACK, "--set", setting, "--json", ok=2).stdout)
-    assert says in data["error"]["message"]
+    assert_setting_refused(SAWBLADE, SAWBLADE_ATTACK, setting, says)
 
 
 # -- (e) options round-trip through a written battle -----------------------------------------------------------
