@@ -24,6 +24,7 @@ from rangefire.rulesets import battle_from_mapping, load_battle
 from rangefire.rulesets.bushido.scenario import Options
 from rangefire.rulesets.bushido.table import band, in_zone, sight
 from rangefire.scenario.paths import parse_setting
+from tests.bushido.test_dice import CHART_TEXT, _chart_rows
 from tests.bushido.test_rules import BOW, BU, R30, R40, S, T, box, model
 from tests.commands import assert_setting_refused, run
 
@@ -32,21 +33,9 @@ TEMPLE = EXAMPLES / "temple.yaml"
 TEMPLE_ATTACK = ("-a", "yoichi", "-t", "takeda")
 
 # -- (a) the rules' values, written out from the rules' text -----------------------------------------------
-#: The wound chart as BU-7.2 prints it: a row for each roll 1 to 10, a column for each SL 0 to 6.
-CHART_TEXT = """
-| 1 | 0 | 1 | 1 | 1 | 1 | 2 | 3 |
-| 2 | 0 | 1 | 1 | 1 | 2 | 3 | 4 |
-| 3 | 0 | 1 | 1 | 2 | 3 | 4 | 5 |
-| 4 | 1 | 1 | 2 | 3 | 4 | 5 | 6 |
-| 5 | 1 | 2 | 3 | 4 | 5 | 6 | 7 |
-| 6 | 2 | 3 | 4 | 5 | 6 | 7 | 8 |
-| 7 | 3 | 4 | 5 | 6 | 7 | 8 | 9 |
-| 8 | 4 | 5 | 6 | 7 | 8 | 9 | 10 |
-| 9 | 5 | 6 | 7 | 8 | 9 | 10 | 11 |
-| 10 | 6 | 7 | 8 | 9 | 10 | 11 | 12 |
-"""
-CHART = {int(cells[0]): [int(c) for c in cells[1:]]
-         for cells in ([c.strip() for c in line.strip("|").split("|")] for line in CHART_TEXT.strip().splitlines())}
+#: The wound chart as BU-7.2 prints it (typed in from the rules once, in test_dice): a row for each roll 1 to 10,
+#: a column for each SL 0 to 6.
+CHART = _chart_rows(CHART_TEXT)
 
 RULES: dict[str, tuple[Any, str]] = {
     "options.obscuring_sight": (3, "BU-2.1"),  # no more than 3" of obscuring terrain (BU-1.4: seen up to 3" into)
