@@ -155,3 +155,43 @@ def test_whole_numbers_are_ticked_one_by_one_never_in_tenths(values):
         assert [float(t) for t in ax.get_xticks()] == [float(v) for v in range(min(values), max(values) + 1)]
     finally:
         plt.close(fig)
+
+
+def test_a_far_out_value_narrows_its_gap_and_the_axis_is_marked_broken(tmp_path):
+    """A house rule can put one outcome far from the rest (a wound chart cell of 100): drawn to scale, the other
+    bars would be slivers. A gap wider than MAX_GAP is drawn BROKEN_GAP wide, marked "//"; the values are ticked
+    by name and the mean is placed in proportion within its gap."""
+    import matplotlib.pyplot as plt
+
+    from rangefire.analysis.plots import BROKEN_GAP
+
+    dist = {0: Fraction(1, 4), 1: Fraction(1, 4), 2: Fraction(1, 4), 100: Fraction(1, 4)}  # mean 25.75
+    fig = draw_series([Series("house rule", {"wounds": dist})], title="t")
+    try:
+        ax = next(ax for ax in fig.axes if ax.get_visible() and ax.get_title() == "wounds")
+        ticks = dict(zip([t.get_text() for t in ax.get_xticklabels()], ax.get_xticks(), strict=True))
+        assert list(ticks) == ["0", "1", "2", "100"]
+        assert ticks["100"] - ticks["2"] == BROKEN_GAP and ticks["1"] - ticks["0"] == 1
+        bars = [p for p in ax.patches if p.get_height() > 0]
+        assert all(b.get_width() > 0.5 for b in bars)  # not slivers: each bar most of a unit wide
+        lo, hi = ax.get_xlim()
+        assert hi - lo < 8
+        assert "//" in [t.get_text() for t in ax.texts]
+        mean = next(line for line in ax.get_lines() if line.get_linestyle() == "--")
+        assert mean.get_xdata()[0] == pytest.approx(2 + BROKEN_GAP * (25.75 - 2) / 98)
+    finally:
+        plt.close(fig)
+    plot_series([Series("house rule", {"wounds": dist})], tmp_path / "far.png", title="a far-out value")
+
+
+def test_values_close_together_stand_at_their_own_places_unbroken():
+    import matplotlib.pyplot as plt
+
+    dist = {0: Fraction(1, 3), 3: Fraction(1, 3), 9: Fraction(1, 3)}  # gaps of 3 and 6: none narrowed
+    fig = draw_series([Series("exact", {"hits": dist})], title="t")
+    try:
+        ax = next(ax for ax in fig.axes if ax.get_visible() and ax.get_title() == "hits")
+        assert "//" not in [t.get_text() for t in ax.texts]
+        assert ax.get_xlim() == (-0.6, 9.6)
+    finally:
+        plt.close(fig)

@@ -184,8 +184,11 @@ def _outcome_panel(ax: Any, series: Sequence[Series], colours: Sequence[str], na
     present = [(s, c) for s, c in zip(series, colours, strict=True) if name in s.outcomes]
     values = sorted({v for s, _ in present for v in s.outcomes[name]}, key=_order)
     whole = _whole(values)
-    # whole numbers stand at their own place (a gap where a value cannot happen); anything else side by side
-    place = {v: (v if whole else i) for i, v in enumerate(values)}
+    # whole numbers stand at their own place (a gap where a value cannot happen), a gap wider than MAX_GAP
+    # drawn narrower and marked broken (a house rule's far-out value would crush every other bar); anything
+    # else side by side
+    at = _axis(values) if whole else None
+    place = {v: (at(v) if at else i) for i, v in enumerate(values)}
     width = 0.8 / len(present)
     means: list[tuple[str, str]] = []
     for j, (s, colour) in enumerate(present):
@@ -198,7 +201,8 @@ def _outcome_panel(ax: Any, series: Sequence[Series], colours: Sequence[str], na
             ax.plot([place[v] for v in values], [float(p) for p in tail], color=colour, marker="o", markersize=3.5,
                     linewidth=1.6, zorder=3)
             mean = sum((Fraction(v) * Fraction(p) for v, p in dist.items()), Fraction(0))
-            ax.axvline(float(mean), ymax=1 / MEANS_BAND, color=colour, linestyle="--", linewidth=1.3, zorder=4)
+            ax.axvline(at(mean) if at else float(mean), ymax=1 / MEANS_BAND, color=colour, linestyle="--",
+                       linewidth=1.3, zorder=4)
             means.append((f"{float(mean):.2f}", colour))
     if means:
         _means_band(ax, means)
@@ -211,7 +215,14 @@ def _outcome_panel(ax: Any, series: Sequence[Series], colours: Sequence[str], na
     ax.set_yticks([0, 0.2, 0.4, 0.6, 0.8, 1.0])
     if first_in_row:
         ax.set_ylabel("probability", fontsize=10)
-    if whole:
+    if whole and at is not None and at.breaks:
+        shown = values if len(values) <= 14 else values[::-(-len(values) // 14)] + values[-1:]
+        ax.set_xticks([at(v) for v in dict.fromkeys(shown)], [str(v) for v in dict.fromkeys(shown)])
+        ax.set_xlim(at(values[0]) - 0.6, at(values[-1]) + 0.6)
+        for where in at.breaks:  # the axis is broken here: the values either side are further apart than drawn
+            ax.text(where, 0, "//", transform=ax.get_xaxis_transform(), ha="center", va="center", fontsize=10,
+                    color="#555555", backgroundcolor="white", zorder=5)
+    elif whole:
         lo, hi = (min(values), max(values)) if values else (0, 1)
         if hi - lo <= 12:  # every value its tick (with one or two values the locator falls back to tenths)
             ax.set_xticks(range(lo, hi + 1))
@@ -222,6 +233,41 @@ def _outcome_panel(ax: Any, series: Sequence[Series], colours: Sequence[str], na
         ax.set_xticks(range(len(values)), [str(v) for v in values])
     ax.grid(axis="y", color="#dddddd", linewidth=0.8, zorder=0)
     ax.tick_params(labelsize=9)
+
+
+#: Whole values further apart than this are drawn :data:`BROKEN_GAP` apart, the axis marked broken between them.
+MAX_GAP = 6
+BROKEN_GAP = 2
+
+
+class _Axis:
+    """Where a whole value stands on the x axis: at its own place, but with every gap between neighbouring values
+    wider than :data:`MAX_GAP` drawn :data:`BROKEN_GAP` wide (a value inside such a gap, a mean, is placed in
+    proportion); ``breaks`` are the middles of the narrowed gaps."""
+
+    def __init__(self, values: Sequence[int]) -> None:
+        self.knots: list[tuple[float, float]] = []  # (value, place), in order
+        self.breaks: list[float] = []
+        place = float(values[0])
+        for before, v in zip([None, *values], values, strict=False):
+            if before is not None:
+                gap = v - before
+                place += gap if gap <= MAX_GAP else BROKEN_GAP
+                if gap > MAX_GAP:
+                    self.breaks.append(place - BROKEN_GAP / 2)
+            self.knots.append((float(v), place))
+
+    def __call__(self, value: Any) -> float:
+        x = float(value)
+        for (v0, p0), (v1, p1) in zip(self.knots, self.knots[1:], strict=False):
+            if x <= v1:
+                return p0 + (x - v0) * (p1 - p0) / (v1 - v0)
+        v_last, p_last = self.knots[-1]
+        return p_last + (x - v_last)
+
+
+def _axis(values: Sequence[int]) -> _Axis | None:
+    return _Axis(values) if values else None
 
 
 def _means_band(ax: Any, means: Sequence[tuple[str, str]]) -> None:
