@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 
 import numpy as np
 import pytest
@@ -181,3 +182,16 @@ def test_the_prime_bound_keeps_products_exact():
     for terms in (1, 2, 41, 81, 200):
         p = modular.primes_for(terms, 2**100)[0]
         assert 2 * terms * p * p <= 2**53 and modular.prime_bound(terms) < 2 * p
+
+
+# -- the matrix products' parts: primes walked in groups, binomial tables, the primality test ------------------
+def test_the_primality_test_agrees_with_trial_division():
+    """modular._is_prime, its gcd with the small primes included: every number below 20,000 and every odd
+    number in a window below the largest prime bound, against trial division (squares and products of primes
+    just above 100, which no gcd with the primes below 100 catches, among them)."""
+    def trial(n):
+        return n >= 2 and all(n % k for k in range(2, math.isqrt(n) + 1))
+
+    bound = modular.prime_bound(1)
+    numbers = [*range(20_000), *range(bound - 3_000, bound + 1), 101 * 101, 101 * 103, 97 * 101, 9_999_991 * 3]
+    assert [n for n in numbers if modular._is_prime(n)] == [n for n in numbers if trial(n)]

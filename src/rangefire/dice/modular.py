@@ -29,6 +29,11 @@ def prime_bound(terms: int) -> int:
     return math.isqrt(EXACT_BELOW // (2 * max(1, terms)))
 
 
+#: The odd primes below 100 and their product, to turn most composite candidates away with a single gcd.
+_SMALL_PRIMES = (3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61, 67, 71, 73, 79, 83, 89, 97)
+_SMALL_PRODUCT = math.prod(_SMALL_PRIMES)
+
+
 def _is_prime(n: int) -> bool:
     """Miller-Rabin with the bases 2, 3, 5 and 7: exact for every n below 3,215,031,751 (far above any prime bound
     here, which stays below 2**26).
@@ -38,6 +43,8 @@ def _is_prime(n: int) -> bool:
     """
     if n < 2 or n % 2 == 0:
         return n == 2
+    if n > _SMALL_PRIMES[-1] and math.gcd(n, _SMALL_PRODUCT) != 1:
+        return False  # a factor below 100, found by one gcd: most odd candidates end here, before any power
     if n >= 3_215_031_751:
         raise ValueError(f"{n} is beyond the exact range of this primality test")
     d, r = n - 1, 0
