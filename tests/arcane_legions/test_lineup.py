@@ -185,6 +185,18 @@ def test_the_prime_bound_keeps_products_exact():
 
 
 # -- the matrix products' parts: primes walked in groups, binomial tables, the primality test ------------------
+@pytest.mark.parametrize("n", [0, 1, 2, 7, 20, 41, 79])
+@pytest.mark.parametrize("w", [1, 2, 6, 35, 36])
+def test_binomial_matrices_are_binomials_times_powers_modulo_each_prime(n, w):
+    """M[i', i] = C(n - i, i' - i) * w**(i' - i) modulo p (0 above the diagonal), from math.comb in integers."""
+    primes = modular.primes_for(n + 1, 36**80)
+    matrices = lineup_steps._binomials.__wrapped__(n, w, primes)
+    for p, matrix in zip(primes, matrices, strict=True):
+        expected = [[math.comb(n - i, j - i) * w ** (j - i) % p if j >= i else 0 for i in range(n + 1)]
+                    for j in range(n + 1)]
+        assert matrix.tolist() == expected
+
+
 def test_the_primality_test_agrees_with_trial_division():
     """modular._is_prime, its gcd with the small primes included: every number below 20,000 and every odd
     number in a window below the largest prime bound, against trial division (squares and products of primes

@@ -15,6 +15,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
 from numpy.typing import NDArray
 
 from rangefire.dice.modular import primes_for, reconstruct, reduce, residues
@@ -60,22 +61,34 @@ def _critical_columns(steps: list[list[tuple[int, int]]], primes: tuple[int, ...
 @lru_cache(maxsize=32)
 def _binomials(n: int, w: int, primes: tuple[int, ...]) -> Array:
     """``M[i', i] = C(n - i, i' - i) * w**(i' - i)`` modulo each prime: from i dice placed, i' - i more show
-    the value (of weight w) among the n - i left, in as many ways. Pascal's triangle and the powers of w are
-    worked out modulo the primes (every number below p**2 < 2**53 on the way)."""
-    p = np.array(primes, dtype=np.float64)[:, None]
-    pascal = np.zeros((len(primes), n + 1, n + 1))
-    pascal[:, 0, 0] = 1.0
-    for m in range(1, n + 1):  # C(m, k) = C(m - 1, k) + C(m - 1, k - 1), kept below p
-        row = pascal[:, m - 1].copy()
-        row[:, 1:] += pascal[:, m - 1, :-1]
-        pascal[:, m] = np.where(row >= p, row - p, row)
-    powers = np.array([[pow(w, k, q) for k in range(n + 1)] for q in primes], dtype=np.float64)
-    i, k = np.nonzero(np.arange(n + 1)[:, None] + np.arange(n + 1)[None, :] <= n)  # i dice placed, k more
-    values = pascal[:, n - i, k] * powers[:, k]
-    values -= np.floor(values / p) * p  # exact: below 2**53, and the quotient's rounding at most one off
-    values = np.where(values < 0, values + p, np.where(values >= p, values - p, values))
-    out = np.zeros((len(primes), n + 1, n + 1))
-    out[:, i + k, i] = values
+    the value (of weight w) among the n - i left, in as many ways.
+
+    Written ``(n - i)! / (n - i')! * w**k / k!`` (k = i' - i): factorials, inverse factorials and powers of w
+    modulo each prime (every prime exceeds n, so the factorials are invertible) are 3n products a prime in
+    Python, then one product of three tables in integers (each factor below p < 2**26: below 2**52, exact)."""
+    facts, invs, ratios = [], [], []
+    for p in primes:
+        fact = [1] * (n + 1)
+        for m in range(1, n + 1):
+            fact[m] = fact[m - 1] * m % p
+        inv = [1] * (n + 1)  # 1 / m! modulo p, down from 1 / n!
+        inv[n] = pow(fact[n], -1, p)
+        for m in range(n, 0, -1):
+            inv[m - 1] = inv[m] * m % p
+        ratio = [0] * n + [1] * (n + 1)  # w**k / k! at n + k, after n zeros
+        power = 1
+        for k in range(n + 1):
+            ratio[n + k] = power * inv[k] % p
+            power = power * w % p
+        facts.append(fact)
+        invs.append(inv)
+        ratios.append(ratio)
+    q = np.array(primes, dtype=np.int64)[:, None, None]
+    # [i', i] = ratio[i' - i] (0 where i' < i): windows over the padded ratios, read backwards
+    toeplitz = sliding_window_view(np.array(ratios, dtype=np.int64), n + 1, axis=1)[:, :, ::-1]
+    left = np.array(facts, dtype=np.int64)[:, None, ::-1]  # (n - i)! along the columns
+    right = np.array(invs, dtype=np.int64)[:, ::-1, None]  # 1 / (n - i')! along the rows
+    out: Array = (toeplitz * left % q * right % q).astype(np.float64)
     return out
 
 
