@@ -185,6 +185,30 @@ def test_the_prime_bound_keeps_products_exact():
 
 
 # -- the matrix products' parts: primes walked in groups, binomial tables, the primality test ------------------
+@pytest.mark.parametrize("group", [1, 2, 4, None], ids=["one-prime", "pairs", "fours", "all-primes"])
+@pytest.mark.parametrize(("attack", "defense", "options"), [
+    (20, 20, {"crit": "one"}), (9, 9, {"crit": "per-set"}), (16, 11, {"phantom": 4, "crit": "one"}),
+    (11, 16, {"bonus_a": 2, "bonus_d": -1}), (25, 4, {"weights_a": reroll_weights(2), "sixes": (6, 2), "crit": "one"}),
+    (3, 27, {"weights_d": reroll_weights(3), "bonus_d": 1}), (12, 1, {"phantom": 0}), (7, 0, {"crit": "one"})])
+def test_primes_walked_in_groups_equal_previous_algorithm(monkeypatch, attack, defense, options, group):
+    """AL-6.4, AL-6.5: whether the primes are walked one at a time (large pools), all at once (small ones) or in
+    uneven groups (5 primes in pairs: 2, 2, 1), the same fractions as the previous algorithm."""
+    monkeypatch.setattr(lineup_steps, "_group_size", lambda states, primes: min(group or primes, primes))
+    mine, theirs = both(attack, defense, **options)
+    assert mine == theirs
+
+
+def test_small_pools_walk_their_primes_at_once_and_large_ones_one_at_a_time():
+    """Both sides of :data:`lineup_steps.GROUP_STATES` are taken by pools the game sees (and tested above)."""
+    def group(attack, defense):
+        lattice = lineup_steps._Lattice(attack, defense, 1)
+        primes = modular.primes_for(max(attack, defense, 1) + 1, 6 ** (attack + defense))
+        return lineup_steps._group_size(max(lattice.y.size, lattice.x.size), len(primes)), len(primes)
+
+    assert group(20, 20) == (5, 5)
+    assert group(40, 40) == (1, 9)
+
+
 @pytest.mark.parametrize("n", [0, 1, 2, 7, 20, 41, 79])
 @pytest.mark.parametrize("w", [1, 2, 6, 35, 36])
 def test_binomial_matrices_are_binomials_times_powers_modulo_each_prime(n, w):
