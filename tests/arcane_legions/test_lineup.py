@@ -231,3 +231,11 @@ def test_the_primality_test_agrees_with_trial_division():
     bound = modular.prime_bound(1)
     numbers = [*range(20_000), *range(bound - 3_000, bound + 1), 101 * 101, 101 * 103, 97 * 101, 9_999_991 * 3]
     assert [n for n in numbers if modular._is_prime(n)] == [n for n in numbers if trial(n)]
+
+
+@given(st.lists(st.integers(0, 6**80), min_size=1, max_size=30), st.sampled_from([3, 21, 41, 81]), st.data())
+def test_reconstruction_gives_back_the_integers(values, terms, data):
+    """modular.reconstruct: integers below the primes' product, from residues anywhere in [-p, 2p)."""
+    primes = modular.primes_for(terms, 6**80)
+    rows = np.array([[float(v % p + data.draw(st.sampled_from([-p, 0, p]))) for v in values] for p in primes])
+    assert modular.reconstruct(rows, primes) == values

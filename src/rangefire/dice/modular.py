@@ -121,6 +121,7 @@ def reconstruct(rows: NDArray[np.float64], primes: tuple[int, ...]) -> list[int]
     True
     """
     modulus, basis = _crt_basis(primes)
-    per_prime = [[int(r) for r in row] for row in rows.tolist()]
-    return [sum(b * col[i] for b, col in zip(basis, per_prime, strict=True)) % modulus
-            for i in range(rows.shape[1])]
+    # residues into [0, p) (exact: integers below 2**53), then one product in Python integers (object arrays)
+    per_prime = np.mod(rows, np.array(primes, dtype=np.float64)[:, None]).astype(np.int64).astype(object)
+    counts: list[int] = (np.array(basis, dtype=object) @ per_prime % modulus).tolist()
+    return counts
