@@ -11,6 +11,7 @@ import json
 import sqlite3
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 
@@ -338,6 +339,29 @@ def test_drawing_is_the_show_commands_svg(new_battle, tmp_path):
     assert 'class="line-of-fire' in drawn
     error_of(battle.get("/drawing.svg?target=" + ALABAMA), 400, "invalid_input")
     error_of(battle.get("/drawing.svg?attacker=nobody"), 404, "unknown_unit")
+
+
+def test_drawing_makes_the_players_choices_as_show_does(new_battle, tmp_path):
+    """An Arcane Legions attack from the side the player chose is drawn from that side [AL-3.1]: from the
+    right side, the line to the orc band runs into the crag and is drawn blocked; unchosen, the engine's side
+    sees it. The same picture ``show --from-side right`` draws."""
+    battle = new_battle("ford")
+    query = "/drawing.svg?attacker=archers&target=orc-band"
+    unchosen = battle.get(query).text
+    chosen = battle.get(query + "&choices=" + quote(json.dumps({"from_side": "right"}))).text
+    assert 'class="line-of-fire blocked' in chosen and 'class="line-of-fire blocked' not in unchosen
+    path = battle_file(tmp_path, battle)
+    run("show", str(path), "-a", "archers", "-t", "orc-band", "--from-side", "right", "--out", str(tmp_path / "c.svg"))
+    assert chosen == (tmp_path / "c.svg").read_text()
+    assert battle.get(query + "&choices=").text == unchosen  # an empty parameter is no choice
+    error = error_of(battle.get(query + "&choices=" + quote('{"from_side": "up"}')), 422, "invalid_choice")
+    assert "'up' is not one of front, right, back, left" in error["message"]
+    error_of(battle.get(query + "&choices=" + quote('{"colour": "red"}')), 422, "invalid_choice")
+    error_of(battle.get(query + "&choices=not-json"), 400, "invalid_input")
+    error_of(battle.get(query + "&choices=" + quote('{"from_side": ["a"]}')), 422, "invalid_choice")
+    error_of(battle.get(query + "&choices=" + quote('{"from_side": {"a": 1}}')), 422, "invalid_request")
+    error_of(battle.get(query + "&choices=" + "x" * 5000), 422, "invalid_request")
+    error_of(battle.get("/drawing.svg?choices=" + quote('{"from_side": "right"}')), 400, "invalid_input")
 
 
 # -- acting ------------------------------------------------------------------------------------------

@@ -362,6 +362,24 @@ def test_roll_undo_and_end_turn(server: str, browser: Any, example: str, attacke
     assert page.errors == [] and watcher.errors == []
 
 
+def test_the_drawing_follows_the_side_the_player_chose(server: str, browser: Any) -> None:
+    """An Arcane Legions side chosen in the form moves the line drawn to it [AL-3.1]: from the right side the
+    archers' line to the orc band runs into the crag and is drawn blocked; back to the engine's choice, clear."""
+    created = create(server, "ford", entered_dice=False)
+    expected = engine("ford", "archers", "orc-band")
+    page = new_page(browser)
+    page.goto(server + created["links"][expected["ruleset"].side_of(expected["battle"], "archers")])
+    page.wait_for_selector("#viewport g[data-unit]")
+    pick_attack(page, expected, "archers", "orc-band", on_drawing=True)
+    blocked = "#viewport [class*='line-of-fire'][class*='blocked']"
+    assert page.locator(blocked).count() == 0
+    choose(page, "from_side", "right")
+    until(lambda: page.locator(blocked).count() == 1)
+    choose(page, "from_side", "")
+    until(lambda: page.locator(blocked).count() == 0 and page.locator("#viewport [class*='line-of-fire']").count())
+    assert page.errors == []
+
+
 def test_swerve_card_view(server: str, browser: Any) -> None:
     """swerve's own view: the cards at the mission, the hand, the legal actions from the engine; a line of play
     built by clicking them, the odds of every line from there; the combat rolled, undone, and the turn ended."""

@@ -2,14 +2,25 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
-from rangefire.cli.common import JsonOpt, Scenario, SetOpt, _emit, app, load_set, out, text, user_errors
-from rangefire.core import RangefireError
+from rangefire.cli.common import (
+    JsonOpt,
+    Scenario,
+    SetOpt,
+    _emit,
+    app,
+    load_set,
+    out,
+    text,
+    user_errors,
+    with_choice_options,
+)
+from rangefire.core import NO_CHOICES, RangefireError
 
 if TYPE_CHECKING:  # the rows are made where they are used: a check that names its target never loads them;
     # Rich where a table is printed for people (an answer in JSON never loads it)
@@ -118,9 +129,11 @@ def targets(scenario: Scenario, side: SideOpt = None, attacker: AttackerOnlyOpt 
 
 
 @app.command()
+@with_choice_options
 def show(scenario: Scenario, out_file: DrawingOpt, attacker: ShowAttackerOpt = None,
-         target: ShowTargetOpt = None, settings: SetOpt = None) -> None:
-    """Draw the battle to scale (.svg or .png): with an attacker its targets marked, with a target the line."""
+         target: ShowTargetOpt = None, settings: SetOpt = None, choices: Mapping[str, object] = NO_CHOICES) -> None:
+    """Draw the battle to scale (.svg or .png): with an attacker its targets marked, with a target the line
+    (with the choices given: an Arcane Legions side, an order)."""
     from rangefire.draw import draw_battle, write_drawing
 
     with user_errors():
@@ -130,5 +143,5 @@ def show(scenario: Scenario, out_file: DrawingOpt, attacker: ShowAttackerOpt = N
             raise RangefireError(f"{out_file}: a drawing is written as .svg or .png, not "
                                  f"{out_file.suffix or 'a file without one'}")
         ruleset, battle, _ = load_set(scenario, settings)
-        write_drawing(draw_battle(ruleset, battle, attacker, target), out_file)
+        write_drawing(draw_battle(ruleset, battle, attacker, target, choices), out_file)
     out.print(text(f"drawing written to {out_file}"))

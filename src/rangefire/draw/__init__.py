@@ -11,7 +11,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -44,9 +44,11 @@ SCENES: dict[str, SceneFunction] = {
 
 
 def battle_scene(ruleset: Ruleset[Any, Any], battle: Any, attacker: str | None = None,
-                 target: str | None = None) -> Scene:
+                 target: str | None = None, choices: Mapping[str, object] | None = None) -> Scene:
     """The scene of a battle: with an attacker, the check of every enemy marked legal or refused (with the
-    clause); with a target, or where the rules choose the target themselves, that check's line drawn."""
+    clause); with a target, or where the rules choose the target themselves, that check's line drawn, with the
+    player's ``choices`` made (an Arcane Legions side, an order: the line is the attack's as it would be made).
+    The other enemies are marked as the engine checks them unchosen: a choice is the chosen target's."""
     try:
         make = SCENES[ruleset.key]
     except KeyError:
@@ -54,8 +56,11 @@ def battle_scene(ruleset: Ruleset[Any, Any], battle: Any, attacker: str | None =
     if attacker is None:
         if target is not None:
             raise RangefireError("a target needs an attacker: name the attacker too")
+        if choices:
+            raise RangefireError("choices need an attacker: name the attacker too")
         return make(battle, None, None)
-    check: Check | None = ruleset.check(battle, Attack(attacker, target))  # an unknown id is bad input, raised
+    # an unknown id or a choice the game does not declare is bad input, raised
+    check: Check | None = ruleset.check(battle, ruleset.attack(attacker, target, choices or {}))
     if target is None and check is not None and not check.is_legal:
         check = None  # the rules chose no target: nothing to draw a line to
     checks = [ruleset.check(battle, Attack(attacker, uid)) for uid in ruleset.enemies(battle, attacker)]
@@ -63,9 +68,9 @@ def battle_scene(ruleset: Ruleset[Any, Any], battle: Any, attacker: str | None =
 
 
 def draw_battle(ruleset: Ruleset[Any, Any], battle: Any, attacker: str | None = None,
-                target: str | None = None) -> str:
+                target: str | None = None, choices: Mapping[str, object] | None = None) -> str:
     """The battle as SVG text (see :func:`battle_scene` for what is marked)."""
-    return render_svg(battle_scene(ruleset, battle, attacker, target))
+    return render_svg(battle_scene(ruleset, battle, attacker, target, choices))
 
 
 def svg_to_png(svg_text: str) -> bytes:

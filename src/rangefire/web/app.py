@@ -29,6 +29,7 @@ from rangefire.rulesets import RULESETS, find_ruleset
 from rangefire.web.bodies import (
     MAX_BODY_BYTES,
     MAX_CREATE_BYTES,
+    MAX_QUERY_CHOICES,
     AttackBody,
     B,
     CreateBody,
@@ -36,6 +37,7 @@ from rangefire.web.bodies import (
     EndTurnBody,
     ResolveBody,
     parse_body,
+    query_choices,
     read_limited,
     schema,
 )
@@ -266,10 +268,12 @@ def create_app(db_path: str | Path, *, static_dir: str | Path | None = None, kee
         return await run(request, battle_id, lambda loaded, role: battles.actions(loaded.row.id))
 
     @app.get("/api/battles/{battle_id}/drawing.svg", response_class=Response)
-    async def drawing(request: Request, battle_id: BattleId, attacker: UnitId = None,
-                      target: UnitId = None) -> Response:
-        """The battle drawn as ``rangefire show`` draws it; with an attacker its targets marked."""
-        svg = await run(request, battle_id, lambda loaded, role: battles.drawing(loaded, attacker, target))
+    async def drawing(request: Request, battle_id: BattleId, attacker: UnitId = None, target: UnitId = None,
+                      choices: Annotated[str | None, Query(max_length=MAX_QUERY_CHOICES)] = None) -> Response:
+        """The battle drawn as ``rangefire show`` draws it; with an attacker its targets marked, with a target
+        the line, made with the player's ``choices`` (JSON, as an attack's: ``{"from_side": "left"}``)."""
+        chosen = query_choices(choices)
+        svg = await run(request, battle_id, lambda loaded, role: battles.drawing(loaded, attacker, target, chosen))
         return Response(svg, media_type="image/svg+xml",
                         headers={"Content-Security-Policy": SVG_POLICY, "Cache-Control": "no-store"})
 

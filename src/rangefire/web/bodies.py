@@ -45,6 +45,12 @@ class AttackBody(Body):
     choices: dict[Name, ChoiceValue] = Field(default_factory=dict, max_length=20)
 
 
+class ChoicesQuery(Body):
+    """The player's choices given in a query (``drawing.svg?choices={"from_side": "left"}``), as an attack's."""
+
+    choices: dict[Name, ChoiceValue] = Field(default_factory=dict, max_length=20)
+
+
 class ResolveBody(AttackBody):
     """An attack to play: with ``dice`` entered by stage where the battle allows it; with ``ask``, a stage
     not given is answered with the question to ask (400 ``dice-needed``) instead of an error."""
@@ -89,22 +95,41 @@ def parse_body(raw: bytes, model: type[B]) -> B:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise ApiError(400, "invalid_input", "the body is not UTF-8 text") from None
-    data: dict[str, Any] = {}
-    if text.strip():
-        try:
-            data = parse_scenario(text, "json", source="body")
-        except LimitError as exc:
-            raise from_library(exc) from None
-        except ScenarioError as exc:
-            raise ApiError(400, "invalid_input", str(exc)) from None
+    return _validated(model, _parsed(text, "body") if text.strip() else {}, "body")
+
+
+#: A query's choices are a few names and values: far less than a body.
+MAX_QUERY_CHOICES = 4096
+
+
+def query_choices(text: str | None) -> dict[str, Any]:
+    """The ``choices`` query parameter: JSON text read and checked as an attack body's ``choices`` are."""
+    if text is None or not text.strip():
+        return {}
+    if len(text) > MAX_QUERY_CHOICES:
+        raise ApiError(400, "invalid_input", f"choices: {len(text):,} characters; at most {MAX_QUERY_CHOICES:,}")
+    return dict(_validated(ChoicesQuery, {"choices": _parsed(text, "choices")}, "query").choices)
+
+
+def _parsed(text: str, source: str) -> dict[str, Any]:
+    """JSON text checked as a scenario file's is (duplicate keys, depth, number length), a mapping."""
+    try:
+        return parse_scenario(text, "json", source=source)
+    except LimitError as exc:
+        raise from_library(exc) from None
+    except ScenarioError as exc:
+        raise ApiError(400, "invalid_input", str(exc)) from None
+
+
+def _validated(model: type[B], data: dict[str, Any], where: str) -> B:
     try:
         return model.model_validate(data)
     except ValidationError as exc:
         errors = exc.errors()
         problems = [format_error(e) for e in errors[:20]]
         more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
-        raise ApiError(422, "invalid_request", f"body: {problems[0]}{more}", path=validation_path(errors[0]["loc"]),
-                       problems=problems) from None
+        raise ApiError(422, "invalid_request", f"{where}: {problems[0]}{more}",
+                       path=validation_path(errors[0]["loc"]), problems=problems) from None
 
 
 def schema(model: type[Body]) -> dict[str, Any]:

@@ -254,10 +254,11 @@ class Battles:
         advised = advise(loaded.ruleset, loaded.state, side, outcome)
         return {"format": FORMAT, **advised.to_dict(refused=refused), "house_rules": _house(loaded.state)}
 
-    def drawing(self, loaded: Loaded, attacker: str | None, target: str | None) -> str:
+    def drawing(self, loaded: Loaded, attacker: str | None, target: str | None,
+                choices: Mapping[str, Any] | None = None) -> str:
         from rangefire.draw import draw_battle
 
-        return draw_battle(loaded.ruleset, loaded.state, attacker, target)
+        return draw_battle(loaded.ruleset, loaded.state, attacker, target, choices)
 
     def check(self, loaded: Loaded, ask: AttackAsk) -> dict[str, Any]:
         ruleset, battle = loaded.ruleset, loaded.state

@@ -62,10 +62,11 @@ export class Api {
 
   get(path) { return this.request("GET", path); }
   post(path, body = {}) { return this.request("POST", path, body); }
-  drawing(attacker, target) {
+  drawing(attacker, target, choices = {}) {
     const q = new URLSearchParams();
     if (attacker) q.set("attacker", attacker);
     if (target) q.set("target", target);
+    if (Object.keys(choices).length) q.set("choices", JSON.stringify(choices));
     const tail = q.toString() ? `?${q}` : "";
     return this.request("GET", `/drawing.svg${tail}`, undefined, "image/svg+xml");
   }

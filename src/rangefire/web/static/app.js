@@ -87,8 +87,12 @@ async function refresh(reason) {
 
 async function drawTable() {
   // The line is drawn to the model the attack is at: a nomination (BU-4.2) moves it off the declared target.
+  // Otherwise it is the attack as chosen (an Arcane Legions side, an order); a swerve line of play moves
+  // nothing on the table, so it is not sent.
   const plan = S.check && S.check.legal ? S.check.plan : null;
-  const text = await S.api.drawing(S.attacker, (plan && plan.target) || S.target);
+  const moved = Boolean(plan && plan.target && plan.target !== S.target);
+  const { actions, ...chosen } = attackBody().choices;
+  const text = await S.api.drawing(S.attacker, moved ? plan.target : S.target, moved || !S.target ? {} : chosen);
   const svg = parseDrawing(text);
   for (const g of svg.querySelectorAll("g[data-unit]")) {
     const uid = g.getAttribute("data-unit");
