@@ -253,3 +253,13 @@ def test_resolve_refuses_a_torn_log_before_playing_or_writing(tmp_path):
                ok=2)
     assert "the last line is incomplete" in proc.stderr and not (tmp_path / "o.yaml").exists()
     assert log.read_bytes() == b'{"format": 1, "action": "end-tu'
+
+
+@pytest.mark.parametrize("scenario", ["-", str(example_path("wheatfield.yaml"))])
+def test_a_log_is_never_read_from_standard_input(scenario):
+    """``replay SCENARIO -``: a log is the file --log appended to; the message says so, before standard input is
+    read for a scenario (``replay - -`` used to say that standard input held no scenario)."""
+    proc = subprocess.run([sys.executable, "-m", "rangefire.cli", "replay", scenario, "-"], input="",
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert "a log is read from its file" in proc.stderr and "standard input" in proc.stderr

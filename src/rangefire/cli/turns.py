@@ -99,6 +99,9 @@ def replay(
     from rangefire.record import read_log, replay_steps
 
     with user_errors(as_json):
+        if str(log_path) == "-":  # said before standard input is read for the scenario, if it is
+            raise RangefireError("LOG: a log is read from its file (the one --log appended the actions to), not "
+                                 "from standard input")
         ruleset, battle, as_written = load_set(scenario, settings)
         actions = read_log(log_path)
         steps = []
