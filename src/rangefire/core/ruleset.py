@@ -59,6 +59,8 @@ class Ruleset(ABC, Generic[B, P, OutcomeT]):
     - ``_allowed_values(battle, attack, choice)``: the values a choice may take in this battle, where they depend
       on it (by default the declared ``allowed``);
     - ``_check(battle, attack)``: a plan, or the refusals with their clauses;
+    - ``_check_many(battle, attacks)``: the same for many attacks of one battle (by default one by one; a game
+      whose checks share work, such as one screen of every pair's sight, overrides it);
     - ``_odds(plan)``: the exact distributions;
     - ``_resolve(plan, source)``: the log and the outcome of one attack;
     - ``_apply(battle, resolution)``: the battle after it.
@@ -131,13 +133,31 @@ class Ruleset(ABC, Generic[B, P, OutcomeT]):
         Raises :class:`UnknownUnitError` for an id the battle does not hold and :class:`ChoiceError` for a choice
         this game does not have or a value it does not allow: that is bad input, not a refusal by the rules.
         """
-        attack = Attack(attack.attacker, attack.target, self._read_choices(attack.choices))
+        attack = self._read_attack(attack, self._unit_ids(battle))
+        return self._checked(attack, self._check(battle, attack))
+
+    def check_many(self, battle: B, attacks: Sequence[Attack]) -> list[Check]:
+        """:meth:`check` for every attack of one battle, in order, with the same answers word for word: a game
+        that shares work between the checks of one battle (a screen of every pair's sight at once) does it in
+        ``_check_many``; by default each attack is checked in turn. Bad input in any attack (an unknown id, a
+        choice this game does not have) is raised before anything is checked."""
         ids = self._unit_ids(battle)
+        read = [self._read_attack(attack, ids) for attack in attacks]
+        results = self._check_many(battle, read)
+        if len(results) != len(read):
+            raise AssertionError(f"{self.key}: {len(results)} answers to {len(read)} attacks")
+        return [self._checked(attack, result) for attack, result in zip(read, results, strict=True)]
+
+    def _read_attack(self, attack: Attack, ids: Sequence[str]) -> Attack:
+        """The attack with its choices read; an id the battle does not hold raised as bad input."""
+        attack = Attack(attack.attacker, attack.target, self._read_choices(attack.choices))
         for role, uid in (("attacker", attack.attacker), ("target", attack.target)):
             if uid is not None and uid not in ids:
                 known = ", ".join(ids) or "none"
                 raise UnknownUnitError(f"{role} {uid!r} is not in this battle (units: {known})")
-        result = self._check(battle, attack)
+        return attack
+
+    def _checked(self, attack: Attack, result: P | Sequence[Refusal]) -> Check:
         if isinstance(result, Plan):
             return Check(attack.attacker, result.target, plan=result)
         refusals = tuple(result)
@@ -373,6 +393,11 @@ class Ruleset(ABC, Generic[B, P, OutcomeT]):
 
     @abstractmethod
     def _check(self, battle: B, attack: Attack) -> P | Sequence[Refusal]: ...
+
+    def _check_many(self, battle: B, attacks: Sequence[Attack]) -> Sequence[P | Sequence[Refusal]]:
+        """``_check`` of each attack in turn (the default). A game overrides it to share work between the
+        attacks of one battle; its answers must be those of ``_check``, word for word."""
+        return [self._check(battle, attack) for attack in attacks]
 
     @abstractmethod
     def _odds(self, plan: P) -> Odds: ...
