@@ -42,17 +42,9 @@ from rangefire.rulesets.bushido.dice import (
     wound_roll,
     wounds_for,
 )
+from rangefire.rulesets.bushido.lookups import PairByPair, Screened
 from rangefire.rulesets.bushido.scenario import CHART_ROLLS, CHART_SLS, KEY, Battle, Options, Turn, Unit, cross_problems
-from rangefire.rulesets.bushido.table import (
-    Nominee,
-    band,
-    cover,
-    crossing,
-    in_contact,
-    in_zone,
-    nominees,
-    sight,
-)
+from rangefire.rulesets.bushido.table import Nominee, cover, crossing
 
 __all__ = ["Battle", "Bushido", "BushidoOutcome", "BushidoPlan", "Unit"]
 
@@ -302,30 +294,50 @@ class Bushido(Ruleset[Battle, BushidoPlan, BushidoOutcome]):
 
     # -- check and plan --------------------------------------------------------------------------
     def _check(self, battle: Battle, attack: Attack) -> BushidoPlan | Sequence[Refusal]:
+        return self._check_with(battle, attack, PairByPair(battle))
+
+    def _check_many(self, battle: Battle, attacks: Sequence[Attack]) -> list[BushidoPlan | Sequence[Refusal]]:
+        """Every attack checked as :meth:`_check` checks it, the table's answers worked out together
+        (:class:`~rangefire.rulesets.bushido.lookups.Screened`): contact and zones of control once a shooter
+        and enemy [BU-3.3], then sight and range of every pair a shooter may fire on in one screen [BU-2.1,
+        BU-3.4], then the nominations of every pair that passes [BU-4.2]; the checks themselves one by one."""
+        look = Screened(battle)
+        units = {u.id: u for u in battle.units}
+        shooters = [units[uid] for uid in dict.fromkeys(a.attacker for a in attacks)]
+        look.screen_eligibility(shooters)
+        eligible = {s.id for s in shooters if not self._eligibility(battle, s, look)}
+        pairs = [(units[a.attacker], units[a.target]) for a in attacks
+                 if a.target is not None and a.attacker in eligible and units[a.target].side != units[a.attacker].side]
+        look.screen_sights(pairs)
+        look.screen_nominees([(s, t) for s, t in pairs if s.weapon is not None and look.sight(s, t).is_clear
+                              and look.band(s, t, s.weapon) is not None])
+        return [self._check_with(battle, attack, look) for attack in attacks]
+
+    def _check_with(self, battle: Battle, attack: Attack, look: PairByPair) -> BushidoPlan | Sequence[Refusal]:
         shooter = battle.unit(attack.attacker)
         if attack.target is None:
             return [Refusal("BU-3.2", "name the target model with --target")]
         declared = battle.unit(attack.target)
-        refusals = self._eligibility(battle, shooter)
+        refusals = self._eligibility(battle, shooter, look)
         if declared.side == shooter.side:
             refusals.append(Refusal("BU-3.2", f"{declared.id} is on {shooter.side}'s side, not an enemy model"))
         elif not refusals:
-            seen = sight(battle, shooter, declared)
+            seen = look.sight(shooter, declared)
             if not seen.is_clear:
                 refusals.append(Refusal("BU-3.2", f"{shooter.id} has no line of sight to {declared.id}: "
                                                   f"{seen.describe()}"))
             assert shooter.weapon is not None
-            if band(shooter, declared, shooter.weapon) is None:
+            if look.band(shooter, declared, shooter.weapon) is None:
                 refusals.append(Refusal("BU-3.4", f"{declared.id} is {shooter.disc.gap(declared.disc):.2f} in away, "
                                                   f"beyond the {shooter.weapon.name}'s long range of "
                                                   f"{float(shooter.weapon.long):g} in"))
         if refusals:
             return refusals
-        found = tuple(nominees(battle, shooter, declared))
+        found = tuple(look.nominees(shooter, declared))
         wanted = attack.choice("redirect_to") or None  # an empty answer keeps the declared target
         if wanted is None:
-            alternatives = tuple(self._plan(battle, shooter, declared, battle.unit(n.id), ()) for n in found)
-            return self._plan(battle, shooter, declared, declared, found, alternatives)
+            alternatives = tuple(self._plan(battle, look, shooter, declared, battle.unit(n.id), ()) for n in found)
+            return self._plan(battle, look, shooter, declared, declared, found, alternatives)
         if wanted not in self._unit_ids(battle):
             known = ", ".join(self._unit_ids(battle))
             raise ChoiceError("redirect_to", f"redirect_to {wanted!r} is not in this battle (units: {known})")
@@ -334,9 +346,9 @@ class Bushido(Ruleset[Battle, BushidoPlan, BushidoOutcome]):
         match = [n for n in found if n.id == wanted]
         if not match:
             return [Refusal("BU-4.2", self._why_not_nominee(battle, shooter, declared, battle.unit(wanted)))]
-        return self._plan(battle, shooter, declared, battle.unit(wanted), found)
+        return self._plan(battle, look, shooter, declared, battle.unit(wanted), found)
 
-    def _eligibility(self, battle: Battle, shooter: Unit) -> list[Refusal]:
+    def _eligibility(self, battle: Battle, shooter: Unit, look: PairByPair) -> list[Refusal]:
         """Whether this model may make a ranged attack at all [BU-3.1, BU-3.3, BU-3.5]."""
         refusals = []
         if shooter.attacked and battle.options.one_attack_per_turn:
@@ -353,10 +365,10 @@ class Bushido(Ruleset[Battle, BushidoPlan, BushidoOutcome]):
         elif shooter.weapon.ammo == 0:
             refusals.append(Refusal("BU-3.5", f"{shooter.id}'s {shooter.weapon.name} has no Ammo left"))
         enemies = [u for u in battle.units if u.side != shooter.side]
-        touching = [u.id for u in enemies if in_contact(shooter, u)]
+        touching = [u.id for u in enemies if look.in_contact(shooter, u)]
         if touching:
             refusals.append(Refusal("BU-3.3", f"{shooter.id} is in base contact with {', '.join(touching)}"))
-        zones = [u.id for u in enemies if u.id not in touching and in_zone(battle, u, shooter)]
+        zones = [u.id for u in enemies if u.id not in touching and look.in_zone(u, shooter)]
         if zones:
             zone = _inches(battle.options.zone_of_control)
             refusals.append(Refusal("BU-3.3", f"{shooter.id} is in the zone of control of {', '.join(zones)} "
@@ -372,12 +384,12 @@ class Bushido(Ruleset[Battle, BushidoPlan, BushidoOutcome]):
                     "BU-4.3) crosses neither its base nor a zone of control it sees")
         return f"{model.id} does not qualify: it has no line of sight to {shooter.id}"
 
-    def _plan(self, battle: Battle, shooter: Unit, declared: Unit, target: Unit, found: tuple[Nominee, ...],
-              alternatives: tuple[BushidoPlan, ...] = ()) -> BushidoPlan:
+    def _plan(self, battle: Battle, look: PairByPair, shooter: Unit, declared: Unit, target: Unit,
+              found: tuple[Nominee, ...], alternatives: tuple[BushidoPlan, ...] = ()) -> BushidoPlan:
         weapon = shooter.weapon
         assert weapon is not None and shooter.rcp is not None
         redirected = target.id != declared.id
-        band_ = band(shooter, target, weapon)
+        band_ = look.band(shooter, target, weapon)
         covered, seen, cover_by = cover(battle, shooter, target)
         notes = [LogLine("BU-2.1", f"line of sight to {target.id} {seen.describe()}")]
         options = battle.options
