@@ -39,19 +39,22 @@ left to the engine, as ``check`` gives them).
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
 from rangefire.analysis.targets import MAX_PAIRS, attackers_of
-from rangefire.core import Attack, LimitError, Odds, Plan, RangefireError, Refusal, Ruleset
+from rangefire.core import Attack, Check, LimitError, Odds, Plan, RangefireError, Refusal, Ruleset
 from rangefire.core.numbers import fraction_str
 
 #: At most this many checks of candidate attacks in one ask: a pair with choices is weighed once for each
 #: legal combination (Arcane Legions: the two orders, then sixteen side pairs of a legal one), each a check and
 #: perhaps its odds, a few milliseconds. Past it the ask is refused before the work, naming the bound.
 MAX_CHECKS = 18 * MAX_PAIRS
+
+#: The attacker's choices of one candidate attack, by name, in the order declared.
+Chosen = tuple[tuple[str, str], ...]
 
 
 @dataclass(frozen=True)
@@ -187,16 +190,15 @@ def advise(ruleset: Ruleset[Any, Any], battle: Any, side: str, outcome: str | No
     refused: list[Refused] = []
     not_computed: list[NotComputed] = []
     place = {uid: i for i, uid in enumerate(ruleset.unit_ids(battle))}
-    for uid in attackers:
-        for enemy in enemies[uid]:
-            best, refusals, limits = weigher.pair(uid, enemy)
-            not_computed += limits
-            if best is None:
-                if refusals:
-                    refused.append(Refused(uid, enemy, refusals))
-                continue
-            # ties keep the file order of attacker and target (the choices' order is settled in the pair)
-            found.append(((-best.value, place[uid], place[enemy]), best))
+    every = [(uid, enemy) for uid in attackers for enemy in enemies[uid]]
+    for (uid, enemy), (best, refusals, limits) in zip(every, weigher.pairs(every), strict=True):
+        not_computed += limits
+        if best is None:
+            if refusals:
+                refused.append(Refused(uid, enemy, refusals))
+            continue
+        # ties keep the file order of attacker and target (the choices' order is settled in the pair)
+        found.append(((-best.value, place[uid], place[enemy]), best))
     found.sort(key=lambda item: item[0])
     ranked = tuple(replace(a, rank=i) for i, (_, a) in enumerate(found, start=1))
     return Advised(ruleset.key, side, name, is_event, ranked, tuple(refused), tuple(not_computed), pairs,
@@ -224,7 +226,7 @@ class _Grid:
 
 
 class _Weigher:
-    """Weighs the candidate attacks of one pair; counts the checks made against :data:`MAX_CHECKS`."""
+    """Weighs the candidate attacks of every pair; counts the checks made against :data:`MAX_CHECKS`."""
 
     def __init__(self, ruleset: Ruleset[Any, Any], battle: Any, outcome: str, is_event: bool) -> None:
         self.ruleset, self.battle, self.outcome, self.is_event = ruleset, battle, outcome, is_event
@@ -232,32 +234,52 @@ class _Weigher:
         self.first, self.side_names, self.side_values = grid.first, grid.side_names, grid.side_values
         self.checks = 0
 
-    def _check(self, attack: Attack) -> Any:
-        self.checks += 1
+    def _check_many(self, attacks: list[Attack]) -> list[Check]:
+        """The game's checks of these attacks, asked together (a game shares the work of one battle's checks)."""
+        self.checks += len(attacks)
         if self.checks > MAX_CHECKS:
             raise LimitError(f"advice checks at most {MAX_CHECKS} candidate attacks in one ask; this side's "
                              "units and their choices need more")
-        return self.ruleset.check(self.battle, attack)
+        return self.ruleset.check_many(self.battle, attacks)
 
-    def pair(self, attacker: str, enemy: str) -> tuple[Advice | None, tuple[Refusal, ...], list[NotComputed]]:
-        """The best attack of this pair (None where none is legal or none has odds), the refusals of the attack
-        with every choice left to the engine, and the legal choices whose odds were not computed."""
-        default = self._check(Attack(attacker, enemy))
-        refusals: tuple[Refusal, ...] = default.refusals
+    def pairs(self, pairs: list[tuple[str, str]]) -> list[tuple[Advice | None, tuple[Refusal, ...],
+                                                               list[NotComputed]]]:
+        """For each (attacker, enemy) pair: its best attack (None where none is legal or none has odds), the
+        refusals of the attack with every choice left to the engine, and the legal choices whose odds were not
+        computed. The checks are asked in three rounds, each for every pair at once: the attacks with every
+        choice left to the engine; with each combination of the fixed-value choices; with each combination of
+        sides under a legal one. The same checks as pair by pair, so the same answers and the same count."""
         layers = self.first or [()]
+        defaults = self._check_many([Attack(a, e) for a, e in pairs])
+        given_asks = [(n, given) for n in range(len(pairs)) for given in layers if given]
+        given_checks = self._check_many([Attack(*pairs[n], given) for n, given in given_asks])
+        checked: dict[tuple[int, Chosen], Check] = {(n, ()): defaults[n] for n in range(len(pairs))}
+        checked.update(zip(given_asks, given_checks, strict=True))
+        side_asks = [(n, (*given, *zip(self.side_names, values, strict=True)))
+                     for n in range(len(pairs)) for given in layers if checked[(n, given)].plan is not None
+                     for values in (self.side_values if self.side_names else ())]
+        checked.update(zip(side_asks, self._check_many([Attack(*pairs[n], chosen) for n, chosen in side_asks]),
+                           strict=True))
+        return [self._pair(n, attacker, enemy, layers, checked) for n, (attacker, enemy) in enumerate(pairs)]
+
+    def _pair(self, n: int, attacker: str, enemy: str, layers: Sequence[Chosen],
+              checked: Mapping[tuple[int, Chosen], Check]) -> tuple[
+                  Advice | None, tuple[Refusal, ...], list[NotComputed]]:
+        """The best attack of pair ``n`` from its checks, weighed in the order declared."""
+        refusals: tuple[Refusal, ...] = checked[(n, ())].refusals
         best: Advice | None = None
         limits: list[NotComputed] = []
         for given in layers:
-            checked = default if not given else self._check(Attack(attacker, enemy, given))
-            if checked.plan is None:
+            plan_of_given = checked[(n, given)].plan
+            if plan_of_given is None:
                 continue
             if not self.side_names:
-                candidates = [(given, checked.plan)]
+                candidates = [(given, plan_of_given)]
             else:
                 candidates = []
                 for values in self.side_values:
                     chosen = (*given, *zip(self.side_names, values, strict=True))
-                    explicit = self._check(Attack(attacker, enemy, chosen))
+                    explicit = checked[(n, chosen)]
                     if explicit.plan is not None:
                         candidates.append((chosen, explicit.plan))
             for chosen, plan in candidates:

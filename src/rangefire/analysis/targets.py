@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from rangefire.core import Attack, LimitError, RangefireError, Refusal, Ruleset, UnknownUnitError
+from rangefire.core import Attack, Check, LimitError, RangefireError, Refusal, Ruleset, UnknownUnitError
 from rangefire.core.numbers import fraction_str
 
 #: At most this many (attacker, enemy) pairs in one table: a pair is a whole check and its odds (a few
@@ -97,11 +97,14 @@ def targets(ruleset: Ruleset[Any, Any], battle: Any, side: str | None = None,
         whose = f"side {side}" if side is not None else "the battle"
         raise LimitError(f"{whose} has {pairs} attacker and enemy pairs; a table checks at most {MAX_PAIRS} "
                          "within seconds: ask for one side (--side) or one unit's targets (--attacker)")
+    # every pair checked in one ask of the game: a game shares the work of one battle's checks (Bushido screens
+    # every pair's sight at once), with the answers of checking each pair alone
+    checks = iter(ruleset.check_many(battle, [Attack(uid, enemy) for uid in attackers for enemy in enemies[uid]]))
     rows = []
     for uid in attackers:
         chosen = _chosen(ruleset, battle, uid)
         for enemy in enemies[uid]:
-            rows.append(_row(ruleset, battle, uid, enemy, chosen))
+            rows.append(_row(ruleset, battle, uid, enemy, chosen, next(checks)))
     return rows
 
 
@@ -118,10 +121,10 @@ def _chosen(ruleset: Ruleset[Any, Any], battle: Any, attacker: str) -> tuple[str
     return (plan.target, *(t for t in tied if t != plan.target))
 
 
-def _row(ruleset: Ruleset[Any, Any], battle: Any, attacker: str, enemy: str, chosen: tuple[str, ...]) -> TargetRow:
+def _row(ruleset: Ruleset[Any, Any], battle: Any, attacker: str, enemy: str, chosen: tuple[str, ...],
+         checked: Check) -> TargetRow:
     base: dict[str, Any] = {"attacker": attacker, "side": ruleset.side_of(battle, attacker), "target": enemy,
                             "target_side": ruleset.side_of(battle, enemy)}
-    checked = ruleset.check(battle, Attack(attacker, enemy))
     if checked.plan is None:
         return TargetRow(**base, legal=False, refusals=checked.refusals)
     marked: dict[str, Any] = {"chosen": enemy in chosen,

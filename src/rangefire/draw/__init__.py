@@ -63,7 +63,7 @@ def battle_scene(ruleset: Ruleset[Any, Any], battle: Any, attacker: str | None =
     check: Check | None = ruleset.check(battle, ruleset.attack(attacker, target, choices or {}))
     if target is None and check is not None and not check.is_legal:
         check = None  # the rules chose no target: nothing to draw a line to
-    checks = [ruleset.check(battle, Attack(attacker, uid)) for uid in ruleset.enemies(battle, attacker)]
+    checks = ruleset.check_many(battle, [Attack(attacker, uid) for uid in ruleset.enemies(battle, attacker)])
     return make(battle, check, checks)
 
 
