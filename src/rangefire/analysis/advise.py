@@ -233,6 +233,9 @@ class _Weigher:
         grid = _Grid.of(ruleset)
         self.first, self.side_names, self.side_values = grid.first, grid.side_names, grid.side_values
         self.checks = 0
+        # each distribution's mean once: a game may hand the same distribution to many plans (Bushido keeps its
+        # odds by the dice); kept by identity, with the distribution, so no id is reused while the memo lives
+        self._means: dict[int, tuple[Any, Fraction]] = {}
 
     def _check_many(self, attacks: list[Attack]) -> list[Check]:
         """The game's checks of these attacks, asked together (a game shares the work of one battle's checks)."""
@@ -316,13 +319,20 @@ class _Weigher:
             rank=0, attacker=attacker, side=self.ruleset.side_of(self.battle, attacker), target=enemy,
             target_side=self.ruleset.side_of(self.battle, enemy), fired_at=shot.plan.target, choices=chosen,
             response=answer, dice=shot.plan.dice_text(), outcome=self.outcome, value=value,
-            means={k: _mean(d) for k, d in shot.outcomes.items()}, events=dict(shot.events), exact=shot.exact)
+            means={k: self.mean(d) for k, d in shot.outcomes.items()}, events=dict(shot.events), exact=shot.exact)
 
     def value_of(self, odds: Odds) -> Fraction:
         """The expected value ranked by: an outcome's mean, an event's probability."""
         if self.is_event:
             return Fraction(odds.events[self.outcome])
-        return _mean(odds.outcomes[self.outcome])
+        return self.mean(odds.outcomes[self.outcome])
+
+    def mean(self, dist: Any) -> Fraction:
+        """A distribution's mean (as its ``to_dict`` gives it), worked out once for each distribution object."""
+        kept = self._means.get(id(dist))
+        if kept is None:
+            kept = self._means[id(dist)] = (dist, _mean(dist))
+        return kept[1]
 
 
 def _mean(dist: Any) -> Fraction:

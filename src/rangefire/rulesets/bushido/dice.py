@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from fractions import Fraction
+from functools import lru_cache
 
 from rangefire.dice import Dist
 from rangefire.rulesets.bushido.scenario import RULES_WOUND_CHART
@@ -124,10 +125,13 @@ def wound_dist(modifier: int) -> Dist[int]:
     return Dist.die(FACES).map(lambda d: wound_roll(d, modifier))
 
 
+@lru_cache(maxsize=4096)
 def attack_odds(attack_dice: int, defense_dice: int, wound_modifier: int, cap: int | None = None,
                 chart: Chart = WOUND_CHART, attacker_wins_ties: bool = True) -> tuple[Dist[int], Dist[int], Fraction]:
     """Wounds (0 on a miss), the attacker's SL given a hit, and the chance of a hit [BU-6, BU-7], on ``chart``
-    (the battle's wound chart) and with equal results and dice going as ``attacker_wins_ties`` says [BU-6.3]."""
+    (the battle's wound chart) and with equal results and dice going as ``attacker_wins_ties`` says [BU-6.3].
+    Kept (the distributions are immutable): a side's attacks, ranked or tabled, meet the same dice again and
+    again."""
     test = opposed_dist(attack_dice, defense_dice, cap, attacker_wins_ties)
     hit = test.p(lambda o: o[0])
     rolls = wound_dist(wound_modifier)
