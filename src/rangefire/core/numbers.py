@@ -22,21 +22,33 @@ def fraction_str(p: Fraction | int) -> str:
 
 def percent(p: Fraction | float, places: int = 1) -> str:
     """A probability for people, to ``places`` decimal places: exactly 0 and 1 as ``0%`` and ``100%``, and a
-    chance that is there but too small (or too near certain) to show never rounded to either.
+    chance that is there but would round to either shown as ``<0.1%`` or ``>99.9%`` (rounded exactly, half to
+    even, as the web table rounds it).
 
     >>> percent(Fraction(1, 3)), percent(Fraction(1, 3), 2), percent(0), percent(Fraction(1))
     ('33.3%', '33.33%', '0%', '100%')
     >>> percent(Fraction(1, 3000)), percent(Fraction(2999, 3000)), percent(0.00004, 2), percent(0.99996, 2)
     ('<0.1%', '>99.9%', '<0.01%', '>99.99%')
+    >>> percent(Fraction(1999, 2000)), percent(Fraction(19999, 20000), 2), percent(Fraction(1, 200), 0)
+    ('>99.9%', '>99.99%', '<1%')
+    >>> percent(Fraction(3, 2000)), percent(Fraction(1, 400))  # 0.15% and 0.25%: half to even
+    ('0.2%', '0.2%')
+    >>> percent(1.5)
+    Traceback (most recent call last):
+    ...
+    ValueError: a probability is between 0 and 1, got 1.5
     """
+    if p != p or not 0 <= p <= 1:  # p != p: not a number
+        raise ValueError(f"a probability is between 0 and 1, got {p!r}")
     if p == 0 or p == 1:
         return f"{int(p) * 100}%"
+    shown = round(Fraction(p) * 100, places)
     least = Fraction(1, 10**places)  # the last place shown, in percent
-    if p * 100 < least / 2:
+    if shown == 0:
         return f"<{float(least):.{places}f}%"
-    if p * 100 > 100 - least / 2:
+    if shown == 100:
         return f">{float(100 - least):.{places}f}%"
-    return f"{float(p) * 100:.{places}f}%"
+    return f"{float(shown):.{places}f}%"
 
 
 def parse_exact(value: Any) -> Fraction:

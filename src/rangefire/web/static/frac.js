@@ -35,11 +35,19 @@ export function toNumber(f) {
   return Number((f.num * scale) / f.den) / 1e12;
 }
 
+// A probability for people, as the command line prints it (rangefire.core.numbers.percent): exactly 0 and 1 as
+// "0%" and "100%", tenths of a percent rounded exactly (half to even), and a chance that would round to either
+// as "<0.1%" or ">99.9%".
 export function percent(f) {
-  const p = toNumber(f) * 100;
-  if (p > 0 && p < 0.1) return "<0.1%";
-  if (p < 100 && p > 99.9) return ">99.9%";
-  return `${p.toFixed(1)}%`;
+  if (f.num === 0n) return "0%";
+  if (f.num === f.den) return "100%";
+  const scaled = f.num * 1000n;
+  const whole = scaled / f.den;
+  const twice = 2n * (scaled % f.den);
+  const tenths = twice > f.den || (twice === f.den && whole % 2n === 1n) ? whole + 1n : whole;
+  if (tenths === 0n) return "<0.1%";
+  if (tenths === 1000n) return ">99.9%";
+  return `${tenths / 10n}.${tenths % 10n}%`;
 }
 
 // A distribution {value: "p/q"} as rows in the order of their values: exactly N and, where the values are
