@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Annotated
 
 import pytest
 import yaml
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from rangefire.core import ScenarioError
 from rangefire.core.options import OptionsModel, house_rules, option, option_path_problem, option_rows
@@ -85,8 +86,9 @@ def test_a_setting_is_checked_by_the_games_model_like_a_file():
     ("options.to_hit", None),  # a whole table: its model says what is wrong with the value
     ("options.to_hit.rifled-musket.long", None),
     ("options.to_hit.rifle.long", "options.to_hit.rifle: no such option (the options there: musket, rifled-musket)"),
-    ("options.cap.x", "options.cap is a single value; it has no 'x'"),
-    ("options.to_hit.musket.long.x.y", "options.to_hit.musket.long is a single value; it has no 'x'"),
+    ("options.cap.x", "options.cap.x: options.cap is a single value; it has no 'x'"),
+    ("options.to_hit.musket.long.x.y", "options.to_hit.musket.long.x.y: options.to_hit.musket.long is a single value; "
+                                       "it has no 'x'"),
     ("options.to_hit.muskt", "options.to_hit.muskt: no such option; did you mean options.to_hit.musket?"),
     ("options.zzz", "options.zzz: no such option (the options there: cap, to_hit)"),
 ])
@@ -96,8 +98,8 @@ def test_an_options_path_is_held_to_the_games_options(path, says):
 
 @pytest.mark.parametrize(("text", "says"), [
     # a step into a single value, rather than "must be 'none' or a whole number, got {"x": 1}"
-    ("options.cover_save.heavy.x=1", "with options.cover_save.heavy.x=1: options.cover_save.heavy is a single value; "
-                                     "it has no 'x'"),
+    ("options.cover_save.heavy.x=1", "with options.cover_save.heavy.x=1: options.cover_save.heavy.x: "
+                                     "options.cover_save.heavy is a single value; it has no 'x'"),
     ("options.cover_save.hevy=3", "options.cover_save.hevy: no such option; did you mean options.cover_save.heavy?"),
     ("options.to_hit.rifled_musket.short=3", "did you mean options.to_hit.rifled-musket?"),
 ])
@@ -217,3 +219,31 @@ def test_a_table_row_spelt_with_a_hyphen_is_written_back_as_the_scenario_spells_
     dumped = options.model_dump(mode="json")
     assert dumped["to_hit"]["rifled-musket"]["long"] == 2 and "rifle" not in dumped["to_hit"]
     assert _Options.model_validate(dumped) == options
+
+
+class _Rows(OptionsModel):
+    roll_1: int = option(1, "X-3.1", "one")
+    roll_2: int = option(2, "X-3.1", "two")
+    roll_10: int = option(10, "X-3.1", "ten")
+
+
+class _Wrapped(OptionsModel):
+    maybe: _Row | None = option(None, "X-4.1", "a table, or none")
+    kept: Annotated[_Row, Field(description="a table")] = option(_Row(), "X-4.1", "a table, annotated")
+    named: dict[str, int] = option({}, "X-4.1", "a mapping of names the game does not declare")
+    rolls: _Rows = option(_Rows(), "X-3.1", "a table of numbered rows")
+
+
+@pytest.mark.parametrize(("path", "says"), [
+    ("options.maybe.short", None),  # a table that may be none is stepped into
+    ("options.maybe.shrt", "options.maybe.shrt: no such option; did you mean options.maybe.short?"),
+    ("options.kept.long", None),
+    ("options.kept.long.x", "options.kept.long is a single value"),
+    ("options.named.anything", None),  # free keys: the model says what it takes
+    ("options.rolls.roll_11", "options.rolls.roll_11: no such option (the options there: roll_1, roll_2, roll_10)"),
+    ("options.rolls.roll_0", "(the options there: roll_1, roll_2, roll_10)"),
+    ("options.rolls.rol_1", "did you mean options.rolls.roll_1?"),
+])
+def test_an_options_path_goes_into_tables_however_they_are_annotated(path, says):
+    found = option_path_problem(_Wrapped, path)
+    assert found == says if says is None else says in (found or "")

@@ -13,6 +13,9 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
+import typing
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -126,23 +129,48 @@ def option_path_problem(model: type[BaseModel], path: str, prefix: str = "option
     or a table of them, spelt as a scenario spells it (``to_hit.rifled-musket``).
 
     ``options.cover_save.heavy.x`` (a step into a single value) and ``options.cover_save.hevy`` (a name the
-    table has not: the nearest it has is suggested) are said here, where the game's options are known, rather
-    than as the value the table's model would find in the wrong place.
+    table has not: the nearest it has is suggested, or its names listed where they differ only in a number,
+    as ``roll_1`` to ``roll_10`` do) are said here, where the game's options are known, rather than as the
+    value the table's model would find in the wrong place. A step into a mapping of free keys is not followed.
     """
     steps = path.split(".")[1:] if path.startswith(prefix + ".") else []
     here: type[BaseModel] | None = model
     for depth, step in enumerate(steps):
         walked = ".".join([prefix, *steps[:depth]])
         if here is None:
-            return f"{walked} is a single value; it has no {step!r}"
+            return f"{path}: {walked} is a single value; it has no {step!r}"
         spelt = {field.alias or name: field for name, field in here.model_fields.items()}  # as a scenario has it
         field = spelt.get(step)
         if field is None:
             close = difflib.get_close_matches(step, list(spelt), n=1)
+            if close and _DIGITS.sub("", close[0]) == _DIGITS.sub("", step):
+                close = []  # roll_11 is not "roll_1, perhaps": the names there are listed instead
             hint = f"; did you mean {walked}.{close[0]}?" if close else f" (the options there: {', '.join(spelt)})"
             return f"{walked}.{step}: no such option{hint}"
-        kind = field.annotation
-        here = kind if isinstance(kind, type) and issubclass(kind, BaseModel) else None
+        inner = _table_of(field.annotation)
+        if inner is _FREE:
+            return None
+        here = inner if isinstance(inner, type) else None
+    return None
+
+
+_DIGITS = re.compile(r"\d+")
+#: A table whose keys are not declared (a mapping): a path into it is for its model to judge.
+_FREE = object()
+
+
+def _table_of(annotation: Any) -> Any:
+    """The options model an option's annotation holds (through Annotated, Optional and unions), ``_FREE`` for a
+    mapping, None for a single value."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    origin = typing.get_origin(annotation)
+    if origin in (dict, Mapping) or (isinstance(origin, type) and issubclass(origin, Mapping)):
+        return _FREE
+    for arg in typing.get_args(annotation):
+        found = _table_of(arg)
+        if found is not None:
+            return found
     return None
 
 

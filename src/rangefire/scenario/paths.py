@@ -141,7 +141,7 @@ def _set(doc: dict[str, Any], steps: tuple[str, ...], value: Any) -> None:
     if isinstance(here, list):
         raise _PathError(f"{'.'.join(steps[:-1])} is a list: name an item by its id, then a field of it")
     if not isinstance(here, dict):
-        raise _PathError(f"{'.'.join(steps[:-1])} is a single value, not a mapping")
+        raise _PathError(f"{'.'.join(steps[:-1])} is a single value; it has no {last!r}")
     here[last] = value
 
 
