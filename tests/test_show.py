@@ -90,3 +90,27 @@ def test_show_keeps_an_old_picture_whole_when_refused(tmp_path: Path):
     out.write_text("<svg>old</svg>")
     run("show", str(example_path("wheatfield.yaml")), "-a", "nobody", "--out", str(out), ok=2)
     assert out.read_text() == "<svg>old</svg>"
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (("--from-side", "right"), "--from-side: a choice is made for an attack: name the attacker too"),
+    (("-a", "archers", "--from-side", "right"), "--from-side: a choice is made for an attack on a target: name the "
+                                                "target too"),
+    (("-a", "archers", "-t", "orc-band", "--from-side", "up"), "--from-side: 'up' is not one of front, right"),
+])
+def test_show_refuses_a_choice_it_cannot_draw_naming_its_option_AL_3_1(tmp_path: Path, args, says):
+    out = tmp_path / "ford.svg"
+    proc = run("show", str(example_path("ford.yaml")), "--out", str(out), *args, ok=2)
+    assert says in proc.stderr and len(proc.stderr.strip().splitlines()) == 1 and not out.exists()
+
+
+def test_show_marks_the_chosen_target_as_the_attack_chosen_is_checked_AL_3_1(tmp_path: Path):
+    """From the right side the archers' line to the orc band runs into the crag: the line is drawn blocked and
+    the orc band marked refused, as `check --from-side right` says; unchosen, both say it is legal."""
+    ford = str(example_path("ford.yaml"))
+    run("show", ford, "--out", str(tmp_path / "right.svg"), "-a", "archers", "-t", "orc-band", "--from-side", "right")
+    run("show", ford, "--out", str(tmp_path / "plain.svg"), "-a", "archers", "-t", "orc-band")
+    right, plain = (tmp_path / "right.svg").read_text(), (tmp_path / "plain.svg").read_text()
+    assert 'refused-target refused side-1" data-id="orc-band"' in right and 'line-of-fire blocked' in right
+    assert 'legal-target legal side-1" data-id="orc-band"' in plain and 'line-of-fire blocked' not in plain
+    assert run("check", ford, "-a", "archers", "-t", "orc-band", "--from-side", "right", ok=1).stdout

@@ -350,6 +350,9 @@ def test_drawing_makes_the_players_choices_as_show_does(new_battle, tmp_path):
     unchosen = battle.get(query).text
     chosen = battle.get(query + "&choices=" + quote(json.dumps({"from_side": "right"}))).text
     assert 'class="line-of-fire blocked' in chosen and 'class="line-of-fire blocked' not in unchosen
+    # the chosen target marked as the attack chosen is checked: refused from that side, legal unchosen
+    assert 'class="refused-target refused side-1" data-id="orc-band"' in chosen
+    assert 'class="legal-target legal side-1" data-id="orc-band"' in unchosen
     path = battle_file(tmp_path, battle)
     run("show", str(path), "-a", "archers", "-t", "orc-band", "--from-side", "right", "--out", str(tmp_path / "c.svg"))
     assert chosen == (tmp_path / "c.svg").read_text()
@@ -360,8 +363,13 @@ def test_drawing_makes_the_players_choices_as_show_does(new_battle, tmp_path):
     error_of(battle.get(query + "&choices=not-json"), 400, "invalid_input")
     error_of(battle.get(query + "&choices=" + quote('{"from_side": ["a"]}')), 422, "invalid_choice")
     error_of(battle.get(query + "&choices=" + quote('{"from_side": {"a": 1}}')), 422, "invalid_request")
-    error_of(battle.get(query + "&choices=" + "x" * 5000), 422, "invalid_request")
-    error_of(battle.get("/drawing.svg?choices=" + quote('{"from_side": "right"}')), 400, "invalid_input")
+    error = error_of(battle.get(query + "&choices=" + "x" * 5000), 400, "invalid_input")
+    assert error["message"] == "choices: 5,000 characters; at most 4,096"
+    error = error_of(battle.get("/drawing.svg?choices=" + quote('{"from_side": "right"}')), 422, "invalid_choice")
+    assert "a choice is made for an attack: name the attacker too" in error["message"]
+    error = error_of(battle.get("/drawing.svg?attacker=archers&choices=" + quote('{"from_side": "right"}')), 422,
+                     "invalid_choice")
+    assert error["message"] == "from_side: a choice is made for an attack on a target: name the target too"
 
 
 # -- acting ------------------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from rangefire.core import Attack, Check, RangefireError, Ruleset
+from rangefire.core import Attack, Check, ChoiceError, RangefireError, Ruleset
 from rangefire.core.scene import Scene
 from rangefire.draw.svg import render_svg
 from rangefire.rulesets.arcane_legions import scene as arcane_legions_scene
@@ -53,17 +53,24 @@ def battle_scene(ruleset: Ruleset[Any, Any], battle: Any, attacker: str | None =
         make = SCENES[ruleset.key]
     except KeyError:
         raise RangefireError(f"no drawing for the ruleset {ruleset.key!r}") from None
+    chosen = next(iter(choices or {}), None)
     if attacker is None:
         if target is not None:
             raise RangefireError("a target needs an attacker: name the attacker too")
-        if choices:
-            raise RangefireError("choices need an attacker: name the attacker too")
+        if chosen is not None:
+            raise ChoiceError(chosen, f"{chosen}: a choice is made for an attack: name the attacker too")
         return make(battle, None, None)
+    if chosen is not None and target is None and ruleset.chooses_target is None:
+        raise ChoiceError(chosen, f"{chosen}: a choice is made for an attack on a target: name the target too")
     # an unknown id or a choice the game does not declare is bad input, raised
     check: Check | None = ruleset.check(battle, ruleset.attack(attacker, target, choices or {}))
     if target is None and check is not None and not check.is_legal:
         check = None  # the rules chose no target: nothing to draw a line to
     checks = ruleset.check_many(battle, [Attack(attacker, uid) for uid in ruleset.enemies(battle, attacker)])
+    if chosen is not None and check is not None:
+        # the chosen target is marked as the attack chosen is checked (from the side chosen it may be refused),
+        # unless a nomination has moved that attack to another model, which keeps its own mark
+        checks = [check if c.target == check.target == target else c for c in checks]
     return make(battle, check, checks)
 
 

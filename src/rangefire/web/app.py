@@ -29,7 +29,6 @@ from rangefire.rulesets import RULESETS, find_ruleset
 from rangefire.web.bodies import (
     MAX_BODY_BYTES,
     MAX_CREATE_BYTES,
-    MAX_QUERY_CHOICES,
     AttackBody,
     B,
     CreateBody,
@@ -269,7 +268,7 @@ def create_app(db_path: str | Path, *, static_dir: str | Path | None = None, kee
 
     @app.get("/api/battles/{battle_id}/drawing.svg", response_class=Response)
     async def drawing(request: Request, battle_id: BattleId, attacker: UnitId = None, target: UnitId = None,
-                      choices: Annotated[str | None, Query(max_length=MAX_QUERY_CHOICES)] = None) -> Response:
+                      choices: str | None = None) -> Response:
         """The battle drawn as ``rangefire show`` draws it; with an attacker its targets marked, with a target
         the line, made with the player's ``choices`` (JSON, as an attack's: ``{"from_side": "left"}``)."""
         chosen = query_choices(choices)
