@@ -159,11 +159,11 @@ def test_whole_numbers_are_ticked_one_by_one_never_in_tenths(values):
 
 def test_a_far_out_value_narrows_its_gap_and_the_axis_is_marked_broken(tmp_path):
     """A house rule can put one outcome far from the rest (a wound chart cell of 100): drawn to scale, the other
-    bars would be slivers. A gap wider than MAX_GAP is drawn BROKEN_GAP wide, marked "//"; the values are ticked
+    bars would be slivers. A gap wider than MAX_GAP is drawn MAX_GAP wide, marked "//"; the values are ticked
     by name and the mean is placed in proportion within its gap."""
     import matplotlib.pyplot as plt
 
-    from rangefire.analysis.plots import BROKEN_GAP
+    from rangefire.analysis.plots import BROKEN_GAP, MAX_GAP
 
     dist = {0: Fraction(1, 4), 1: Fraction(1, 4), 2: Fraction(1, 4), 100: Fraction(1, 4)}  # mean 25.75
     fig = draw_series([Series("house rule", {"wounds": dist})], title="t")
@@ -172,6 +172,7 @@ def test_a_far_out_value_narrows_its_gap_and_the_axis_is_marked_broken(tmp_path)
         ticks = dict(zip([t.get_text() for t in ax.get_xticklabels()], ax.get_xticks(), strict=True))
         assert list(ticks) == ["0", "1", "2", "100"]
         assert ticks["100"] - ticks["2"] == BROKEN_GAP and ticks["1"] - ticks["0"] == 1
+        assert BROKEN_GAP >= MAX_GAP  # a gap narrowed is never drawn narrower than one drawn to scale
         bars = [p for p in ax.patches if p.get_height() > 0]
         assert all(b.get_width() > 0.5 for b in bars)  # not slivers: each bar most of a unit wide
         lo, hi = ax.get_xlim()
@@ -187,11 +188,13 @@ def test_a_far_out_value_narrows_its_gap_and_the_axis_is_marked_broken(tmp_path)
 def test_values_close_together_stand_at_their_own_places_unbroken():
     import matplotlib.pyplot as plt
 
-    dist = {0: Fraction(1, 3), 3: Fraction(1, 3), 9: Fraction(1, 3)}  # gaps of 3 and 6: none narrowed
+    from rangefire.analysis.plots import MAX_GAP
+
+    dist = {0: Fraction(1, 3), 2: Fraction(1, 3), 2 + MAX_GAP: Fraction(1, 3)}  # gaps of 2 and MAX_GAP: none narrowed
     fig = draw_series([Series("exact", {"hits": dist})], title="t")
     try:
         ax = next(ax for ax in fig.axes if ax.get_visible() and ax.get_title() == "hits")
         assert "//" not in [t.get_text() for t in ax.texts]
-        assert ax.get_xlim() == (-0.6, 9.6)
+        assert ax.get_xlim() == (-0.6, 2 + MAX_GAP + 0.6)
     finally:
         plt.close(fig)

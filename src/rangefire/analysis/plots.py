@@ -185,7 +185,7 @@ def _outcome_panel(ax: Any, series: Sequence[Series], colours: Sequence[str], na
     values = sorted({v for s, _ in present for v in s.outcomes[name]}, key=_order)
     whole = _whole(values)
     # whole numbers stand at their own place (a gap where a value cannot happen), a gap wider than MAX_GAP
-    # drawn narrower and marked broken (a house rule's far-out value would crush every other bar); anything
+    # drawn MAX_GAP wide and marked broken (a house rule's far-out value would crush every other bar); anything
     # else side by side
     at = _axis(values) if whole else None
     place = {v: (at(v) if at else i) for i, v in enumerate(values)}
@@ -235,9 +235,10 @@ def _outcome_panel(ax: Any, series: Sequence[Series], colours: Sequence[str], na
     ax.tick_params(labelsize=9)
 
 
-#: Whole values further apart than this are drawn :data:`BROKEN_GAP` apart, the axis marked broken between them.
-MAX_GAP = 6
-BROKEN_GAP = 2
+#: Whole values further apart than this are drawn :data:`BROKEN_GAP` apart, the axis marked broken between them:
+#: as wide as the widest gap drawn to scale, so that a wider gap is never drawn narrower than a smaller one.
+MAX_GAP = 4
+BROKEN_GAP = MAX_GAP
 
 
 class _Axis:
