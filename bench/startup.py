@@ -133,5 +133,6 @@ def run(repeat: int = 9) -> None:
           f"the libraries {floor / 1e6:,.0f} M, the check {whole / 1e6:,.0f} M: rangefire's own part "
           f"{(whole - floor) / whole:.0%}")
 
+
 if __name__ == "__main__":
     run()

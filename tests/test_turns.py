@@ -263,3 +263,14 @@ def test_a_log_is_never_read_from_standard_input(scenario):
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert "a log is read from its file" in proc.stderr and "standard input" in proc.stderr
+
+
+def test_a_log_named_minus_replays_as_dot_slash_minus(tmp_path):
+    scenario = tmp_path / "wheatfield.yaml"
+    scenario.write_bytes(example_path("wheatfield.yaml").read_bytes())
+    common = {"capture_output": True, "text": True, "timeout": 60, "cwd": tmp_path, "stdin": subprocess.DEVNULL}
+    played = subprocess.run([sys.executable, "-m", "rangefire.cli", "resolve", "wheatfield.yaml", "-a", "20th-maine",
+                             "--seed", "1", "--log", "./-", "--out", "after.yaml"], **common)
+    assert played.returncode == 0 and (tmp_path / "-").is_file(), played.stderr
+    replayed = subprocess.run([sys.executable, "-m", "rangefire.cli", "replay", "wheatfield.yaml", "./-"], **common)
+    assert replayed.returncode == 0 and "line 1  20th-maine at 15th-alabama" in replayed.stdout, replayed.stderr

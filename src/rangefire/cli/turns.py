@@ -88,8 +88,8 @@ def end_turn(
 @app.command()
 def replay(
     scenario: Scenario,
-    log_path: Annotated[Path, typer.Argument(metavar="LOG", help="the log the actions were appended to",
-                                             show_default=False)],
+    log: Annotated[str, typer.Argument(metavar="LOG", help="the log the actions were appended to",
+                                       show_default=False)],
     out_file: Annotated[Optional[Path], typer.Option("--out", help="write the rebuilt battle to FILE")] = None,  # noqa: UP045
     as_json: JsonOpt = False,
     settings: SetOpt = None,
@@ -99,9 +99,10 @@ def replay(
     from rangefire.record import read_log, replay_steps
 
     with user_errors(as_json):
-        if str(log_path) == "-":  # said before standard input is read for the scenario, if it is
+        if log == "-":  # said before standard input is read for the scenario, if it is (a file named - is ./-)
             raise RangefireError("LOG: a log is read from its file (the one --log appended the actions to), not "
                                  "from standard input")
+        log_path = Path(log)
         ruleset, battle, as_written = load_set(scenario, settings)
         actions = read_log(log_path)
         steps = []
