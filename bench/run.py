@@ -26,6 +26,7 @@ from rangefire.rulesets import battle_from_mapping, find_ruleset
 from rangefire.rulesets.arcane_legions import table
 from rangefire.rulesets.dress_on_the_colors import volley
 from rangefire.rulesets.dress_on_the_colors.volley import VolleyPlan, casualties, volley_distribution
+from tests.battles import arcane_lines
 from tests.oracles import icepool_bushido_test, icepool_lineup
 
 
@@ -78,22 +79,7 @@ def enfilading_volley() -> tuple[Any, VolleyPlan]:
 
 def forty_unit_battle() -> Any:
     """40 units in two lines across a field strewn with 30 pieces of hindering and blocking terrain."""
-    rng = random.Random(2)
-    units = []
-    for i in range(40):
-        side = "red" if i < 20 else "blue"
-        y = rng.uniform(0, 6) if side == "red" else rng.uniform(9, 15)
-        units.append({"id": f"u{i}", "side": side, "base": rng.choice(["sortie", "formation"]),
-                      "position": [round(i % 20 * 3.1, 2), round(y, 2)], "facing": 0 if side == "red" else 180,
-                      "sides": {"front": "blue", "right": "grey", "back": "grey", "left": "red"},
-                      "slots": [{"icons": ["blue", "white"]}] * 3})
-    terrain = []
-    for j in range(30):
-        x, y = round(rng.uniform(0, 60), 2), round(rng.uniform(6, 9), 2)
-        terrain.append({"id": f"t{j}", "kind": rng.choice(["hindering", "blocking"]),
-                        "polygon": [[x, y], [x + 1, y], [x + 1.2, y + 0.8], [x, y + 0.6]]})
-    return battle_from_mapping({"ruleset": "arcane-legions", "units": units, "terrain": terrain,
-                                "players": {"red": {"order_points": 99}, "blue": {"order_points": 99}}})[1]
+    return arcane_lines(2, 40, 30, spacing=3.1, rows=((0, 6), (9, 15)), field=(0, 60, 6, 9), piece=(1, 0.6))
 
 
 def reference_exact(plan: VolleyPlan) -> dict[tuple[int, int, int, bool, bool], Fraction]:

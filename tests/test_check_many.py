@@ -5,15 +5,15 @@ tests/bushido/test_check_many.py). Here: every game's examples, a random Arcane 
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import pytest
 
 from rangefire.core import Attack, ChoiceError, Ruleset, UnknownUnitError
 from rangefire.demo import example_path
-from rangefire.rulesets import RULESETS, battle_from_mapping, find_ruleset, load_battle
+from rangefire.rulesets import RULESETS, find_ruleset, load_battle
 from rangefire.rulesets.bushido import Bushido
+from tests.battles import arcane_lines
 
 EXAMPLES = ("wheatfield.yaml", "ford.yaml", "temple.yaml", "mist-bridge.yaml", "sawblade.yaml", "ambush.yaml")
 
@@ -48,22 +48,7 @@ def test_every_example_checks_many_as_one_by_one(name):
 
 def arcane_battle(seed: int) -> Any:
     """Ten units in two lines with hindering and blocking terrain between (as bench/run.py's 40-unit battle)."""
-    rng = random.Random(seed)
-    units = []
-    for i in range(10):
-        side = "red" if i < 5 else "blue"
-        y = rng.uniform(0, 1.5) if side == "red" else rng.uniform(3.5, 5)
-        units.append({"id": f"u{i}", "side": side, "base": rng.choice(["sortie", "formation"]),
-                      "position": [round(i % 5 * 1.6, 2), round(y, 2)], "facing": 0 if side == "red" else 180,
-                      "sides": {"front": "blue", "right": "grey", "back": "grey", "left": "red"},
-                      "slots": [{"icons": ["blue", "white"]}] * 3})
-    terrain = []
-    for j in range(6):
-        x, y = round(rng.uniform(0, 8), 2), round(rng.uniform(1.5, 3.5), 2)
-        terrain.append({"id": f"t{j}", "kind": rng.choice(["hindering", "blocking"]),
-                        "polygon": [[x, y], [x + 0.5, y], [x + 0.6, y + 0.4], [x, y + 0.3]]})
-    return battle_from_mapping({"ruleset": "arcane-legions", "units": units, "terrain": terrain,
-                                "players": {"red": {"order_points": 99}, "blue": {"order_points": 99}}})[1]
+    return arcane_lines(seed, 10, 6, spacing=1.6, rows=((0, 1.5), (3.5, 5)), field=(0, 8, 1.5, 3.5), piece=(0.5, 0.3))
 
 
 @pytest.mark.parametrize("seed", [1, 2])
