@@ -280,6 +280,12 @@ def test_unknown_units_and_choices(new_battle):
                                           "choices": {"order": "ranged"}}).json()["legal"] is True
     error_of(battle.post("/check", UNION, {"target": ALABAMA}), 422, "invalid_request")
     error_of(battle.post("/check", UNION, {"attacker": ""}), 422, "invalid_request")
+    # a value neither text nor a list of texts: said as one message at its place in the body, never with the
+    # names pydantic gives a union's members
+    error = error_of(battle.post("/check", UNION, {"attacker": MAINE, "choices": {"order": None}}), 422,
+                     "invalid_request")
+    assert error["path"] == "choices.order" and "constrained" not in error["message"], error
+    assert error["message"].startswith("body: choices.order: must be ") and error["message"].endswith("got null")
 
 
 def test_next_choice_of_a_bushido_nomination(new_battle):

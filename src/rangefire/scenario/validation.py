@@ -90,6 +90,12 @@ def _element(kind: Any, part: Any) -> Any:
     return None
 
 
+def error_path(err: Mapping[str, Any], data: Any) -> str | None:
+    """Where a pydantic error is in the data given, as a path (None at the top level)."""
+    loc = _real_path(err, data)
+    return format_path(loc) if loc else None
+
+
 def _real_path(err: Mapping[str, Any], data: Any) -> tuple[Any, ...]:
     """The error's location in the file: the keys and indexes that exist in the data, without the names
     pydantic gives the members of a union or a validator (``int``, ``literal['none']``, ``function-plain[...]``)."""

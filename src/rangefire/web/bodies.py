@@ -9,8 +9,9 @@ from typing import Annotated, Any, Literal, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationError
 
 from rangefire.core import LimitError, ScenarioError
-from rangefire.scenario import MAX_FILE_BYTES, format_error, parse_scenario
-from rangefire.web.errors import ApiError, from_library, validation_path
+from rangefire.scenario import MAX_FILE_BYTES, parse_scenario
+from rangefire.scenario.validation import error_path, format_errors
+from rangefire.web.errors import ApiError, from_library
 
 #: A new battle's body holds a whole scenario: as large as a scenario file may be.
 MAX_CREATE_BYTES = MAX_FILE_BYTES
@@ -125,11 +126,13 @@ def _validated(model: type[B], data: dict[str, Any], where: str) -> B:
     try:
         return model.model_validate(data)
     except ValidationError as exc:
-        errors = exc.errors()
-        problems = [format_error(e) for e in errors[:20]]
-        more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
-        raise ApiError(422, "invalid_request", f"{where}: {problems[0]}{more}",
-                       path=validation_path(errors[0]["loc"]), problems=problems) from None
+        # as a scenario's errors are said: places in the body only (never the name pydantic gives a union's
+        # member), the alternatives of a union in one message
+        errors = exc.errors()[:100]
+        problems = format_errors(errors, data)[:20]
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        raise ApiError(422, "invalid_request", f"{where}: {problems[0]}{more}", path=error_path(errors[0], data),
+                       problems=problems) from None
 
 
 def schema(model: type[Body]) -> dict[str, Any]:
