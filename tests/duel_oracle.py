@@ -121,3 +121,15 @@ def assert_chain_is(result: Any, joint: dict[tuple[str, int, int, int], Fraction
     assert nonzero(result.left["b"]) == m["b"]
     for d in (result.winner, result.turns, result.left["a"], result.left["b"]):
         assert sum(d.values()) == 1
+
+
+def assert_sample_agrees(result: Any, estimate: Any, n: int, parts: tuple[str, ...] = ("winner", "turns", "a", "b"),
+                         p_min: float = 0.001) -> None:
+    """The Monte Carlo's counts agree with the exact chain by chi-square (p above ``p_min``), for each of
+    ``parts``: the winner, the turns taken and what is left of unit a and of unit b."""
+    from tests.oracles import chi_square
+
+    for part in parts:
+        exact, counts = ((result.left[part], estimate.left[part]) if part in ("a", "b") else
+                         (getattr(result, part), getattr(estimate, part)))
+        assert chi_square(counts, exact, n) > p_min, part

@@ -12,7 +12,6 @@ import time
 from fractions import Fraction
 
 import pytest
-from scipy.stats import chisquare
 
 from rangefire.analysis.duel import MAX_TURNS, DuelError, duel, sample_duel
 from rangefire.core import LimitError, RangefireError, UnknownUnitError
@@ -20,6 +19,7 @@ from rangefire.core.ruleset import NoDuelError
 from rangefire.rulesets import find_ruleset
 from tests.commands import run
 from tests.conftest import dc_battle, unit
+from tests.duel_oracle import assert_sample_agrees
 
 SAMPLES = 20_000
 
@@ -30,28 +30,6 @@ def F(**kw):
 
 def T(d=8, **kw):
     return unit("T", "grey", (0, d), 180, **kw)
-
-
-def _chi2(exact: dict, counts: dict, n: int) -> float:
-    """The p-value of the counts against the exact probabilities; cells expected fewer than 5 times pooled."""
-    keys = sorted(set(exact) | set(counts), key=str)
-    obs, exp, pool_o, pool_e = [], [], 0, 0.0
-    for k in keys:
-        e = float(exact.get(k, 0)) * n
-        if e < 5:
-            pool_o += counts.get(k, 0)
-            pool_e += e
-        else:
-            obs.append(counts.get(k, 0))
-            exp.append(e)
-    if pool_e > 0 or pool_o:
-        obs.append(pool_o)
-        exp.append(pool_e)
-    if len(obs) < 2:
-        return 1.0
-    total = sum(exp)
-    exp = [x * n / total for x in exp]  # floats: renormalise to the same total
-    return float(chisquare(obs, exp).pvalue)
 
 
 @pytest.fixture(scope="module")
@@ -78,10 +56,7 @@ def test_monte_carlo_agrees_with_the_exact_chain_by_chi_square(fight):
     doc, battle, result = fight
     est = sample_duel(doc, battle, "F", "T", turns=4, samples=SAMPLES, seed=7)
     assert sum(est.winner.values()) == SAMPLES
-    assert _chi2(result.winner, est.winner, SAMPLES) > 0.001
-    assert _chi2(result.turns, est.turns, SAMPLES) > 0.001
-    assert _chi2(result.left["a"], est.left["a"], SAMPLES) > 0.001
-    assert _chi2(result.left["b"], est.left["b"], SAMPLES) > 0.001
+    assert_sample_agrees(result, est, SAMPLES)
 
 
 def test_monte_carlo_agrees_in_cover_with_saves_and_disorder():
@@ -92,9 +67,7 @@ def test_monte_carlo_agrees_in_cover_with_saves_and_disorder():
         {"id": "wood", "kind": "light", "polygon": [[-4, 7.5], [4, 7.5], [4, 10], [-4, 10]]},), discipline_dice=1)
     result = duel(doc, battle, "F", "T", turns=3)
     est = sample_duel(doc, battle, "F", "T", turns=3, samples=SAMPLES, seed=5)
-    for exact, counts in ((result.winner, est.winner), (result.turns, est.turns), (result.left["a"], est.left["a"]),
-                          (result.left["b"], est.left["b"])):
-        assert _chi2(exact, counts, SAMPLES) > 0.001
+    assert_sample_agrees(result, est, SAMPLES)
 
 
 def test_monte_carlo_is_reproducible_and_rolls_its_own_dice(fight, monkeypatch):

@@ -11,14 +11,13 @@ import json
 from fractions import Fraction
 
 import pytest
-from scipy.stats import chisquare
 
 from rangefire.analysis.duel import duel, sample_duel
 from rangefire.core import Attack
 from rangefire.core.ruleset import NoDuelError
 from rangefire.rulesets import battle_from_mapping
 from tests.arcane_legions.test_rules import AL, unit
-from tests.duel_oracle import brute_duel, every_roll, marginals
+from tests.duel_oracle import assert_sample_agrees, brute_duel, every_roll, marginals
 
 BW = [{"icons": ["blue"]}, {"icons": ["white"]}]
 
@@ -84,12 +83,7 @@ def test_monte_carlo_agrees_by_chi_square():
     exact = duel(AL, battle, "A", "T", turns=3)
     n = 20_000
     est = sample_duel(AL, battle, "A", "T", turns=3, samples=n, seed=11)
-    for e, c in ((exact.winner, est.winner), (exact.turns, est.turns), (exact.left["b"], est.left["b"])):
-        keys = [k for k in e if float(e[k]) * n >= 5]
-        rest = 1 - sum(float(e[k]) for k in keys)
-        obs = [c.get(k, 0) for k in keys] + ([n - sum(c.get(k, 0) for k in keys)] if rest * n >= 1e-9 else [])
-        exp = [float(e[k]) * n for k in keys] + ([rest * n] if rest * n >= 1e-9 else [])
-        assert chisquare(obs, exp).pvalue > 0.001
+    assert_sample_agrees(exact, est, n, parts=("winner", "turns", "b"))
 
 
 def test_a_defender_that_scores_back_is_said_not_to_duel_al_6_6():
