@@ -357,3 +357,28 @@ def test_every_pair_draws_with_a_line_that_agrees_with_its_check(name):
             assert states <= set(LINE_STATES), (attacker, target)
             assert not (check.is_legal and states & {"blocked", "refused"}), (attacker, target)
             assert not (not check.is_legal and states & {"clear", "touching", "hindered"}), (attacker, target)
+
+
+@pytest.mark.parametrize(("choices", "state"), [({"from_side": "right"}, "blocked"),
+                                                ({"from_side": "right", "to_side": "front"}, "blocked"),
+                                                ({"to_side": "right"}, None)])
+def test_a_refused_line_runs_between_the_sides_the_player_chose_al_3_1_al_4_2(choices, state):
+    """From the archers' right side every line to the orc band runs into the crag [AL-4.2]: the line drawn for
+    the refusal leaves from a notch of that side (and, where chosen, reaches one of the side attacked), never
+    from the front, whose line is clear."""
+    from rangefire.rulesets.arcane_legions.table import base_of
+
+    ruleset, battle = example("ford.yaml")
+    check = ruleset.check(battle, ruleset.attack("archers", "orc-band", choices))
+    svg = parse(draw_battle(ruleset, battle, "archers", "orc-band", choices))
+    lines = find(svg, "line", "line-of-fire")
+    if check.is_legal:  # the side attacked alone moves nothing to refuse: the plan's own line
+        assert state is None and not any("blocked" in classes(el) for el in lines)
+        return
+    assert state is not None and [sorted(classes(el) - {"line-of-fire"}) for el in lines] == [[state]]
+    start, end = line_ends(lines[0])
+    froms = base_of(battle.unit("archers")).sides[choices["from_side"]].notches
+    assert any(close(start, to_px(svg, float(n.x), float(n.y))) for n in froms)
+    if "to_side" in choices:
+        tos = base_of(battle.unit("orc-band")).sides[choices["to_side"]].notches
+        assert any(close(end, to_px(svg, float(n.x), float(n.y))) for n in tos)

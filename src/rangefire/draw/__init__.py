@@ -31,7 +31,7 @@ MAX_PNG_SIDE = 8000
 #: The picture's size in pixels, as the SVG's root element gives it.
 _SIZE = re.compile(r'<svg [^>]*?width="([0-9.]+)" height="([0-9.]+)"')
 
-SceneFunction = Callable[[Any, Check | None, Sequence[Check] | None], Scene]
+SceneFunction = Callable[[Any, Check | None, Sequence[Check] | None, Mapping[str, object]], Scene]
 
 #: Each game's drawing, by ruleset key (an attacker's checks run against ``Ruleset.enemies``). The one place
 #: that ties a game to its drawing.
@@ -59,7 +59,7 @@ def battle_scene(ruleset: Ruleset[Any, Any], battle: Any, attacker: str | None =
             raise RangefireError("a target needs an attacker: name the attacker too")
         if chosen is not None:
             raise ChoiceError(chosen, f"{chosen}: a choice is made for an attack: name the attacker too")
-        return make(battle, None, None)
+        return make(battle, None, None, {})
     if chosen is not None and target is None and ruleset.chooses_target is None:
         raise ChoiceError(chosen, f"{chosen}: a choice is made for an attack on a target: name the target too")
     # an unknown id or a choice the game does not declare is bad input, raised
@@ -71,7 +71,7 @@ def battle_scene(ruleset: Ruleset[Any, Any], battle: Any, attacker: str | None =
         # the chosen target is marked as the attack chosen is checked (from the side chosen it may be refused),
         # unless a nomination has moved that attack to another model, which keeps its own mark
         checks = [check if c.target == check.target == target else c for c in checks]
-    return make(battle, check, checks)
+    return make(battle, check, checks, choices or {})
 
 
 def draw_battle(ruleset: Ruleset[Any, Any], battle: Any, attacker: str | None = None,

@@ -9,10 +9,10 @@ Everything is read from the engine's own geometry (``table``); nothing here deci
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
-from rangefire.core import Check
+from rangefire.core import NO_CHOICES, Check
 from rangefire.core.scene import (
     XY,
     Circle,
@@ -151,15 +151,18 @@ def _pieces(battle: Battle, kind: str, ids: Sequence[str], why: str) -> list[Sha
     return out
 
 
-def _refused_line(battle: Battle, check: Check) -> list[Shape]:
-    """A refused target's line: where every line in range is blocked [AL-4.2], the shortest of them with its
-    blockers; otherwise the shortest notch-to-notch line, drawn as refused."""
+def _refused_line(battle: Battle, check: Check, choices: Mapping[str, object]) -> list[Shape]:
+    """A refused target's line, between the sides the player chose where they chose them [AL-3.1]: where every
+    line in range is blocked [AL-4.2], the shortest of them with its blockers; otherwise the shortest
+    notch-to-notch line, drawn as refused."""
     assert check.target is not None
     firer, target = battle.unit(check.attacker), battle.unit(check.target)
     if firer.id == target.id:
         return []
     bs, bt = base_of(firer), base_of(target)
-    pairs = [(na, nt, sa, st) for sa in SIDE_NAMES for st in SIDE_NAMES
+    froms = [s for s in SIDE_NAMES if choices.get("from_side") in (None, s)]
+    tos = [s for s in SIDE_NAMES if choices.get("to_side") in (None, s)]
+    pairs = [(na, nt, sa, st) for sa in froms for st in tos
              for na in bs.sides[sa].notches for nt in bt.sides[st].notches]
     why = "; ".join(str(r) for r in check.refusals)
     if any(r.clause == "AL-4.2" for r in check.refusals):
@@ -186,11 +189,11 @@ def _refused_line(battle: Battle, check: Check) -> list[Shape]:
             beside(start, end, f"{math.sqrt((na - nt).norm2()):.2f} steps: refused", why, 0.35)]
 
 
-def _line(battle: Battle, check: Check) -> list[Shape]:
+def _line(battle: Battle, check: Check, choices: Mapping[str, object]) -> list[Shape]:
     """The line of sight between the notches the order uses [AL-4.1], as the plan judged it."""
     plan = check.plan
     if not isinstance(plan, OrderPlan):
-        return _refused_line(battle, check) if check.target is not None else []
+        return _refused_line(battle, check, choices) if check.target is not None else []
     if plan.from_notch is None or plan.to_notch is None or plan.sight == "adjacent":
         return []
     start, end = xy(plan.from_notch), xy(plan.to_notch)
@@ -233,9 +236,10 @@ def _marks(battle: Battle, attacker: str, checks: Sequence[Check]) -> list[Shape
     return out
 
 
-def scene(battle: Battle, check: Check | None = None, attacker_checks: Sequence[Check] | None = None) -> Scene:
+def scene(battle: Battle, check: Check | None = None, attacker_checks: Sequence[Check] | None = None,
+          choices: Mapping[str, object] = NO_CHOICES) -> Scene:
     """The battle drawn; with an attacker's checks its targets marked; with a target's check, the line of
-    sight between the chosen notches."""
+    sight between the chosen notches (a refused one among the sides the player chose, ``choices``)."""
     attacker = check.attacker if check is not None else (attacker_checks[0].attacker if attacker_checks else None)
     terrain = sorted(battle.terrain, key=lambda t: DRAW_ORDER[t.kind])
     items: list[Shape] = [Poly(f"terrain:{t.kind}", t.id, title=f"{t.id}: {_terrain_text(t.kind, battle.options)}",
@@ -249,7 +253,7 @@ def scene(battle: Battle, check: Check | None = None, attacker_checks: Sequence[
     if attacker is not None and attacker_checks:
         items += _marks(battle, attacker, attacker_checks)
     if check is not None:
-        items += _line(battle, check)
+        items += _line(battle, check, choices)
     sides = tuple(dict.fromkeys(u.side for u in battle.units))
     legend = [LegendEntry("base", f"{side}: bases, arrow = facing, dots = notches [AL-1.3]", side=side)
               for side in sides]

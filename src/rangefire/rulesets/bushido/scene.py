@@ -8,10 +8,10 @@ Everything is read from the engine's own geometry (``table``); nothing here deci
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
-from rangefire.core import Check
+from rangefire.core import NO_CHOICES, Check
 from rangefire.core.scene import (
     XY,
     Circle,
@@ -176,9 +176,11 @@ def _marks(battle: Battle, attacker: str, checks: Sequence[Check]) -> list[Shape
     return out
 
 
-def scene(battle: Battle, check: Check | None = None, attacker_checks: Sequence[Check] | None = None) -> Scene:
+def scene(battle: Battle, check: Check | None = None, attacker_checks: Sequence[Check] | None = None,
+          choices: Mapping[str, object] = NO_CHOICES) -> Scene:
     """The battle drawn; with an attacker's checks its targets marked; with a target's check, the line of
     sight."""
+    del choices  # a nomination moves the check itself, which is drawn as it comes
     attacker = check.attacker if check is not None else (attacker_checks[0].attacker if attacker_checks else None)
     terrain = sorted(battle.terrain, key=lambda t: DRAW_ORDER[t.kind])
     texts = terrain_text(battle.options)

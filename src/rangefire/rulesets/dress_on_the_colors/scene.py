@@ -9,10 +9,10 @@ texts quote (saves, ranges, the gunsmoke penalty) are the battle's options: a ho
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
-from rangefire.core import Check
+from rangefire.core import NO_CHOICES, Check
 from rangefire.core.numbers import dump_exact
 from rangefire.core.scene import (
     XY,
@@ -206,9 +206,11 @@ def _marks(battle: Battle, attacker: str, checks: Sequence[Check]) -> list[Shape
     return out
 
 
-def scene(battle: Battle, check: Check | None = None, attacker_checks: Sequence[Check] | None = None) -> Scene:
+def scene(battle: Battle, check: Check | None = None, attacker_checks: Sequence[Check] | None = None,
+          choices: Mapping[str, object] = NO_CHOICES) -> Scene:
     """The battle drawn; with an attacker's checks (one per enemy) its targets marked; with the check of one
     target, its line of fire."""
+    del choices  # the game declares no choices
     attacker = check.attacker if check is not None else (attacker_checks[0].attacker if attacker_checks else None)
     opts = battle.options
     items: list[Shape] = []

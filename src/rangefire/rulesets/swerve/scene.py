@@ -7,9 +7,9 @@ Positions here are only a layout in card-sized units: no distance means anything
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
-from rangefire.core import Check
+from rangefire.core import NO_CHOICES, Check
 from rangefire.core.scene import (
     XY,
     Group,
@@ -168,9 +168,11 @@ def _line(check: Check, outlines: dict[str, tuple[XY, ...]]) -> list[Shape]:
             Label("range-label", title=title, at=mid, text=text, anchor="start")]
 
 
-def scene(battle: Battle, check: Check | None = None, attacker_checks: Sequence[Check] | None = None) -> Scene:
+def scene(battle: Battle, check: Check | None = None, attacker_checks: Sequence[Check] | None = None,
+          choices: Mapping[str, object] = NO_CHOICES) -> Scene:
     """The cards in play by mission; with an attacker's checks the cards it may target marked; with a
     target's check, an arrow from attacker to target."""
+    del choices  # a line of play moves nothing on the table
     attacker = check.attacker if check is not None else (attacker_checks[0].attacker if attacker_checks else None)
     items, outlines, bounds = _layout(battle)
     if attacker is not None and attacker_checks:
