@@ -294,6 +294,8 @@ def test_next_choice_of_a_bushido_nomination(new_battle):
     answer = battle.post("/check", side, {"attacker": "yoichi", "target": "takeda"}).json()
     choice = answer["next_choice"]
     assert choice["name"] == "redirect_to" and "(the target's player)" in choice["who"]
+    units = {u["id"]: u["side"] for u in battle.state()["units"]}
+    assert choice["side"] == units["takeda"] != side and choice["clause"] == "BU-4.2"  # the target's side chooses
     assert choice["allowed"][0] == "keep takeda" and "nominate yojimbo" in choice["allowed"]
     assert choice["choices"][0] == {"redirect_to": ""}
     assert choice["choices"][choice["allowed"].index("nominate yojimbo")] == {"redirect_to": "yojimbo"}
@@ -307,6 +309,7 @@ def test_next_choice_of_a_swerve_line_of_play(new_battle):
     answer = battle.post("/check", "jason", {"attacker": "sawblade-launcher", "target": "road-warrior"}).json()
     choice = answer["next_choice"]
     assert choice["name"] == "actions" and choice["who"].startswith("jason")
+    assert choice["side"] == "jason" and choice["clause"] == "SW-3.1"  # the attacker acts first
     for allowed, choices in zip(choice["allowed"], choice["choices"], strict=True):
         assert choices == {"actions": [allowed]}
     line = ["attacker:pass", "defender:swerve-target", "attacker:pass", "defender:pass"]

@@ -20,7 +20,18 @@ from typing_extensions import TypeVar
 from rangefire.core.errors import ChoiceError, IllegalAttackError, RangefireError, UnknownUnitError
 from rangefire.core.options import written_options
 from rangefire.core.source import DiceSource, EnteredSource, RecordingSource, parse_entered
-from rangefire.core.types import Attack, Check, Choice, LogLine, Odds, Outcome, Plan, Refusal, Resolution
+from rangefire.core.types import (
+    Attack,
+    Check,
+    Choice,
+    LogLine,
+    NextChoice,
+    Odds,
+    Outcome,
+    Plan,
+    Refusal,
+    Resolution,
+)
 
 if TYPE_CHECKING:
     import numpy as np
@@ -195,16 +206,32 @@ class Ruleset(ABC, Generic[B, P, OutcomeT]):
         resolution = self.resolve(plan, source)
         return resolution, self.apply(battle, resolution)
 
-    def next_choices(self, battle: B, attack: Attack) -> tuple[str, list[str]] | None:
-        """For games played as a sequence of choices: who chooses next and from what; None when nothing
-        is left to choose (the default: the attack is fully described by attacker and target)."""
+    def next_choice(self, battle: B, attack: Attack) -> NextChoice | None:
+        """For games played as a sequence of choices: the next one, with the side whose player makes it (a
+        :class:`NextChoice`); None when nothing is left to choose (the default: the attack is fully described by
+        attacker and target, and the choices its own player sends with it)."""
         return None
+
+    def next_choices(self, battle: B, attack: Attack) -> tuple[str, list[str]] | None:
+        """:meth:`next_choice` in words: who chooses next (for people) and from what; None when nothing is
+        left to choose."""
+        question = self.next_choice(battle, attack)
+        return None if question is None else (question.who, list(question.allowed))
 
     def with_choice(self, attack: Attack, answer: str) -> Attack:
         """The attack with one more answer to :meth:`next_choices` (by default, one more action in the line)."""
         choices = dict(attack.choices)
         choices["actions"] = (*choices.get("actions", ()), answer)
         return Attack(attack.attacker, attack.target, tuple(choices.items()))
+
+    def answers_in(self, attack: Attack) -> tuple[Attack, tuple[str, ...]]:
+        """The attack as declared, without the answers to :meth:`next_choice` its choices hold, and those answers
+        in the order they were made: :meth:`with_choice` of each in turn on the declared attack gives the
+        attack back. So a program can tell, answer by answer, whose each was (by default the answers are a
+        line of play's actions)."""
+        choices = dict(attack.choices)
+        actions = tuple(choices.pop("actions", ()))
+        return Attack(attack.attacker, attack.target, tuple(choices.items())), actions
 
     def unit_ids(self, battle: B) -> Sequence[str]:
         """The ids an attack may name, in file order."""

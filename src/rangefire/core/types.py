@@ -156,6 +156,25 @@ def _brief(value: object) -> str:
 
 
 @dataclass(frozen=True)
+class NextChoice:
+    """The next choice a player makes in an attack played as a sequence of choices (a swerve action, a Bushido
+    nomination): ``side`` is the side whose player makes it, as ``Ruleset.sides`` and ``Ruleset.side_of`` name
+    it (so that a program can ask that player and no other); ``who`` says the same for people
+    (``"confederate (the target's player)"``); ``name`` is the :class:`Choice` the answer goes into, ``allowed``
+    the answers open, ``clause`` the rule that gives the choice to that player."""
+
+    side: str
+    who: str
+    name: str
+    allowed: tuple[str, ...]
+    clause: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "who": self.who, "side": self.side, "allowed": list(self.allowed),
+                "clause": self.clause}
+
+
+@dataclass(frozen=True)
 class Attack:
     """What the player asks for: this attacker, at this target (``None`` where the rules choose it).
 

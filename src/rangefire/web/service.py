@@ -273,15 +273,14 @@ class Battles:
         return result
 
     def _next_choice(self, ruleset: Ruleset[Any, Any], battle: Any, attack: Attack) -> dict[str, Any] | None:
-        """The next choice a player makes in this attack (a swerve action, a Bushido nomination): who, the
-        answers, and for each answer the ``choices`` to send with the attack once it is chosen."""
-        question = ruleset.next_choices(battle, attack)
+        """The next choice a player makes in this attack (a swerve action, a Bushido nomination): the side whose
+        player makes it (``side``), who in words, the answers, the clause, and for each answer the ``choices``
+        the attack holds once it is chosen."""
+        question = ruleset.next_choice(battle, attack)
         if question is None:
             return None
-        who, answers = question
-        after = [_plain(dict(ruleset.with_choice(attack, answer).choices)) for answer in answers]
-        name = ruleset.choice_names[0] if len(ruleset.choice_names) == 1 else None
-        return {"name": name, "who": who, "allowed": list(answers), "choices": after}
+        after = [_plain(dict(ruleset.with_choice(attack, answer).choices)) for answer in question.allowed]
+        return {**question.to_dict(), "choices": after}
 
     def odds(self, loaded: Loaded, ask: AttackAsk) -> dict[str, Any]:
         ruleset = loaded.ruleset

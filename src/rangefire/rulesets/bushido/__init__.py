@@ -22,6 +22,7 @@ from rangefire.core import (
     LogLine,
     Modifier,
     Need,
+    NextChoice,
     Odds,
     Outcome,
     Plan,
@@ -268,9 +269,10 @@ class Bushido(Ruleset[Battle, BushidoPlan, BushidoOutcome]):
                  "ammo": "-" if u.weapon is None or u.weapon.ammo is None else u.weapon.ammo,
                  "states": ", ".join(u.states) or "-"} for u in battle.units]
 
-    def next_choices(self, battle: Battle, attack: Attack) -> tuple[str, list[str]] | None:
-        """At a terminal, the target's player chooses: keep the declared target or nominate another [BU-4.2].
-        Nothing to ask once they have answered, when no model qualifies, or when the attack is refused."""
+    def next_choice(self, battle: Battle, attack: Attack) -> NextChoice | None:
+        """The target's player chooses: keep the declared target or nominate another of their models [BU-4.2];
+        the side is the target's (its player, not the attacker's, makes the nomination). Nothing to ask once
+        they have answered (one swap only, BU-4.3), when no model qualifies, or when the attack is refused."""
         if any(name == "redirect_to" for name, _ in attack.choices):
             return None
         checked = self.check(battle, attack)
@@ -278,8 +280,8 @@ class Bushido(Ruleset[Battle, BushidoPlan, BushidoOutcome]):
         if not isinstance(plan, BushidoPlan) or not plan.nominees:
             return None
         side = battle.unit(plan.target).side
-        return (f"{side} (the target's player)",
-                [f"keep {plan.target}", *(f"nominate {n.id}" for n in plan.nominees)])
+        return NextChoice(side, f"{side} (the target's player)", "redirect_to",
+                          (f"keep {plan.target}", *(f"nominate {n.id}" for n in plan.nominees)), "BU-4.2")
 
     def _allowed_values(self, battle: Battle, attack: Attack, choice: Choice) -> Sequence[str]:
         """The models the target's player may nominate for this attack [BU-4.2] (none when it is refused)."""
@@ -291,6 +293,16 @@ class Bushido(Ruleset[Battle, BushidoPlan, BushidoOutcome]):
         """``nominate ID`` redirects the attack; ``keep ...`` leaves the declared target (an empty redirect)."""
         chosen = answer.removeprefix("nominate ") if answer.startswith("nominate ") else ""
         return Attack(attack.attacker, attack.target, (*attack.choices, ("redirect_to", chosen)))
+
+    def answers_in(self, attack: Attack) -> tuple[Attack, tuple[str, ...]]:
+        """A ``redirect_to`` given is the target's player's answer [BU-4.2]: ``nominate ID``, or ``keep TARGET``
+        when empty (the declared target kept)."""
+        choices = dict(attack.choices)
+        if "redirect_to" not in choices:
+            return attack, ()
+        chosen = str(choices.pop("redirect_to"))
+        answer = f"nominate {chosen}" if chosen else f"keep {attack.target}"
+        return Attack(attack.attacker, attack.target, tuple(choices.items())), (answer,)
 
     # -- check and plan --------------------------------------------------------------------------
     def _check(self, battle: Battle, attack: Attack) -> BushidoPlan | Sequence[Refusal]:

@@ -22,6 +22,7 @@ from rangefire.core import (
     LogLine,
     Modifier,
     Need,
+    NextChoice,
     Odds,
     Outcome,
     Plan,
@@ -197,9 +198,10 @@ class Swerve(Ruleset[Battle, CombatPlan, SwerveOutcome]):
                 raise ChoiceError("actions", f"actions: action {i} is not an action: {exc}") from None
         return actions
 
-    def next_choices(self, battle: Battle, attack: Attack) -> tuple[str, list[str]] | None:
-        """Who must act next and the legal actions, for a player choosing at a prompt; None when the stage
-        is over (or the combat cannot begin, which ``check`` then explains)."""
+    def next_choice(self, battle: Battle, attack: Attack) -> NextChoice | None:
+        """Who must act next and the legal actions [SW-3.1: the attacker acts first, then the players alternate,
+        one action or a pass each turn]: the side is the player who owns the card in that role. None when the
+        stage is over [SW-3.2] (or the combat cannot begin, which ``check`` then explains)."""
         combat = self.begin(battle, attack)
         if not isinstance(combat, Combat):
             return None
@@ -207,7 +209,9 @@ class Swerve(Ruleset[Battle, CombatPlan, SwerveOutcome]):
         state, _, refusal, _ = combat.play(combat.start(), actions)
         if refusal is not None or state.is_over:
             return None
-        return f"{combat.owner[state.turn]} ({state.turn})", [str(a) for a in combat.legal(state)]
+        side = combat.owner[state.turn]
+        return NextChoice(side, f"{side} ({state.turn})", "actions", tuple(str(a) for a in combat.legal(state)),
+                          "SW-3.1")
 
     def _allowed_values(self, battle: Battle, attack: Attack, choice: Choice) -> Sequence[str]:
         """The actions open to the player who acts next after the line given so far [SW-3.1]."""
