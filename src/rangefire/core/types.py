@@ -158,9 +158,9 @@ def _brief(value: object) -> str:
 @dataclass(frozen=True)
 class NextChoice:
     """The next choice a player makes in an attack played as a sequence of choices (an action in a line of play,
-    the nomination of another target): ``side`` is the side whose player makes it, as ``Ruleset.sides`` and ``Ruleset.side_of`` name
-    it (so that a program can ask that player and no other); ``who`` says the same for people
-    (``"blue (the target's player)"``); ``name`` is the :class:`Choice` the answer goes into, ``allowed``
+    the nomination of another target): ``side`` is the side whose player makes it, as ``Ruleset.sides`` and
+    ``Ruleset.side_of`` name it (so that a program can ask that player and no other); ``who`` says the same for
+    people (``"blue (the target's player)"``); ``name`` is the :class:`Choice` the answer goes into, ``allowed``
     the answers open, ``clause`` the rule that gives the choice to that player."""
 
     side: str
