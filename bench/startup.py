@@ -19,6 +19,7 @@ import shutil
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -94,6 +95,56 @@ def instructions(argv: list[str]) -> int | None:
     return int(found.group(1)) if found else None
 
 
+#: Run as a check's own process (``python -c PROBE check ...``): the seconds spent defining rangefire's own
+#: dataclasses (its typed results) and each of its pydantic models (the game's scenario and options), printed
+#: on stderr as ``count seconds model model ...`` (the dataclasses' count and seconds, then each model's seconds).
+#: The first model of any program also pays pydantic's one-time set-up, which the libraries row pays too, so
+#: :func:`own_parts` leaves it out.
+_PROBE = """
+import dataclasses, runpy, sys, time
+import pydantic._internal._model_construction as construction
+classes, models = [], []
+process, new = dataclasses._process_class, construction.ModelMetaclass.__new__
+def timed_dataclass(cls, *args, **kwargs):
+    start = time.perf_counter(); made = process(cls, *args, **kwargs)
+    if cls.__module__.startswith("rangefire"): classes.append(time.perf_counter() - start)
+    return made
+def timed_model(mcs, name, bases, namespace, *args, **kwargs):
+    start = time.perf_counter(); made = new(mcs, name, bases, namespace, *args, **kwargs)
+    if namespace.get("__module__", "").startswith("rangefire"): models.append(time.perf_counter() - start)
+    return made
+dataclasses._process_class, construction.ModelMetaclass.__new__ = timed_dataclass, timed_model
+sys.argv = ["rangefire", *sys.argv[1:]]
+try:
+    runpy.run_module("rangefire.cli", run_name="__main__")
+except SystemExit:
+    pass
+print(len(classes), sum(classes), *models, file=sys.__stderr__)
+"""
+
+
+@dataclass(frozen=True)
+class OwnParts:
+    """What a check process spends defining rangefire's own types (the least of several runs)."""
+
+    classes: int  # rangefire's dataclasses defined: its typed results
+    classes_seconds: float
+    models: int  # its pydantic models after the first (the game's scenario and options)
+    models_seconds: float
+
+
+def own_parts(args: list[str], repeat: int = 5) -> OwnParts:
+    """The dataclasses and pydantic models a check process (``rangefire ARGS``) defines, and the seconds
+    spent on each kind (the first model left out: it pays pydantic's set-up, as the libraries row does)."""
+    runs = []
+    for _ in range(repeat):
+        done = subprocess.run([sys.executable, "-c", _PROBE, *args], capture_output=True, text=True, env=_env())
+        count, seconds, _, *models = done.stderr.split()
+        runs.append(OwnParts(int(count), float(seconds), len(models), sum(float(m) for m in models)))
+    return OwnParts(runs[0].classes, min(r.classes_seconds for r in runs), runs[0].models,
+                    min(r.models_seconds for r in runs))
+
+
 def run(repeat: int = 9) -> None:
     python = [sys.executable]
     cli = [*python, "-m", "rangefire.cli"]
@@ -124,6 +175,11 @@ def run(repeat: int = 9) -> None:
     libraries, checked = figures[1][0], figures[3][0]
     print(f"  rangefire's own part of a check: {(checked - libraries) * 1e3:.0f} ms "
           f"({(checked - libraries) / checked:.0%}); the libraries alone take {libraries / BUDGET:.0%} of the budget")
+    own = own_parts(["check", str(EXAMPLE), "-a", "15th-alabama"])
+    print(f"  the budget leaves {(BUDGET - libraries) * 1e3:.0f} ms beyond the libraries for rangefire's own part "
+          f"({(checked - libraries) * 1e3:.0f} ms); of that, defining its typed results ({own.classes} dataclasses) "
+          f"takes {own.classes_seconds * 1e3:.0f} ms and its game's scenario models ({own.models}) "
+          f"{own.models_seconds * 1e3:.0f} ms")
     counted = [instructions(argv) for _, argv, _ in (rows[0], rows[1], rows[3])]
     if None in counted:
         print("  (valgrind is not installed: the instruction counts are left out)")

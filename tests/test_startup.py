@@ -122,3 +122,28 @@ def test_the_registry_table_is_the_games_own():
     from rangefire.rulesets import Bushido
 
     assert isinstance(RULESETS[2], Bushido)
+
+
+def test_the_benchmarks_count_of_a_checks_own_types_is_what_the_check_defines(tmp_path):
+    """bench/startup.py says what of a check's start is rangefire's typed results and its game's models: its
+    probe must see every one of them, or the figures it prints would be of a part: the dataclasses and models
+    defined in the modules a check loads, counted here by looking at those modules."""
+    import dataclasses
+    import importlib
+
+    from pydantic import BaseModel
+
+    sys.path.insert(0, str(Path(SRC).parent))
+    try:
+        from bench.startup import EXAMPLE, own_parts
+    finally:
+        sys.path.remove(str(Path(SRC).parent))
+    args = ["check", str(EXAMPLE), "-a", "15th-alabama"]
+    loaded = [importlib.import_module(m) for m in sorted(modules_of(tmp_path, *args)) if m.startswith("rangefire")]
+    defined = [c for module in loaded for c in vars(module).values()
+               if isinstance(c, type) and c.__module__ == module.__name__]
+    classes = [c for c in defined if dataclasses.is_dataclass(c)]
+    models = [c for c in defined if issubclass(c, BaseModel)]
+    own = own_parts(args, repeat=1)
+    assert (own.classes, own.models) == (len(classes), len(models) - 1)  # the first model is pydantic's set-up
+    assert own.classes_seconds > 0 and own.models_seconds > 0
