@@ -19,7 +19,7 @@ from rangefire.dice import Dist
 from rangefire.rulesets.dress_on_the_colors.scenario import Options
 
 #: The rules as written, which an explanation quotes beside a house rule's value.
-_RULES = Options()
+RULES = Options()
 
 # The target numbers [DC-3.2], cover saves [DC-4.1] and every other number of the tables are the battle's
 # options (``scenario.Options``, the rules' values as defaults); the plan carries the values in force.
@@ -183,12 +183,12 @@ class VolleyPlan(Plan):
         """The discipline check beside the rules' [DC-5.2], from the plan's own fields: the check copies the
         options into them and reads them for nothing else (a sweep sets them in the plan directly)."""
         penalty = self.discipline_disordered if self.target_disordered else 0
-        rules_penalty = _RULES.discipline_disordered if self.target_disordered else 0
+        rules_penalty = RULES.discipline_disordered if self.target_disordered else 0
         if (self.discipline_dice, self.discipline_pass, penalty) == (
-                _RULES.discipline_dice, _RULES.discipline_pass, rules_penalty):
+                RULES.discipline_dice, RULES.discipline_pass, rules_penalty):
             return ""
-        said = (f"{_RULES.discipline_dice}D6 {self.target_discipline + rules_penalty:+d}, pass on "
-                f"{_RULES.discipline_pass}+")
+        said = (f"{RULES.discipline_dice}D6 {self.target_discipline + rules_penalty:+d}, pass on "
+                f"{RULES.discipline_pass}+")
         return f" {house_note('', said)}"
 
     def details(self) -> dict[str, Any]:
