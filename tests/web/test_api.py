@@ -258,7 +258,9 @@ def test_odds_beyond_the_engines_limit_are_refused_at_once(client):
     battle = Battle(client, client.post("/api/battles", json={"scenario": scenario}).json())
     error = error_of(battle.post("/odds", "jason", {"attacker": "gun", "target": "unit"}), 422, "too_large")
     assert "best play" in error["message"]
-    error_of(battle.post("/resolve", "jason", {"attacker": "gun", "target": "unit"}), 422, "too_large")
+    # played over HTTP, each player chooses their own actions [SW-3.1]: no best play is searched, the attack waits
+    waiting = battle.post("/resolve", "jason", {"attacker": "gun", "target": "unit"})
+    assert waiting.status_code == 202 and waiting.json()["pending"]["awaiting"]["side"] == "jason"
     assert battle.state()["actions"] == 0
 
 
@@ -312,11 +314,11 @@ def test_next_choice_of_a_swerve_line_of_play(new_battle):
     assert choice["side"] == "jason" and choice["clause"] == "SW-3.1"  # the attacker acts first
     for allowed, choices in zip(choice["allowed"], choice["choices"], strict=True):
         assert choices == {"actions": [allowed]}
+    # the defender's actions are tyler's to choose: never taken from jason's token (tests/web/test_pending.py)
     line = ["attacker:pass", "defender:swerve-target", "attacker:pass", "defender:pass"]
-    played = battle.post("/resolve", "jason", {"attacker": "sawblade-launcher", "target": "road-warrior",
-                                               "choices": {"actions": line}})
-    assert played.status_code == 200, played.text
-    assert battle.get("/actions").json()["actions"][0]["choices"] == {"actions": line}
+    error = error_of(battle.post("/resolve", "jason", {"attacker": "sawblade-launcher", "target": "road-warrior",
+                                                       "choices": {"actions": line}}), 403, "forbidden")
+    assert error["path"] == "choices.actions" and error["awaiting"] == "tyler"
 
 
 def test_targets_are_the_command_lines(new_battle, tmp_path):

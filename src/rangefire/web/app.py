@@ -29,6 +29,7 @@ from rangefire.rulesets import RULESETS, find_ruleset
 from rangefire.web.bodies import (
     MAX_BODY_BYTES,
     MAX_CREATE_BYTES,
+    AnswerBody,
     AttackBody,
     B,
     CreateBody,
@@ -303,12 +304,32 @@ def create_app(db_path: str | Path, *, static_dir: str | Path | None = None, kee
         b = await body(request, AttackBody)
         return await run(request, battle_id, lambda loaded, role: battles.odds(loaded, ask_of(b)))
 
-    @app.post("/api/battles/{battle_id}/resolve", openapi_extra=schema(ResolveBody))
-    async def resolve(request: Request, battle_id: BattleId) -> dict[str, Any]:
-        """Play an attack (the server rolls, or dice entered where allowed) and record it."""
+    def played(result: dict[str, Any]) -> dict[str, Any] | JSONResponse:
+        # an attack kept waiting for a player's choice is accepted, not yet played: 202 with what it waits for
+        return JSONResponse(result, status_code=202) if "pending" in result else result
+
+    @app.post("/api/battles/{battle_id}/resolve", openapi_extra=schema(ResolveBody),
+              responses={202: {"description": "the attack waits for a player's choice: `pending` says whose"}})
+    async def resolve(request: Request, battle_id: BattleId) -> Any:
+        """Play an attack (the server rolls, or dice entered where allowed) and record it; where the next choice
+        is a player's (a Bushido nomination, a swerve action), 202: the attack waits for it (``pending``)."""
         b = await body(request, ResolveBody)
-        return await run(request, battle_id,
-                         lambda loaded, role: battles.resolve(loaded, role, ask_of(b), b.dice, b.ask))
+        return played(await run(request, battle_id,
+                                lambda loaded, role: battles.resolve(loaded, role, ask_of(b), b.dice, b.ask)))
+
+    @app.post("/api/battles/{battle_id}/answer", openapi_extra=schema(AnswerBody),
+              responses={202: {"description": "the attack waits for the next choice: `pending` says whose"}})
+    async def answer(request: Request, battle_id: BattleId) -> Any:
+        """The awaited side's answer to the pending attack's choice: 202 while another choice is awaited, else
+        the attack played and recorded (as resolve answers)."""
+        b = await body(request, AnswerBody)
+        return played(await run(request, battle_id, lambda loaded, role: battles.answer(loaded, role, b.answer)))
+
+    @app.post("/api/battles/{battle_id}/withdraw", openapi_extra=schema(EmptyBody))
+    async def withdraw(request: Request, battle_id: BattleId) -> dict[str, Any]:
+        """Take back the pending attack (its side only, while no other side has answered it)."""
+        await body(request, EmptyBody)
+        return await run(request, battle_id, battles.withdraw)
 
     @app.post("/api/battles/{battle_id}/end-turn", openapi_extra=schema(EndTurnBody))
     async def end_turn(request: Request, battle_id: BattleId) -> dict[str, Any]:

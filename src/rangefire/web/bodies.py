@@ -60,6 +60,13 @@ class ResolveBody(AttackBody):
     ask: StrictBool = False
 
 
+class AnswerBody(Body):
+    """The awaited side's answer to a pending attack's next choice: one of the ``allowed`` answers its
+    ``awaiting`` lists (``"nominate yojimbo"``, ``"defender:pass"``)."""
+
+    answer: Annotated[str, Field(min_length=1, max_length=200)]
+
+
 class EndTurnBody(Body):
     activation: StrictBool = False
 

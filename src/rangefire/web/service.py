@@ -45,7 +45,8 @@ from rangefire.record import (
 from rangefire.rulesets import battle_from_mapping, find_ruleset
 from rangefire.scenario import parse_scenario
 from rangefire.web.errors import ApiError, refused
-from rangefire.web.store import ActionRow, BattleRow, ConflictError, Role, Store
+from rangefire.web.pending import attack_data, attack_of, held, own_answers, plain, view
+from rangefire.web.store import ActionRow, BattleRow, ConflictError, PendingRow, Role, Store
 
 #: A battle played over HTTP has at most this many sides (one secret link each).
 MAX_SIDES = 16
@@ -230,7 +231,11 @@ class Battles:
                 "turn": turn.model_dump(mode="json") if isinstance(turn, BaseModel) else None,
                 "side_to_act": ruleset.side_to_act(battle), "sides": list(loaded.row.sides),
                 "actions": loaded.actions, "entered_dice": loaded.row.entered_dice,
-                "battle": ruleset.dump(battle), "units": units}
+                "battle": ruleset.dump(battle), "units": units, "pending": self._pending_view(loaded)}
+
+    def _pending_view(self, loaded: Loaded) -> dict[str, Any] | None:
+        row = self.store.pending(loaded.row.id)
+        return None if row is None else view(loaded.ruleset, loaded.state, row)
 
     def actions(self, battle_id: str) -> dict[str, Any]:
         return {"format": FORMAT, "actions": [{**a.record, "number": a.number, "by": a.by_side}
@@ -279,7 +284,7 @@ class Battles:
         question = ruleset.next_choice(battle, attack)
         if question is None:
             return None
-        after = [_plain(dict(ruleset.with_choice(attack, answer).choices)) for answer in question.allowed]
+        after = [plain(dict(ruleset.with_choice(attack, answer).choices)) for answer in question.allowed]
         return {**question.to_dict(), "choices": after}
 
     def odds(self, loaded: Loaded, ask: AttackAsk) -> dict[str, Any]:
@@ -289,30 +294,125 @@ class Battles:
             raise refused(checked.refusals)
         return {"format": FORMAT, **ruleset.odds(checked.plan).to_dict(), "house_rules": _house(loaded.state)}
 
-    # -- acting ------------------------------------------------------------------------------------
+    # -- acting ----------------------------------------------------------------------------------------
     def resolve(self, loaded: Loaded, role: Role, ask: AttackAsk, dice: Mapping[str, Sequence[int]] | None,
                 asking: bool) -> dict[str, Any]:
+        """Play an attack of the asking side; one whose next choice is a player's (another side's, or its own
+        in turn, as swerve's alternate) is kept waiting instead (``{"pending": ...}``, answered 202): choices
+        of another side's sent with it are refused, never taken from this side's token."""
         ruleset, battle = loaded.ruleset, loaded.state
         side = self._acting_side(role)
+        row = self.store.pending(loaded.row.id)
+        if row is not None:
+            return self._dice_of_pending(loaded, side, row, ask, dice, asking)
         attack = self._attack(ruleset, ask)
         owner = ruleset.side_of(battle, attack.attacker) if attack.attacker in ruleset.unit_ids(battle) else None
         if owner is not None and owner != side:
             raise ApiError(403, "forbidden", f"{attack.attacker} is {owner}'s; {side} acts only for its own units",
                            path="attacker")
         self._in_turn(ruleset, battle, side)
-        if (dice is not None or asking) and not loaded.row.entered_dice:
-            raise ApiError(403, "forbidden", "this battle's dice are rolled by the server (its creator did not "
-                                             "allow entered dice)", path="dice")
-        source: DiceSource
-        if dice is not None or asking:
-            source = EnteredSource(dict(dice or {}), ruleset.stages, AskedSource(_ask) if asking else None)
-        else:
-            source = SeededSource(self._random.randrange(2**63))
+        self._dice_allowed(loaded, dice, asking)
+        attack = own_answers(ruleset, battle, attack, side)
         checked = ruleset.check(battle, attack)
         if checked.plan is None:
             raise refused(checked.refusals)
+        question = ruleset.next_choice(battle, attack)
+        if question is not None:  # a player chooses first: the attack waits for them
+            row = self.store.open_pending(loaded.row.id, loaded.version, side, attack_data(attack),
+                                          dice is not None or asking)
+            return self._waiting(loaded, side, row)
+        return self._play(loaded, side, attack, checked.plan, self._source(ruleset, dice, asking))
+
+    def answer(self, loaded: Loaded, role: Role, answer: str) -> dict[str, Any]:
+        """The awaited side's answer to the pending attack's next choice: the attack waits for the next one, or,
+        none left, is played (the server's dice; a battle whose dice were asked for waits for them) and recorded
+        as one attack action, as one request with every choice would have recorded it."""
+        ruleset, battle = loaded.ruleset, loaded.state
+        side = self._acting_side(role)
+        row = self.store.pending(loaded.row.id)
+        if row is None:
+            raise ApiError(409, "conflict", "no attack is waiting for an answer on this battle")
+        attack = attack_of(ruleset, row.attack)
+        question = ruleset.next_choice(battle, attack)
+        if question is None:
+            raise held(ruleset, battle, row, "nothing is left to answer")
+        if side != question.side:
+            raise ApiError(403, "forbidden", f"the attack waits for {question.who} to choose {question.name} "
+                                             f"[{question.clause}]; {side} does not answer for {question.side}",
+                           path="answer", clause=question.clause, awaiting=question.side)
+        if answer not in question.allowed:
+            shown = ", ".join(question.allowed[:20]) + (" ..." if len(question.allowed) > 20 else "")
+            raise ApiError(422, "invalid_choice", f"answer: {answer!r} is not one of {shown}", path="answer",
+                           clause=question.clause, allowed=list(question.allowed))
+        attack = ruleset.with_choice(attack, answer)
+        answers = row.answers + (side != row.by_side)
+        if ruleset.next_choice(battle, attack) is None and not row.entered:
+            checked = ruleset.check(battle, attack)
+            if checked.plan is None:
+                raise refused(checked.refusals)
+            return self._play(loaded, row.by_side, attack, checked.plan, self._source(ruleset, None, False), row.step)
+        row = self.store.answer_pending(loaded.row.id, row.step, attack_data(attack), answers)
+        return self._waiting(loaded, side, row)
+
+    def withdraw(self, loaded: Loaded, role: Role) -> dict[str, Any]:
+        """The side that made the pending attack takes it back, while no other side has answered it (an answer
+        given is another player's secret acted on: from then on the attack goes on to its end)."""
+        side = self._acting_side(role)
+        row = self.store.pending(loaded.row.id)
+        if row is None:
+            raise ApiError(409, "conflict", "no attack is waiting on this battle: nothing to withdraw")
+        if side != row.by_side:
+            raise ApiError(403, "forbidden", f"the attack waiting is {row.by_side}'s; only {row.by_side} "
+                                             "withdraws it")
+        if row.answers:
+            raise held(loaded.ruleset, loaded.state, row, "it cannot be withdrawn")
+        self.store.withdraw_pending(loaded.row.id, row.step)
+        self.publish(loaded.row.id, {"actions": loaded.actions, "kind": "withdrawn", "by": side})
+        return self.state(loaded, role)
+
+    def _waiting(self, loaded: Loaded, side: str, row: PendingRow) -> dict[str, Any]:
+        shown = view(loaded.ruleset, loaded.state, row)
+        self.publish(loaded.row.id, {"actions": loaded.actions, "kind": "pending", "by": side,
+                                     "awaiting": shown["awaiting"]["side"]})
+        return {"format": FORMAT, "pending": shown}
+
+    def _dice_of_pending(self, loaded: Loaded, side: str, row: PendingRow, ask: AttackAsk,
+                         dice: Mapping[str, Sequence[int]] | None, asking: bool) -> dict[str, Any]:
+        """A resolve while an attack waits: taken only as the dice of that attack, once every choice is made in a
+        battle whose dice are entered, from its side, naming the same attacker and target (its choices are the
+        pending attack's: none sent, or the same)."""
+        ruleset, battle = loaded.ruleset, loaded.state
+        attack = attack_of(ruleset, row.attack)
+        if side != row.by_side or ruleset.next_choice(battle, attack) is not None:
+            raise held(ruleset, battle, row, "no other attack is played")
+        sent = plain(dict(self._attack(ruleset, ask).choices))
+        if (ask.attacker, ask.target) != (attack.attacker, attack.target) or sent not in ({}, row.attack["choices"]):
+            raise held(ruleset, battle, row, "the dice are for the attack waiting (its attacker and target)")
+        self._dice_allowed(loaded, dice, asking)
+        checked = ruleset.check(battle, attack)
+        if checked.plan is None:
+            raise refused(checked.refusals)
+        return self._play(loaded, side, attack, checked.plan, self._source(ruleset, dice, asking), row.step)
+
+    def _dice_allowed(self, loaded: Loaded, dice: Mapping[str, Sequence[int]] | None, asking: bool) -> None:
+        if (dice is not None or asking) and not loaded.row.entered_dice:
+            raise ApiError(403, "forbidden", "this battle's dice are rolled by the server (its creator did not "
+                                             "allow entered dice)", path="dice")
+
+    def _source(self, ruleset: Ruleset[Any, Any], dice: Mapping[str, Sequence[int]] | None,
+                asking: bool) -> DiceSource:
+        """Dice entered (and asked for, stage by stage) where given, else the server's roll."""
+        if dice is not None or asking:
+            return EnteredSource(dict(dice or {}), ruleset.stages, AskedSource(_ask) if asking else None)
+        return SeededSource(self._random.randrange(2**63))
+
+    def _play(self, loaded: Loaded, side: str, attack: Attack, plan: Any, source: DiceSource,
+              closing: int | None = None) -> dict[str, Any]:
+        """Resolve a checked attack, apply it, record it as one action of ``side`` (closing the pending attack at
+        step ``closing`` in the same transaction)."""
+        ruleset, battle = loaded.ruleset, loaded.state
         try:
-            resolution = ruleset.resolve(checked.plan, source)
+            resolution = ruleset.resolve(plan, source)
         except DiceNeeded as needed:
             q = needed.question
             raise ApiError(400, "dice_needed", f"enter the dice of {q.prompt()}", path=f"dice.{q.stage}",
@@ -320,13 +420,14 @@ class Battles:
                                      "prompt": q.prompt(), "problem": q.problem or None}) from None
         after = ruleset.apply(battle, resolution)
         record = attack_action(ruleset, attack, resolution)
-        number = self._record(loaded, "attack", side, record, after)
+        number = self._record(loaded, "attack", side, record, after, closing)
         return {"format": FORMAT, **resolution.to_dict(), "battle": ruleset.dump(after), "action": number,
                 "house_rules": _house(battle)}
 
     def end_turn(self, loaded: Loaded, role: Role, activation: bool) -> dict[str, Any]:
         ruleset, battle = loaded.ruleset, loaded.state
         side = self._acting_side(role)
+        self._not_pending(loaded, "the turn does not end")
         if activation and not ruleset.has_activations:
             raise ApiError(400, "invalid_input", f"{ruleset.key} has no activations; its turns end whole (send "
                                                "activation false)", path="activation")
@@ -344,6 +445,7 @@ class Battles:
 
     def undo(self, loaded: Loaded, role: Role) -> dict[str, Any]:
         side = self._acting_side(role)
+        self._not_pending(loaded, "nothing is undone")
         stored = self.store.actions(loaded.row.id)
         if not stored:
             raise ApiError(409, "conflict", "nothing to undo: the battle has no actions")
@@ -357,12 +459,19 @@ class Battles:
         self.publish(loaded.row.id, {"actions": len(stored) - 1, "kind": "undo", "by": side})
         return self.state(self.load(loaded.row), role)
 
-    def _record(self, loaded: Loaded, kind: str, side: str, action: Action, after: Any) -> int:
-        version = self.store.append(loaded.row.id, loaded.version, kind, side, action.model_dump(mode="json"))
+    def _record(self, loaded: Loaded, kind: str, side: str, action: Action, after: Any,
+                closing: int | None = None) -> int:
+        version = self.store.append(loaded.row.id, loaded.version, kind, side, action.model_dump(mode="json"),
+                                    closing)
         number = version[0]
         self._keep(loaded.row.id, version, after)
         self.publish(loaded.row.id, {"actions": number, "kind": kind, "by": side})
         return number
+
+    def _not_pending(self, loaded: Loaded, doing: str) -> None:
+        row = self.store.pending(loaded.row.id)
+        if row is not None:
+            raise held(loaded.ruleset, loaded.state, row, doing)
 
     # -- who may act -------------------------------------------------------------------------------
     @staticmethod
@@ -425,10 +534,6 @@ def _action(row: ActionRow) -> Action:
     if row.kind == "attack":
         return AttackAction.model_validate(row.record)
     return EndTurnAction.model_validate(row.record)
-
-
-def _plain(choices: dict[str, Any]) -> dict[str, Any]:
-    return {k: list(v) if isinstance(v, tuple) else v for k, v in choices.items()}
 
 
 def _name(battle: Any, uid: str) -> str | None:

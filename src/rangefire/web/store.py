@@ -5,6 +5,11 @@ killed in the middle of is not there at all (a transaction is whole or absent). 
 state of a battle is always its scenario with its actions replayed (:mod:`rangefire.record`), as the command
 line's ``rangefire replay`` does.
 
+An attack that waits for another side's choice (a Bushido nomination, a swerve player's action) is kept in the
+table ``pending``, one per battle, as the choices made so far: it survives a restart as actions do, and while it
+is there no action is added nor removed (each write checks it in its own transaction). When its last choice is
+made it becomes one action and leaves the table in one transaction.
+
 Tokens are stored as SHA-256 hashes only; the token itself is shown once, when the battle is created, and a
 token presented later is compared against each hash of its battle in constant time.
 """
@@ -55,6 +60,14 @@ CREATE TABLE IF NOT EXISTS actions (
     record TEXT NOT NULL,
     UNIQUE (battle, number)
 );
+CREATE TABLE IF NOT EXISTS pending (
+    battle TEXT PRIMARY KEY REFERENCES battles(id),
+    by_side TEXT NOT NULL,
+    attack TEXT NOT NULL,
+    entered INTEGER NOT NULL,
+    answers INTEGER NOT NULL,
+    step INTEGER NOT NULL
+);
 """
 
 
@@ -102,6 +115,19 @@ class ActionRow:
     kind: str
     by_side: str
     record: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class PendingRow:
+    """An attack waiting for a choice: the side that made it, the attack so far (``attacker``, ``target``,
+    ``choices`` as an attack body holds them), whether its dice are entered once every choice is made, how many
+    answers of another side it holds, and its step (grown by each answer: a write names the step it read)."""
+
+    by_side: str
+    attack: dict[str, Any]
+    entered: bool
+    answers: int
+    step: int
 
 
 @dataclass(frozen=True)
@@ -220,11 +246,14 @@ class Store:
         return self._version(self._db(), battle_id)
 
     def append(self, battle_id: str, expected: tuple[int, int], kind: str, by_side: str,
-               record: dict[str, Any]) -> tuple[int, int]:
+               record: dict[str, Any], closing: int | None = None) -> tuple[int, int]:
         """Add one action as one transaction, if the battle is still at the ``expected`` version (see
         :meth:`version`): the battle's version after it. The count alone would not do: an undo and another
-        action in between leave the count as it was but the state the action was played on gone."""
+        action in between leave the count as it was but the state the action was played on gone. A battle with
+        a pending attack takes no action but that attack's own: ``closing`` names its step, and it leaves the
+        table in the same transaction."""
         with self._write() as db:
+            self._no_pending(db, battle_id, closing)
             now = self._version(db, battle_id)
             if now != expected:
                 raise ConflictError(f"the battle changed while this action was played ({now[0]} actions now, "
@@ -234,14 +263,69 @@ class Store:
                 raise ConflictError(f"the battle holds {count} actions, the most one battle may")
             cursor = db.execute("INSERT INTO actions (battle, number, kind, by_side, record) VALUES (?, ?, ?, ?, ?)",
                                 (battle_id, count + 1, kind, by_side, json.dumps(record)))
+            if closing is not None:
+                db.execute("DELETE FROM pending WHERE battle = ?", (battle_id,))
         return int(count + 1), int(cursor.lastrowid or 0)
 
     def remove_last(self, battle_id: str, expected: tuple[int, int]) -> None:
         """Remove the last action (undo), as one transaction, if the battle is still at the ``expected`` version:
         the action removed is the one the undo was asked of, never one played since."""
         with self._write() as db:
+            self._no_pending(db, battle_id, None)
             now = self._version(db, battle_id)
             if now != expected or now[0] == 0:
                 raise ConflictError(f"the battle changed while the undo was asked ({now[0]} actions now, "
                                     f"{expected[0]} before); fetch it again and retry")
             db.execute("DELETE FROM actions WHERE battle = ? AND seq = ?", (battle_id, now[1]))
+
+    # -- an attack waiting for a choice --------------------------------------------------------------
+    def pending(self, battle_id: str) -> PendingRow | None:
+        row = self._db().execute("SELECT by_side, attack, entered, answers, step FROM pending WHERE battle = ?",
+                                 (battle_id,)).fetchone()
+        if row is None:
+            return None
+        return PendingRow(row[0], json.loads(row[1]), bool(row[2]), int(row[3]), int(row[4]))
+
+    def _no_pending(self, db: sqlite3.Connection, battle_id: str, closing: int | None) -> None:
+        """Refuse a write while an attack waits, unless it is that attack's own (at the step it was read at)."""
+        row = db.execute("SELECT by_side, step FROM pending WHERE battle = ?", (battle_id,)).fetchone()
+        if row is None and closing is None:
+            return
+        if row is None or closing is None or int(row[1]) != closing:
+            raise ConflictError("an attack waiting for a choice changed or holds the battle while this was asked; "
+                                "fetch it again and retry")
+
+    def open_pending(self, battle_id: str, expected: tuple[int, int], by_side: str, attack: dict[str, Any],
+                     entered: bool) -> PendingRow:
+        """Keep an attack that waits for a choice, as one transaction, if the battle is still at the ``expected``
+        version and holds no other."""
+        with self._write() as db:
+            if db.execute("SELECT 1 FROM pending WHERE battle = ?", (battle_id,)).fetchone() is not None:
+                raise ConflictError("another attack is already waiting for a choice on this battle")
+            now = self._version(db, battle_id)
+            if now != expected:
+                raise ConflictError(f"the battle changed while this attack was made ({now[0]} actions now, "
+                                    f"{expected[0]} before); fetch it again and retry")
+            db.execute("INSERT INTO pending (battle, by_side, attack, entered, answers, step) VALUES "
+                       "(?, ?, ?, ?, 0, 1)", (battle_id, by_side, json.dumps(attack), int(entered)))
+        return PendingRow(by_side, attack, entered, 0, 1)
+
+    def answer_pending(self, battle_id: str, step: int, attack: dict[str, Any], answers: int) -> PendingRow:
+        """The pending attack with one more choice made, if it is still at ``step`` (two answers racing: the
+        later one finds it changed)."""
+        with self._write() as db:
+            cursor = db.execute("UPDATE pending SET attack = ?, answers = ?, step = step + 1 WHERE battle = ? AND "
+                                "step = ?", (json.dumps(attack), answers, battle_id, step))
+            if cursor.rowcount != 1:
+                raise ConflictError("the attack waiting for a choice changed while this answer was given; fetch "
+                                    "the battle again and retry")
+            row = db.execute("SELECT by_side, entered FROM pending WHERE battle = ?", (battle_id,)).fetchone()
+        return PendingRow(row[0], attack, bool(row[1]), answers, step + 1)
+
+    def withdraw_pending(self, battle_id: str, step: int) -> None:
+        """Remove the pending attack (withdrawn by its side), if it is still at ``step``."""
+        with self._write() as db:
+            cursor = db.execute("DELETE FROM pending WHERE battle = ? AND step = ?", (battle_id, step))
+            if cursor.rowcount != 1:
+                raise ConflictError("the attack waiting for a choice changed while it was withdrawn; fetch the "
+                                    "battle again")

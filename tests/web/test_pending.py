@@ -1,0 +1,211 @@
+"""A side's secret acts only for that side: an attack whose next choice is another player's waits for that
+player's own token [BU-4.2: the target's player nominates; SW-3.1: the attacker acts first, then the players
+alternate]. Each attack played this way is recorded as the one action a single request with every choice would
+record, checked here against the library's own play of that attack with the recorded dice, and against the
+command line's ``rangefire replay``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from rangefire.core import Attack, EnteredSource
+from rangefire.record import AttackAction, EndTurnAction, action_line, attack_action
+from rangefire.rulesets import battle_from_mapping
+from rangefire.web import create_app
+from tests.commands import run
+from tests.web.conftest import Battle, bearer, error_of
+
+#: The temple yard: prefecture's yoichi fires at ito's takeda; ito may nominate yojimbo [BU-4.2].
+PREFECTURE, ITO = "prefecture", "ito"
+YOICHI_AT_TAKEDA = {"attacker": "yoichi", "target": "takeda"}
+#: The canyon: jason's sawblade launcher fires at tyler's road warrior.
+JASON, TYLER = "jason", "tyler"
+SAWBLADE = {"attacker": "sawblade-launcher", "target": "road-warrior"}
+
+
+def scenario_of(client: TestClient, battle: Battle) -> Any:
+    return battle_from_mapping(client.app.state.store.battle(battle.id).scenario)
+
+
+def one_request(client: TestClient, battle: Battle, record: dict[str, Any]) -> dict[str, Any]:
+    """What a single resolve of the attack with every choice records, played by the library on the battle as
+    created, with the dice the server recorded: the record the answers must have left."""
+    ruleset, start = scenario_of(client, battle)
+    attack = ruleset.attack(record["attacker"], record["target"], record["choices"])
+    resolution, _ = ruleset.play(start, attack, EnteredSource({k: list(v) for k, v in record["dice"].items()},
+                                                             ruleset.stages))
+    return attack_action(ruleset, attack, resolution).model_dump(mode="json")
+
+
+def replayed(client: TestClient, battle: Battle, tmp_path: Path) -> dict[str, Any]:
+    scenario = tmp_path / f"{battle.id}.json"
+    scenario.write_text(json.dumps(client.app.state.store.battle(battle.id).scenario))
+    log = tmp_path / f"{battle.id}.log"
+    with log.open("wb") as out:
+        for record in battle.get("/actions").json()["actions"]:
+            data = {k: v for k, v in record.items() if k not in ("number", "by")}
+            model = AttackAction if data["action"] == "attack" else EndTurnAction
+            out.write(action_line(model.model_validate(data)))
+    result: dict[str, Any] = json.loads(run("replay", str(scenario), str(log), "--json").stdout)
+    return result
+
+
+def only_action(battle: Battle) -> dict[str, Any]:
+    [record] = battle.get("/actions").json()["actions"]
+    return {k: v for k, v in record.items() if k not in ("number", "by")}
+
+
+def test_the_attacker_s_token_cannot_nominate_for_the_target_bu_4_2(new_battle):
+    battle = new_battle("temple")
+    for given in ("yojimbo", ""):  # a nomination or keeping the target: both the target's player's
+        error = error_of(battle.post("/resolve", PREFECTURE, {**YOICHI_AT_TAKEDA, "choices": {"redirect_to": given}}),
+                         403, "forbidden")
+        assert error["path"] == "choices.redirect_to" and error["clause"] == "BU-4.2" and error["awaiting"] == ITO
+        assert "ito (the target's player)" in error["message"]
+    state = battle.state()
+    assert state["actions"] == 0 and state["pending"] is None
+
+
+def test_a_nomination_answered_by_the_target_s_side_bu_4_2(new_battle, client, tmp_path):
+    battle = new_battle("temple")
+    seen: list[dict[str, Any]] = []
+    client.app.state.battles.publish = lambda battle_id, event: seen.append(event)
+    waiting = battle.post("/resolve", PREFECTURE, YOICHI_AT_TAKEDA)
+    assert waiting.status_code == 202, waiting.text
+    pending = waiting.json()["pending"]
+    ruleset, start = scenario_of(client, battle)
+    question = ruleset.next_choice(start, Attack("yoichi", "takeda"))
+    assert pending["awaiting"] == {"kind": "choice", **question.to_dict()} and pending["awaiting"]["side"] == ITO
+    assert pending["by"] == PREFECTURE and pending["choices"] == {} and pending["withdrawable"] is True
+    assert seen == [{"actions": 0, "kind": "pending", "by": PREFECTURE, "awaiting": ITO}]
+    assert battle.state()["pending"] == pending  # every token sees what is awaited
+    assert battle.get(token=battle.sides[ITO]).json()["pending"] == pending
+
+    # only ito answers; nothing else acts while the attack waits
+    error = error_of(battle.post("/answer", PREFECTURE, {"answer": "nominate yojimbo"}), 403, "forbidden")
+    assert error["clause"] == "BU-4.2" and "ito" in error["message"]
+    spectator = battle.client.post(battle.url("/answer"), headers=bearer(battle.spectator),
+                                   json={"answer": "nominate yojimbo"})
+    error_of(spectator, 403, "forbidden")
+    error = error_of(battle.post("/answer", ITO, {"answer": "nominate scout"}), 422, "invalid_choice")
+    assert error["path"] == "answer" and error["allowed"] == list(question.allowed)
+    error_of(battle.post("/answer", ITO, {"answer": "x" * 201}), 422, "invalid_request")
+    error_of(battle.post("/answer", ITO, {"answer": "keep takeda", "extra": 1}), 422, "invalid_request")
+    for route, body in (("/undo", {}), ("/end-turn", {}), ("/resolve", {"attacker": "kenji", "target": "takeda"})):
+        error = error_of(battle.post(route, PREFECTURE, body), 409, "pending")
+        assert "waiting for ito (the target's player) to choose redirect_to [BU-4.2]" in error["message"], error
+    error_of(battle.post("/withdraw", ITO), 403, "forbidden")
+    assert battle.state()["actions"] == 0
+
+    played = battle.post("/answer", ITO, {"answer": "nominate yojimbo"})
+    assert played.status_code == 200, played.text
+    assert played.json()["action"] == 1 and played.json()["target"] == "yojimbo"
+    assert seen[-1] == {"actions": 1, "kind": "attack", "by": PREFECTURE}
+    state = battle.state()
+    assert state["pending"] is None and state["actions"] == 1
+    [record] = battle.get("/actions").json()["actions"]
+    assert record["by"] == PREFECTURE and record["choices"] == {"redirect_to": "yojimbo"}
+    assert only_action(battle) == one_request(client, battle, only_action(battle))
+    assert replayed(client, battle, tmp_path)["battle"] == state["battle"]
+    error_of(battle.post("/answer", ITO, {"answer": "keep takeda"}), 409, "conflict")  # nothing waits now
+
+
+def test_a_swerve_exchange_played_by_the_two_tokens_sw_3_1(new_battle, client, tmp_path):
+    battle = new_battle("sawblade")
+    line = ["attacker:pass", "defender:swerve-target", "attacker:pass", "defender:pass"]
+    error = error_of(battle.post("/resolve", JASON, {**SAWBLADE, "choices": {"actions": line}}), 403, "forbidden")
+    assert error["path"] == "choices.actions" and error["clause"] == "SW-3.1" and error["awaiting"] == TYLER
+    assert "'defender:swerve-target'" in error["message"]
+    assert battle.state()["pending"] is None
+
+    waiting = battle.post("/resolve", JASON, {**SAWBLADE, "choices": {"actions": line[:1]}})  # jason's own first
+    assert waiting.status_code == 202, waiting.text
+    whose = [JASON, TYLER, JASON, TYLER]
+    for i, action in enumerate(line[1:], start=1):
+        pending = battle.state()["pending"]
+        assert pending["awaiting"]["side"] == whose[i] and pending["choices"] == {"actions": line[:i]}
+        assert pending["withdrawable"] is (i == 1)  # until tyler has answered
+        other = JASON if whose[i] == TYLER else TYLER
+        error_of(battle.post("/answer", other, {"answer": action}), 403, "forbidden")
+        answered = battle.post("/answer", whose[i], {"answer": action})
+        assert answered.status_code == (200 if i == len(line) - 1 else 202), answered.text
+        if i == 1:
+            error_of(battle.post("/withdraw", JASON), 409, "pending")  # tyler's answer is given
+    record = only_action(battle)
+    assert record["choices"] == {"actions": line} and battle.get("/actions").json()["actions"][0]["by"] == JASON
+    assert record == one_request(client, battle, record)
+    assert replayed(client, battle, tmp_path)["battle"] == battle.state()["battle"]
+
+
+def test_an_attack_waiting_survives_a_new_server_over_the_same_file(new_battle, db_path, tmp_path):
+    battle = new_battle("temple")
+    assert battle.post("/resolve", PREFECTURE, YOICHI_AT_TAKEDA).status_code == 202
+    before = battle.state()["pending"]
+    with TestClient(create_app(db_path, static_dir=tmp_path)) as fresh:  # a killed server's successor
+        again = Battle(fresh, battle.created)
+        assert again.state()["pending"] == before
+        error_of(again.post("/end-turn", PREFECTURE), 409, "pending")
+        played = again.post("/answer", ITO, {"answer": "keep takeda"})
+        assert played.status_code == 200, played.text
+        assert only_action(again)["choices"] == {"redirect_to": ""} and again.state()["pending"] is None
+
+
+def test_the_attacker_withdraws_before_any_answer(new_battle, client):
+    battle = new_battle("temple")
+    seen: list[dict[str, Any]] = []
+    client.app.state.battles.publish = lambda battle_id, event: seen.append(event)
+    error_of(battle.post("/withdraw", PREFECTURE), 409, "conflict")  # nothing waits
+    assert battle.post("/resolve", PREFECTURE, YOICHI_AT_TAKEDA).status_code == 202
+    withdrawn = battle.post("/withdraw", PREFECTURE)
+    assert withdrawn.status_code == 200 and withdrawn.json()["pending"] is None and withdrawn.json()["actions"] == 0
+    assert seen[-1] == {"actions": 0, "kind": "withdrawn", "by": PREFECTURE}
+    assert battle.post("/end-turn", PREFECTURE).status_code == 200  # the battle goes on
+    error_of(battle.post("/answer", ITO, {"answer": "keep takeda"}), 409, "conflict")
+
+
+def test_entered_dice_are_asked_of_the_attacker_once_ito_has_chosen(new_battle, client, tmp_path):
+    battle = new_battle("temple", entered_dice=True)
+    waiting = battle.post("/resolve", PREFECTURE, {**YOICHI_AT_TAKEDA, "ask": True})
+    assert waiting.status_code == 202 and waiting.json()["pending"]["dice"] == "entered"
+    ready = battle.post("/answer", ITO, {"answer": "nominate yojimbo"})
+    assert ready.status_code == 202
+    assert ready.json()["pending"]["awaiting"] == {"kind": "dice", "name": "dice", "who": PREFECTURE,
+                                                   "side": PREFECTURE, "allowed": [], "clause": None}
+    error_of(battle.post("/answer", ITO, {"answer": "nominate yojimbo"}), 409, "pending")
+    error_of(battle.post("/resolve", ITO, {"attacker": "takeda", "target": "yoichi"}), 409, "pending")
+    error_of(battle.post("/resolve", PREFECTURE, {"attacker": "kenji", "target": "takeda"}), 409, "pending")
+    error_of(battle.post("/resolve", PREFECTURE, {**YOICHI_AT_TAKEDA, "choices": {"redirect_to": "scout"}}),
+             409, "pending")
+    dice: dict[str, list[int]] = {}
+    for _ in range(10):  # stage by stage, as the page asks a player
+        answer = battle.post("/resolve", PREFECTURE, {**YOICHI_AT_TAKEDA, "dice": dice, "ask": True})
+        if answer.status_code != 400:
+            break
+        question = error_of(answer, 400, "dice_needed")["question"]
+        dice[question["stage"]] = [question["faces"][-1]] * question["count"]
+    assert answer.status_code == 200, answer.text
+    record = only_action(battle)
+    assert record["choices"] == {"redirect_to": "yojimbo"} and record["dice"] == dice
+    assert record == one_request(client, battle, record)
+    assert replayed(client, battle, tmp_path)["battle"] == battle.state()["battle"]
+
+
+def test_own_choices_are_still_sent_with_the_attack(new_battle):
+    """Arcane Legions' side to fire from is the attacker's own [AL-3.1]: played in one request as before."""
+    battle = new_battle("ford")
+    side = battle.state()["side_to_act"]
+    played = battle.post("/resolve", side, {"attacker": "archers", "target": "orc-band",
+                                            "choices": {"to_side": "front"}})
+    assert played.status_code == 200, played.text
+    assert battle.state()["pending"] is None and only_action(battle)["choices"] == {"to_side": "front"}
+
+
+def test_the_answer_body_is_described(client):
+    schema = client.get("/openapi.json").json()
+    body = schema["paths"]["/api/battles/{battle_id}/answer"]["post"]["requestBody"]["content"]["application/json"]
+    assert body["schema"]["properties"]["answer"]["maxLength"] == 200
+    assert "202" in schema["paths"]["/api/battles/{battle_id}/resolve"]["post"]["responses"]
