@@ -302,12 +302,11 @@ def choose(page: Any, name: str, value: str) -> None:
 
 @pytest.mark.parametrize(("example", "attacker", "target", "choices"), [
     ("ford", "archers", "orc-band", (("to_side", "front"),)),  # the player picks the side attacked [AL-3.1]
-    ("temple", "yoichi", "takeda", (("redirect_to", "yojimbo"),)),  # ito nominates the bodyguard [BU-4.2]
 ])
 def test_roll_undo_and_end_turn(server: str, browser: Any, example: str, attacker: str, target: str,
                                 choices: tuple[tuple[str, str], ...]) -> None:
-    """Arcane Legions and Bushido: the attack checked against the engine (with a player's choice made through
-    its form control), rolled by the server; the log, the casualties as the server's state has them, a spectator
+    """Arcane Legions: the attack checked against the engine (with a player's choice made through its form
+    control), rolled by the server; the log, the casualties as the server's state has them, a spectator
     sees it, undo, end of turn."""
     created = create(server, example, entered_dice=False)
     expected = engine(example, attacker, target)
@@ -362,6 +361,52 @@ def test_roll_undo_and_end_turn(server: str, browser: Any, example: str, attacke
     assert page.errors == [] and watcher.errors == []
 
 
+def test_a_nomination_is_answered_from_the_target_s_page_bu_4_2(server: str, browser: Any) -> None:
+    """Bushido: the target's player nominates [BU-4.2], from their own page. Prefecture's page offers no
+    nomination (it names ito as the one who chooses) and rolls; the attack waits, prefecture's page says for whom,
+    ito's page asks with the answers as buttons (the engine's own list); ito nominates the bodyguard, and both
+    pages and a spectator's see the one attack, recorded with the nomination."""
+    created = create(server, "temple", entered_dice=False)
+    expected = engine("temple", "yoichi", "takeda")
+    ruleset, battle = expected["ruleset"], expected["battle"]
+    question = ruleset.next_choice(battle, Attack("yoichi", "takeda"))
+    assert question is not None and question.side == "ito"
+    page, target_page, watcher = new_page(browser), new_page(browser, NARROW), new_page(browser, NARROW)
+    page.goto(server + created["links"]["prefecture"])
+    target_page.goto(server + created["links"]["ito"])
+    watcher.goto(server + created["links"]["spectator"])
+    for p in (page, target_page, watcher):
+        p.wait_for_selector("#viewport g[data-unit]")
+    pick_attack(page, expected, "yoichi", "takeda", on_drawing=False)
+    page.wait_for_selector('#choices [data-choice="redirect_to"]')
+    assert page.locator("#choice-redirect_to").count() == 0  # no control: not prefecture's to choose
+    assert "ito (the target's player)" in page.locator('#choices [data-choice="redirect_to"]').text_content()
+    page.click("#roll")
+    page.wait_for_selector("#pending-section:not([hidden])")
+    until(lambda: "Waiting for ito (the target's player)" in page.locator("#pending-question").text_content())
+    assert page.locator("#pending-answers button").count() == 0 and page.locator("#withdraw").is_visible()
+    assert page.locator("#end-turn").is_disabled()
+    target_page.wait_for_selector("#pending-answers button")  # told by the event stream
+    answers = target_page.locator("#pending-answers button").evaluate_all("els => els.map(e => e.dataset.answer)")
+    assert answers == list(question.allowed)
+    assert "[BU-4.2]" in target_page.locator("#pending-question").text_content()
+    assert target_page.locator("#withdraw").is_hidden()
+    watcher.wait_for_selector("#pending-section:not([hidden])")
+    assert watcher.locator("#pending-answers button").count() == 0
+    shoot(target_page, "bushido-nomination-narrow")
+    target_page.click('#pending-answers button[data-answer="nominate yojimbo"]')
+    for p in (page, target_page, watcher):
+        wait_log(p, 1)
+        p.wait_for_selector("#pending-section", state="hidden")
+    actions = httpx.get(f"{server}/api/battles/{created['id']}/actions",
+                        headers={"Authorization": f"Bearer {created['tokens']['spectator']}"}).json()["actions"]
+    assert [(a["by"], a["choices"], a["target"]) for a in actions] == [("prefecture", {"redirect_to": "yojimbo"},
+                                                                       "takeda")]
+    entry = page.locator('#log > li[data-action="1"]').text_content()
+    assert all(line["text"] in entry for line in actions[0]["log"])
+    assert page.errors == [] and target_page.errors == [] and watcher.errors == []
+
+
 def test_the_drawing_follows_the_side_the_player_chose(server: str, browser: Any) -> None:
     """An Arcane Legions side chosen in the form moves the line drawn to it [AL-3.1]: from the right side the
     archers' line to the orc band runs into the crag and is drawn blocked; back to the engine's choice, clear."""
@@ -414,7 +459,13 @@ def test_swerve_card_view(server: str, browser: Any) -> None:
     page.set_viewport_size(NARROW)
     shoot(page, "swerve-narrow")
     page.set_viewport_size(WIDE)
-    page.click("#roll")
+    page.click("#roll")  # jason's pass goes with the attack; tyler then chooses his own action [SW-3.1]
+    page.wait_for_selector("#pending-section:not([hidden])")
+    other.wait_for_selector('#pending-answers button[data-answer="defender:pass"]')
+    answers = other.locator("#pending-answers button").evaluate_all("els => els.map(e => e.dataset.answer)")
+    passed = Attack("rail-gun", "dune-buggy", (("actions", ("attacker:pass",)),))
+    assert answers == ruleset.next_choices(battle, passed)[1]
+    other.click('#pending-answers button[data-answer="defender:pass"]')  # both passed: the stage ends [SW-3.2]
     wait_log(page, 1)
     entry = page.locator('#log > li[data-action="1"]').text_content()
     assert "[SW-2.1]" in entry and "attacker:pass" not in entry  # logged in the rules' words

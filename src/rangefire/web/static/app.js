@@ -49,6 +49,7 @@ function unitName(uid) {
 function cannotAct() {
   const me = you();
   if (me.role !== "side") return "You watch this battle (a spectator's link): only the sides act.";
+  if (S.state.pending) return "An attack waits for a choice (above): it is answered or withdrawn first.";
   const acting = S.state.side_to_act;
   if (acting && acting !== me.side) return `It is ${acting}'s turn; you play ${me.side}.`;
   return null;
@@ -261,6 +262,7 @@ function renderUndo() {
   if (me.role !== "side") why = "A spectator never acts.";
   else if (!st.actions) why = "Nothing to undo yet.";
   else if (by && by !== me.side) why = `The last action is ${by}'s; only ${by} may undo it.`;
+  else if (st.pending) why = "An attack waits for a choice: it is answered or withdrawn first.";
   $("undo").disabled = Boolean(why);
   $("undo").title = why || "Take back the last action";
 }
@@ -400,10 +402,19 @@ function renderOdds() {
 function renderChoices() {
   const host = $("choices");
   const declared = (S.ruleset && S.ruleset.choices) || [];
-  const shown = declared.filter((c) => c.kind !== "actions" && c.kind !== "list");
-  show($("choices-section"), Boolean(S.target && shown.length));
   const next = S.check && S.check.next_choice;
+  // a choice the rules give another player (a nomination, BU-4.2) is theirs to make from their own page once
+  // this side rolls; one whose values depend on the battle and that nobody is asked now has nothing to offer
+  const theirs = (c) => next && next.name === c.name && next.side && next.side !== you().side;
+  const shown = declared.filter((c) => c.kind !== "actions" && c.kind !== "list")
+    .filter((c) => theirs(c) || (c.allowed && c.allowed.length) || c.kind !== "unit");
+  show($("choices-section"), Boolean(S.target && shown.length));
   host.replaceChildren(...shown.map((c) => {
+    if (theirs(c)) {
+      return h("div", { class: "field", "data-choice": c.name },
+        h("p", {}, h("strong", {}, c.name.replace(/_/g, " ")), `: chosen by ${next.who} from their own page when you roll `,
+          `(${next.allowed.join(", ")}). `, c.help || "", " ", clause(next.clause || c.clause)));
+    }
     const id = `choice-${c.name}`;
     // each option: [value sent, what it reads]
     let options = c.allowed && c.allowed.length ? c.allowed.map((a) => [a, a]) : null;
@@ -474,6 +485,7 @@ function renderSwerve() {
 }
 
 function renderPanels() {
+  renderPending();
   const swerve = S.state && S.state.ruleset === "swerve";
   show($("units-section"), !swerve);  // the card game shows its cards in their own view (hands stay hidden)
   show($("attack-section"), Boolean(S.attacker));
@@ -499,6 +511,7 @@ async function act(label, run) {
   } finally {
     S.busy = false;
     renderPlay();
+    renderPending();
   }
 }
 
@@ -517,6 +530,7 @@ function showResult(title, result) {
 }
 
 async function resolved(result) {
+  if (result && result.pending) return waiting(result.pending);
   S.question = null; S.entered = [];
   const title = `Action ${result.action}: ${unitName(result.attacker)} at ${result.target ? unitName(result.target) : "—"}`;
   showResult(title, result);
@@ -524,8 +538,88 @@ async function resolved(result) {
   await refresh(`${title}: done`);
 }
 
+// The attack is sent with this side's own choices only: in a line of play, the actions before the other
+// player's first turn (SW-3.1); the rest each player chooses in turn once it waits.
+function ownBody() {
+  const body = attackBody();
+  const next = S.check && S.check.next_choice;
+  if (body.choices.actions && S.state.ruleset === "swerve") {
+    const first = body.choices.actions.findIndex((a) => !a.startsWith("attacker:") && !a.startsWith(`${you().side}:`));
+    if (first >= 0) body.choices.actions = body.choices.actions.slice(0, first);
+    if (!body.choices.actions.length) delete body.choices.actions;
+  }
+  // a choice of another player's (a nomination) is theirs to send; a line of play is cut above instead
+  if (next && next.side && next.side !== you().side && next.name !== "actions") delete body.choices[next.name];
+  return body;
+}
+
 function roll() {
-  return act("roll", async () => resolved(await S.api.post("/resolve", attackBody())));
+  return act("roll", async () => resolved(await S.api.post("/resolve", ownBody())));
+}
+
+// -- an attack waiting for a player's choice ------------------------------------------------------------------
+async function waiting(pending) {
+  S.question = null; S.entered = [];
+  S.attacker = null; S.target = null; S.check = null; S.odds = null; S.targets = []; S.line = []; S.choices = {};
+  $("result-section").hidden = true;
+  const wait = pending.awaiting || {};
+  await refresh(wait.side === you().side ? "Your choice: answer it above." : `The attack waits for ${wait.who}.`);
+}
+
+function choiceLabel(pending) {
+  const chosen = Object.entries(pending.choices || {}).map(([k, v]) => `${k.replace(/_/g, " ")}: ${Array.isArray(v) ? v.join(", ") : v}`);
+  return `${pending.by}'s ${unitName(pending.attacker)}${pending.target ? ` fires at ${unitName(pending.target)}` : " fires"}`
+    + (chosen.length ? ` (${chosen.join("; ")})` : "") + ".";
+}
+
+function renderPending() {
+  const p = S.state && S.state.pending;
+  show($("pending-section"), Boolean(p));
+  if (!p) return;
+  const me = you();
+  const wait = p.awaiting || {};
+  const mine = me.role === "side" && wait.side === me.side;
+  $("pending-what").textContent = choiceLabel(p);
+  const answers = $("pending-answers");
+  if (wait.kind === "dice") {
+    $("pending-question").replaceChildren(mine ? "Every choice is made: roll the dice for it."
+      : `Every choice is made: waiting for ${wait.who} to roll.`);
+    const buttons = mine ? [h("button", { type: "button", class: "primary", "data-answer": "roll", onclick: rollPending }, "Roll")] : [];
+    if (mine && S.state.entered_dice) buttons.push(h("button", { type: "button", onclick: enterPending }, "Enter dice"));
+    answers.replaceChildren(...buttons);
+  } else if (mine) {
+    $("pending-question").replaceChildren(`Your choice as ${wait.who}: ${String(wait.name || "").replace(/_/g, " ")} `, clause(wait.clause));
+    answers.replaceChildren(...(wait.allowed || []).map((a) =>
+      h("button", { type: "button", "data-answer": a, onclick: () => answer(a) }, a)));
+  } else {
+    $("pending-question").replaceChildren(`Waiting for ${wait.who} to choose ${String(wait.name || "").replace(/_/g, " ")} `, clause(wait.clause));
+    answers.replaceChildren();
+  }
+  for (const b of answers.querySelectorAll("button")) b.disabled = S.busy;
+  $("withdraw").hidden = !(me.role === "side" && me.side === p.by && p.withdrawable);
+  $("withdraw").disabled = S.busy;
+}
+
+function answer(text) {
+  return act("answer", async () => resolved(await S.api.post("/answer", { answer: text })));
+}
+
+function rollPending() {
+  const p = S.state.pending;
+  return act("roll", async () => resolved(await S.api.post("/resolve", { attacker: p.attacker, target: p.target })));
+}
+
+function enterPending() {
+  const p = S.state.pending;
+  S.attacker = p.attacker; S.target = p.target; S.choices = {}; S.line = []; S.check = null;
+  return enterDice();
+}
+
+function withdraw() {
+  return act("withdraw", async () => {
+    await S.api.post("/withdraw", {});
+    await refresh("The attack was withdrawn; nothing was played.");
+  });
 }
 
 function enteredDice() {
@@ -536,7 +630,7 @@ function enteredDice() {
 
 async function askOn() {
   try {
-    const result = await S.api.post("/resolve", { ...attackBody(), dice: enteredDice(), ask: true });
+    const result = await S.api.post("/resolve", { ...ownBody(), dice: enteredDice(), ask: true });
     await resolved(result);
   } catch (exc) {
     if (exc instanceof ApiError && ["dice_needed", "dice-needed"].includes(exc.error.kind) && exc.error.question) {
@@ -606,9 +700,12 @@ function listen() {
   source.addEventListener("action", (e) => {
     let data = {};
     try { data = JSON.parse(e.data); } catch (exc) { data = {}; }
-    if (S.state && data.actions === S.state.actions && data.kind !== "undo") return;  // our own, already shown
+    // our own attack or end of turn, already shown (an attack waiting changes no count: always fetched)
+    if (S.state && data.actions === S.state.actions && ["attack", "end-turn"].includes(data.kind)) return;
     clearTimeout(timer);
-    const what = data.kind === "undo" ? "undid the last action" : data.kind === "end-turn" ? "ended the turn" : "played an attack";
+    const what = data.kind === "undo" ? "undid the last action" : data.kind === "end-turn" ? "ended the turn"
+      : data.kind === "pending" ? `acted; the attack waits for ${data.awaiting}'s choice`
+      : data.kind === "withdrawn" ? "withdrew the attack" : "played an attack";
     timer = setTimeout(() => refresh(`${data.by || "someone"} ${what}; ${data.actions} action${data.actions === 1 ? "" : "s"} in the log.`), 150);
   });
   source.addEventListener("open", () => $("live").textContent = "live");
@@ -629,6 +726,7 @@ async function main() {
   $("end-turn").addEventListener("click", () => endTurn(false));
   $("end-activation").addEventListener("click", () => endTurn(true));
   $("undo").addEventListener("click", undo);
+  $("withdraw").addEventListener("click", withdraw);
   $("clear-pick").addEventListener("click", () => select(null, null));
   $("choices").addEventListener("submit", (e) => e.preventDefault());
   const id = battleIdFromPath();

@@ -78,12 +78,13 @@ export function renderCombat(host, { check, odds, line, onAdd, onUndo, onClear, 
     : h("p", {}, "No action yet: each player acts in turn, or passes."));
   const next = check && check.next_choice;
   if (next && next.allowed && next.allowed.length) {
-    out.push(h("p", { class: "who" }, `Next in this line: ${next.who}. Pick the action to weigh, or roll and let both sides play their best.`));
+    out.push(h("p", { class: "who" }, `Next in this line: ${next.who}. Pick actions to weigh their odds; when you roll, `
+      + "your own first action goes with the attack and each player then chooses their own, in turn (SW-3.1)."));
     out.push(h("div", { class: "buttons legal-actions" },
       ...next.allowed.map((a) => h("button", { type: "button", "data-action": a, onclick: () => onAdd(a) }, a))));
   } else if (plan) {
     out.push(h("p", {}, plan.line_complete ? "Both players have passed: the line is complete."
-      : "The rest of the line is played as both players' best (SW-6.2)."));
+      : "The odds weigh the rest of the line as both players' best (SW-6.2); in play each player chooses their own."));
   }
   if (line.length) {
     out.push(h("div", { class: "buttons" },
