@@ -5,7 +5,9 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from fractions import Fraction
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -39,6 +41,28 @@ def test_rulesets_lists_options_and_defaults():
     assert doc["options"]["cover_save"] == {"open": "none", "light": 5, "heavy": 4}
     assert doc["stages"] == ["hit", "save", "discipline"]
     assert "dress-on-the-colors" in run("rulesets").stdout
+
+
+@pytest.mark.parametrize("columns", [60, 110])
+def test_the_list_of_commands_wraps_only_where_the_width_does(columns):
+    """``rangefire --help`` lists each command with its summary wrapped to the terminal: a line of a summary
+    breaks only where the next word would not fit, never where the docstring's source line happened to end."""
+    lines = run("--help", columns=columns).stdout.splitlines()
+    start = next(i for i, s in enumerate(lines) if "Commands" in s) + 1
+    rows = [s for s in lines[start:] if s.startswith("│")]
+    name = re.match(r"│ \S+ +", rows[0])
+    assert name is not None
+    text_at = name.end()  # where the summaries begin
+    width = len(rows[0].rstrip().rstrip("│")) - text_at  # the summaries' column, up to the border
+    blocks: list[list[str]] = []
+    for row in rows:
+        if row[1:text_at].strip():  # a command's name: a new summary begins
+            blocks.append([])
+        blocks[-1].append(row[text_at:].rstrip("│ "))
+    assert len(blocks) >= 15
+    for block in blocks:
+        for here, after in pairwise(block):
+            assert len(here) + 1 + len(after.split(" ")[0]) > width - 1, (columns, here, after)
 
 
 @pytest.mark.parametrize("columns", [60, 120])

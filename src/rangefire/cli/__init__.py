@@ -8,6 +8,7 @@ The library knows nothing of this package: each command reads its flags into the
 
 from __future__ import annotations
 
+import inspect
 import sys
 
 from rangefire.cli import advise, commands, compare, duel, odds_table, schema, serve, sweep, table, turns  # noqa: F401  (register the commands on the app)
@@ -36,6 +37,13 @@ def _only_the_command_asked(args: list[str]) -> None:
              if (info.name or get_command_name(info.callback.__name__ if info.callback else "")) == first]
     if named:
         app.registered_commands[:] = named
+        return
+    # The list of commands shows each one's first paragraph, and typer keeps its docstring's line breaks
+    # there: every summary broke where the source line did, whatever the terminal's width. One line each.
+    for info in app.registered_commands:
+        if info.short_help is None and info.callback is not None and info.callback.__doc__:
+            first = inspect.cleandoc(info.callback.__doc__).split("\n\n")[0]
+            info.short_help = " ".join(first.split())
 
 
 def _json_main() -> int:
