@@ -101,6 +101,23 @@ def test_people_output_shows_clauses_and_at_least(scenario):
     assert "DC-7.2" in text and "at least N" in text and "exactly N" in text
 
 
+@pytest.mark.parametrize("columns", [60, 110])
+def test_odds_show_every_fraction_whole_at_any_width(scenario, columns):
+    """The exact fractions are the answer: at a narrow terminal a fraction breaks after its slash, the
+    denominator under the numerator, and is never cut short with an ellipsis (``390625/1679…``); wide, it
+    stands on one line."""
+    shown = run("odds", str(scenario), "-a", "15th-alabama", columns=columns).stdout
+    assert "…" not in shown
+    assert all(len(row) <= columns for row in shown.splitlines())
+    cells = [cell.strip() for row in shown.splitlines() for cell in row.split("│")]
+    data = json.loads(run("odds", str(scenario), "-a", "15th-alabama", "--json").stdout)
+    for outcome in data["outcomes"].values():
+        for fraction in outcome["distribution"].values():
+            numerator, slash, denominator = fraction.partition("/")
+            broken = bool(slash) and f"{numerator}/" in cells and denominator in cells
+            assert fraction in cells or (columns < 80 and broken), (columns, fraction)
+
+
 def test_check_refusal_exit_1_with_clause(scenario):
     proc = run("check", str(scenario), "-a", "83rd-pennsylvania", "-t", "15th-alabama", "--json", ok=1)
     data = json.loads(proc.stdout)

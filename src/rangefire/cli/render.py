@@ -48,27 +48,40 @@ def render_refusals(check: Check) -> None:
         out.print(line(r.clause, r.reason))
 
 
+def fitted(headers: Sequence[str], rows: Sequence[Sequence[str]], width: int) -> list[list[str]]:
+    """The rows of a table of fractions as they fit ``width`` columns: where the table as it is would be wider
+    (a narrow terminal, fractions of seven-digit denominators), each fraction breaks after its slash, the
+    denominator under the numerator. A fraction is the exact answer: never cut short nor split inside a number."""
+    columns = list(zip(headers, *rows, strict=True))
+    wide = sum(max(len(cell) for cell in column) for column in columns) + 3 * len(columns) + 1  # borders, padding
+    if wide <= width:
+        return [list(row) for row in rows]
+    return [[cell.replace("/", "/\n") if "/" in cell else cell for cell in row] for row in rows]
+
+
 def render_odds(odds: Odds) -> None:
     data = odds.to_dict()
     for name, dist in odds.outcomes.items():
         mean = float(Fraction(data["outcomes"][name]["mean"]))
         table = Table(title=text(f"{name} (mean {mean:.3f})"), title_justify="left")
-        table.add_column("N", justify="right")
-        table.add_column("exactly N", justify="right")
-        table.add_column("", justify="right", style="dim")
-        table.add_column("at least N", justify="right")
-        table.add_column("", justify="right", style="dim")
+        headers = ("N", "exactly N", "", "at least N", "")
+        for header in headers:
+            table.add_column(header, justify="right", style="dim" if not header else None)
         probs = dist.probabilities()  # type: ignore[attr-defined]
+        rows = []
         for k, p in probs.items():
             at_least = dist.at_least(k)  # type: ignore[attr-defined]
-            table.add_row(str(k), percent(p, 2), fraction_str(p), percent(at_least, 2), fraction_str(at_least))
+            rows.append((str(k), percent(p, 2), fraction_str(p), percent(at_least, 2), fraction_str(at_least)))
+        for row in fitted(headers, rows, out.width):
+            table.add_row(*row)
         out.print(table)
     events = Table(title="events", title_justify="left")
     events.add_column("event")
     events.add_column("probability", justify="right")
     events.add_column("", justify="right", style="dim")
-    for name, p in odds.events.items():
-        events.add_row(text(name), percent(p, 2), fraction_str(p))
+    events_rows = [(name, percent(p, 2), fraction_str(p)) for name, p in odds.events.items()]
+    for name, *cells in fitted(("event", "probability", ""), events_rows, out.width):
+        events.add_row(text(name), *cells)
     out.print(events)
     if not odds.exact:
         out.print(Text.assemble(("estimate, not exact: ", "yellow"), shown(json.dumps(odds.estimate))))
