@@ -407,6 +407,45 @@ def test_a_nomination_is_answered_from_the_target_s_page_bu_4_2(server: str, bro
     assert page.errors == [] and target_page.errors == [] and watcher.errors == []
 
 
+def test_entered_dice_once_the_target_s_player_has_chosen_bu_4_2(server: str, browser: Any) -> None:
+    """Bushido with entered dice: prefecture asks to enter its dice; the attack first waits for ito's choice
+    [BU-4.2], then for prefecture's dice, asked stage by stage on its page; the action holds both."""
+    created = create(server, "temple", entered_dice=True)
+    expected = engine("temple", "yoichi", "takeda")
+    page, target_page = new_page(browser), new_page(browser)
+    page.goto(server + created["links"]["prefecture"])
+    target_page.goto(server + created["links"]["ito"])
+    page.wait_for_selector("#viewport g[data-unit]")
+    target_page.wait_for_selector("#viewport g[data-unit]")
+    pick_attack(page, expected, "yoichi", "takeda", on_drawing=False)
+    page.click("#enter")
+    until(lambda: "Waiting for ito" in page.locator("#pending-question").text_content())
+    assert page.locator("#dice-form").is_hidden()  # no dice before the nomination
+    target_page.click('#pending-answers button[data-answer="keep takeda"]')
+    page.wait_for_selector("#pending-enter")
+    assert target_page.locator("#pending-roll").count() == 0
+    page.click("#pending-enter")
+    entered: dict[str, list[int]] = {}
+    for _ in range(8):
+        page.wait_for_selector("#dice-form:not([hidden])")
+        asked = int(page.get_attribute("#dice-form", "data-question"))
+        stage = page.locator("#dice-prompt").text_content().split(":")[0]
+        count = int(re.match(r"(\d+) value", page.locator("#dice-hint").text_content())[1])
+        values = [1] * count
+        entered.setdefault(stage, []).extend(values)
+        page.fill("#dice-input", " ".join(map(str, values)))
+        page.click("#dice-form button[type=submit]")
+        page.wait_for_selector(f'#dice-form[hidden], #dice-form[data-question="{asked + 1}"]', state="attached")
+        if page.locator("#dice-form").is_hidden():
+            break
+    wait_log(page, 1)
+    wait_log(target_page, 1)
+    actions = httpx.get(f"{server}/api/battles/{created['id']}/actions",
+                        headers={"Authorization": f"Bearer {created['tokens']['spectator']}"}).json()["actions"]
+    assert [(a["by"], a["choices"], a["dice"]) for a in actions] == [("prefecture", {"redirect_to": ""}, entered)]
+    assert page.errors == [] and target_page.errors == []
+
+
 def test_the_drawing_follows_the_side_the_player_chose(server: str, browser: Any) -> None:
     """An Arcane Legions side chosen in the form moves the line drawn to it [AL-3.1]: from the right side the
     archers' line to the orc band runs into the crag and is drawn blocked; back to the engine's choice, clear."""

@@ -584,8 +584,8 @@ function renderPending() {
   if (wait.kind === "dice") {
     $("pending-question").replaceChildren(mine ? "Every choice is made: roll the dice for it."
       : `Every choice is made: waiting for ${wait.who} to roll.`);
-    const buttons = mine ? [h("button", { type: "button", class: "primary", "data-answer": "roll", onclick: rollPending }, "Roll")] : [];
-    if (mine && S.state.entered_dice) buttons.push(h("button", { type: "button", onclick: enterPending }, "Enter dice"));
+    const buttons = mine ? [h("button", { type: "button", class: "primary", id: "pending-roll", onclick: rollPending }, "Roll")] : [];
+    if (mine && S.state.entered_dice) buttons.push(h("button", { type: "button", id: "pending-enter", onclick: enterPending }, "Enter dice"));
     answers.replaceChildren(...buttons);
   } else if (mine) {
     $("pending-question").replaceChildren(`Your choice as ${wait.who}: ${String(wait.name || "").replace(/_/g, " ")} `, clause(wait.clause));
