@@ -80,6 +80,16 @@ def test_rulesets_at_any_width_keeps_each_option_and_choice_whole(columns):
             assert f"{option['clause']}" in one
 
 
+@pytest.mark.parametrize("game", ["dress-on-the-colors", "bushido"])
+def test_a_games_options_at_a_narrow_terminal_keep_their_help_under_their_path(game):
+    """Below the table's width each option is its path on a line, its help indented under it: a help that wraps
+    keeps its indent, so no line of it reads as an option of its own."""
+    shown = run("rulesets", game, columns=60).stdout.splitlines()
+    body = shown[next(i for i, row in enumerate(shown) if row.startswith("options.")):]
+    strays = [row for row in body if not row.startswith(("options.", "choice ", "    "))]
+    assert strays == []
+
+
 def test_odds_json_contract(scenario):
     """odds --json: the keys the design fixes, exact fractions as strings, distributions summing to 1."""
     data = json.loads(run("odds", str(scenario), "--attacker", "15th-alabama", "--target", "20th-maine",

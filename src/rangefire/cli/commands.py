@@ -102,6 +102,7 @@ def rulesets(
 
 def _one_game(row: dict[str, Any], ruleset: Any) -> None:
     """One game for people: every option by path (default, clause, what it is), then the player's choices."""
+    from rich.padding import Padding
     from rich.table import Table
     from rich.text import Text
 
@@ -112,8 +113,8 @@ def _one_game(row: dict[str, Any], ruleset: Any) -> None:
         for option in row["option_list"]:
             out.print(Text.assemble(text(option["path"], "bold"), " = ", text(json.dumps(option["default"])),
                                     f"  [{option['clause']}]"))
-            if option["help"]:
-                out.print(Text("    ") + text(option["help"], "dim"))
+            if option["help"]:  # indented as a block: a help that wraps stays under its path
+                out.print(Padding(text(option["help"], "dim"), (0, 0, 0, 4)))
     else:
         table = Table(title="options (the rules' values)", title_justify="left")
         table.add_column("path", no_wrap=True)
