@@ -6,6 +6,8 @@ import hashlib
 import json
 import os
 import re
+import subprocess
+import sys
 from fractions import Fraction
 from itertools import pairwise
 from pathlib import Path
@@ -201,6 +203,25 @@ def test_demo_plays_the_engagement():
     refused = [step["odds"] for step in data["steps"] if not step["odds"]["legal"]]
     assert refused and all(step["ruleset"] in {r.key for r in RULESETS} for step in refused)  # each names its game
     assert data == json.loads(run("demo", "--json").stdout)  # deterministic
+
+
+def test_demo_says_what_it_plays_and_ends_with_commands_that_run():
+    """A newcomer's first run (``make demo``) opens by saying what it plays and closes with what to type next:
+    the folder of its battles and commands on one of them, each of which runs as suggested."""
+    shown = run("demo", columns=100).stdout.splitlines()
+    assert shown[0].startswith("rangefire demo: the built-in example battles")
+    after = shown[next(i for i, row in reversed(list(enumerate(shown))) if row.startswith("─")) + 1:]
+    assert after[0].startswith("next, play these battles yourself")
+    assert after[-1] == "rangefire --help lists every command; rangefire COMMAND --help says more"
+    steps = [row.strip() for row in after[1:-1]]
+    folder = next(Path(step[3:]) for step in steps if step.startswith("cd "))
+    assert (folder / "wheatfield.yaml").is_file()
+    tried = [step.split()[1:] for step in steps if step.startswith("rangefire ") and "--dice ask" not in step]
+    assert len(tried) >= 2
+    for args in tried:
+        proc = subprocess.run([sys.executable, "-m", "rangefire.cli", *args], cwd=folder, capture_output=True,
+                              text=True, timeout=120, stdin=subprocess.DEVNULL)
+        assert proc.returncode == 0 and "DC-4.2" in proc.stdout, (args, proc.stderr)
 
 
 @pytest.mark.parametrize("dice", ["hit=²", "hit=" + "6" * 5000])

@@ -298,6 +298,10 @@ def demo(seed_text: Annotated[str, typer.Option("--seed", metavar="INTEGER", hel
     with user_errors(as_json):
         seed = parse_seed(seed_text)
         assert seed is not None
+        if not as_json:
+            out.print(Text.assemble(("rangefire demo", "bold"), ": the built-in example battles of the four games, "
+                                    "attack by attack: each attack checked clause by clause, its exact odds, then "
+                                    f"played with seeded dice (--seed {seed})"))
         for number, step in enumerate(run_demo(seed), start=1):
             if as_json:
                 steps.append({"engagement": step.engagement,
@@ -321,5 +325,39 @@ def demo(seed_text: Annotated[str, typer.Option("--seed", metavar="INTEGER", hel
                 render_status(f"{step.engagement}: after the last attack", step.status)
         if as_json:
             _emit({"steps": steps})
+            return
+        _what_next()
+
+
+def _what_next() -> None:
+    """After the demo: the commands to try on its battles (the demo is a newcomer's first run, and a long one: it
+    ends by saying what to do next). ``make demo`` runs it from a virtual environment that is not on the PATH:
+    the first step is then to activate it. Nothing suggested writes a file: the folder may be an installed
+    package's."""
+    import os
+    import shutil
+
+    from rich.text import Text
+
+    from rangefire.demo import example_path
+
+    def typed(path: Path) -> str:  # as typed from here: relative within this folder, else whole
+        relative = os.path.relpath(path)
+        return str(path) if relative.startswith("..") else relative
+
+    steps = []
+    bin_dir = Path(sys.executable).parent
+    found = shutil.which("rangefire")
+    if (bin_dir / "rangefire").exists() and (found is None or Path(found).parent != bin_dir):
+        activate = bin_dir / "activate"
+        steps.append(f". {typed(activate)}" if activate.exists() else f"export PATH={typed(bin_dir)}:$PATH")
+    steps += [f"cd {typed(example_path(''))}", "rangefire check wheatfield.yaml -a 15th-alabama",
+              "rangefire odds wheatfield.yaml -a 15th-alabama",
+              "rangefire resolve wheatfield.yaml -a 15th-alabama --dice ask"]
+    out.rule()
+    out.print(Text("next, play these battles yourself (each is a scenario file), say:"))
+    for step in steps:
+        out.print(Text("  ") + text(step), soft_wrap=True)  # whole, to be copied: the terminal wraps it
+    out.print(Text("rangefire --help lists every command; rangefire COMMAND --help says more"))
 
 
