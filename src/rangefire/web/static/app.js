@@ -7,6 +7,7 @@ import { renderCards, renderCombat } from "./cards.js";
 import { outcomeChart } from "./chart.js";
 import { $, clause, clauseLine, h, show } from "./dom.js";
 import { fracText, parseFrac, percent, toNumber } from "./frac.js";
+import { renderWaiting } from "./pending.js";
 import { parseDrawing, Viewport } from "./viewport.js";
 
 const S = {
@@ -566,38 +567,11 @@ async function waiting(pending) {
   await refresh(wait.side === you().side ? "Your choice: answer it above." : `The attack waits for ${wait.who}.`);
 }
 
-function choiceLabel(pending) {
-  const chosen = Object.entries(pending.choices || {}).map(([k, v]) => `${k.replace(/_/g, " ")}: ${Array.isArray(v) ? v.join(", ") : v}`);
-  return `${pending.by}'s ${unitName(pending.attacker)}${pending.target ? ` fires at ${unitName(pending.target)}` : " fires"}`
-    + (chosen.length ? ` (${chosen.join("; ")})` : "") + ".";
-}
-
 function renderPending() {
-  const p = S.state && S.state.pending;
-  show($("pending-section"), Boolean(p));
-  if (!p) return;
-  const me = you();
-  const wait = p.awaiting || {};
-  const mine = me.role === "side" && wait.side === me.side;
-  $("pending-what").textContent = choiceLabel(p);
-  const answers = $("pending-answers");
-  if (wait.kind === "dice") {
-    $("pending-question").replaceChildren(mine ? "Every choice is made: roll the dice for it."
-      : `Every choice is made: waiting for ${wait.who} to roll.`);
-    const buttons = mine ? [h("button", { type: "button", class: "primary", id: "pending-roll", onclick: rollPending }, "Roll")] : [];
-    if (mine && S.state.entered_dice) buttons.push(h("button", { type: "button", id: "pending-enter", onclick: enterPending }, "Enter dice"));
-    answers.replaceChildren(...buttons);
-  } else if (mine) {
-    $("pending-question").replaceChildren(`Your choice as ${wait.who}: ${String(wait.name || "").replace(/_/g, " ")} `, clause(wait.clause));
-    answers.replaceChildren(...(wait.allowed || []).map((a) =>
-      h("button", { type: "button", "data-answer": a, onclick: () => answer(a) }, a)));
-  } else {
-    $("pending-question").replaceChildren(`Waiting for ${wait.who} to choose ${String(wait.name || "").replace(/_/g, " ")} `, clause(wait.clause));
-    answers.replaceChildren();
-  }
-  for (const b of answers.querySelectorAll("button")) b.disabled = S.busy;
-  $("withdraw").hidden = !(me.role === "side" && me.side === p.by && p.withdrawable);
-  $("withdraw").disabled = S.busy;
+  renderWaiting({
+    pending: S.state && S.state.pending, me: you(), enteredDice: Boolean(S.state && S.state.entered_dice),
+    busy: S.busy, unitName, onAnswer: answer, onRoll: rollPending, onEnter: enterPending,
+  });
 }
 
 function answer(text) {
