@@ -122,6 +122,29 @@ def test_a_duel_too_large_is_refused_quickly():
     assert time.perf_counter() - start < 30
 
 
+def test_a_duel_of_the_wheatfield_for_200_turns_is_refused_in_seconds_not_minutes():
+    """The example's 15th Alabama against the 20th Maine, 200 turns: its 10,000 battles weigh some 60,000
+    results of volleys (half a minute); refused by the results weighed, within seconds."""
+    from pathlib import Path
+
+    from rangefire.analysis.duel import MAX_WEIGHED
+    from rangefire.rulesets import load_battle
+
+    doc, battle = load_battle(Path(__file__).resolve().parent.parent / "examples" / "wheatfield.yaml")
+    start = time.perf_counter()
+    with pytest.raises(LimitError, match=f"weighs more than {MAX_WEIGHED:,} results of attacks by turn"):
+        duel(doc, battle, "15th-alabama", "20th-maine", turns=MAX_TURNS)
+    assert time.perf_counter() - start < 15
+
+
+def test_a_duel_is_refused_by_the_results_weighed_before_the_battles_reached():
+    """A limit of 50 results weighed refuses the two-stand duel at its second turn, whatever the battles."""
+    doc = find_ruleset("dress-on-the-colors")
+    battle = dc_battle(F(stands=2), T(stands=2))
+    with pytest.raises(LimitError, match="weighs more than 50 results of attacks by turn 2 of 10: too large"):
+        duel(doc, battle, "F", "T", turns=10, max_weighed=50)
+
+
 def test_a_game_without_a_duel_says_so():
     from rangefire.core import Ruleset
 

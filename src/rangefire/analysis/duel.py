@@ -38,6 +38,10 @@ MAX_TURNS = 200
 #: The most battles (states) the exact chain visits over all its half-turns: beyond it the duel is refused with a
 #: message (fewer turns or smaller units), never a run of minutes.
 MAX_STATES = 10_000
+#: The most results of attacks (battles an attack leaves behind, ``exchanges``) the exact chain weighs: the work
+#: of a duel grows with them, not with the battles alone (big units leave dozens of battles behind each attack,
+#: and 10,000 battles of the example's regiments weigh 60,000 results, half a minute); about 5 s of work.
+MAX_WEIGHED = 12_000
 #: The most duels the Monte Carlo plays, and how many of them are rolled at once (bounding memory).
 MAX_SAMPLES = 1_000_000
 BLOCK = 1 << 16
@@ -162,10 +166,12 @@ def check_seed(seed: int) -> None:
 
 
 def _walk(ruleset: Ruleset[Any, Any, Any], battle: Any, a: str, b: str, turns: int,
-          step: Callable[[Any, Attack, Any], Iterable[tuple[Any, Any]]], one: Any, limit: int | None
-          ) -> tuple[dict[str, Any], dict[int, Any], dict[str, dict[int, Any]], int]:
+          step: Callable[[Any, Attack, Any], Iterable[tuple[Any, Any]]], one: Any, limit: int | None,
+          weigh_limit: int | None = None) -> tuple[dict[str, Any], dict[int, Any], dict[str, dict[int, Any]], int]:
     """The duel's turns, breadth first: ``step(state, attack, weight)`` gives the weighted battles an attack
-    leaves behind (exact probabilities or sampled counts). Returns winner, turns, left, states visited."""
+    leaves behind (exact probabilities or sampled counts). Returns winner, turns, left, states visited.
+    Refused (:class:`~rangefire.core.LimitError`) past ``limit`` battles visited or ``weigh_limit`` results of
+    attacks weighed."""
     winner: dict[str, Any] = {"a": 0 * one, "b": 0 * one, "neither": 0 * one}
     taken: dict[int, Any] = {}
     left: dict[str, dict[int, Any]] = {"a": {}, "b": {}}
@@ -174,13 +180,20 @@ def _walk(ruleset: Ruleset[Any, Any, Any], battle: Any, a: str, b: str, turns: i
     # each state by its key: the battle and its weight (equal battles reached in one half-turn are merged)
     frontier: dict[Hashable, tuple[Any, Any]] = {key(start): (start, one)}
     visited = 0
+    weighed = 0
     pairs = (("a", a, "b", b), ("b", b, "a", a))
     for turn in range(1, turns + 1):
         for role, shooter, other, target in pairs:
             attack = ruleset.attack(shooter, target)
             after_half: dict[Hashable, tuple[Any, Any]] = {}
             for state, weight in frontier.values():
-                for w, after in step(state, attack, weight):
+                found = list(step(state, attack, weight))
+                weighed += len(found)
+                if weigh_limit is not None and weighed > weigh_limit:
+                    raise LimitError(f"the duel of {a} and {b} weighs more than {weigh_limit:,} results of attacks "
+                                     f"by turn {turn} of {turns}: too large to answer exactly (fewer turns or "
+                                     "smaller units)")
+                for w, after in found:
                     if ruleset.duel_left(after, target) == 0:  # the target is destroyed: absorbing
                         _add(winner, role, w)
                         _add(taken, turn, w)
@@ -227,17 +240,18 @@ def _refusals(ruleset: Ruleset[Any, Any, Any], battle: Any, a: str, b: str) -> d
 
 
 def duel(ruleset: Ruleset[Any, Any, Any], battle: Any, a: str, b: str, turns: int = 10,
-         max_states: int = MAX_STATES) -> DuelResult:
+         max_states: int = MAX_STATES, max_weighed: int = MAX_WEIGHED) -> DuelResult:
     """The exact duel of ``a`` (firing first) and ``b`` over at most ``turns`` turns (an absorbing Markov chain).
 
     Raises :class:`DuelError` for a duel that cannot be set up, :class:`~rangefire.core.LimitError` when the
-    chain would visit more than ``max_states`` battles."""
+    chain would visit more than ``max_states`` battles or weigh more than ``max_weighed`` results of attacks."""
     check_duel(ruleset, battle, a, b, turns)
 
     def step(state: Any, attack: Attack, p: Fraction) -> list[tuple[Fraction, Any]]:
         return [(p * q, after) for q, after in ruleset.exchanges(state, attack)]
 
-    winner, taken, left, visited = _walk(ruleset, battle, a, b, turns, step, Fraction(1), max_states)
+    winner, taken, left, visited = _walk(ruleset, battle, a, b, turns, step, Fraction(1), max_states,
+                                           max_weighed)
     return DuelResult(ruleset=ruleset.key, a=a, b=b, turn_limit=turns, left_name=ruleset.duel_left_name,
                       winner=winner, turns=dict(sorted(taken.items())),
                       left={r: dict(sorted(d.items())) for r, d in left.items()},
