@@ -10,12 +10,14 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from rangefire.core import Attack, EnteredSource
 from rangefire.record import AttackAction, EndTurnAction, action_line, attack_action
 from rangefire.rulesets import battle_from_mapping
 from rangefire.web import create_app
+from rangefire.web.store import ConflictError
 from tests.commands import run
 from tests.web.conftest import Battle, bearer, error_of
 
@@ -209,3 +211,33 @@ def test_the_answer_body_is_described(client):
     body = schema["paths"]["/api/battles/{battle_id}/answer"]["post"]["requestBody"]["content"]["application/json"]
     assert body["schema"]["properties"]["answer"]["maxLength"] == 200
     assert "202" in schema["paths"]["/api/battles/{battle_id}/resolve"]["post"]["responses"]
+
+
+def test_the_store_lets_nothing_else_write_while_an_attack_waits(new_battle, client):
+    """Each write checks the pending attack in its own transaction: two answers racing, an action or an undo
+    landing beside it, a withdrawal of a step already answered, all refused (409 conflict)."""
+    battle = new_battle("temple")
+    assert battle.post("/end-turn", PREFECTURE).status_code == 200  # an action to undo
+    store = client.app.state.store
+    version = store.version(battle.id)
+    row = store.open_pending(battle.id, version, PREFECTURE, {"attacker": "yoichi", "target": "takeda",
+                                                              "choices": {}}, False)
+    with pytest.raises(ConflictError):
+        store.open_pending(battle.id, version, PREFECTURE, {"attacker": "kenji", "target": "takeda",
+                                                            "choices": {}}, False)
+    answered = store.answer_pending(battle.id, row.step, {"attacker": "yoichi", "target": "takeda",
+                                                          "choices": {"redirect_to": ""}}, 1)
+    assert answered.step == row.step + 1 and store.pending(battle.id) == answered
+    with pytest.raises(ConflictError):  # the same step answered twice: the later one finds it changed
+        store.answer_pending(battle.id, row.step, {"attacker": "yoichi", "target": "takeda", "choices": {}}, 1)
+    with pytest.raises(ConflictError):
+        store.append(battle.id, version, "end-turn", PREFECTURE, {"action": "end-turn"})
+    with pytest.raises(ConflictError):
+        store.append(battle.id, version, "attack", PREFECTURE, {"action": "attack"}, closing=row.step)
+    with pytest.raises(ConflictError):
+        store.remove_last(battle.id, version)
+    with pytest.raises(ConflictError):
+        store.withdraw_pending(battle.id, row.step)
+    assert store.version(battle.id) == version and store.pending(battle.id) == answered
+    store.withdraw_pending(battle.id, answered.step)
+    assert store.pending(battle.id) is None
