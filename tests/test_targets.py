@@ -246,6 +246,20 @@ def test_cli_table_at_80_columns_keeps_every_line_within_it(name):
         assert uid[:6] in flat
 
 
+@pytest.mark.parametrize("columns", [60, 80, 110])
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_cli_table_never_breaks_a_units_name(name, columns):
+    """Where two columns of whole names do not fit beside the reasons, each attacker's targets are a table of
+    their own under its name: every attacker and target is shown whole ('83rd-pennsylv' / 'ania' was read as
+    two units), and no line is wider than the terminal."""
+    proc = run("targets", str(example_path(name)), columns=columns)
+    lines = proc.stdout.splitlines()
+    assert max(len(line) for line in lines) <= columns
+    cells = {cell.strip() for line in lines for cell in line.split("│")} | {line.strip() for line in lines}
+    for row in json.loads(run("targets", str(example_path(name)), "--json").stdout)["targets"]:
+        assert row["attacker"] in cells and row["target"] in cells, (columns, row["attacker"], row["target"])
+
+
 def test_cli_table_names_clauses_and_the_chosen_target():
     proc = run("targets", str(example_path("wheatfield.yaml")), "--side", "confederate", columns=100)
     assert "[DC-2.3]" in proc.stdout and "[DC-2.1]" in proc.stdout and "[DC-2.4]" in proc.stdout

@@ -37,37 +37,53 @@ DrawingOpt = Annotated[Path, typer.Option("--out", help="the picture to write: .
 
 def render_targets(ruleset: Any, rows: Sequence[TargetRow], title: str) -> None:
     """The rows as one table for people: refusals and dice wrap inside their column, so that the table
-    stays whole at 80 columns; the exact means are in ``--json``."""
+    stays whole at 80 columns; the exact means are in ``--json``. Where the terminal has no room for two
+    columns of whole unit names beside the reasons, each attacker's rows are a table of their own under its
+    name: a name is never broken across lines ("83rd-pennsylv / ania")."""
     from rich.table import Table
 
+    if not rows:
+        out.print(text(f"{title}: no attackers"))
+        return
     outcome = ruleset.main_outcome.replace("_", " ")
-    table = Table(title=text(title), title_justify="left")
     # Widths are set here rather than left to Rich, which narrows every column alike on a narrow terminal:
     # names and verdicts keep a readable width, the reasons take what is left and wrap.
     legal = 8 if any(row.chosen for row in rows) else 5  # 'yes, / chosen / [DC-2.3]' on three lines
     mean = 9 if any(row.limit or not row.exact for row in rows) else 7
-    fixed = 16 + legal + mean  # 16: the borders and padding of five columns
-    longest = max((len(text(uid)) for row in rows for uid in (row.attacker, row.target)), default=8)
-    name = max(8, min(longest, 20, (out.width - fixed - 22) // 2))
-    rest = max(14, out.width - fixed - 2 * name)  # a narrow terminal: the reasons wrap more, the names stay whole
-    table.add_column("attacker", overflow="fold", width=name)
-    table.add_column("target", overflow="fold", width=name)
-    table.add_column("legal", width=legal)
-    table.add_column("dice, or why not", overflow="fold", width=min(rest, 60))
-    table.add_column(f"mean {outcome}", justify="right", width=mean)
-    for i, row in enumerate(rows):
-        first = i == 0 or rows[i - 1].attacker != row.attacker
-        last = i == len(rows) - 1 or rows[i + 1].attacker != row.attacker
-        table.add_row(text(row.attacker if first else ""), text(row.target), _verdict(row), _dice(row), _mean(row),
-                      end_section=last)
+    firer = min(max(len(text(row.attacker)) for row in rows), 20)  # longer names fold
+    target = min(max(len(text(row.target)) for row in rows), 20)
+    one_table = out.width - (16 + legal + mean) - firer - target >= 20  # 16: borders and padding of 5 columns
+    rest = max(14, out.width - (16 + firer if one_table else 13) - legal - mean - target)
+
+    def table_of(caption: str | None, attacker_column: bool) -> Table:
+        table = Table(title=text(caption, "bold") if caption else None, title_justify="left")
+        if attacker_column:
+            table.add_column("attacker", overflow="fold", width=firer)
+        table.add_column("target", overflow="fold", width=target)
+        table.add_column("legal", width=legal)
+        table.add_column("dice, or why not", overflow="fold", width=min(rest, 60))
+        table.add_column(f"mean {outcome}", justify="right", width=mean)
+        return table
+
+    if one_table:
+        table = table_of(title, attacker_column=True)
+        for i, row in enumerate(rows):
+            first = i == 0 or rows[i - 1].attacker != row.attacker
+            last = i == len(rows) - 1 or rows[i + 1].attacker != row.attacker
+            table.add_row(text(row.attacker if first else ""), text(row.target), _verdict(row), _dice(row),
+                          _mean(row), end_section=last)
+        out.print(table)
+    else:
+        out.print(text(title))
+        attackers = list(dict.fromkeys(row.attacker for row in rows))
+        for attacker in attackers:
+            table = table_of(attacker if len(attackers) > 1 else None, attacker_column=False)  # one: the title says it
+            for row in rows:
+                if row.attacker == attacker:
+                    table.add_row(text(row.target), _verdict(row), _dice(row), _mean(row))
+            out.print(table)
     if any(row.chosen for row in rows):
-        table.caption = text(f"chosen: the target the rules choose when the attack names none "
-                             f"[{ruleset.chooses_target}]")
-        table.caption_justify = "left"
-    if not rows:
-        out.print(text(f"{title}: no attackers"))
-        return
-    out.print(table)
+        out.print(text(f"chosen: the target the rules choose when the attack names none [{ruleset.chooses_target}]"))
 
 
 def _verdict(row: TargetRow) -> Text:
