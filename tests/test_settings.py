@@ -44,6 +44,9 @@ def test_a_setting_is_read_like_a_scenario_value(text, path, value):
     ("options.x=[1, 2", "cannot read the value"),
     ("a.b.c.d.e.f.g.h.i=1", "at most 8"),
     ("options.x=" + "9" * 2000, "characters; at most"),
+    ("options.x=&a [*a]", "anchors and aliases"),
+    ("options.x=[&a 1, *a]", "anchors and aliases"),
+    ("options.x=&a heavy", "anchors and aliases"),
 ])
 def test_a_malformed_setting_is_refused_naming_it(text, says):
     with pytest.raises(ScenarioError, match=says):
@@ -207,6 +210,12 @@ def test_a_log_is_not_kept_for_an_attack_played_with_values_set(tmp_path):
     ("options.cover=3", "options.cover: no such option"),
     ("units.15th-alabama.stands=lots", "units[3].stands"),
     ("units.15th-alabama.stands", "is not PATH=VALUE"),
+    # a YAML alias in a value: a list holding itself (a traceback), a value named ten times over seven levels
+    # (ten million numbers said back in the message, seconds); a typed value never needs one
+    ("options=&a [*a]", "options: anchors and aliases (&name, *name) are not read in a value set by path"),
+    ("units.15th-alabama.x=[&a [1,1,1,1,1,1,1,1,1,1]" + "".join(
+        f",&{n} [{','.join([f'*{p}'] * 10)}]" for p, n in zip("abcdef", "bcdefg")) + "]",
+     "units.15th-alabama.x: anchors and aliases"),
     ("ruleset=swerve", "ruleset: the game is not a setting"),
     ("ruleset.x=1", "ruleset.x: the game is not a setting"),
 ])

@@ -94,6 +94,12 @@ def read_value(raw: str, path: str, source: str = "setting") -> Any:
         raise ScenarioError([f"{path}: no value after '='"], source=source)
     try:
         loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+        # An anchor or alias makes a value that holds itself (no message can say it back) or one named over
+        # and over (``&b [*a,*a,...]``: millions of values from a line); a value typed on a line needs neither.
+        if any(isinstance(e, yaml.AliasEvent) or getattr(e, "anchor", None) is not None
+               for e in yaml.parse(raw, Loader=loader)):
+            raise ScenarioError([f"{path}: anchors and aliases (&name, *name) are not read in a value set by path; "
+                                 "write the value out"], source=source)
         value = yaml.load(raw, Loader=loader)
     except yaml.YAMLError:
         raise ScenarioError([f"{path}: cannot read the value {raw!r}"], source=source) from None
