@@ -214,7 +214,7 @@ def test_a_log_is_not_kept_for_an_attack_played_with_values_set(tmp_path):
     # (ten million numbers said back in the message, seconds); a typed value never needs one
     ("options=&a [*a]", "options: anchors and aliases (&name, *name) are not read in a value set by path"),
     ("units.15th-alabama.x=[&a [1,1,1,1,1,1,1,1,1,1]" + "".join(
-        f",&{n} [{','.join([f'*{p}'] * 10)}]" for p, n in zip("abcdef", "bcdefg")) + "]",
+        f",&{n} [{','.join([f'*{p}'] * 10)}]" for p, n in zip("abcdef", "bcdefg", strict=True)) + "]",
      "units.15th-alabama.x: anchors and aliases"),
     ("ruleset=swerve", "ruleset: the game is not a setting"),
     ("ruleset.x=1", "ruleset.x: the game is not a setting"),
