@@ -114,3 +114,24 @@ def test_show_marks_the_chosen_target_as_the_attack_chosen_is_checked_AL_3_1(tmp
     assert 'refused-target refused side-1" data-id="orc-band"' in right and 'line-of-fire blocked' in right
     assert 'legal-target legal side-1" data-id="orc-band"' in plain and 'line-of-fire blocked' not in plain
     assert run("check", ford, "-a", "archers", "-t", "orc-band", "--from-side", "right", ok=1).stdout
+
+
+@pytest.mark.parametrize("name, attacker, target", GAMES)
+def test_the_legend_sends_a_reader_to_the_reasons_written_below(name, attacker, target):
+    """A PNG has no tooltips: the legend says a refused target's reason is written below the table, and it is,
+    every reason of every refused target with its clause."""
+    from html import escape
+
+    from rangefire.analysis.targets import targets
+    from rangefire.draw import draw_battle
+    from rangefire.rulesets import load_battle
+
+    ruleset, battle = load_battle(example_path(name))
+    svg = draw_battle(ruleset, battle, attacker)
+    refused = [row for row in targets(ruleset, battle, attacker=attacker) if not row.legal]
+    if refused:
+        assert "refused: the clause beside it, the reason below" in svg and "hovering" not in svg
+    for row in refused:
+        assert escape(f"{row.target} refused: ", quote=False) in svg
+        for refusal in row.refusals:
+            assert escape(f"{refusal.reason} [{refusal.clause}]", quote=False) in svg, (row.target, refusal)

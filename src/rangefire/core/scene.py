@@ -180,7 +180,7 @@ def grown(points: tuple[XY, ...], d: float) -> tuple[XY, ...]:
 MARKS: tuple[tuple[str, str, str, str], ...] = (
     ("attacker", "", "fill", "the attacker"),
     ("legal-target", "legal", "fill", "a legal target"),
-    ("refused-target", "refused", "fill", "refused: the clause beside it, the reason on hovering"),
+    ("refused-target", "refused", "fill", "refused: the clause beside it, the reason below"),
     ("line-of-fire", "clear", "line", "line clear"),
     ("line-of-fire", "touching", "line", "line touching (neither blocks nor hinders)"),
     ("line-of-fire", "hindered", "line", "line hindered"),
