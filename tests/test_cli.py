@@ -123,8 +123,8 @@ def test_odds_show_every_fraction_whole_at_any_width(scenario, columns):
     assert all(len(row) <= columns for row in shown.splitlines())
     cells = [cell.strip() for row in shown.splitlines() for cell in row.split("│")]
     data = json.loads(run("odds", str(scenario), "-a", "15th-alabama", "--json").stdout)
-    for outcome in data["outcomes"].values():
-        for fraction in outcome["distribution"].values():
+    for named in data["outcomes"].values():
+        for fraction in named["distribution"].values():
             numerator, slash, denominator = fraction.partition("/")
             broken = bool(slash) and f"{numerator}/" in cells and denominator in cells
             assert fraction in cells or (columns < 80 and broken), (columns, fraction)

@@ -101,6 +101,16 @@ def test_one_die_one_wound_one_box_in_the_singular():
     assert "+2 defense dice: the attack pool is -1 [BU-5.6]" in [str(m) for m in starved.modifiers]
 
 
+def test_a_defense_pool_of_0_rolls_1_die_and_the_attacker_gains_one_bu_5_6():
+    """Short range (1 defense die [BU-5.1]) against a prone target (-1 [BU-5.4]): the pool is 0, not below
+    0, and still rolls 1 die while the attacker gains 1 [BU-5.6]."""
+    plan = BU.plan(battle(S(), T(4, states=["prone"])), Attack("S", "T"))
+    assert (plan.band, plan.defense_pool, plan.defense_dice) == ("short", 0, 1)
+    assert plan.attack_dice == plan.attack_pool + 1
+    assert "+1 attack die: the defense pool is 0 [BU-5.6]" in [str(m) for m in plan.modifiers]
+    assert "[BU-5.6] pools 3 and 0: a pool below 1 rolls 1 die" in [str(n) for n in plan.notes]
+
+
 def test_ammo_spent_on_declaring_hit_or_miss_bu_4_1():
     """BU-4.1: the marker goes when the attack is declared, whatever the dice do."""
     b = battle(S(weapon={**BOW, "ammo": 2}), T(12))

@@ -387,6 +387,12 @@ def test_centre_line_only_one_swap_and_range_again_bu_4_3():
     assert resolution.outcome.fails and resolution.dice == {}
     assert after.unit("S").weapon.ammo == 1 and after.unit("G").wounds.marked == 0
     assert any(line.clause == "BU-4.3" for line in resolution.log)
+    # a house rule's long-range defense dice are not said for an attack that rolls none [BU-4.3, BU-5.1]
+    ruled = battle(S(weapon={**BOW, "ammo": 2}), T(Fraction(179, 10)), guard(1, Fraction(41, 2)),
+                   options={"defense_dice": {"long": 2}})
+    assert check(ruled).plan.band == "long" and any(n.clause == "BU-5.1" for n in check(ruled).plan.notes)
+    failed = check(ruled, redirect_to="G").plan
+    assert failed.fails and not any(n.clause == "BU-5.1" for n in failed.notes)
 
 
 class _NoDice:

@@ -9,8 +9,7 @@ test and the wound chart (BU-*).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from fractions import Fraction
+from dataclasses import replace
 from types import MappingProxyType
 from typing import Any
 
@@ -20,12 +19,9 @@ from rangefire.core import (
     ChoiceError,
     DiceSource,
     LogLine,
-    Modifier,
     Need,
     NextChoice,
     Odds,
-    Outcome,
-    Plan,
     RangefireError,
     Refusal,
     Resolution,
@@ -35,164 +31,29 @@ from rangefire.core.options import house_note
 from rangefire.core.ruleset import check_turn_number
 from rangefire.dice import Dist
 from rangefire.rulesets.bushido.dice import (
-    WOUND_CHART,
     attack_odds,
     contest,
-    pools,
     side_result,
     wound_roll,
     wounds_for,
 )
 from rangefire.rulesets.bushido.lookups import PairByPair, Screened
-from rangefire.rulesets.bushido.scenario import CHART_ROLLS, CHART_SLS, KEY, Battle, Options, Turn, Unit, cross_problems
-from rangefire.rulesets.bushido.table import Nominee, cover, crossing
+from rangefire.rulesets.bushido.plan import (
+    RULES,
+    BushidoOutcome,
+    BushidoPlan,
+    count,
+    inches,
+    ruled,
+)
+from rangefire.rulesets.bushido.planning import plan_attack
+from rangefire.rulesets.bushido.scenario import KEY, Battle, Options, Turn, Unit, cross_problems
+from rangefire.rulesets.bushido.table import Nominee, crossing
 
 __all__ = ["Battle", "Bushido", "BushidoOutcome", "BushidoPlan", "Unit"]
 
 #: The states ending the turn clears; ``prone`` stays [BU-8.2].
 TURN_STATES = ("aimed", "moved", "ran", "will_move", "surprised")
-
-
-def _count(n: int, one: str, many: str) -> str:
-    """``1 die``, ``2 dice``, ``0 dice``: a number with its noun in the right number."""
-    return f"{n} {one if n == 1 else many}"
-
-
-def _dice_noun(pool: str, delta: int) -> str:
-    """The pool a modifier changes, in the number its size asks for: ``+1 attack die``, ``+2 attack dice``."""
-    return f"{pool} {'die' if abs(delta) == 1 else 'dice'}"
-
-
-#: The rules' values of every option: an explanation names a house rule beside them.
-RULES = Options()
-
-
-def _inches(value: Fraction) -> str:
-    return f"{float(value):g} in"
-
-
-def _ruled(shown: str, rules: str) -> str:
-    """`` (house rule; the rules say 1 in)`` after a value a house rule sets, nothing after the rules' value."""
-    return "" if shown == rules else f" {house_note(shown, rules)}"
-
-
-def _modifier(clause: str, pool: str, delta: int, rules: int, reason: str, cite: str = "") -> Modifier:
-    """A modifier in dice [BU-5.5], with the house rule named where the battle's value is not the rules'."""
-    return Modifier(clause, delta, f"{_dice_noun(pool, delta)}: {reason}{_ruled(f'{delta:+d}', f'{rules:+d}')}{cite}")
-
-
-def _chart_changes(chart: tuple[tuple[int, ...], ...]) -> list[str]:
-    """The wound chart's entries a house rule changes: ``roll 6 at SL 2 gives 9 (the rules say 4)`` [BU-7.2]."""
-    return [f"roll {roll} at SL {sl} gives {chart[roll - 1][sl]} (the rules say {WOUND_CHART[roll - 1][sl]})"
-            for roll in CHART_ROLLS for sl in CHART_SLS if chart[roll - 1][sl] != WOUND_CHART[roll - 1][sl]]
-
-
-@dataclass(frozen=True)
-class BushidoOutcome(Outcome):
-    """What a ranged attack came to: whether it hit and at what SL [BU-6.3], the wounds rolled [BU-7.2];
-    ``removed`` only where it hit [BU-7.3], ``fails`` only where it failed before any roll [BU-4.3]."""
-
-    hit: bool
-    success_level: int
-    wounds: int
-    removed: bool | None = None
-    fails: bool | None = None
-
-
-@dataclass(frozen=True)
-class BushidoPlan(Plan):
-    """Everything decided before the dice of a ranged attack are rolled."""
-
-    declared_target: str = ""
-    redirected: bool = False
-    nominees: tuple[Nominee, ...] = ()
-    weapon: str = ""
-    distance: float = 0.0
-    band: str | None = None
-    line_of_sight: Mapping[str, Any] = field(default_factory=dict)
-    in_cover: bool = False
-    cover_by: tuple[str, ...] = ()
-    rcp: int = 0
-    attack_pool: int = 0
-    defense_pool: int = 0
-    attack_dice: int = 0
-    defense_dice: int = 0
-    supporting_dice_cap: int | None = None
-    wound_modifier: int = 0
-    armour: int = 0
-    armour_piercing: bool = False
-    ammo_before: int | None = None
-    target_wounds_left: int = 0
-    #: The battle's options: the wound chart and the tie rule the dice are judged by [BU-6.3, BU-7.2].
-    options: Options = field(default=RULES, repr=False)
-    #: Plans for each model the defender may nominate instead [BU-4.2]; for odds, not part of the data.
-    alternatives: tuple[BushidoPlan, ...] = field(default=(), compare=False, repr=False)
-
-    @property
-    def fails(self) -> bool:
-        """A redirected attack whose new target is beyond long range fails [BU-4.3]."""
-        return self.band is None
-
-    @property
-    def wound_roll_modifier(self) -> int:
-        """The weapon's wound modifier less the target's armour, unless armour piercing [BU-7.2]."""
-        return self.wound_modifier - (0 if self.armour_piercing else self.armour)
-
-    def details(self) -> dict[str, Any]:
-        return {
-            "declared_target": self.declared_target,
-            "redirected": self.redirected,
-            "nominees": [{"id": n.id, "crosses": n.crosses} for n in self.nominees],
-            "weapon": self.weapon,
-            "range": {"inches": round(self.distance, 4), "band": self.band},
-            "fails": self.fails,
-            "line_of_sight": dict(self.line_of_sight),
-            "in_cover": self.in_cover,
-            "cover_by": list(self.cover_by),
-            "pools": {"attack": self.attack_pool, "defense": self.defense_pool},
-            "attack_dice": self.attack_dice,
-            "defense_dice": self.defense_dice,
-            "supporting_dice_cap": "none" if self.supporting_dice_cap is None else self.supporting_dice_cap,
-            "wound_roll_modifier": self.wound_roll_modifier,
-            "ammo": None if self.ammo_before is None else {"before": self.ammo_before, "after": self.ammo_before - 1},
-            "target_wounds_left": self.target_wounds_left,
-        }
-
-    def _cover_text(self) -> str:
-        if self.cover_by:
-            reach = _inches(self.options.cover_reach)
-            return (f"{', '.join(self.cover_by)} within {reach}{_ruled(reach, _inches(RULES.cover_reach))} of "
-                    f"{self.target} on every line of sight")
-        return f"no line of sight to {self.target} at all"
-
-    def dice_text(self) -> str:
-        """``3 attack dice v 3 defense, opposed; wound 1D6 -1``: the opposed test [BU-6.1] and the wound roll [BU-7.2];
-        a redirected attack beyond long range rolls nothing [BU-4.3]."""
-        if self.fails:
-            return "beyond long range: the attack fails"
-        return (f"{_count(self.attack_dice, 'attack die', 'attack dice')} v {self.defense_dice} defense, opposed; "
-                f"wound 1D6 {self.wound_roll_modifier:+d}")
-
-    def summary(self) -> list[tuple[str, str]]:
-        rows = [("weapon", self.weapon)]
-        if self.redirected:
-            rows.append(("target", f"{self.target}, nominated instead of {self.declared_target} [BU-4.2]"))
-        rows.append(("range", f"{self.distance:.2f} in, " + (f"{self.band} band" if self.band else
-                                                            "beyond long range: the attack fails [BU-4.3]")))
-        rows.append(("line of sight", str(self.line_of_sight.get("verdict", ""))))
-        rows.append(("cover", f"in cover: {self._cover_text()} [BU-5.7]" if self.in_cover else "none"))
-        if not self.fails:
-            rows += [("attack dice", str(self.attack_dice)), ("defense dice", str(self.defense_dice)),
-                     ("wound roll", f"1D6 {self.wound_roll_modifier:+d}")]
-            cap = self.supporting_dice_cap
-            if cap != RULES.cap:  # the result counts at most this many supporting dice [BU-6.2]
-                shown = "no cap" if cap is None else f"at most {_count(cap, 'supporting die', 'supporting dice')}"
-                rows.append(("supporting dice", f"{shown} {house_note(str(cap), 'none')} [BU-6.2]"))
-        if self.ammo_before is not None:
-            rows.append(("ammo", f"{self.ammo_before} -> {self.ammo_before - 1} (spent on declaring) [BU-4.1]"))
-        if self.nominees and not self.redirected:
-            rows.append(("may be nominated", "; ".join(n.describe() for n in self.nominees)))
-        return rows
 
 
 class Bushido(Ruleset[Battle, BushidoPlan, BushidoOutcome]):
@@ -382,9 +243,9 @@ class Bushido(Ruleset[Battle, BushidoPlan, BushidoOutcome]):
             refusals.append(Refusal("BU-3.3", f"{shooter.id} is in base contact with {', '.join(touching)}"))
         zones = [u.id for u in enemies if u.id not in touching and look.in_zone(u, shooter)]
         if zones:
-            zone = _inches(battle.options.zone_of_control)
+            zone = inches(battle.options.zone_of_control)
             refusals.append(Refusal("BU-3.3", f"{shooter.id} is in the zone of control of {', '.join(zones)} "
-                                              f"(within {zone}{_ruled(zone, _inches(RULES.zone_of_control))} of "
+                                              f"(within {zone}{ruled(zone, inches(RULES.zone_of_control))} of "
                                               "the base, in its line of sight) [BU-2.2]"))
         return refusals
 
@@ -398,85 +259,7 @@ class Bushido(Ruleset[Battle, BushidoPlan, BushidoOutcome]):
 
     def _plan(self, battle: Battle, look: PairByPair, shooter: Unit, declared: Unit, target: Unit,
               found: tuple[Nominee, ...], alternatives: tuple[BushidoPlan, ...] = ()) -> BushidoPlan:
-        weapon = shooter.weapon
-        assert weapon is not None and shooter.rcp is not None
-        redirected = target.id != declared.id
-        band_ = look.band(shooter, target, weapon)
-        covered, seen, cover_by = cover(battle, shooter, target)
-        notes = [LogLine("BU-2.1", f"line of sight to {target.id} {seen.describe()}")]
-        options = battle.options
-        if redirected:
-            notes.insert(0, LogLine("BU-4.2", f"{declared.id}'s player nominates {target.id} as the target"))
-            if band_ is None:
-                notes.append(LogLine("BU-4.3", f"{target.id} is beyond long range: the attack fails (the Ammo "
-                                               "marker stays spent)"))
-        elif found:
-            notes.append(LogLine("BU-4.2", f"{target.side} may nominate {' or '.join(n.id for n in found)} instead "
-                                           f"(choice redirect_to); {target.id} stays the target"))
-        am, rules_am = options.attack_modifiers, RULES.attack_modifiers
-        if shooter.attacked and not options.one_attack_per_turn:
-            notes.append(LogLine("BU-8.1", f"{shooter.id} has already made a ranged attack this turn: a second is "
-                                           f"made {house_note('more', 'one a turn')}"))
-        mods: list[Modifier] = []
-        attack = shooter.rcp
-        if shooter.has("aimed"):
-            mods.append(_modifier("BU-5.3", "attack", am.aimed, rules_am.aimed, "aimed this turn"))
-        if shooter.has("ran"):
-            mods.append(_modifier("BU-5.3", "attack", am.ran, rules_am.ran, "ran this turn"))
-        if shooter.has("moved") or shooter.has("will_move"):
-            mods.append(_modifier("BU-5.3", "attack", am.moved, rules_am.moved,
-                                  "has moved or will move this activation"))
-        if covered:
-            mods.append(_modifier("BU-5.3", "attack", am.cover, rules_am.cover, f"{target.id} is in cover"
-                                  f"{' (' + ', '.join(cover_by) + ')' if cover_by else ''}", " [BU-5.7]"))
-        attack += sum(m.delta for m in mods)
-        judged = band_ or "long"  # a redirected attack beyond long range rolls nothing [BU-4.3]
-        defense = getattr(options.defense_dice, judged)
-        rules_defense = getattr(RULES.defense_dice, judged)
-        if band_ is not None and defense != rules_defense:
-            notes.append(LogLine("BU-5.1", f"{band_} range: {_count(defense, 'defense die', 'defense dice')} "
-                                           f"{house_note(str(defense), str(rules_defense))}"))
-        dm, rules_dm = options.defense_modifiers, RULES.defense_modifiers
-        dmods = []
-        for state in ("prone", "ran", "surprised"):
-            if target.has(state):
-                dmods.append(_modifier("BU-5.4", "defense", getattr(dm, state), getattr(rules_dm, state),
-                                       f"{target.id} is {state}"))
-        if target.size == "large":
-            dmods.append(_modifier("BU-5.4", "defense", dm.large, rules_dm.large,
-                                   f"{target.id} is Large ({target.base} mm)"))
-        elif target.size == "small":
-            dmods.append(_modifier("BU-5.4", "defense", dm.small, rules_dm.small,
-                                   f"{target.id} is Small ({target.base} mm)"))
-        defense += sum(m.delta for m in dmods)
-        if not options.attacker_wins_ties:
-            notes.append(LogLine("BU-6.3", "equal results and equal dice remaining: the defender wins at SL 0 "
-                                           f"{house_note('the defender', 'the attacker')}"))
-        changed = _chart_changes(options.chart)
-        if changed:
-            shown = "; ".join(changed[:4]) + (f"; and {len(changed) - 4} more" if len(changed) > 4 else "")
-            notes.append(LogLine("BU-7.2", f"the wound chart is a house rule: {shown}"))
-        rolled_a, rolled_d, gain_a, gain_d = pools(attack, defense)
-        extra = []
-        if attack < 1 or defense < 1:
-            if gain_a:
-                extra.append(Modifier("BU-5.6", gain_a, f"{_dice_noun('attack', gain_a)}: the defense pool is "
-                                                        f"{defense}"))
-            if gain_d:
-                extra.append(Modifier("BU-5.6", gain_d, f"{_dice_noun('defense', gain_d)}: the attack pool is "
-                                                        f"{attack}"))
-            notes.append(LogLine("BU-5.6", f"pools {attack} and {defense}: a pool below 1 rolls 1 die"
-                                           + ("; neither gains, both were below 1" if not (gain_a or gain_d) else "")))
-        return BushidoPlan(
-            ruleset=self.key, attacker=shooter.id, target=target.id, modifiers=tuple(mods + dmods + extra),
-            notes=tuple(notes), declared_target=declared.id, redirected=redirected, nominees=found,
-            weapon=weapon.name, distance=max(0.0, shooter.disc.gap(target.disc)), band=band_,
-            line_of_sight={"verdict": seen.describe(), **seen.to_dict()}, in_cover=covered, cover_by=cover_by,
-            rcp=shooter.rcp,
-            attack_pool=attack, defense_pool=defense, attack_dice=rolled_a, defense_dice=rolled_d,
-            supporting_dice_cap=battle.options.cap, wound_modifier=weapon.wound_modifier, armour=target.armour,
-            armour_piercing=weapon.armour_piercing, ammo_before=weapon.ammo,
-            target_wounds_left=target.wounds.left, options=options, alternatives=alternatives)
+        return plan_attack(self.key, battle, look, shooter, declared, target, found, alternatives)
 
     # -- odds, resolution, application -----------------------------------------------------------
     def _odds(self, plan: BushidoPlan) -> Odds:
@@ -519,7 +302,7 @@ class Bushido(Ruleset[Battle, BushidoPlan, BushidoOutcome]):
         elif a[0] == d[0]:
             rule = "" if a[1] != d[1] or ties else f" {house_note(winner, 'the attacker')}"
             log.append(LogLine("BU-6.3", f"equal results; {winner} wins at SL 0 "
-                                         f"({_count(a[1], 'remaining die', 'remaining dice')} against {d[1]}){rule}"))
+                                         f"({count(a[1], 'remaining die', 'remaining dice')} against {d[1]}){rule}"))
         else:
             log.append(LogLine("BU-6.3", f"{'the attacker' if hit else 'the defender'} wins at SL {sl}"))
         if neither:
@@ -536,9 +319,9 @@ class Bushido(Ruleset[Battle, BushidoPlan, BushidoOutcome]):
         rules = str(wounds_for(roll, sl))
         log.append(LogLine("BU-7.2", f"wound die {die} {plan.wound_roll_modifier:+d} = roll {roll} at SL {min(sl, 6)}"
                                      f"{' (SL ' + str(sl) + ' counts as 6)' if sl > 6 else ''}: "
-                                     f"{_count(wounds, 'wound', 'wounds')}{_ruled(str(wounds), rules)}"))
+                                     f"{count(wounds, 'wound', 'wounds')}{ruled(str(wounds), rules)}"))
         removed = wounds >= plan.target_wounds_left
-        marked = _count(min(wounds, plan.target_wounds_left), "box", "boxes")
+        marked = count(min(wounds, plan.target_wounds_left), "box", "boxes")
         log.append(LogLine("BU-7.3", f"{plan.target} marks {marked}"
                                      + (": every box is marked, the model is removed" if removed else "")))
         return log, BushidoOutcome(hit=True, success_level=sl, wounds=wounds, removed=removed)
