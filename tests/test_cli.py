@@ -210,6 +210,11 @@ def test_demo_says_what_it_plays_and_ends_with_commands_that_run():
     the folder of its battles and commands on one of them, each of which runs as suggested."""
     shown = run("demo", columns=100).stdout.splitlines()
     assert shown[0].startswith("rangefire demo: the built-in example battles")
+    heads = [re.fullmatch(r"─+ (.+): attack (\d+) ─+", row) for row in shown]
+    attacks = [(head[1], int(head[2])) for head in heads if head]
+    assert len({battle for battle, _ in attacks}) == 6
+    for (battle, number), (before, counted) in zip(attacks, [("", 0), *attacks], strict=False):
+        assert number == (counted + 1 if battle == before else 1), (battle, number)  # counted within a battle
     after = shown[next(i for i, row in reversed(list(enumerate(shown))) if row.startswith("─")) + 1:]
     assert after[0].startswith("next, play these battles yourself")
     assert after[-1] == "rangefire --help lists every command; rangefire COMMAND --help says more"

@@ -302,7 +302,11 @@ def demo(seed_text: Annotated[str, typer.Option("--seed", metavar="INTEGER", hel
             out.print(Text.assemble(("rangefire demo", "bold"), ": the built-in example battles of the four games, "
                                     "attack by attack: each attack checked clause by clause, its exact odds, then "
                                     f"played with seeded dice (--seed {seed})"))
-        for number, step in enumerate(run_demo(seed), start=1):
+        number, engagement = 0, None
+        for step in run_demo(seed):
+            # counted within each battle: "The ford at Kessel: attack 7" read as seven attacks at the ford
+            number = number + 1 if step.engagement == engagement else 1
+            engagement = step.engagement
             if as_json:
                 steps.append({"engagement": step.engagement,
                               "odds": step.odds.to_dict() if step.odds else step.check.to_dict(step.ruleset),
