@@ -7,6 +7,8 @@ import csv
 import io
 import json
 import os
+import subprocess
+import sys
 import threading
 import time
 from fractions import Fraction
@@ -169,6 +171,21 @@ def test_a_variant_named_twice_or_nothing_to_compare_exits_2():
     base = run("compare", str(WHEATFIELD), "-a", FIRER, "--variant", "v:units.15th-alabama.stands=3",
                "--baseline", "w", ok=2)
     assert "baseline 'w' is none of the variants (rules, v)" in base.stderr
+
+
+def test_standard_input_given_twice_is_refused_as_such_not_as_empty():
+    """``compare - - < wheatfield.yaml``: the second '-' found standard input read already and said 'nothing was
+    given'; standard input is read once, so naming it twice is refused in those words."""
+    proc = subprocess.run([sys.executable, "-m", "rangefire.cli", "compare", "-", "-", "-a", FIRER],
+                          input=WHEATFIELD.read_text(), capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert "standard input ('-') is named 2 times; it is read once" in proc.stderr, proc.stderr
+    assert "nothing was given" not in proc.stderr
+
+
+def test_scenarios_of_two_games_are_refused_naming_both_games():
+    proc = run("compare", str(WHEATFIELD), str(WHEATFIELD.parent / "ford.yaml"), "-a", FIRER, ok=2)
+    assert "variant 'ford' is a scenario of arcane-legions, the others of dress-on-the-colors" in proc.stderr
 
 
 def test_errors_in_json_and_a_refused_chart_suffix(tmp_path):

@@ -232,7 +232,7 @@ def compare(base: Mapping[str, Any], attacker: str, target: str | None, variants
         data = dict(v.scenario if v.scenario is not None else base)
         ruleset, battle = battle_from_mapping(data, source=f"variant {v.name}", settings=v.settings)
         if game is not None and ruleset.key != game.key:
-            raise RangefireError(f"variant {v.name!r} is a {ruleset.key} scenario, the others {game.key}: "
+            raise RangefireError(f"variant {v.name!r} is a scenario of {ruleset.key}, the others of {game.key}: "
                                  "a comparison is of one game")
         game = ruleset
         try:

@@ -89,6 +89,10 @@ def read_variants(scenarios: Sequence[Path], variants: Sequence[str],
     from rangefire.scenario import read_scenario
     from rangefire.scenario.paths import apply_settings
 
+    stdin = sum(str(path) == "-" for path in scenarios)
+    if stdin > 1:  # the second read would find it read already and say nothing was given
+        raise RangefireError(f"standard input ('-') is named {stdin} times; it is read once: name one scenario '-' "
+                             "and the others by file")
     docs = [apply_settings(read_scenario(path), common, source=f"{path} with --set") for path in scenarios]
     if len(scenarios) == 1:
         found = [Variant(AS_WRITTEN)]
