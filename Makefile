@@ -16,7 +16,14 @@ $(BIN)/.installed: pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $@
 
-demo: $(BIN)/.installed
+# The demo needs rangefire alone, not the test tools (a .venv of 230 MB instead of 880).
+$(BIN)/.installed-demo: pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+demo: $(BIN)/.installed-demo
 	$(BIN)/rangefire demo
 
 # The browser tests drive Debian's Chromium; install it where it is missing (as root, or through sudo).
