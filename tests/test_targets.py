@@ -319,3 +319,13 @@ def test_targets_leaves_the_file_untouched(tmp_path: Path):
     before = path.read_bytes()
     run("targets", str(path))
     assert path.read_bytes() == before
+
+
+def test_cli_a_battle_without_enemies_says_so(tmp_path):
+    """One side alone on the table: the unit is there, its enemies are not; the answer says that, not 'no
+    attackers' (the README's scenario excerpt, a single regiment, gave exactly that)."""
+    lone = tmp_path / "lone.yaml"
+    lone.write_text("ruleset: dress-on-the-colors\nunits:\n  - {id: 20th-maine, side: union, stands: 6, "
+                    "weapon: rifled-musket, formation: line, position: [10, 0], facing: 0}\n")
+    proc = run("targets", str(lone))
+    assert proc.stdout.strip() == "targets of every side: none (the battle holds no enemy of these units)"

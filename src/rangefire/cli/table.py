@@ -43,7 +43,7 @@ def render_targets(ruleset: Any, rows: Sequence[TargetRow], title: str) -> None:
     from rich.table import Table
 
     if not rows:
-        out.print(text(f"{title}: no attackers"))
+        out.print(text(f"{title}: none (the battle holds no enemy of these units)"))  # not "no attackers"
         return
     outcome = ruleset.main_outcome.replace("_", " ")
     # Widths are set here rather than left to Rich, which narrows every column alike on a narrow terminal:
