@@ -241,3 +241,40 @@ def test_the_store_lets_nothing_else_write_while_an_attack_waits(new_battle, cli
     assert store.version(battle.id) == version and store.pending(battle.id) == answered
     store.withdraw_pending(battle.id, answered.step)
     assert store.pending(battle.id) is None
+
+
+def test_an_answer_read_before_a_withdrawal_never_plays_the_attack_withdrawn(new_battle, client, monkeypatch):
+    """Ito's answer is read; before it is written prefecture withdraws and makes another attack (threads racing):
+    the answer finds the attack it answered gone (409 conflict), and neither attack is played by it [BU-4.2]."""
+    battle = new_battle("temple")
+    assert battle.post("/resolve", PREFECTURE, YOICHI_AT_TAKEDA).status_code == 202
+    battles, store = client.app.state.battles, client.app.state.store
+    source = battles._source
+    other = {"attacker": "kenji", "target": "takeda", "choices": {}}
+
+    def swapped(*args: Any) -> Any:  # between the answer's read of the pending attack and its write
+        monkeypatch.setattr(battles, "_source", source)
+        store.withdraw_pending(battle.id, store.pending(battle.id).step)
+        store.open_pending(battle.id, store.version(battle.id), PREFECTURE, other, False)
+        return source(*args)
+
+    monkeypatch.setattr(battles, "_source", swapped)
+    error_of(battle.post("/answer", ITO, {"answer": "nominate yojimbo"}), 409, "conflict")
+    assert battle.state()["actions"] == 0 and store.pending(battle.id).attack == other
+
+
+def test_an_answer_naming_its_step_never_lands_on_another_attack_bu_4_2(new_battle):
+    """An answer sent with the ``step`` of the pending attack it answers is refused once that attack is gone, even
+    when its side made the same attack again: ito answers what ito saw."""
+    battle = new_battle("temple")
+    seen = battle.post("/resolve", PREFECTURE, YOICHI_AT_TAKEDA).json()["pending"]
+    assert battle.post("/withdraw", PREFECTURE).status_code == 200
+    again = battle.post("/resolve", PREFECTURE, YOICHI_AT_TAKEDA).json()["pending"]
+    assert again["step"] != seen["step"]
+    error = error_of(battle.post("/answer", ITO, {"answer": "nominate yojimbo", "step": seen["step"]}), 409, "conflict")
+    assert "step" in error["message"] and error["path"] == "step"
+    assert battle.state()["actions"] == 0 and battle.state()["pending"] == again
+    error_of(battle.post("/answer", ITO, {"answer": "keep takeda", "step": "1"}), 422, "invalid_request")
+    played = battle.post("/answer", ITO, {"answer": "nominate yojimbo", "step": again["step"]})
+    assert played.status_code == 200, played.text
+

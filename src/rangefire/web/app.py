@@ -323,7 +323,8 @@ def create_app(db_path: str | Path, *, static_dir: str | Path | None = None, kee
         """The awaited side's answer to the pending attack's choice: 202 while another choice is awaited, else
         the attack played and recorded (as resolve answers)."""
         b = await body(request, AnswerBody)
-        return played(await run(request, battle_id, lambda loaded, role: battles.answer(loaded, role, b.answer)))
+        return played(await run(request, battle_id,
+                                lambda loaded, role: battles.answer(loaded, role, b.answer, b.step)))
 
     @app.post("/api/battles/{battle_id}/withdraw", openapi_extra=schema(EmptyBody))
     async def withdraw(request: Request, battle_id: BattleId) -> dict[str, Any]:

@@ -62,9 +62,12 @@ class ResolveBody(AttackBody):
 
 class AnswerBody(Body):
     """The awaited side's answer to a pending attack's next choice: one of the ``allowed`` answers its
-    ``awaiting`` lists (``"nominate yojimbo"``, ``"defender:pass"``)."""
+    ``awaiting`` lists (``"nominate yojimbo"``, ``"defender:pass"``), with the pending attack's ``step``."""
 
     answer: Annotated[str, Field(min_length=1, max_length=200)]
+    #: The pending attack's ``step`` the answer was chosen at: refused (409) when that attack has changed or gone
+    #: since, so that an answer never lands on another attack (one made after a withdrawal, or its next choice).
+    step: Annotated[int, Field(strict=True, ge=1, le=2**53)] | None = None
 
 
 class EndTurnBody(Body):

@@ -59,10 +59,11 @@ def awaiting(question: NextChoice | None, row: PendingRow) -> dict[str, Any]:
 
 def view(ruleset: Ruleset[Any, Any], battle: Any, row: PendingRow) -> dict[str, Any]:
     """The pending attack as the API shows it: who made it, the attack and its choices made so far, what it waits
-    for, how many answers of another side it holds, and whether its side may still withdraw it."""
+    for, how many answers of another side it holds, whether its side may still withdraw it, and its step (an
+    answer naming it is taken only by this attack at this point)."""
     question = ruleset.next_choice(battle, attack_of(ruleset, row.attack))
     return {"by": row.by_side, **row.attack, "answers": row.answers, "awaiting": awaiting(question, row),
-            "dice": "entered" if row.entered else "server", "withdrawable": row.answers == 0}
+            "dice": "entered" if row.entered else "server", "withdrawable": row.answers == 0, "step": row.step}
 
 
 def held(ruleset: Ruleset[Any, Any], battle: Any, row: PendingRow, doing: str) -> ApiError:

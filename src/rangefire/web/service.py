@@ -323,15 +323,20 @@ class Battles:
             return self._waiting(loaded, side, row)
         return self._play(loaded, side, attack, checked.plan, self._source(ruleset, dice, asking))
 
-    def answer(self, loaded: Loaded, role: Role, answer: str) -> dict[str, Any]:
+    def answer(self, loaded: Loaded, role: Role, answer: str, step: int | None = None) -> dict[str, Any]:
         """The awaited side's answer to the pending attack's next choice: the attack waits for the next one, or,
         none left, is played (the server's dice; a battle whose dice were asked for waits for them) and recorded
-        as one attack action, as one request with every choice would have recorded it."""
+        as one attack action, as one request with every choice would have recorded it. With ``step``, taken only
+        while the pending attack is still at that step (the one the answering player saw)."""
         ruleset, battle = loaded.ruleset, loaded.state
         side = self._acting_side(role)
         row = self.store.pending(loaded.row.id)
         if row is None:
             raise ApiError(409, "conflict", "no attack is waiting for an answer on this battle")
+        if step is not None and step != row.step:
+            raise ApiError(409, "conflict", f"step: the attack this answer was chosen for (step {step}) has changed "
+                                            f"or was withdrawn; the one waiting now is at step {row.step}: fetch the "
+                                            "battle again and answer it", path="step")
         attack = attack_of(ruleset, row.attack)
         question = ruleset.next_choice(battle, attack)
         if question is None:

@@ -34,6 +34,8 @@ from rangefire.core import RangefireError
 MAX_TOKEN_CHARS = 128
 #: No battle holds more actions than a log may (:data:`rangefire.record.MAX_ACTIONS`).
 MAX_ACTIONS = 20_000
+#: A pending attack's first step is below this (a whole number a browser's JavaScript holds exactly).
+FIRST_STEPS = 2**48
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS battles (
@@ -121,7 +123,9 @@ class ActionRow:
 class PendingRow:
     """An attack waiting for a choice: the side that made it, the attack so far (``attacker``, ``target``,
     ``choices`` as an attack body holds them), whether its dice are entered once every choice is made, how many
-    answers of another side it holds, and its step (grown by each answer: a write names the step it read)."""
+    answers of another side it holds, and its step (grown by each answer: a write names the step it read). A new
+    pending attack's first step is drawn at random, so that no step of one attack is another's: an answer or a
+    withdrawal read against an attack since withdrawn never writes to the one made after it."""
 
     by_side: str
     attack: dict[str, Any]
@@ -299,6 +303,7 @@ class Store:
                      entered: bool) -> PendingRow:
         """Keep an attack that waits for a choice, as one transaction, if the battle is still at the ``expected``
         version and holds no other."""
+        step = 1 + secrets.randbelow(FIRST_STEPS)
         with self._write() as db:
             if db.execute("SELECT 1 FROM pending WHERE battle = ?", (battle_id,)).fetchone() is not None:
                 raise ConflictError("another attack is already waiting for a choice on this battle")
@@ -307,8 +312,8 @@ class Store:
                 raise ConflictError(f"the battle changed while this attack was made ({now[0]} actions now, "
                                     f"{expected[0]} before); fetch it again and retry")
             db.execute("INSERT INTO pending (battle, by_side, attack, entered, answers, step) VALUES "
-                       "(?, ?, ?, ?, 0, 1)", (battle_id, by_side, json.dumps(attack), int(entered)))
-        return PendingRow(by_side, attack, entered, 0, 1)
+                       "(?, ?, ?, ?, 0, ?)", (battle_id, by_side, json.dumps(attack), int(entered), step))
+        return PendingRow(by_side, attack, entered, 0, step)
 
     def answer_pending(self, battle_id: str, step: int, attack: dict[str, Any], answers: int) -> PendingRow:
         """The pending attack with one more choice made, if it is still at ``step`` (two answers racing: the

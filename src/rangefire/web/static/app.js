@@ -574,8 +574,8 @@ function renderPending() {
   });
 }
 
-function answer(text) {
-  return act("answer", async () => resolved(await S.api.post("/answer", { answer: text })));
+function answer(text, step) {
+  return act("answer", async () => resolved(await S.api.post("/answer", { answer: text, step })));
 }
 
 function rollPending() {

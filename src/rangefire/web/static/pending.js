@@ -1,6 +1,7 @@
 // An attack that waits for a player's choice (a Bushido nomination, BU-4.2; swerve's actions in turn, SW-3.1):
 // on the awaited side's page the question with the allowed answers as buttons, on the others whom it waits for;
-// its own side may withdraw it until another side has answered.
+// its own side may withdraw it until another side has answered. An answer names the step it was shown at, so it
+// never lands on an attack made or changed since.
 import { $, clause, h, show } from "./dom.js";
 
 function described(pending, unitName) {
@@ -28,7 +29,7 @@ export function renderWaiting({ pending, me, enteredDice, busy, unitName, onAnsw
   } else if (mine) {
     $("pending-question").replaceChildren(`Your choice as ${wait.who}: ${named(wait.name)} `, clause(wait.clause));
     answers.replaceChildren(...(wait.allowed || []).map((a) =>
-      h("button", { type: "button", "data-answer": a, onclick: () => onAnswer(a) }, a)));
+      h("button", { type: "button", "data-answer": a, onclick: () => onAnswer(a, pending.step) }, a)));
   } else {
     $("pending-question").replaceChildren(`Waiting for ${wait.who} to choose ${named(wait.name)} `, clause(wait.clause));
     answers.replaceChildren();
