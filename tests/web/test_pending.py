@@ -278,3 +278,28 @@ def test_an_answer_naming_its_step_never_lands_on_another_attack_bu_4_2(new_batt
     played = battle.post("/answer", ITO, {"answer": "nominate yojimbo", "step": again["step"]})
     assert played.status_code == 200, played.text
 
+
+def test_an_attack_holding_another_side_s_answer_is_not_undone_by_its_attacker(new_battle, client):
+    """Undo would take back what withdraw may not: an attack once another player has chosen in it [BU-4.2,
+    SW-3.1]; an attack of the acting side's own choices only is undone as before."""
+    battle = new_battle("temple")
+    battle.post("/resolve", PREFECTURE, YOICHI_AT_TAKEDA)
+    assert battle.post("/answer", ITO, {"answer": "keep takeda"}).status_code == 200
+    client.app.state.battles._states.clear()  # as after a restart: the state before it is replayed
+    error = error_of(battle.post("/undo", PREFECTURE), 403, "forbidden")
+    assert error["clause"] == "BU-4.2" and error["awaiting"] == ITO and "ito" in error["message"]
+    assert battle.state()["actions"] == 1
+
+    swerve = new_battle("sawblade")
+    swerve.post("/resolve", JASON, {**SAWBLADE, "choices": {"actions": ["attacker:pass"]}})
+    assert swerve.post("/answer", TYLER, {"answer": "defender:swerve-target"}).status_code == 202
+    assert swerve.post("/answer", JASON, {"answer": "attacker:pass"}).status_code == 202
+    assert swerve.post("/answer", TYLER, {"answer": "defender:pass"}).status_code == 200
+    error = error_of(swerve.post("/undo", JASON), 403, "forbidden")
+    assert error["clause"] == "SW-3.1" and error["awaiting"] == TYLER
+    assert swerve.post("/end-turn", JASON).status_code == 200 and swerve.post("/undo", JASON).status_code == 200
+
+    own = new_battle("ford")
+    side = own.state()["side_to_act"]
+    own.post("/resolve", side, {"attacker": "archers", "target": "orc-band", "choices": {"to_side": "front"}})
+    assert own.post("/undo", side).status_code == 200

@@ -35,18 +35,29 @@ def own_answers(ruleset: Ruleset[Any, Any], battle: Any, attack: Attack, side: s
     game's next choice at that point (``Ruleset.answers_in``, ``Ruleset.next_choice``); one of another side's
     is refused (403) naming the choice, whose it is and the clause. Answers past the point where the game asks
     nothing more are left to the rules' check, which refuses them by clause."""
+    found = other_answer(ruleset, battle, attack, side)
+    if found is not None:
+        question, answer = found
+        raise ApiError(403, "forbidden",
+                       f"choices.{question.name}: {answer!r} is for {question.who} to choose, not {side} "
+                       f"[{question.clause}]; send the attack without it and the server asks {question.side}",
+                       path=f"choices.{question.name}", clause=question.clause, awaiting=question.side)
+    return attack
+
+
+def other_answer(ruleset: Ruleset[Any, Any], battle: Any, attack: Attack,
+                 side: str) -> tuple[NextChoice, str] | None:
+    """The first answer the attack's choices hold that is not ``side``'s to give, with the question it answers
+    (played on ``battle``, the battle before the attack); None when every answer is ``side``'s."""
     so_far, answers = ruleset.answers_in(attack)
     for answer in answers:
         question = ruleset.next_choice(battle, so_far)
         if question is None:
             break
         if question.side != side:
-            raise ApiError(403, "forbidden",
-                           f"choices.{question.name}: {answer!r} is for {question.who} to choose, not {side} "
-                           f"[{question.clause}]; send the attack without it and the server asks {question.side}",
-                           path=f"choices.{question.name}", clause=question.clause, awaiting=question.side)
+            return question, answer
         so_far = ruleset.with_choice(so_far, answer)
-    return attack
+    return None
 
 
 def awaiting(question: NextChoice | None, row: PendingRow) -> dict[str, Any]:
@@ -79,4 +90,4 @@ def held(ruleset: Ruleset[Any, Any], battle: Any, row: PendingRow, doing: str) -
                                     f"{what}{then}", clause=wait["clause"], pending=shown)
 
 
-__all__ = ["attack_data", "attack_of", "awaiting", "held", "own_answers", "plain", "view"]
+__all__ = ["attack_data", "attack_of", "awaiting", "held", "other_answer", "own_answers", "plain", "view"]

@@ -45,7 +45,7 @@ from rangefire.record import (
 from rangefire.rulesets import battle_from_mapping, find_ruleset
 from rangefire.scenario import parse_scenario
 from rangefire.web.errors import ApiError, refused
-from rangefire.web.pending import attack_data, attack_of, held, own_answers, plain, view
+from rangefire.web.pending import attack_data, attack_of, held, other_answer, own_answers, plain, view
 from rangefire.web.store import ActionRow, BattleRow, ConflictError, PendingRow, Role, Store
 
 #: A battle played over HTTP has at most this many sides (one secret link each).
@@ -460,9 +460,31 @@ class Battles:
         if last.by_side != side:
             raise ApiError(403, "forbidden", f"the last action ({last.kind}, number {last.number}) is "
                                              f"{last.by_side}'s; only {last.by_side} may undo it")
+        self._not_answered(loaded, stored)
         self.store.remove_last(loaded.row.id, loaded.version)
         self.publish(loaded.row.id, {"actions": len(stored) - 1, "kind": "undo", "by": side})
         return self.state(self.load(loaded.row), role)
+
+    def _not_answered(self, loaded: Loaded, stored: Sequence[ActionRow]) -> None:
+        """Refuse the undo of an attack holding another side's answer (a Bushido nomination, BU-4.2; a swerve
+        player's action, SW-3.1): that player's choice is made and shown, so the attack stands, as a pending one
+        is no longer withdrawn once answered. Its answers are told apart on the battle before it."""
+        last = stored[-1]
+        if last.kind != "attack":
+            return
+        ruleset = loaded.ruleset
+        before_version = (len(stored) - 1, stored[-2].seq if len(stored) > 1 else 0)
+        with self._lock:
+            before = self._states.get((loaded.row.id, before_version))
+        if before is None:
+            before = replay(ruleset, self._scenario(loaded.row), [_action(a) for a in stored[:-1]])
+        found = other_answer(ruleset, before, AttackAction.model_validate(last.record).attack(), last.by_side)
+        if found is not None:
+            question, answer = found
+            raise ApiError(403, "forbidden", f"the last action (attack, number {last.number}) holds {question.who}'s "
+                                             f"choice of {question.name} ({answer!r}) [{question.clause}]: made and "
+                                             f"shown, so the attack stands and {last.by_side} does not undo it",
+                           clause=question.clause, awaiting=question.side)
 
     def _record(self, loaded: Loaded, kind: str, side: str, action: Action, after: Any,
                 closing: int | None = None) -> int:
