@@ -397,11 +397,11 @@ def bushido_advise() -> None:
 def swerve_best_play() -> None:
     """7. swerve odds under best play, 6 tactics a hand: the search beside the exhaustive reference."""
 
-    from rangefire.rulesets.swerve import combat as combat_module
+    from rangefire.rulesets.swerve import search
     from rangefire.rulesets.swerve.combat import Combat
     from tests.swerve.test_best_play import issue_case
 
-    combat_module.MAX_EXHAUSTIVE_WORK = 10**9  # the reference refuses 13 actions open; here it is timed anyway
+    search.MAX_EXHAUSTIVE_WORK = 10**9  # the reference refuses 13 actions open; here it is timed anyway
 
     def long_line(tactics: int) -> dict[str, Any]:
         """The issue's case with damage cards for the attacker (each must be played, one a turn: the longest

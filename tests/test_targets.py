@@ -162,9 +162,9 @@ def test_unknown_side_or_attacker_is_named():
 def test_odds_beyond_the_search_limit_are_said_so_not_raised(monkeypatch):
     """swerve refuses a best-play search beyond its bound (LimitError): the pair stays legal, the row says why
     the odds are missing."""
-    from rangefire.rulesets.swerve import combat
+    from rangefire.rulesets.swerve import search
 
-    monkeypatch.setattr(combat, "MAX_SEARCH_WORK", 0)
+    monkeypatch.setattr(search, "MAX_SEARCH_WORK", 0)
     ruleset, battle = load_battle(example_path("ambush.yaml"))
     checked = ruleset.check(battle, Attack("rail-gun", "dune-buggy"))
     assert checked.plan is not None

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from rangefire.core import Attack, LimitError
 from rangefire.rulesets import battle_from_mapping, find_ruleset
 from rangefire.rulesets.swerve import combat as combat_module
+from rangefire.rulesets.swerve import search as search_module
 from rangefire.rulesets.swerve.combat import Combat, State
 from tests.swerve.test_search import agrees_with_the_rules
 
@@ -177,7 +178,7 @@ def test_the_reference_answers_where_the_search_would_not():
 
 
 def test_a_limit_of_zero_refuses_with_the_bound_named(monkeypatch):
-    monkeypatch.setattr(combat_module, "MAX_SEARCH_WORK", 0)
+    monkeypatch.setattr(search_module, "MAX_SEARCH_WORK", 0)
     combat = combat_of(issue_case(1), "launcher", "rider")
     with pytest.raises(LimitError, match=r"not searched with more than 0 actions open to the players \(here 3\)"):
         combat.value(combat.start())

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from rangefire.core import Attack, LimitError, ScenarioError, SeededSource
 from rangefire.rulesets import battle_from_mapping, find_ruleset
 from rangefire.rulesets.swerve import combat as combat_module
+from rangefire.rulesets.swerve import search as search_module
 from tests.test_cli import run
 
 SW = find_ruleset("swerve")
@@ -261,7 +262,7 @@ BEYOND = 400
 
 def test_best_play_beyond_the_limit_is_refused_before_any_search(monkeypatch):
     """400 tactics open: refused at once with a LimitError naming the bound, before any search."""
-    most = combat_module.max_search_actions()
+    most = search_module.max_search_actions()
     assert most < BEYOND
     plan = SW.plan(battle_from_mapping(crowded_n(BEYOND))[1], Attack("gun", "unit"))
     forbid_search(monkeypatch, "searched before refusing")
@@ -295,8 +296,8 @@ def test_a_line_given_in_full_resolves_beyond_the_limit():
 def test_position_at_the_limit_answers():
     """A position at the bound is answered; one more action is refused. The reference's bound: 11 actions
     with a deck of 4 different bonuses, 10 with 200."""
-    assert combat_module.max_exhaustive_actions(4) == 11 and combat_module.max_exhaustive_actions(200) == 10
-    limit = combat_module.max_search_actions()
+    assert search_module.max_exhaustive_actions(4) == 11 and search_module.max_exhaustive_actions(200) == 10
+    limit = search_module.max_search_actions()
     plan = SW.plan(battle_from_mapping(crowded_n(limit))[1], Attack("gun", "unit"))
     assert plan.combat is not None and plan.combat.search_size(plan.combat.start()) == limit
     start = time.perf_counter()
