@@ -466,7 +466,8 @@ def test_the_drawing_follows_the_side_the_player_chose(server: str, browser: Any
 
 def test_swerve_card_view(server: str, browser: Any) -> None:
     """swerve's own view: the cards at the mission, the hand, the legal actions from the engine; a line of play
-    built by clicking them, the odds of every line from there; the combat rolled, undone, and the turn ended."""
+    built by clicking them, the odds of every line from there; the combat rolled, tyler's pass answered from his
+    page; its undo refused (tyler's choice is in it), the turn ended and that undone."""
     created = create(server, "ambush", entered_dice=False)
     page, other = new_page(browser), new_page(browser)
     page.goto(server + created["links"]["jason"])
@@ -510,10 +511,14 @@ def test_swerve_card_view(server: str, browser: Any) -> None:
     assert "[SW-2.1]" in entry and "attacker:pass" not in entry  # logged in the rules' words
     other.wait_for_selector('#log > li[data-action="1"]')
     assert "swerved" in page.locator('.mission [data-unit="rail-gun"]').locator("..").text_content()
-    page.click("#undo")
-    wait_log(page, 0)
-    wait_log(other, 0)
+    page.click("#undo")  # tyler's pass is his choice, made and shown: the combat stands [SW-3.1]
+    page.wait_for_selector("#error:not([hidden])")
+    assert "[SW-3.1]" in page.locator("#error").text_content() and "stands" in page.locator("#error").text_content()
+    wait_log(page, 1)
     page.click("#end-turn")
+    wait_log(page, 2)
+    wait_log(other, 2)
+    page.click("#undo")  # the end of turn is jason's own
     wait_log(page, 1)
     assert page.errors == [] and other.errors == []
 
