@@ -386,6 +386,9 @@ def test_a_nomination_is_answered_from_the_target_s_page_bu_4_2(server: str, bro
     until(lambda: "Waiting for ito (the target's player)" in page.locator("#pending-question").text_content())
     assert page.locator("#pending-answers button").count() == 0 and page.locator("#withdraw").is_visible()
     assert page.locator("#end-turn").is_disabled()
+    # the panel shows the attack waiting from its heading (the form above it is gone: the panel scrolled to it)
+    sync_api.expect(page.locator("#pending-heading")).to_be_in_viewport(ratio=1)
+    shoot(page, "bushido-waiting-wide")  # the attacker's page while the target's player chooses
     target_page.wait_for_selector("#pending-answers button")  # told by the event stream
     answers = target_page.locator("#pending-answers button").evaluate_all("els => els.map(e => e.dataset.answer)")
     assert answers == list(question.allowed)

@@ -14,7 +14,9 @@ function described(pending, unitName) {
 function named(choice) { return String(choice || "").replace(/_/g, " "); }
 
 export function renderWaiting({ pending, me, enteredDice, busy, unitName, onAnswer, onRoll, onEnter }) {
-  show($("pending-section"), Boolean(pending));
+  const section = $("pending-section");
+  const appearing = section.hidden && Boolean(pending);
+  show(section, Boolean(pending));
   if (!pending) return;
   const wait = pending.awaiting || {};
   const mine = me.role === "side" && wait.side === me.side;
@@ -37,4 +39,6 @@ export function renderWaiting({ pending, me, enteredDice, busy, unitName, onAnsw
   for (const b of answers.querySelectorAll("button")) b.disabled = busy;
   $("withdraw").hidden = !(me.role === "side" && me.side === pending.by && pending.withdrawable);
   $("withdraw").disabled = busy;
+  // the attack's form above is gone once it waits, leaving the panel scrolled past this heading: brought back
+  if (appearing) section.scrollIntoView({ block: "nearest" });
 }
