@@ -198,3 +198,26 @@ def test_values_close_together_stand_at_their_own_places_unbroken():
         assert ax.get_xlim() == (-0.6, 2 + MAX_GAP + 0.6)
     finally:
         plt.close(fig)
+
+
+def test_series_with_the_same_odds_are_drawn_nested_never_hidden():
+    """Variants that change nothing for an outcome (a cover save where no hit is saved, a house rule on
+    another table) give the same lines: each one drawn before a later one with the same odds is drawn wider
+    beneath it, so every colour shows; a series unlike the others keeps the usual width."""
+    import matplotlib.pyplot as plt
+
+    same = {0: Fraction(1, 4), 1: Fraction(3, 4)}
+    other = {0: Fraction(1, 2), 1: Fraction(1, 2)}
+    series = [Series("rules", {"hits": same}), Series("a", {"hits": dict(same)}),
+              Series("b", {"hits": {**same, 2: Fraction(0)}}), Series("c", {"hits": other})]
+    fig = draw_series(series, title="t")
+    try:
+        ax = next(ax for ax in fig.axes if ax.get_visible() and ax.get_title() == "hits")
+        lines = [line for line in ax.get_lines() if line.get_linestyle() == "-"]
+        means = [line for line in ax.get_lines() if line.get_linestyle() == "--"]
+        widths = [line.get_linewidth() for line in lines]
+        assert widths[0] > widths[1] > widths[2] == widths[3]  # rules, a, b the same odds; c its own
+        assert means[0].get_linewidth() > means[2].get_linewidth() == means[3].get_linewidth()
+        assert [line.get_zorder() for line in lines] == sorted(line.get_zorder() for line in lines)
+    finally:
+        plt.close(fig)

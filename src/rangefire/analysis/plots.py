@@ -191,18 +191,22 @@ def _outcome_panel(ax: Any, series: Sequence[Series], colours: Sequence[str], na
     place = {v: (at(v) if at else i) for i, v in enumerate(values)}
     width = 0.8 / len(present)
     means: list[tuple[str, str]] = []
+    under = _coinciding([s.outcomes[name] for s, _ in present])
     for j, (s, colour) in enumerate(present):
         dist = s.outcomes[name]
         xs = [place[v] - 0.4 + width * (j + 0.5) for v in values]
         ax.bar(xs, [float(dist.get(v, 0)) for v in values], width=width * 0.92, color=colour, alpha=0.85,
                zorder=2)
         if whole:
+            # a series whose odds later ones repeat exactly is drawn wider beneath them: each shows as a band
+            # around the next, never hidden under the last one drawn
+            wider = under[j]
             tail = _at_least(dist, values)
-            ax.plot([place[v] for v in values], [float(p) for p in tail], color=colour, marker="o", markersize=3.5,
-                    linewidth=1.6, zorder=3)
+            ax.plot([place[v] for v in values], [float(p) for p in tail], color=colour, marker="o",
+                    markersize=3.5 + 2 * wider, linewidth=1.6 + 1.6 * wider, zorder=3 + j / 100)
             mean = sum((Fraction(v) * Fraction(p) for v, p in dist.items()), Fraction(0))
             ax.axvline(at(mean) if at else float(mean), ymax=1 / MEANS_BAND, color=colour, linestyle="--",
-                       linewidth=1.3, zorder=4)
+                       linewidth=1.3 + 1.2 * wider, zorder=4 + j / 100)
             means.append((f"{float(mean):.2f}", colour))
     if means:
         _means_band(ax, means)
@@ -280,6 +284,12 @@ def _means_band(ax: Any, means: Sequence[tuple[str, str]]) -> None:
               for value, colour in means]
     row = HPacker(children=boxes, align="baseline", pad=0, sep=6)
     ax.add_artist(AnchoredOffsetbox(loc="upper right", child=row, frameon=False, pad=0.3, borderpad=0.2))
+
+
+def _coinciding(dists: Sequence[Mapping[Any, Fraction]]) -> list[int]:
+    """For each distribution, how many drawn after it are exactly the same (values of probability 0 aside)."""
+    keys = [frozenset((v, Fraction(p)) for v, p in d.items() if p) for d in dists]
+    return [sum(1 for later in keys[j + 1:] if later == key) for j, key in enumerate(keys)]
 
 
 def _at_least(dist: Mapping[Any, Fraction], values: Sequence[int]) -> list[Fraction]:
