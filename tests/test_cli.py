@@ -111,6 +111,10 @@ def test_odds_json_contract(scenario):
 def test_people_output_shows_clauses_and_at_least(scenario):
     text = run("odds", str(scenario), "-a", "15th-alabama").stdout
     assert "DC-7.2" in text and "at least N" in text and "exactly N" in text
+    # each fraction's column is headed as the exact answer, not left blank beside its percentage
+    headers = [[cell.strip() for cell in row.split("┃")[1:-1]] for row in text.splitlines() if "┃" in row]
+    assert ["N", "exactly N", "exact", "at least N", "exact"] in headers
+    assert ["event", "probability", "exact"] in headers
 
 
 @pytest.mark.parametrize("columns", [60, 110])

@@ -64,9 +64,10 @@ def render_odds(odds: Odds) -> None:
     for name, dist in odds.outcomes.items():
         mean = float(Fraction(data["outcomes"][name]["mean"]))
         table = Table(title=text(f"{name} (mean {mean:.3f})"), title_justify="left")
-        headers = ("N", "exactly N", "", "at least N", "")
+        # each percentage beside its exact fraction, the answer itself: the fraction's column says so
+        headers = ("N", "exactly N", "exact", "at least N", "exact")
         for header in headers:
-            table.add_column(header, justify="right", style="dim" if not header else None)
+            table.add_column(header, justify="right", style="dim" if header == "exact" else None)
         probs = dist.probabilities()  # type: ignore[attr-defined]
         rows = []
         for k, p in probs.items():
@@ -78,9 +79,9 @@ def render_odds(odds: Odds) -> None:
     events = Table(title="events", title_justify="left")
     events.add_column("event")
     events.add_column("probability", justify="right")
-    events.add_column("", justify="right", style="dim")
+    events.add_column("exact", justify="right", style="dim")
     events_rows = [(name, percent(p, 2), fraction_str(p)) for name, p in odds.events.items()]
-    for name, *cells in fitted(("event", "probability", ""), events_rows, out.width):
+    for name, *cells in fitted(("event", "probability", "exact"), events_rows, out.width):
         events.add_row(text(name), *cells)
     out.print(events)
     if not odds.exact:
