@@ -473,12 +473,15 @@ class Battles:
         if last.kind != "attack":
             return
         ruleset = loaded.ruleset
+        attack = AttackAction.model_validate(last.record).attack()
+        if not ruleset.answers_in(attack)[1]:  # no answers at all (most games): no battle before it to read
+            return
         before_version = (len(stored) - 1, stored[-2].seq if len(stored) > 1 else 0)
         with self._lock:
             before = self._states.get((loaded.row.id, before_version))
         if before is None:
             before = replay(ruleset, self._scenario(loaded.row), [_action(a) for a in stored[:-1]])
-        found = other_answer(ruleset, before, AttackAction.model_validate(last.record).attack(), last.by_side)
+        found = other_answer(ruleset, before, attack, last.by_side)
         if found is not None:
             question, answer = found
             raise ApiError(403, "forbidden", f"the last action (attack, number {last.number}) holds {question.who}'s "
