@@ -99,13 +99,24 @@ def read_value(raw: str, path: str, source: str = "setting") -> Any:
         if any(isinstance(e, yaml.AliasEvent) or getattr(e, "anchor", None) is not None
                for e in yaml.parse(raw, Loader=loader)):
             raise ScenarioError([f"{path}: anchors and aliases (&name, *name) are not read in a value set by path; "
-                                 "write the value out"], source=source)
+                                 f"write the value out{_as_text(raw)}"], source=source)
         value = yaml.load(raw, Loader=loader)
     except yaml.YAMLError:
-        raise ScenarioError([f"{path}: cannot read the value {raw!r}"], source=source) from None
+        raise ScenarioError([f"{path}: cannot read the value {raw!r}{_as_text(raw)}"], source=source) from None
     if isinstance(value, dict):
         raise ScenarioError([f"{path}: set one value at a time (a path for each), not a mapping"], source=source)
     return raw if value is None else value
+
+
+def _as_text(raw: str) -> str:
+    """How to set as text a value read as something else: a name with markup (``[bold]x``) starts as a YAML list."""
+    if raw[:1] in _YAML_SIGNS and '"' not in raw:
+        return f' (to set it as text, quote it: "{raw}")'
+    return ""
+
+
+#: A value starting with one of these is read as YAML's list, mapping, alias, tag... rather than as text.
+_YAML_SIGNS = frozenset("[]{}*&!@`|>%,#?:-")
 
 
 def apply_settings(doc: dict[str, Any], settings: Iterable[Setting], source: str = "setting") -> dict[str, Any]:
