@@ -508,6 +508,7 @@ def test_swerve_card_view(server: str, browser: Any) -> None:
     answers = other.locator("#pending-answers button").evaluate_all("els => els.map(e => e.dataset.answer)")
     passed = Attack("rail-gun", "dune-buggy", (("actions", ("attacker:pass",)),))
     assert answers == ruleset.next_choices(battle, passed)[1]
+    shoot(other, "swerve-waiting-wide")  # tyler's page, asked his action
     other.click('#pending-answers button[data-answer="defender:pass"]')  # both passed: the stage ends [SW-3.2]
     wait_log(page, 1)
     entry = page.locator('#log > li[data-action="1"]').text_content()
