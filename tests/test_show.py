@@ -135,3 +135,16 @@ def test_the_legend_sends_a_reader_to_the_reasons_written_below(name, attacker, 
         assert escape(f"{row.target} refused: ", quote=False) in svg
         for refusal in row.refusals:
             assert escape(f"{refusal.reason} [{refusal.clause}]", quote=False) in svg, (row.target, refusal)
+
+
+def test_a_picture_too_long_and_thin_for_a_png_is_refused_in_our_words(tmp_path: Path):
+    """The ford's archers a million steps off: 80,000,347 by 973 pixels at the game's scale, less than a pixel
+    tall once fitted into a PNG; cairosvg raised ValueError ('The SVG size is undefined') and the message named
+    it. Now it says the picture's size and the way out, and nothing is written."""
+    png = tmp_path / "far.png"
+    proc = run("show", str(example_path("ford.yaml")), "-a", "archers", "-t", "orc-band", "--out", str(png),
+               "--set", "units.archers.position=[1000000, 0.5]", ok=2)
+    assert "the picture is 80,000,347 x 973 pixels at the game's scale: too long and thin for a PNG" in proc.stderr
+    assert "write .svg instead" in proc.stderr and "ValueError" not in proc.stderr
+    assert not png.exists()
+

@@ -27,6 +27,9 @@ from rangefire.scenario.files import atomic_write_bytes
 #: A PNG's longest side in pixels at most: a larger table is drawn scaled down to fit (cairo refuses a surface
 #: past 32,767 pixels, and one near that holds gigabytes).
 MAX_PNG_SIDE = 8000
+#: Nor is one drawn whose short side would be less than this once fitted (a unit a million steps along a
+#: ford's narrow table): nothing of it could be seen, and cairo refuses a side under a pixel.
+MIN_PNG_SIDE = 20
 
 #: The picture's size in pixels, as the SVG's root element gives it.
 _SIZE = re.compile(r'<svg [^>]*?width="([0-9.]+)" height="([0-9.]+)"')
@@ -91,6 +94,10 @@ def svg_to_png(svg_text: str) -> bytes:
     width, height = (float(size[1]), float(size[2])) if size else (0.0, 0.0)
     # a table too large for a picture at the game's scale (a unit a million inches away) is drawn smaller
     scale = min(1.0, MAX_PNG_SIDE / max(width, height, 1.0))
+    if size and min(width, height) * scale < MIN_PNG_SIDE:  # cairosvg: "The SVG size is undefined"
+        raise RangefireError(f"the picture is {width:,.0f} x {height:,.0f} pixels at the game's scale: too long and "
+                             f"thin for a PNG (at most {MAX_PNG_SIDE:,} pixels a side, its short side would be "
+                             f"{min(width, height) * scale:.2g}); write .svg instead")
     cairo_error = getattr(cairosvg.surface.cairo, "CairoError", MemoryError)
     try:
         png = cairosvg.svg2png(bytestring=svg_text.encode("utf-8"), scale=scale)
