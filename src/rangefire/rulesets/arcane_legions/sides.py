@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 from rangefire.core import Modifier, Refusal
 from rangefire.geometry import Point, Segment
 from rangefire.rulesets.arcane_legions.orders import RULES, noted, possessive, steps
-from rangefire.rulesets.arcane_legions.scenario import SIDE_NAMES, Battle, Options, Unit
+from rangefire.rulesets.arcane_legions.scenario import SIDE_NAMES, Battle, Options, SidePenalty, Unit
 from rangefire.rulesets.arcane_legions.table import (
     Reach,
     Sight,
@@ -66,16 +66,9 @@ def dice_for(shooter: Unit, target: Unit, order: str, sa: str, st: str, hindranc
 
 def _ranged_attack(shooter: Unit, target: Unit, sa: str, hindrances: int, options: Options,
                    friends: Sequence[str]) -> list[Modifier]:
-    """A ranged order's attack dice modifiers: the ability, the side's colour, firing into melee and each
-    hindrance on the line of sight [AL-5.3, AL-4.3]."""
-    colour = getattr(shooter.sides, sa)
-    mods = []
-    if shooter.abilities.attack_dice:
-        mods.append(Modifier("AL-5.3", shooter.abilities.attack_dice, f"{possessive(shooter.id)} attack_dice ability"))
-    side, rules_side = getattr(options.side_penalty.ranged, colour), getattr(RULES.side_penalty.ranged, colour)
-    if side or side != rules_side:
-        mods.append(Modifier("AL-5.3", -side, f"attacking from the {sa} side, which is {colour}"
-                                              + _signed(-side, -rules_side)))
+    """A ranged order's attack dice modifiers: the ability, the side's colour [AL-5.3], firing into melee and
+    each hindrance on the line of sight [AL-4.3]."""
+    mods = _ability_and_side(shooter, sa, "AL-5.3", options.side_penalty.ranged, RULES.side_penalty.ranged)
     melee = options.melee_penalty
     if friends and (melee or melee != RULES.melee_penalty):
         mods.append(Modifier("AL-5.3", -melee, f"firing into melee ({target.id} is adjacent to {', '.join(friends)})"
@@ -91,14 +84,21 @@ def _ranged_attack(shooter: Unit, target: Unit, sa: str, hindrances: int, option
 
 def _close_attack(shooter: Unit, sa: str, options: Options) -> list[Modifier]:
     """A close combat order's attack dice modifiers: the ability and the side's colour [AL-8.1]."""
+    return _ability_and_side(shooter, sa, "AL-8.1", options.side_penalty.close, RULES.side_penalty.close)
+
+
+def _ability_and_side(shooter: Unit, sa: str, clause: str, penalties: SidePenalty,
+                      rules: SidePenalty) -> list[Modifier]:
+    """The attacker's attack_dice ability, and the penalty of the colour of the side it attacks from, by the
+    order's table of penalties (``penalties``; the rules' own ``rules``) [AL-5.3, AL-8.1]."""
     colour = getattr(shooter.sides, sa)
     mods = []
     if shooter.abilities.attack_dice:
-        mods.append(Modifier("AL-8.1", shooter.abilities.attack_dice, f"{possessive(shooter.id)} attack_dice ability"))
-    side, rules_side = getattr(options.side_penalty.close, colour), getattr(RULES.side_penalty.close, colour)
+        mods.append(Modifier(clause, shooter.abilities.attack_dice, f"{possessive(shooter.id)} attack_dice ability"))
+    side, rules_side = getattr(penalties, colour), getattr(rules, colour)
     if side or side != rules_side:
-        mods.append(Modifier("AL-8.1", -side, f"attacking from the {sa} side, which is {colour}"
-                                              + _signed(-side, -rules_side)))
+        mods.append(Modifier(clause, -side, f"attacking from the {sa} side, which is {colour}"
+                                            + _signed(-side, -rules_side)))
     return mods
 
 
