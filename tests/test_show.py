@@ -148,3 +148,14 @@ def test_a_picture_too_long_and_thin_for_a_png_is_refused_in_our_words(tmp_path:
     assert "write .svg instead" in proc.stderr and "ValueError" not in proc.stderr
     assert not png.exists()
 
+
+
+def test_a_unit_far_off_is_drawn_as_png_at_most_4000_pixels_a_side(tmp_path: Path):
+    """The Wheatfield with a regiment a million inches off: fitted into 4,000 pixels a side (8,000 took 5 s to
+    compress, most of it white)."""
+    png = tmp_path / "far.png"
+    run("show", str(example_path("wheatfield.yaml")), "--out", str(png),
+        "--set", "units.15th-alabama.position=[1000000, 1000000]")
+    head = png.read_bytes()[:24]
+    assert head.startswith(PNG_MAGIC)
+    assert max(int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")) == 4000

@@ -25,8 +25,8 @@ from rangefire.rulesets.swerve import scene as swerve_scene
 from rangefire.scenario.files import atomic_write_bytes
 
 #: A PNG's longest side in pixels at most: a larger table is drawn scaled down to fit (cairo refuses a surface
-#: past 32,767 pixels, and one near that holds gigabytes).
-MAX_PNG_SIDE = 8000
+#: past 32,767 pixels, and one near that holds gigabytes; 8,000 a side took 5 s to compress, most of it white).
+MAX_PNG_SIDE = 4000
 #: Nor is one drawn whose short side would be less than this once fitted (a unit a million steps along a
 #: ford's narrow table): nothing of it could be seen, and cairo refuses a side under a pixel.
 MIN_PNG_SIDE = 20
