@@ -159,6 +159,23 @@ def test_the_command_line_spells_a_choice_as_its_option_when_it_prints_the_error
     assert proc.stderr.startswith("rangefire: --redirect-to 'nobody' is not in this battle")
 
 
+@pytest.mark.parametrize(("command", "scenario", "attack", "option"), [
+    ("check", "temple.yaml", ("-a", "yoichi", "-t", "oni"), "--redirect-to"),
+    ("odds", "ambush.yaml", ("-a", "rail-gun", "-t", "dune-buggy"), "--actions"),
+    ("compare", "temple.yaml", ("-a", "yoichi", "-t", "oni", "--variant", "v:options.x=1"), "--redirect-to"),
+    ("table", "ambush.yaml", ("-a", "rail-gun", "-t", "dune-buggy", "--vary", "options.x=1"), "--actions"),
+])
+def test_an_empty_choice_is_refused_not_taken_for_none_given(command, scenario, attack, option):
+    """``--redirect-to ''`` and ``--actions ' '`` played the attack as if nothing was given (exit 0), while
+    ``--order ''`` was refused: an option given empty is refused naming it, in words and in JSON."""
+    args = (command, str(example_path(scenario)), *attack)
+    proc = run(*args, option, " ", ok=2)
+    assert proc.stderr.strip() == f"rangefire: {option}: an empty value; give one or leave the option out"
+    data = json.loads(run(*args, option, "", "--json", ok=2).stdout)
+    assert data["error"]["message"] == f"{option.removeprefix('--').replace('-', '_')}: an empty value; give one " \
+        "or leave the option out" and data["error"]["kind"] == "invalid_choice"
+
+
 def test_rulesets_lists_each_game_s_choices():
     data = json.loads(CLI.invoke(app, ["rulesets", "--json"]).stdout)
     for row in data["rulesets"]:

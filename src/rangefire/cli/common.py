@@ -164,6 +164,10 @@ def with_choice_options(command: Callable[..., None]) -> Callable[..., None]:
     @functools.wraps(command)
     def wrapper(*args: Any, **kwargs: Any) -> None:
         given = {name: kwargs.pop(name, None) for name in declared}
+        empty = [name for name, value in given.items() if value is not None and not value.strip()]
+        if empty:  # a game reads an empty text as no choice made: the attack would be played as if none was given
+            with user_errors(bool(kwargs.get("as_json"))):
+                raise ChoiceError(empty[0], f"{empty[0]}: an empty value; give one or leave the option out")
         command(*args, **kwargs, choices={name: value for name, value in given.items() if value is not None})
 
     wrapper.__signature__ = signature.replace(parameters=params)  # type: ignore[attr-defined]
