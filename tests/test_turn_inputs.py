@@ -151,6 +151,16 @@ def test_targets_of_more_pairs_than_answer_in_seconds_are_refused_at_once_naming
     assert len(rows) == len(ruleset.enemies(battle, "u0"))
 
 
+def test_targets_of_a_side_too_many_pairs_asks_for_one_unit_not_for_the_side_given():
+    """A side named and still past the bound: the way out is one unit's targets; asking for 'one side (--side)'
+    told the user to give what they had given."""
+    ruleset, battle = battle_from_mapping(many_units(2 * (int(MAX_PAIRS**0.5) + 1)))
+    with pytest.raises(LimitError, match=r"side union has \d+ attacker and enemy pairs") as refused:
+        targets(ruleset, battle, side="union")
+    said = str(refused.value)
+    assert "one side" not in said and said.endswith("ask for one unit's targets (--attacker)")
+
+
 def test_targets_of_60_units_through_the_cli_refused_in_one_line_or_answered_by_side(tmp_path):
     scenario = tmp_path / "sixty.json"
     scenario.write_text(json.dumps(many_units(60)), encoding="utf-8")

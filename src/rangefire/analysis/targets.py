@@ -95,8 +95,11 @@ def targets(ruleset: Ruleset[Any, Any], battle: Any, side: str | None = None,
     pairs = sum(len(found) for found in enemies.values())
     if pairs > MAX_PAIRS:
         whose = f"side {side}" if side is not None else "the battle"
+        # a side given already is not the way out: one unit's targets are
+        narrower = "one unit's targets (--attacker)" if side is not None else \
+            "one side (--side) or one unit's targets (--attacker)"
         raise LimitError(f"{whose} has {pairs} attacker and enemy pairs; a table checks at most {MAX_PAIRS} "
-                         "within seconds: ask for one side (--side) or one unit's targets (--attacker)")
+                         f"within seconds: ask for {narrower}")
     # every pair checked in one ask of the game: a game shares the work of one battle's checks (Bushido screens
     # every pair's sight at once), with the answers of checking each pair alone
     checks = iter(ruleset.check_many(battle, [Attack(uid, enemy) for uid in attackers for enemy in enemies[uid]]))
