@@ -159,3 +159,20 @@ def test_a_unit_far_off_is_drawn_as_png_at_most_4000_pixels_a_side(tmp_path: Pat
     head = png.read_bytes()[:24]
     assert head.startswith(PNG_MAGIC)
     assert max(int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")) == 4000
+
+
+def test_show_takes_json_like_every_command(tmp_path: Path):
+    """``show --json`` was 'No such option' (exit 2, click's words): now the drawing written is said as JSON,
+    and an error is JSON on standard output with its exit code."""
+    import json
+
+    svg = tmp_path / "map.svg"
+    proc = run("show", str(example_path("wheatfield.yaml")), "-a", "15th-alabama", "--out", str(svg), "--json")
+    data = json.loads(proc.stdout)
+    assert data == {"format": 1, "ruleset": "dress-on-the-colors", "drawing": str(svg)} and svg.exists()
+    bad = run("show", str(example_path("wheatfield.yaml")), "--out", str(tmp_path / "map.gif"), "--json", ok=2)
+    error = json.loads(bad.stdout)["error"]
+    assert error["kind"] == "invalid_input" and "a drawing is written as .svg or .png, not .gif" in error["message"]
+    assert bad.stderr == ""
+    nobody = run("show", str(example_path("wheatfield.yaml")), "-a", "nobody", "--out", str(svg), "--json", ok=2)
+    assert json.loads(nobody.stdout)["error"]["kind"] == "unknown_unit"

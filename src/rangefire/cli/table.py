@@ -147,12 +147,13 @@ def targets(scenario: Scenario, side: SideOpt = None, attacker: AttackerOnlyOpt 
 @app.command()
 @with_choice_options
 def show(scenario: Scenario, out_file: DrawingOpt, attacker: ShowAttackerOpt = None,
-         target: ShowTargetOpt = None, settings: SetOpt = None, choices: Mapping[str, object] = NO_CHOICES) -> None:
+         target: ShowTargetOpt = None, settings: SetOpt = None, as_json: JsonOpt = False,
+         choices: Mapping[str, object] = NO_CHOICES) -> None:
     """Draw the battle to scale (.svg or .png): with an attacker its targets marked, with a target the line
     (with the choices given: an Arcane Legions side, an order)."""
     from rangefire.draw import draw_battle, write_drawing
 
-    with user_errors():
+    with user_errors(as_json):
         if target is not None and attacker is None:
             raise RangefireError("--target needs --attacker: name the unit that fires too")
         if out_file.suffix.lower() not in (".svg", ".png"):  # said before the battle is drawn, not after
@@ -160,4 +161,7 @@ def show(scenario: Scenario, out_file: DrawingOpt, attacker: ShowAttackerOpt = N
                                  f"{out_file.suffix or 'a file without one'}")
         ruleset, battle, _ = load_set(scenario, settings)
         write_drawing(draw_battle(ruleset, battle, attacker, target, choices), out_file)
+    if as_json:
+        _emit({"ruleset": ruleset.key, "drawing": str(out_file)})
+        return
     out.print(text(f"drawing written to {out_file}"))
