@@ -280,3 +280,21 @@ def test_tens_of_thousands_of_problems_are_counted_not_all_printed(tmp_path):
     text = str(caught.value)
     assert text.startswith(f"{path}: 5000 errors") and text.endswith("  ... and 4900 more")
     assert len(text.splitlines()) == 102
+
+
+@pytest.mark.parametrize(("value", "said"), [
+    ("2024-01-01", 'name: must be text, got a date, 2024-01-01 (unquoted, it is read as one)'),
+    ("2024-01-01 07:32:00", 'name: must be text, got a date, 2024-01-01T07:32:00 (unquoted, it is read as one)'),
+])
+def test_a_name_yaml_reads_as_a_date_is_said_to_be_one(tmp_path, value, said):
+    """``name: 2024-01-01`` was refused as 'must be text, got "2024-01-01"', which reads as text: the message
+    says what YAML made of it."""
+    from pathlib import Path
+
+    source = (Path(__file__).resolve().parent.parent / "examples" / "wheatfield.yaml").read_text(encoding="utf-8")
+    path = tmp_path / "dated.yaml"
+    path.write_text("\n".join(f"name: {value}" if line.startswith("name:") else line
+                              for line in source.splitlines()), encoding="utf-8")
+    with pytest.raises(ScenarioError) as refused:
+        load_battle(path)
+    assert str(refused.value) == f"{path}: {said}"

@@ -3,6 +3,7 @@ the project's own words (pydantic's messages never reach a user)."""
 
 from __future__ import annotations
 
+import datetime
 import json
 import re
 import types
@@ -202,6 +203,9 @@ def _short(value: Any) -> str:
     """A value as the file gave it, cut to a line's worth; never the whole of a huge one."""
     if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 200:
         return f"a number of about {int(value.bit_length() * 0.30103) + 1} digits"
+    if isinstance(value, datetime.date | datetime.time):  # written unquoted: said as text, it would read as text
+        kind = "a time" if isinstance(value, datetime.time) else "a date"
+        return f"{kind}, {value.isoformat()} (unquoted, it is read as one)"
     if isinstance(value, str):
         text = repr(value[:80])
     else:
