@@ -393,6 +393,9 @@ def test_a_nomination_is_answered_from_the_target_s_page_bu_4_2(server: str, bro
     answers = target_page.locator("#pending-answers button").evaluate_all("els => els.map(e => e.dataset.answer)")
     assert answers == list(question.allowed)
     assert "[BU-4.2]" in target_page.locator("#pending-question").text_content()
+    # asked as what the player does, not by the choice's name
+    assert question.question and question.question in target_page.locator("#pending-question").text_content()
+    assert question.question in page.locator("#pending-question").text_content()
     assert target_page.locator("#withdraw").is_hidden()
     watcher.wait_for_selector("#pending-section:not([hidden])")
     assert watcher.locator("#pending-answers button").count() == 0
@@ -407,6 +410,9 @@ def test_a_nomination_is_answered_from_the_target_s_page_bu_4_2(server: str, bro
                                                                        "takeda")]
     entry = page.locator('#log > li[data-action="1"]').text_content()
     assert all(line["text"] in entry for line in actions[0]["log"])
+    # the attack holds ito's choice: prefecture's Undo is off, and says why with the clause
+    until(lambda: page.locator("#undo").is_disabled())
+    assert "[BU-4.2]" in (page.locator("#undo").get_attribute("title") or "")
     assert page.errors == [] and target_page.errors == [] and watcher.errors == []
 
 
@@ -470,7 +476,8 @@ def test_the_drawing_follows_the_side_the_player_chose(server: str, browser: Any
 def test_swerve_card_view(server: str, browser: Any) -> None:
     """swerve's own view: the cards at the mission, the hand, the legal actions from the engine; a line of play
     built by clicking them, the odds of every line from there; the combat rolled, tyler's pass answered from his
-    page; its undo refused (tyler's choice is in it), the turn ended and that undone."""
+    page; its undo refused (tyler's choice is in it: the button is off, saying why), the turn ended and that
+    undone."""
     created = create(server, "ambush", entered_dice=False)
     page, other = new_page(browser), new_page(browser)
     page.goto(server + created["links"]["jason"])
@@ -515,10 +522,10 @@ def test_swerve_card_view(server: str, browser: Any) -> None:
     assert "[SW-2.1]" in entry and "attacker:pass" not in entry  # logged in the rules' words
     other.wait_for_selector('#log > li[data-action="1"]')
     assert "swerved" in page.locator('.mission [data-unit="rail-gun"]').locator("..").text_content()
-    page.click("#undo")  # tyler's pass is his choice, made and shown: the combat stands [SW-3.1]
-    page.wait_for_selector("#error:not([hidden])")
-    assert "[SW-3.1]" in page.locator("#error").text_content() and "stands" in page.locator("#error").text_content()
-    wait_log(page, 1)
+    # tyler's pass is his choice, made and shown: the combat stands [SW-3.1], and jason's Undo says so unasked
+    until(lambda: page.locator("#undo").is_disabled())
+    title = page.locator("#undo").get_attribute("title") or ""
+    assert "[SW-3.1]" in title and "stands" in title
     page.click("#end-turn")
     wait_log(page, 2)
     wait_log(other, 2)

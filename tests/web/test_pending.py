@@ -289,6 +289,9 @@ def test_an_attack_holding_another_side_s_answer_is_not_undone_by_its_attacker(n
     error = error_of(battle.post("/undo", PREFECTURE), 403, "forbidden")
     assert error["clause"] == "BU-4.2" and error["awaiting"] == ITO and "ito" in error["message"]
     assert battle.state()["actions"] == 1
+    # the state says so before anyone asks (a page disables its Undo), to every token alike
+    stands = battle.state()["last_action_stands"]
+    assert stands == {"message": error["message"], "clause": "BU-4.2"}
 
     swerve = new_battle("sawblade")
     swerve.post("/resolve", JASON, {**SAWBLADE, "choices": {"actions": ["attacker:pass"]}})
@@ -302,4 +305,5 @@ def test_an_attack_holding_another_side_s_answer_is_not_undone_by_its_attacker(n
     own = new_battle("ford")
     side = own.state()["side_to_act"]
     own.post("/resolve", side, {"attacker": "archers", "target": "orc-band", "choices": {"to_side": "front"}})
+    assert own.state()["last_action_stands"] is None
     assert own.post("/undo", side).status_code == 200

@@ -161,17 +161,19 @@ class NextChoice:
     the nomination of another target): ``side`` is the side whose player makes it, as ``Ruleset.sides`` and
     ``Ruleset.side_of`` name it (so that a program can ask that player and no other); ``who`` says the same for
     people (``"blue (the target's player)"``); ``name`` is the :class:`Choice` the answer goes into, ``allowed``
-    the answers open, ``clause`` the rule that gives the choice to that player."""
+    the answers open, ``clause`` the rule that gives the choice to that player; ``question`` what is asked, for
+    people, as what the player does (``"take an action or pass"``)."""
 
     side: str
     who: str
     name: str
     allowed: tuple[str, ...]
     clause: str
+    question: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "who": self.who, "side": self.side, "allowed": list(self.allowed),
-                "clause": self.clause}
+                "clause": self.clause, "question": self.question or f"choose {self.name.replace('_', ' ')}"}
 
 
 @dataclass(frozen=True)

@@ -231,7 +231,14 @@ class Battles:
                 "turn": turn.model_dump(mode="json") if isinstance(turn, BaseModel) else None,
                 "side_to_act": ruleset.side_to_act(battle), "sides": list(loaded.row.sides),
                 "actions": loaded.actions, "entered_dice": loaded.row.entered_dice,
-                "battle": ruleset.dump(battle), "units": units, "pending": self._pending_view(loaded)}
+                "battle": ruleset.dump(battle), "units": units, "pending": self._pending_view(loaded),
+                "last_action_stands": self._stands(loaded)}
+
+    def _stands(self, loaded: Loaded) -> dict[str, Any] | None:
+        """Why the last action may not be undone by its own side, whatever the asking token: it holds another
+        side's answer (BU-4.2, SW-3.1); None when only whose it is and what waits decide (a page says those)."""
+        refusal = self._held_answer(loaded, self.store.actions(loaded.row.id))
+        return None if refusal is None else {"message": refusal.message, "clause": refusal.clause}
 
     def _pending_view(self, loaded: Loaded) -> dict[str, Any] | None:
         row = self.store.pending(loaded.row.id)
@@ -460,34 +467,38 @@ class Battles:
         if last.by_side != side:
             raise ApiError(403, "forbidden", f"the last action ({last.kind}, number {last.number}) is "
                                              f"{last.by_side}'s; only {last.by_side} may undo it")
-        self._not_answered(loaded, stored)
+        held = self._held_answer(loaded, stored)
+        if held is not None:
+            raise held
         self.store.remove_last(loaded.row.id, loaded.version)
         self.publish(loaded.row.id, {"actions": len(stored) - 1, "kind": "undo", "by": side})
         return self.state(self.load(loaded.row), role)
 
-    def _not_answered(self, loaded: Loaded, stored: Sequence[ActionRow]) -> None:
-        """Refuse the undo of an attack holding another side's answer (a Bushido nomination, BU-4.2; a swerve
-        player's action, SW-3.1): that player's choice is made and shown, so the attack stands, as a pending one
-        is no longer withdrawn once answered. Its answers are told apart on the battle before it."""
+    def _held_answer(self, loaded: Loaded, stored: Sequence[ActionRow]) -> ApiError | None:
+        """The refusal of an undo of the last action when it is an attack holding another side's answer (a
+        Bushido nomination, BU-4.2; a swerve player's action, SW-3.1): that player's choice is made and shown, so
+        the attack stands, as a pending one is no longer withdrawn once answered; else None. Its answers are told
+        apart on the battle before it."""
+        if not stored or stored[-1].kind != "attack":
+            return None
         last = stored[-1]
-        if last.kind != "attack":
-            return
         ruleset = loaded.ruleset
         attack = AttackAction.model_validate(last.record).attack()
         if not ruleset.answers_in(attack)[1]:  # no answers at all (most games): no battle before it to read
-            return
+            return None
         before_version = (len(stored) - 1, stored[-2].seq if len(stored) > 1 else 0)
         with self._lock:
             before = self._states.get((loaded.row.id, before_version))
         if before is None:
             before = replay(ruleset, self._scenario(loaded.row), [_action(a) for a in stored[:-1]])
         found = other_answer(ruleset, before, attack, last.by_side)
-        if found is not None:
-            question, answer = found
-            raise ApiError(403, "forbidden", f"the last action (attack, number {last.number}) holds {question.who}'s "
-                                             f"choice of {question.name} ({answer!r}) [{question.clause}]: made and "
-                                             f"shown, so the attack stands and {last.by_side} does not undo it",
-                           clause=question.clause, awaiting=question.side)
+        if found is None:
+            return None
+        question, answer = found
+        return ApiError(403, "forbidden", f"the last action (attack, number {last.number}) holds {question.who}'s "
+                                          f"choice of {question.name} ({answer!r}) [{question.clause}]: made and "
+                                          f"shown, so the attack stands and {last.by_side} does not undo it",
+                        clause=question.clause, awaiting=question.side)
 
     def _record(self, loaded: Loaded, kind: str, side: str, action: Action, after: Any,
                 closing: int | None = None) -> int:

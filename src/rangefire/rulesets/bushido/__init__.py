@@ -142,7 +142,8 @@ class Bushido(Ruleset[Battle, BushidoPlan, BushidoOutcome]):
             return None
         side = battle.unit(plan.target).side
         return NextChoice(side, f"{side} (the target's player)", "redirect_to",
-                          (f"keep {plan.target}", *(f"nominate {n.id}" for n in plan.nominees)), "BU-4.2")
+                          (f"keep {plan.target}", *(f"nominate {n.id}" for n in plan.nominees)), "BU-4.2",
+                          f"keep {plan.target} as the target or nominate another of {side}'s models")
 
     def _allowed_values(self, battle: Battle, attack: Attack, choice: Choice) -> Sequence[str]:
         """The models the target's player may nominate for this attack [BU-4.2] (none when it is refused)."""

@@ -211,7 +211,7 @@ class Swerve(Ruleset[Battle, CombatPlan, SwerveOutcome]):
             return None
         side = combat.owner[state.turn]
         return NextChoice(side, f"{side} ({state.turn})", "actions", tuple(str(a) for a in combat.legal(state)),
-                          "SW-3.1")
+                          "SW-3.1", "take one action or pass")
 
     def _allowed_values(self, battle: Battle, attack: Attack, choice: Choice) -> Sequence[str]:
         """The actions open to the player who acts next after the line given so far [SW-3.1]."""

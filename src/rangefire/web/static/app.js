@@ -264,6 +264,7 @@ function renderUndo() {
   else if (!st.actions) why = "Nothing to undo yet.";
   else if (by && by !== me.side) why = `The last action is ${by}'s; only ${by} may undo it.`;
   else if (st.pending) why = "An attack waits for a choice: it is answered or withdrawn first.";
+  else if (st.last_action_stands) why = `${st.last_action_stands.message}.`;
   $("undo").disabled = Boolean(why);
   $("undo").title = why || "Take back the last action";
 }

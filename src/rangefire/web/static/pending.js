@@ -29,11 +29,11 @@ export function renderWaiting({ pending, me, enteredDice, busy, unitName, onAnsw
     if (mine && enteredDice) buttons.push(h("button", { type: "button", id: "pending-enter", onclick: onEnter }, "Enter dice"));
     answers.replaceChildren(...buttons);
   } else if (mine) {
-    $("pending-question").replaceChildren(`Your choice as ${wait.who}: ${named(wait.name)} `, clause(wait.clause));
+    $("pending-question").replaceChildren(`Your choice as ${wait.who}: ${wait.question || named(wait.name)} `, clause(wait.clause));
     answers.replaceChildren(...(wait.allowed || []).map((a) =>
       h("button", { type: "button", "data-answer": a, onclick: () => onAnswer(a, pending.step) }, a)));
   } else {
-    $("pending-question").replaceChildren(`Waiting for ${wait.who} to choose ${named(wait.name)} `, clause(wait.clause));
+    $("pending-question").replaceChildren(`Waiting for ${wait.who} to ${wait.question || `choose ${named(wait.name)}`} `, clause(wait.clause));
     answers.replaceChildren();
   }
   for (const b of answers.querySelectorAll("button")) b.disabled = busy;
