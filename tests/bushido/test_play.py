@@ -188,6 +188,7 @@ def test_a_terminal_asks_the_target_s_player_bu_4_2(temple):
                                    [b"2\n"])
     assert code == 0 and not left, text
     assert "1. keep takeda" in text and "2. nominate yojimbo" in text and "ito (the target's player)" in text
+    assert "keep takeda as the target or nominate another of ito's models [BU-4.2]" in text  # what is asked
     assert "takeda's player nominates yojimbo as the target" in text
     code, text, left = at_terminal(["resolve", str(temple), "-a", "yoichi", "-t", "takeda", "--seed", "3"],
                                    [b"1\n"])

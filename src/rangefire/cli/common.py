@@ -196,12 +196,13 @@ def ask_choices(ruleset: Any, battle: Any, attack: Attack) -> Attack:
     nomination), until the game has nothing left to ask."""
     from rich.prompt import Prompt
 
-    while (question := ruleset.next_choices(battle, attack)) is not None:
-        who, legal = question
+    while (question := ruleset.next_choice(battle, attack)) is not None:
+        legal = question.allowed
         for i, option in enumerate(legal, start=1):
             out.print(text(f"  {i}. {option}"))
-        answer = Prompt.ask(text(f"{who}: choose"), choices=[str(i) for i in range(1, len(legal) + 1)], default="1",
-                            console=out)
+        asked = f"{question.who}: {question.question} [{question.clause}]" if question.question else question.who
+        answer = Prompt.ask(text(f"{asked}; choose"), choices=[str(i) for i in range(1, len(legal) + 1)],
+                            default="1", console=out)
         attack = ruleset.with_choice(attack, legal[int(answer) - 1])
     return attack
 
