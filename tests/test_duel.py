@@ -200,10 +200,11 @@ def test_cli_refused_attack_names_the_clause(scenario):
     (["F", "X"], "'X' is not in this battle"),
     (["F", "F"], "named twice"),
     (["F", "G"], "both on blue's side"),
-    (["F", "T", "--turns", "0"], "turns must be between 1 and"),
-    (["F", "T", "--turns", "100000000"], "turns must be between 1 and"),
-    (["F", "T", "--samples", "-1"], "--samples must be"),
-    (["F", "T", "--samples", "100000000"], "samples must be between 1 and 1,000,000, got 100,000,000"),
+    # each option named in its refusal, as --seed is ('turns must be...' named no option)
+    (["F", "T", "--turns", "0"], "--turns 0: must be between 1 and 200"),
+    (["F", "T", "--turns", "100000000"], "--turns 100,000,000: must be between 1 and 200"),
+    (["F", "T", "--samples", "-1"], "--samples -1: must be 0 (none) or more"),
+    (["F", "T", "--samples", "100000000"], "--samples 100,000,000: must be at most 1,000,000"),
     (["F", "T", "--plot", "x.gif"], "a chart is written as .png"),
     (["F", "T", "--samples", "10", "--seed", "-5"], "--seed -5: must be 0 or more"),
 ])

@@ -52,17 +52,20 @@ def duel(
     """A and B exchange fire turn by turn (A first), casualties, disorder, markers and ammunition carried over,
     until one is destroyed or the turn limit: the exact odds of the winner, of the turns taken and of what is
     left of each."""
-    from rangefire.analysis.duel import check_samples, sample_duel
+    from rangefire.analysis.duel import MAX_SAMPLES, MAX_TURNS, sample_duel
     from rangefire.analysis.duel import duel as exact_duel
 
     with user_errors(as_json):
+        # each option named in its refusal (the library's 'turns must be...' names none), before any work
+        if not 1 <= turns <= MAX_TURNS:
+            raise RangefireError(f"--turns {turns:,}: must be between 1 and {MAX_TURNS}")
         if samples < 0:
-            raise RangefireError(f"--samples must be 0 (none) or more, got {samples}")
+            raise RangefireError(f"--samples {samples:,}: must be 0 (none) or more")
+        if samples > MAX_SAMPLES:
+            raise RangefireError(f"--samples {samples:,}: must be at most {MAX_SAMPLES:,}")
         seed_value = parse_seed(seed) or 0
-        if samples:
-            check_samples(samples)  # before the exact odds are worked out
-            if seed_value < 0:  # the library would say it too, but only after the exact odds
-                raise RangefireError(f"--seed {seed_value}: must be 0 or more (the seed of the sampled duels)")
+        if samples and seed_value < 0:  # the library would say it too, but only after the exact odds
+            raise RangefireError(f"--seed {seed_value}: must be 0 or more (the seed of the sampled duels)")
         if plot is not None:
             from rangefire.analysis.plots import check_chart_path
 
