@@ -291,16 +291,16 @@ def test_requests_past_the_engines_queue_are_told_to_come_back(tmp_path):
 def test_a_large_body_is_read_outside_the_event_loop(client, monkeypatch):
     """A scenario's body (up to 40,000 values) is parsed in a worker thread, not in the loop that serves every
     other request and event stream."""
-    import rangefire.web.app as app_module
+    import rangefire.web.gate as gate_module
 
     threads: list[str] = []
-    parse = app_module.parse_body
+    parse = gate_module.parse_body
 
     def spying(raw: bytes, model: Any) -> Any:
         threads.append(threading.current_thread().name)
         return parse(raw, model)
 
-    monkeypatch.setattr(app_module, "parse_body", spying)
+    monkeypatch.setattr(gate_module, "parse_body", spying)
     name = "x" * 5000
     client.post("/api/battles", json={"scenario": {"ruleset": "bushido", "name": name, "units": []}})
     loop_thread = threads[-1]

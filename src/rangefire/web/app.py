@@ -1,7 +1,9 @@
 """The HTTP API and the page's files (FastAPI): :func:`create_app` over one SQLite file of battles.
 
-Every route reads its request into a call of :class:`~rangefire.web.service.Battles` made in a worker thread
-(the engine's work never blocks the event loop), and answers its JSON; every error is
+Every route reads its request into a call of :class:`~rangefire.web.service.Battles`, made in a worker thread
+through the :class:`~rangefire.web.gate.Gate` (the engine's work never blocks the event loop), and answers its
+JSON; the routes are grouped by who may call them (the games, reading a battle, acting in it, its events,
+the pages); every error is
 ``{"format": 1, "error": {"kind", "message", "path", "clause"}}`` with its status (see ``docs/http.md``).
 """
 
@@ -9,13 +11,9 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable
-from functools import partial
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any
 
-import anyio
-import anyio.to_thread
 from fastapi import FastAPI, Query, Request
 from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
@@ -27,24 +25,21 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from rangefire.core import FORMAT, RangefireError
 from rangefire.rulesets import RULESETS, find_ruleset
 from rangefire.web.bodies import (
-    MAX_BODY_BYTES,
     MAX_CREATE_BYTES,
     AnswerBody,
     AttackBody,
-    B,
     CreateBody,
     EmptyBody,
     EndTurnBody,
     ResolveBody,
-    parse_body,
     query_choices,
-    read_limited,
     schema,
 )
 from rangefire.web.errors import ApiError, ErrorBody, from_library, validation_path
 from rangefire.web.events import Broker, TooManyStreams
-from rangefire.web.service import MAX_BATTLES, AttackAsk, Battles, Loaded, examples, ruleset_info
-from rangefire.web.store import Role, Store
+from rangefire.web.gate import Gate, ask_of
+from rangefire.web.service import MAX_BATTLES, Battles, examples, ruleset_info
+from rangefire.web.store import Store
 
 log = logging.getLogger("rangefire.web")
 
@@ -57,8 +52,6 @@ PAGE_POLICY = ("default-src 'self'; img-src 'self' data:; style-src 'self' 'unsa
                "frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
 #: A drawing opened on its own runs nothing.
 SVG_POLICY = "default-src 'none'; style-src 'unsafe-inline'"
-
-T = TypeVar("T")
 
 
 class SecurityHeaders:
@@ -135,25 +128,7 @@ def create_app(db_path: str | Path, *, static_dir: str | Path | None = None, kee
     store = Store(db_path)
     broker = Broker(max_streams, streams_per_battle, stream_seconds)
     battles = Battles(store, broker.publish, max_battles)
-    # The engine's work holds the interpreter's lock: more threads at it than cores only make each answer
-    # slower (and starve the event loop that reads requests), so a few run at once and the rest wait in turn.
-    limiter = anyio.CapacityLimiter(workers)
-
-    at_engine = 0  # requests worked on or waiting (counted in the event loop: no lock needed)
-
-    async def in_thread(fn: Callable[..., T], *args: Any) -> T:
-        # Each waiting request holds its body (up to 1 MiB) and a connection: past the bound a client is told
-        # to come back rather than queued without end.
-        nonlocal at_engine
-        if at_engine >= max_waiting:
-            raise ApiError(503, "unavailable", f"{at_engine} requests are waiting for the engine, the most this "
-                                               "server queues; retry in a moment")
-        at_engine += 1
-        try:
-            return await anyio.to_thread.run_sync(partial(fn, *args), limiter=limiter)
-        finally:
-            at_engine -= 1
-    static = Path(static_dir) if static_dir is not None else STATIC
+    gate = Gate(battles, store, workers, max_waiting)
     app = FastAPI(title="rangefire", version=str(FORMAT),
                   description="Ranged combat for tabletop games over HTTP: battles, odds, dice, turns.",
                   responses={"4XX": {"model": ErrorBody, "description": "refused: the error's kind says why"},
@@ -161,6 +136,18 @@ def create_app(db_path: str | Path, *, static_dir: str | Path | None = None, kee
     app.add_middleware(SecurityHeaders)
     app.state.battles = battles
     app.state.store = store
+    _error_handlers(app)
+    _games(app)
+    _reading(app, gate, battles)
+    _acting(app, gate, battles)
+    _events(app, gate, broker, keepalive)
+    _pages(app, Path(static_dir) if static_dir is not None else STATIC)
+    return app
+
+
+def _error_handlers(app: FastAPI) -> None:
+    """Every error as ``{"format", "error": {...}}`` with its status: the server's own refusals, the library's
+    (a refused attack, bad input), a body or query the models refuse, an unknown route, and a fault."""
 
     @app.exception_handler(ApiError)
     async def api_error(request: Request, exc: ApiError) -> JSONResponse:
@@ -189,48 +176,10 @@ def create_app(db_path: str | Path, *, static_dir: str | Path | None = None, kee
         return error_response(ApiError(500, "internal", "an unexpected error on the server; nothing was recorded "
                                                         "by this request unless it says so"))
 
-    # -- helpers -----------------------------------------------------------------------------------
-    def token_of(request: Request, query_too: bool = False) -> str:
-        header = request.headers.get("authorization")
-        if header is not None:
-            scheme, _, token = header.partition(" ")
-            if scheme.lower() != "bearer" or not token.strip():
-                raise ApiError(401, "unauthorized", "Authorization must be 'Bearer <token>'")
-            return token.strip()
-        given = request.query_params.get("token") if query_too else None
-        if given:
-            return given
-        raise ApiError(401, "unauthorized", "this needs a battle's token: Authorization: Bearer <token>")
 
-    def authorised(battle_id: str, token: str) -> tuple[Loaded, Role]:
-        row = battles.row(battle_id)
-        role = store.role(battle_id, token)
-        if role is None:
-            raise ApiError(401, "unauthorized", "the token is not one of this battle's")
-        return battles.load(row), role
+def _games(app: FastAPI) -> None:
+    """The games and the built-in examples: no token needed."""
 
-    async def run(request: Request, battle_id: str, work: Callable[[Loaded, Role], T],
-                  query_token: bool = False) -> T:
-        token = token_of(request, query_token)
-
-        def job() -> T:
-            loaded, role = authorised(battle_id, token)
-            return work(loaded, role)
-
-        return await in_thread(job)
-
-    async def body(request: Request, model: type[B], limit: int = MAX_BODY_BYTES) -> B:
-        raw = await read_limited(request.stream(), request.headers.get("content-length"), limit)
-        if len(raw) <= 4096:  # an attack's body: read at once
-            return parse_body(raw, model)
-        # a scenario of 40,000 values takes a tenth of a second to read and check: not in the event loop, where
-        # it would hold every other request and event stream that long
-        return await in_thread(parse_body, raw, model)
-
-    def ask_of(b: AttackBody) -> AttackAsk:
-        return AttackAsk(b.attacker, b.target, dict(b.choices))
-
-    # -- rulesets and examples ---------------------------------------------------------------------
     @app.get("/api/rulesets")
     def rulesets() -> dict[str, Any]:
         """Every game: its options and defaults, dice stages, named outcomes and the player's choices."""
@@ -249,23 +198,27 @@ def create_app(db_path: str | Path, *, static_dir: str | Path | None = None, kee
         return {"format": FORMAT, "examples": [{"name": e.name, "ruleset": e.ruleset, "title": e.title}
                                                for e in examples()]}
 
-    # -- battles -----------------------------------------------------------------------------------
+
+def _reading(app: FastAPI, gate: Gate, battles: Battles) -> None:
+    """A battle created, and what any of its tokens may read: its state, actions, drawing, targets, advice,
+    and an attack's check and odds (questions: nothing is recorded)."""
+
     @app.post("/api/battles", status_code=201, openapi_extra=schema(CreateBody))
     async def create(request: Request) -> dict[str, Any]:
         """A new battle from an example or a scenario: one secret link per side and one for spectators,
         shown only in this answer."""
-        b = await body(request, CreateBody, MAX_CREATE_BYTES)
-        return await in_thread(battles.create, b.scenario, b.example, b.entered_dice)
+        b = await gate.body(request, CreateBody, MAX_CREATE_BYTES)
+        return await gate.in_thread(battles.create, b.scenario, b.example, b.entered_dice)
 
     @app.get("/api/battles/{battle_id}")
     async def state(request: Request, battle_id: BattleId) -> dict[str, Any]:
         """The battle now: whose turn, the units, the scenario after every action."""
-        return await run(request, battle_id, battles.state)
+        return await gate.run(request, battle_id, battles.state)
 
     @app.get("/api/battles/{battle_id}/actions")
     async def actions(request: Request, battle_id: BattleId) -> dict[str, Any]:
         """Every action, as ``rangefire.record`` writes a log's lines."""
-        return await run(request, battle_id, lambda loaded, role: battles.actions(loaded.row.id))
+        return await gate.run(request, battle_id, lambda loaded, role: battles.actions(loaded.row.id))
 
     @app.get("/api/battles/{battle_id}/drawing.svg", response_class=Response)
     async def drawing(request: Request, battle_id: BattleId, attacker: UnitId = None, target: UnitId = None,
@@ -273,7 +226,8 @@ def create_app(db_path: str | Path, *, static_dir: str | Path | None = None, kee
         """The battle drawn as ``rangefire show`` draws it; with an attacker its targets marked, with a target
         the line, made with the player's ``choices`` (JSON, as an attack's: ``{"from_side": "left"}``)."""
         chosen = query_choices(choices)
-        svg = await run(request, battle_id, lambda loaded, role: battles.drawing(loaded, attacker, target, chosen))
+        svg = await gate.run(request, battle_id,
+                             lambda loaded, role: battles.drawing(loaded, attacker, target, chosen))
         return Response(svg, media_type="image/svg+xml",
                         headers={"Content-Security-Policy": SVG_POLICY, "Cache-Control": "no-store"})
 
@@ -281,7 +235,7 @@ def create_app(db_path: str | Path, *, static_dir: str | Path | None = None, kee
     async def targets(request: Request, battle_id: BattleId, attacker: UnitId = None,
                       side: UnitId = None) -> dict[str, Any]:
         """Who can shoot whom, as ``rangefire targets --json``."""
-        return await run(request, battle_id, lambda loaded, role: battles.targets(loaded, side, attacker))
+        return await gate.run(request, battle_id, lambda loaded, role: battles.targets(loaded, side, attacker))
 
     @app.get("/api/battles/{battle_id}/advice")
     async def advice(request: Request, battle_id: BattleId, side: UnitId = None,
@@ -289,66 +243,76 @@ def create_app(db_path: str | Path, *, static_dir: str | Path | None = None, kee
                      refused: bool = False) -> dict[str, Any]:
         """Every legal attack of a side (by default the asking side's) ranked by the expected value of an
         outcome, as ``rangefire advise --json``; ``refused=true`` lists the refused pairs with their clauses."""
-        return await run(request, battle_id,
-                         lambda loaded, role: battles.advice(loaded, role, side, outcome, refused))
+        return await gate.run(request, battle_id,
+                              lambda loaded, role: battles.advice(loaded, role, side, outcome, refused))
 
     @app.post("/api/battles/{battle_id}/check", openapi_extra=schema(AttackBody))
     async def check(request: Request, battle_id: BattleId) -> dict[str, Any]:
         """May this attack be made? As ``rangefire check --json``, with the next choice a player makes."""
-        b = await body(request, AttackBody)
-        return await run(request, battle_id, lambda loaded, role: battles.check(loaded, ask_of(b)))
+        b = await gate.body(request, AttackBody)
+        return await gate.run(request, battle_id, lambda loaded, role: battles.check(loaded, ask_of(b)))
 
     @app.post("/api/battles/{battle_id}/odds", openapi_extra=schema(AttackBody))
     async def odds(request: Request, battle_id: BattleId) -> dict[str, Any]:
         """The exact odds of an attack, as ``rangefire odds --json``."""
-        b = await body(request, AttackBody)
-        return await run(request, battle_id, lambda loaded, role: battles.odds(loaded, ask_of(b)))
+        b = await gate.body(request, AttackBody)
+        return await gate.run(request, battle_id, lambda loaded, role: battles.odds(loaded, ask_of(b)))
 
-    def played(result: dict[str, Any]) -> dict[str, Any] | JSONResponse:
-        # an attack kept waiting for a player's choice is accepted, not yet played: 202 with what it waits for
-        return JSONResponse(result, status_code=202) if "pending" in result else result
+
+def _played(result: dict[str, Any]) -> dict[str, Any] | JSONResponse:
+    """An attack kept waiting for a player's choice is accepted, not yet played: 202 with what it waits for."""
+    return JSONResponse(result, status_code=202) if "pending" in result else result
+
+
+def _acting(app: FastAPI, gate: Gate, battles: Battles) -> None:
+    """What a side's token does, for that side only: attacks played (or kept waiting for another side's
+    choice), answers, withdrawals, the end of a turn, undo."""
 
     @app.post("/api/battles/{battle_id}/resolve", openapi_extra=schema(ResolveBody),
               responses={202: {"description": "the attack waits for a player's choice: `pending` says whose"}})
     async def resolve(request: Request, battle_id: BattleId) -> Any:
         """Play an attack (the server rolls, or dice entered where allowed) and record it; where the next choice
         is a player's (a Bushido nomination, a swerve action), 202: the attack waits for it (``pending``)."""
-        b = await body(request, ResolveBody)
-        return played(await run(request, battle_id,
-                                lambda loaded, role: battles.resolve(loaded, role, ask_of(b), b.dice, b.ask)))
+        b = await gate.body(request, ResolveBody)
+        return _played(await gate.run(request, battle_id,
+                                      lambda loaded, role: battles.resolve(loaded, role, ask_of(b), b.dice, b.ask)))
 
     @app.post("/api/battles/{battle_id}/answer", openapi_extra=schema(AnswerBody),
               responses={202: {"description": "the attack waits for the next choice: `pending` says whose"}})
     async def answer(request: Request, battle_id: BattleId) -> Any:
         """The awaited side's answer to the pending attack's choice: 202 while another choice is awaited, else
         the attack played and recorded (as resolve answers)."""
-        b = await body(request, AnswerBody)
-        return played(await run(request, battle_id,
-                                lambda loaded, role: battles.answer(loaded, role, b.answer, b.step)))
+        b = await gate.body(request, AnswerBody)
+        return _played(await gate.run(request, battle_id,
+                                      lambda loaded, role: battles.answer(loaded, role, b.answer, b.step)))
 
     @app.post("/api/battles/{battle_id}/withdraw", openapi_extra=schema(EmptyBody))
     async def withdraw(request: Request, battle_id: BattleId) -> dict[str, Any]:
         """Take back the pending attack (its side only, while no other side has answered it)."""
-        await body(request, EmptyBody)
-        return await run(request, battle_id, battles.withdraw)
+        await gate.body(request, EmptyBody)
+        return await gate.run(request, battle_id, battles.withdraw)
 
     @app.post("/api/battles/{battle_id}/end-turn", openapi_extra=schema(EndTurnBody))
     async def end_turn(request: Request, battle_id: BattleId) -> dict[str, Any]:
         """End the turn (or, with ``activation``, the activation) of the side to act."""
-        b = await body(request, EndTurnBody)
-        return await run(request, battle_id, lambda loaded, role: battles.end_turn(loaded, role, b.activation))
+        b = await gate.body(request, EndTurnBody)
+        return await gate.run(request, battle_id, lambda loaded, role: battles.end_turn(loaded, role, b.activation))
 
     @app.post("/api/battles/{battle_id}/undo", openapi_extra=schema(EmptyBody))
     async def undo(request: Request, battle_id: BattleId) -> dict[str, Any]:
         """Take back the last action (only the side that made it)."""
-        await body(request, EmptyBody)
-        return await run(request, battle_id, battles.undo)
+        await gate.body(request, EmptyBody)
+        return await gate.run(request, battle_id, battles.undo)
+
+
+def _events(app: FastAPI, gate: Gate, broker: Broker, keepalive: float) -> None:
+    """The battle's event stream, each open one counted against the broker's bounds."""
 
     @app.get("/api/battles/{battle_id}/events", response_class=StreamingResponse)
     async def events(request: Request, battle_id: BattleId) -> StreamingResponse:
         """Server-sent events: one ``action`` event per action or undo that lands (the token may be given as
         ``?token=``, as EventSource sets no header)."""
-        await run(request, battle_id, lambda loaded, role: role, query_token=True)
+        await gate.run(request, battle_id, lambda loaded, role: role, query_token=True)
         try:
             stream = broker.open(battle_id)
         except TooManyStreams as exc:
@@ -357,7 +321,11 @@ def create_app(db_path: str | Path, *, static_dir: str | Path | None = None, kee
                                  media_type="text/event-stream",
                                  headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
-    # -- the page ----------------------------------------------------------------------------------
+
+def _pages(app: FastAPI, static: Path) -> None:
+    """The home page, a battle's page (its token travels in the link's fragment, never to the server) and their
+    files."""
+
     def page(name: str) -> Response:
         path = static / name
         if not path.is_file():
@@ -374,4 +342,3 @@ def create_app(db_path: str | Path, *, static_dir: str | Path | None = None, kee
         return page("battle.html")
 
     app.mount("/static", PageFiles(directory=static, check_dir=False), name="static")
-    return app
