@@ -404,3 +404,25 @@ def test_undo_racing_resolve_keeps_the_log_and_the_state_one(db_path, tmp_path):
     with TestClient(create_app(db_path)) as fresh:  # nothing in memory: the state is replayed from the log
         replayed = fresh.get(battle.url(), headers=bearer(battle.spectator)).json()
     assert served["battle"] == replayed["battle"] and served["actions"] == replayed["actions"]
+
+
+@pytest.mark.parametrize(("rest", "path", "says"), [
+    ("/advice?outcome=", "query.outcome", "query.outcome: must not be empty, got ''"),
+    ("/advice?side=union&refused=maybe", "query.refused", "query.refused: must be true or false, got 'maybe'"),
+    ("/targets?attacker=" + "x" * 70, "query.attacker", "query.attacker: must be at most 64 characters"),
+])
+def test_a_bad_query_value_is_said_in_our_words(new_battle, rest, path, says):
+    """A query's value the route refuses is said as a scenario's value is (its place, what it must be, what was
+    given), never in the validator's words ("String should have at least 1 character")."""
+    battle = new_battle()
+    response = battle.get(rest)
+    assert response.status_code == 422
+    error = response.json()["error"]
+    assert (error["kind"], error["path"], error["message"]) == ("invalid_request", path, says)
+
+
+def test_a_battle_id_not_in_its_form_is_said_in_our_words(client):
+    response = client.get("/api/battles/bad!id", headers={"Authorization": "Bearer x"})
+    assert response.status_code == 422
+    message = response.json()["error"]["message"]
+    assert message.startswith("path.battle_id: ") and "'bad!id'" in message and "should" not in message

@@ -24,6 +24,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from rangefire.core import FORMAT, RangefireError
 from rangefire.rulesets import RULESETS, find_ruleset
+from rangefire.scenario.validation import format_error
 from rangefire.web.bodies import (
     MAX_CREATE_BYTES,
     AnswerBody,
@@ -159,10 +160,13 @@ def _error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        # a query's or a path's value (a body is read by parse_body, in the same words): said as a scenario's
+        # value is, never in the validator's words ("String should match pattern ...")
         errors = list(exc.errors())
-        first = errors[0] if errors else {"loc": (), "msg": "invalid request"}
-        path = validation_path(first.get("loc", ()))
-        return error_response(ApiError(422, "invalid_request", f"{path or 'request'}: {first.get('msg', 'invalid')}",
+        if not errors:
+            return error_response(ApiError(422, "invalid_request", "the request is not valid"))
+        path = validation_path(errors[0].get("loc", ()))
+        return error_response(ApiError(422, "invalid_request", format_error(errors[0], path or "request"),
                                        path=path))
 
     @app.exception_handler(HTTPException)
