@@ -96,8 +96,7 @@ def targets(ruleset: Ruleset[Any, Any], battle: Any, side: str | None = None,
     if pairs > MAX_PAIRS:
         whose = f"side {side}" if side is not None else "the battle"
         # a side given already is not the way out: one unit's targets are
-        narrower = "one unit's targets (--attacker)" if side is not None else \
-            "one side (--side) or one unit's targets (--attacker)"
+        narrower = "one unit's targets" if side is not None else "one side or one unit's targets"
         raise LimitError(f"{whose} has {pairs} attacker and enemy pairs; a table checks at most {MAX_PAIRS} "
                          f"within seconds: ask for {narrower}")
     # every pair checked in one ask of the game: a game shares the work of one battle's checks (Bushido screens

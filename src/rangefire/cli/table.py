@@ -20,7 +20,7 @@ from rangefire.cli.common import (
     user_errors,
     with_choice_options,
 )
-from rangefire.core import NO_CHOICES, RangefireError
+from rangefire.core import NO_CHOICES, LimitError, RangefireError
 
 if TYPE_CHECKING:  # the rows are made where they are used: a check that names its target never loads them;
     # Rich where a table is printed for people (an answer in JSON never loads it)
@@ -133,7 +133,10 @@ def targets(scenario: Scenario, side: SideOpt = None, attacker: AttackerOnlyOpt 
 
     with user_errors(as_json):
         ruleset, battle, _ = load_set(scenario, settings)
-        rows = target_rows(ruleset, battle, side=side, attacker=attacker)
+        try:
+            rows = target_rows(ruleset, battle, side=side, attacker=attacker)
+        except LimitError as exc:  # the library says the way out in words; here, the options that take it
+            raise LimitError(f"{exc} ({'--attacker' if side is not None else '--side or --attacker'})") from None
         if as_json:
             _emit({"targets": [row.to_dict() for row in rows]})
             return

@@ -44,7 +44,7 @@ class OrderPlanner:
             return [Refusal("AL-9.1", f"it is {battle.turn.side}'s turn ({battle.turn.number}); only its units take "
                                       f"orders, and {firer.id} is on {firer.side}'s side")]
         if self.attack.target is None:
-            return [Refusal("AL-2.3", "name the target unit with --target")]
+            return [Refusal("AL-2.3", "name the target unit")]
         target = battle.unit(self.attack.target)
         if target.side == firer.side:
             return [Refusal("AL-2.3", f"{target.id} is on {firer.side}'s side, not an enemy")]

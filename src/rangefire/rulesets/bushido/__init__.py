@@ -190,7 +190,7 @@ class Bushido(Ruleset[Battle, BushidoPlan, BushidoOutcome]):
     def _check_with(self, battle: Battle, attack: Attack, look: PairByPair) -> BushidoPlan | Sequence[Refusal]:
         shooter = battle.unit(attack.attacker)
         if attack.target is None:
-            return [Refusal("BU-3.2", "name the target model with --target")]
+            return [Refusal("BU-3.2", "name the target model")]
         declared = battle.unit(attack.target)
         refusals = self._eligibility(battle, shooter, look)
         if declared.side == shooter.side:

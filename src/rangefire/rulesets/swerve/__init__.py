@@ -171,7 +171,7 @@ class Swerve(Ruleset[Battle, CombatPlan, SwerveOutcome]):
         if launcher.ranged.cost == "swerve-self" and launcher.swerved:
             return [Refusal("SW-2.1", f"{launcher.id} is swerved: it cannot pay \"swerve this\" again")]
         if attack.target is None:
-            return [Refusal("SW-2.2", "ranged combat targets exactly one unit or vehicle: name it with --target")]
+            return [Refusal("SW-2.2", "ranged combat targets exactly one unit or vehicle: name it")]
         target = battle.card(attack.target)
         away = not_in_play(target, battle.holder(target.id))
         if away is not None:
