@@ -107,6 +107,16 @@ def create(base: str, example: str, entered_dice: bool) -> dict[str, Any]:
     return created
 
 
+def open_pages(browser: Any, server: str, created: dict[str, Any], *roles: str) -> list[Any]:
+    """A page for each role (a side, or "spectator") opened on its link, each once the drawing is on it."""
+    pages = [new_page(browser) for _ in roles]
+    for page, role in zip(pages, roles, strict=True):
+        page.goto(server + created["links"][role])
+    for page in pages:
+        page.wait_for_selector("#viewport g[data-unit]")
+    return pages
+
+
 def shoot(page: Any, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
@@ -228,11 +238,7 @@ def test_dress_on_the_colors_dice_entered_stage_by_stage(server: str, browser: A
     dice when asked, and the casualties are the engine's for those dice."""
     created = create(server, "wheatfield", entered_dice=True)
     expected = engine("wheatfield", "20th-maine", "15th-alabama")
-    union, rebel = new_page(browser), new_page(browser)
-    union.goto(server + created["links"]["union"])
-    rebel.goto(server + created["links"]["confederate"])
-    union.wait_for_selector("#viewport g[data-unit]")
-    rebel.wait_for_selector("#viewport g[data-unit]")
+    union, rebel = open_pages(browser, server, created, "union", "confederate")
     assert "#token=" not in union.url  # taken off the address bar once kept
     pick_attack(union, expected, "20th-maine", "15th-alabama", on_drawing=True)
     assert union.locator("#line-state").text_content().startswith("Line: hindered")
@@ -421,11 +427,7 @@ def test_entered_dice_once_the_target_s_player_has_chosen_bu_4_2(server: str, br
     [BU-4.2], then for prefecture's dice, asked stage by stage on its page; the action holds both."""
     created = create(server, "temple", entered_dice=True)
     expected = engine("temple", "yoichi", "takeda")
-    page, target_page = new_page(browser), new_page(browser)
-    page.goto(server + created["links"]["prefecture"])
-    target_page.goto(server + created["links"]["ito"])
-    page.wait_for_selector("#viewport g[data-unit]")
-    target_page.wait_for_selector("#viewport g[data-unit]")
+    page, target_page = open_pages(browser, server, created, "prefecture", "ito")
     pick_attack(page, expected, "yoichi", "takeda", on_drawing=False)
     page.click("#enter")
     until(lambda: "Waiting for ito" in page.locator("#pending-question").text_content())
