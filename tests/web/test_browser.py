@@ -117,6 +117,25 @@ def open_pages(browser: Any, server: str, created: dict[str, Any], *roles: str) 
     return pages
 
 
+def enter_dice(page: Any, faces: dict[str, int], face: int, stages: int) -> dict[str, list[int]]:
+    """Enter the dice each stage the page asks for (``faces[stage]``, else ``face``, on every die), as a player
+    types them, until the form closes (at most ``stages`` questions); the dice entered, by stage."""
+    entered: dict[str, list[int]] = {}
+    for _ in range(stages):
+        page.wait_for_selector("#dice-form:not([hidden])")
+        asked = int(page.get_attribute("#dice-form", "data-question"))
+        stage = page.locator("#dice-prompt").text_content().split(":")[0]
+        count = int(re.match(r"(\d+) value", page.locator("#dice-hint").text_content())[1])
+        values = [faces.get(stage, face)] * count
+        entered.setdefault(stage, []).extend(values)
+        page.fill("#dice-input", " ".join(map(str, values)))
+        page.click("#dice-form button[type=submit]")
+        page.wait_for_selector(f'#dice-form[hidden], #dice-form[data-question="{asked + 1}"]', state="attached")
+        if page.locator("#dice-form").is_hidden():
+            break
+    return entered
+
+
 def shoot(page: Any, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
@@ -249,22 +268,8 @@ def test_dress_on_the_colors_dice_entered_stage_by_stage(server: str, browser: A
     union.set_viewport_size(WIDE)
 
     # the dice, asked stage by stage as the command line asks them: all 6s to hit, all 1s to save, 3s after
-    faces = {"hit": 6, "save": 1}
-    entered: dict[str, list[int]] = {}
     union.click("#enter")
-    for _ in range(6):
-        union.wait_for_selector("#dice-form:not([hidden])")
-        asked = int(union.get_attribute("#dice-form", "data-question"))
-        prompt = union.locator("#dice-prompt").text_content()
-        stage = prompt.split(":")[0]
-        count = int(re.match(r"(\d+) value", union.locator("#dice-hint").text_content())[1])
-        values = [faces.get(stage, 3)] * count
-        entered.setdefault(stage, []).extend(values)
-        union.fill("#dice-input", " ".join(map(str, values)))
-        union.click("#dice-form button[type=submit]")
-        union.wait_for_selector(f'#dice-form[hidden], #dice-form[data-question="{asked + 1}"]', state="attached")
-        if union.locator("#dice-form").is_hidden():
-            break
+    entered = enter_dice(union, {"hit": 6, "save": 1}, 3, stages=6)
     wait_log(union, 1)
     assert list(entered)[:2] == ["hit", "save"]
 
@@ -436,19 +441,7 @@ def test_entered_dice_once_the_target_s_player_has_chosen_bu_4_2(server: str, br
     page.wait_for_selector("#pending-enter")
     assert target_page.locator("#pending-roll").count() == 0
     page.click("#pending-enter")
-    entered: dict[str, list[int]] = {}
-    for _ in range(8):
-        page.wait_for_selector("#dice-form:not([hidden])")
-        asked = int(page.get_attribute("#dice-form", "data-question"))
-        stage = page.locator("#dice-prompt").text_content().split(":")[0]
-        count = int(re.match(r"(\d+) value", page.locator("#dice-hint").text_content())[1])
-        values = [1] * count
-        entered.setdefault(stage, []).extend(values)
-        page.fill("#dice-input", " ".join(map(str, values)))
-        page.click("#dice-form button[type=submit]")
-        page.wait_for_selector(f'#dice-form[hidden], #dice-form[data-question="{asked + 1}"]', state="attached")
-        if page.locator("#dice-form").is_hidden():
-            break
+    entered = enter_dice(page, {}, 1, stages=8)
     wait_log(page, 1)
     wait_log(target_page, 1)
     actions = httpx.get(f"{server}/api/battles/{created['id']}/actions",
