@@ -84,6 +84,23 @@ def test_critical_threshold_hits_and_phantom_equal_brute_force(attack, defense, 
     assert kronecker_lineup(pa, pd, phantom, crit, sixes, hits).probabilities() == expected
 
 
+@pytest.mark.parametrize("crit", ["one", "per-set"])
+@pytest.mark.parametrize(("attack", "defense", "phantom", "bonus_a"), [(2, 0, 6, 0), (3, 1, 6, 0), (4, 2, 6, 0),
+                                                                      (3, 1, 7, 1), (3, 0, 5, -1)])
+def test_a_top_face_equal_to_the_phantom_ties_its_pair(attack, defense, phantom, bonus_a, crit):
+    """AL-6.4, AL-6.5 (the phantom's value an option): an attack die showing the phantom's value against a phantom
+    is a tie and scores nothing, on the attacker's top face too, the value where criticals are settled (AL-6.2);
+    both paths of the lineup, every die enumerated."""
+    pa, pd = Pool(attack, reroll_weights(0), bonus_a, (1, 0)), Pool(defense, reroll_weights(0))
+    expected = brute_lineup(attack, defense, bonus_a=bonus_a, crit=crit, phantom=phantom, crit_sixes=2)
+    for small in (0, 10**6):
+        saved, lineup.SMALL_LINEUP = lineup.SMALL_LINEUP, small
+        try:
+            assert lineup_scores(pa, pd, phantom, crit, 2).probabilities() == expected
+        finally:
+            lineup.SMALL_LINEUP = saved
+
+
 @pytest.mark.parametrize(("crit", "sixes", "hits"), [("three", 3, 1), ("one", 0, 1), ("per-set", 3, -1)])
 def test_an_unknown_critical_rule_is_refused(crit, sixes, hits):
     with pytest.raises(ValueError, match="no such critical rule"):
