@@ -308,6 +308,30 @@ def test_position_at_the_limit_answers():
         SW.odds(beyond)
 
 
+def trading(actions: int, cards: int) -> dict[str, Any]:
+    """`crowded_n(actions)` with `cards` of the attacker's tactics trading accuracy for damage (+1 accuracy,
+    -1 damage): the search weighs each choice of them as its own (accuracy, damage) pair."""
+    data = crowded_n(actions)
+    for card in [c for c in data["cards"] if c["type"] == "tactic" and c["owner"] == "jason"][:cards]:
+        card["effect"] = {"accuracy": 1, "damage": -1}
+    return data
+
+
+def test_the_bound_counts_the_attackers_trades_of_accuracy_for_damage(monkeypatch):
+    """SW-6.2: four tactics trading accuracy for damage make the search weigh up to 5 (accuracy, damage) pairs at
+    each position, 5 times the work: the bound admits 157 actions open, not the 352 of cards that only help or
+    hinder; 158 are refused before any search."""
+    assert search_module.max_search_actions() > 300 and search_module.max_search_actions(5) == 157
+    at = SW.plan(battle_from_mapping(trading(157, 4))[1], Attack("gun", "unit")).combat
+    assert at is not None
+    at.require_searchable(at.start())  # at the bound: searched
+    beyond = SW.plan(battle_from_mapping(trading(158, 4))[1], Attack("gun", "unit"))
+    forbid_search(monkeypatch, "searched beyond the bound")
+    with pytest.raises(LimitError, match=r"more than 157 actions open .*here 158\) when the attacker's cards trade "
+                                         r"accuracy against damage 5 ways"):
+        SW.odds(beyond)
+
+
 def test_cards_that_can_never_act_add_no_work_to_the_search(monkeypatch):
     """The bound counts the actions open; 400 cards in play whose abilities are timed Main (SW-3.5) were weighed
     again at every position searched (9 s of CPU time at the bound). They are weighed once, at the start."""
