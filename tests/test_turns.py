@@ -85,7 +85,8 @@ def test_a_logged_turn_replays_to_the_battle_written_by_out_dc_9_1_dc_9_2_dc_9_3
                                     "log": json.loads(lines[2])["log"]}
     data = replay_equals_out(tmp_path, scenario, log, out)
     assert [s["line"] for s in data["steps"]] == [1, 2, 3, 4, 5]
-    assert data["side_to_act"] == "confederate" and data["battle"]["turn"] == {"number": 1, "side": "confederate"}
+    assert data["side_to_act"] == "confederate" and data["battle"]["turn"] == {"number": 1, "side": "confederate",
+                                                                            "order": ["union", "confederate"]}
     text = run("replay", scenario, log).stdout
     assert "line 3" in text and "end of the turn: confederate to act" in text
 
@@ -108,7 +109,8 @@ def test_end_turn_prints_its_clauses_and_json(tmp_path):
     text = run("end-turn", out, "--out", tmp_path / "t2.yaml").stdout
     assert "DC-9.3" in text and "the battle recorded no turn" in text and "now turn 1, confederate to act" in text
     data = json.loads(run("end-turn", out, "--out", tmp_path / "t2.yaml", "--json").stdout)
-    assert data["log"][0]["clause"] == "DC-9.2" and data["battle"]["turn"] == {"number": 1, "side": "confederate"}
+    assert data["log"][0]["clause"] == "DC-9.2" and data["battle"]["turn"] == {
+        "number": 1, "side": "confederate", "order": ["union", "confederate"]}
     assert data["side_to_act"] == "confederate"
 
 

@@ -44,9 +44,9 @@ def test_ending_the_turn_passes_it_in_the_order_of_the_scenario_al_9_1():
     battle = game(A(), T())
     after, log = AL.end_turn(battle)
     assert "recorded no turn" in log[0].text and log[0].clause == "AL-9.1"
-    assert after.turn.model_dump() == {"number": 1, "side": "blue"}
+    assert after.turn.model_dump() == {"number": 1, "side": "blue", "order": ("red", "blue")}
     again, log = AL.end_turn(after)
-    assert again.turn.model_dump() == {"number": 2, "side": "red"}
+    assert again.turn.model_dump() == {"number": 2, "side": "red", "order": ("red", "blue")}
     assert str(log[-1]) == "[AL-9.1] turn 1: blue's turn ends; the turn passes to red, turn 2 begins"
 
 
@@ -86,4 +86,4 @@ def test_a_logged_turn_replays_to_the_battle_written_by_out_al_9_2(tmp_path):
         ("resolve", "-a", "spearmen", "-t", "wolf-riders", "--order", "close", "--seed", "2"),
         ("end-turn",), ("end-turn",), ("resolve", "-a", "archers", "-t", "orc-band", "--seed", "3")])
     data = replay_equals_out(tmp_path, scenario, log, out)
-    assert data["battle"]["turn"] == {"number": 2, "side": "legion"}
+    assert data["battle"]["turn"] == {"number": 2, "side": "legion", "order": ["legion", "horde"]}

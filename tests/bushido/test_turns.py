@@ -31,19 +31,22 @@ def test_one_attack_per_turn_is_an_option_bu_8_1():
     assert after.unit("S").attacked and BU.check(after, Attack("S", "T")).is_legal
 
 
-def test_the_active_side_still_limits_who_shoots_bu_3_1_and_bu_8_2():
-    """BU-3.1 stays: a model not of ``active_side`` is refused; ending the activation passes it on [BU-8.2]."""
+def test_the_active_side_limits_who_shoots_bu_8_3_and_bu_8_2():
+    """BU-8.3: a model not of ``active_side`` is refused under BU-8.3 (not BU-3.1, which is about RCP); ending
+    the activation passes it on [BU-8.2]."""
     b = battle(S(), T(12, rcp=2, weapon={"name": "bow", "short": 6, "medium": 12, "long": 18}),
                active_side="prefecture")
     assert BU.side_to_act(b) == "prefecture"
-    assert clauses(BU.check(b, Attack("T", "S"))) == ["BU-3.1"]
+    assert clauses(BU.check(b, Attack("T", "S"))) == ["BU-8.3"]
+    assert [r.reason for r in BU.check(b, Attack("T", "S")).refusals] == [
+        "it is prefecture's activation; T is on ito's side: only the active side attacks"]
     passed, log = BU.end_activation(b)
     assert passed.active_side == "ito" and BU.side_to_act(passed) == "ito"
     assert [str(x) for x in log] == ["[BU-8.2] prefecture's activation ends; the activation passes to ito"]
     assert BU.check(passed, Attack("T", "S")).is_legal
-    assert clauses(BU.check(passed, Attack("S", "T"))) == ["BU-3.1"]
+    assert clauses(BU.check(passed, Attack("S", "T"))) == ["BU-8.3"]
     back, _ = BU.end_activation(passed)
-    assert back.active_side == "prefecture" and back.turn is None  # an activation does not end the turn
+    assert back.active_side == "prefecture" and back.turn == b.turn  # an activation does not end the turn
 
 
 def test_ending_an_activation_without_an_active_side_starts_from_the_first_bu_8_2():
@@ -72,9 +75,14 @@ def test_ending_the_turn_clears_states_and_attack_marks_prone_and_wounds_stay_bu
     assert b.unit("S").attacked  # the old battle is untouched
 
 
-def test_a_battle_without_a_turn_ends_turn_1_bu_8_2():
-    after, log = BU.end_turn(battle(S(), T(12)))
-    assert after.turn.number == 2 and str(log[0]) == "[BU-8.2] the battle recorded no turn: it is taken to be turn 1"
+def test_a_battle_without_a_turn_is_read_at_turn_1_with_its_order_bu_8_2_bu_8_4():
+    """BU-8.2, BU-8.4: a scenario without a turn is read as turn 1, the order of its sides recorded; its end is
+    turn 1's."""
+    b = battle(S(), T(12))
+    assert b.turn.model_dump() == {"number": 1, "order": ("prefecture", "ito")}
+    after, log = BU.end_turn(b)
+    assert after.turn.number == 2 and str(log[-1]) == "[BU-8.2] turn 1 ends; turn 2 begins"
+    assert after.turn.order == ("prefecture", "ito")
 
 
 def test_after_the_end_of_turn_the_model_may_attack_again_bu_8_2():
@@ -100,7 +108,8 @@ def test_a_logged_turn_replays_to_the_battle_written_by_out_bu_8_1_bu_8_2(tmp_pa
     assert '"activation": true' in records[1] and '"activation": false' in records[2]
     data = replay_equals_out(tmp_path, scenario, log, out)
     yoichi = next(u for u in data["battle"]["units"] if u["id"] == "yoichi")
-    assert yoichi["attacked"] is True and yoichi["states"] == [] and data["battle"]["turn"] == {"number": 2}
+    assert yoichi["attacked"] is True and yoichi["states"] == [] and data["battle"]["turn"] == {
+        "number": 2, "order": ["prefecture", "ito"]}
 
 
 def test_activations_pass_in_the_order_the_sides_first_appear_bu_8_2():

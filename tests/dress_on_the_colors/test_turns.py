@@ -10,7 +10,7 @@ from fractions import Fraction
 import pytest
 
 from rangefire.core import Attack, IllegalAttackError, ScenarioError, ScriptedSource
-from rangefire.rulesets import battle_from_mapping
+from rangefire.rulesets import battle_from_mapping, find_ruleset
 from tests.conftest import unit
 from tests.test_turns import logged_turn, replay_equals_out
 
@@ -23,6 +23,10 @@ def F(**kw):
 
 def T(d=10, **kw):
     return unit("T", "grey", (kw.pop("x", 0), d), 180, **kw)
+
+
+def doc_side_to_act(battle):
+    return find_ruleset("dress-on-the-colors").side_to_act(battle)
 
 
 def game(*units, turn=None, **options):
@@ -77,18 +81,20 @@ def test_a_turn_for_no_side_is_bad_input_dc_9_2():
         game(F(), T(), turn={"number": 1, "side": "green"})
     with pytest.raises(ScenarioError, match=r"turn\.number"):
         game(F(), T(), turn={"number": 0, "side": "blue"})
-    with pytest.raises(ScenarioError, match=r"turn\.side"):
-        game(F(), T(), turn={"number": 1})
+    with pytest.raises(ScenarioError, match=r"turn\.side: 'green' is not in turn\.order \(blue, grey\) \[DC-9\.4\]"):
+        game(F(), T(), turn={"number": 1, "side": "green", "order": ["blue", "grey"]})
+    # a turn that names no side yet limits no side [DC-9.2]
+    assert doc_side_to_act(game(F(), T(), turn={"number": 1})) is None
 
 
 def test_ending_a_turn_passes_it_and_grows_the_number_after_the_last_side_dc_9_2(doc):
     """DC-9.2: blue, then grey (the order the sides first appear), then blue in turn 2."""
     battle = game(F(), T(), unit("F2", "blue", (10, 0)), turn={"number": 1, "side": "blue"})
     after, log = doc.end_turn(battle)
-    assert after.turn.model_dump() == {"number": 1, "side": "grey"}
+    assert after.turn.model_dump() == {"number": 1, "side": "grey", "order": ("blue", "grey")}
     assert log[-1].clause == "DC-9.2" and log[-1].text == "turn 1: blue's turn ends; the turn passes to grey"
     again, log = doc.end_turn(after)
-    assert again.turn.model_dump() == {"number": 2, "side": "blue"}
+    assert again.turn.model_dump() == {"number": 2, "side": "blue", "order": ("blue", "grey")}
     assert log[-1].text.endswith("the turn passes to blue, turn 2 begins")
     assert battle.turn.side == "blue"  # the old battle is untouched
 
@@ -98,7 +104,7 @@ def test_a_battle_without_a_turn_starts_at_turn_1_of_the_first_side_dc_9_2(doc):
     battle = game(T(), F(fired=True), unit("G", "grey", (20, 10), 180, fired=True))
     after, log = doc.end_turn(battle)
     assert log[0].clause == "DC-9.2" and "recorded no turn" in log[0].text and "turn 1 of grey" in log[0].text
-    assert after.turn.model_dump() == {"number": 1, "side": "blue"}
+    assert after.turn.model_dump() == {"number": 1, "side": "blue", "order": ("grey", "blue")}
     assert not after.unit("G").fired and after.unit("F").fired  # only grey's turn ended
 
 

@@ -31,7 +31,8 @@ LogOpt = Annotated[Optional[Path], typer.Option("--log", help="append the action
 def _turn_text(ruleset: Any, battle: Any) -> str:
     turn = getattr(battle, "turn", None)
     side = ruleset.side_to_act(battle)
-    parts = [f"turn {turn.number}" if turn is not None else "no turn recorded"]
+    recorded = turn is not None and (getattr(turn, "side", None) is not None or side is not None)
+    parts = [f"turn {turn.number}" if turn is not None and recorded else "no turn recorded"]
     if side is not None:
         parts.append(f"{side} to act")
     return ", ".join(parts)

@@ -12,7 +12,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping, Sequence
 from fractions import Fraction
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, NamedTuple, cast
 
 from pydantic import BaseModel
 from typing_extensions import TypeVar
@@ -59,6 +59,32 @@ def check_turn_number(number: int) -> None:
     if number > MAX_TURN:
         raise RangefireError(f"turn {MAX_TURN} is the last a battle file records (turn.number at most {MAX_TURN}); "
                              "the turn cannot pass beyond it")
+
+
+class PassedTurn(NamedTuple):
+    """A turn passed (:meth:`Ruleset.passed_turn`): who ends it, the number and side it passes to, and its log
+    lines, those said before the game's own end-of-turn steps and those after."""
+
+    side: str
+    number: int
+    following: str
+    opening: list[LogLine]
+    closing: list[LogLine]
+
+
+def next_in_order(order: Sequence[str], left: Sequence[str], side: str | None) -> tuple[str, bool, list[str]]:
+    """The side that follows ``side`` in ``order`` and has a unit left (``left``), whether the order came round
+    past its last side to get there, and the sides passed over on the way (none left to them). ``side`` None, or
+    not in the order, is taken to stand before the first. ValueError when no side of the order has a unit left."""
+    start = order.index(side) if side in order else -1
+    passed: list[str] = []
+    for step in range(1, len(order) + 1):
+        at = start + step
+        candidate = order[at % len(order)]
+        if candidate in left:
+            return candidate, at >= len(order), passed
+        passed.append(candidate)
+    raise ValueError("no side has a unit left to take the turn")
 
 
 class Ruleset(ABC, Generic[B, P, OutcomeT]):
@@ -242,8 +268,29 @@ class Ruleset(ABC, Generic[B, P, OutcomeT]):
         return self._side_of(battle, uid)
 
     def sides(self, battle: B) -> list[str]:
-        """Every side, in the order each first appears in the battle (the order turns pass in)."""
+        """Every side, in the order turns pass in: the order the battle records (``turn.order``, fixed when its
+        scenario was first read, so a side whose units are all gone keeps its place), or where it records none
+        the order in which its units first name their sides."""
+        recorded = getattr(getattr(battle, "turn", None), "order", None)
+        if recorded:
+            return list(recorded)
         return list(dict.fromkeys(self.side_of(battle, uid) for uid in self.unit_ids(battle)))
+
+    def sides_left(self, battle: B) -> list[str]:
+        """The sides that still take their turn, in the order of :meth:`sides`: by default those with a unit
+        left (a side with none is passed over when the turn passes); a game that passes the turn to every
+        player whatever it holds overrides :meth:`_sides_left`."""
+        left = set(self._sides_left(battle))
+        return [side for side in self.sides(battle) if side in left]
+
+    def following_side(self, battle: B, side: str | None) -> tuple[str, bool, list[str]]:
+        """The side the turn (or the activation) passes to after ``side``: the next side of :meth:`sides` with a
+        unit left; whether the order came round past its last side to reach it (a new turn); and the sides
+        passed over, having no unit left. ``side`` None stands before the first side."""
+        try:
+            return next_in_order(self.sides(battle), self.sides_left(battle), side)
+        except ValueError:
+            raise RangefireError("no side has a unit left to take the turn") from None
 
     def side_to_act(self, battle: B) -> str | None:
         """The side whose turn it is, where the battle records one; None where nothing limits who acts."""
@@ -262,34 +309,32 @@ class Ruleset(ABC, Generic[B, P, OutcomeT]):
         after, log = self._end_activation(battle)
         return after, list(log)
 
-    def passed_turn(self, battle: B, clause: str) -> tuple[str, int, str, list[LogLine]]:
+    def passed_turn(self, battle: B, clause: str, order_clause: str) -> PassedTurn:
         """Who ends the turn recorded as ``battle.turn`` (``number`` and ``side``), and the turn number and side it
-        passes to: the next side in the order of :meth:`sides`, and after the last one the first side with the
-        number grown by one. A battle that recorded no turn is taken to be at turn 1 of its first side (the log
-        says so).
+        passes to (:meth:`following_side`): the next side in the order of the sides with a unit left, a side with
+        none passed over (``order_clause``); the number grows only when the order comes round past its last side.
+        A battle that records no side to act is taken to be at turn 1 (or its recorded number) of its first side
+        with a unit left (the log says so).
 
-        Returns ``(ending side, next number, next side, log lines)``.
+        Returns a :class:`PassedTurn`: the log lines said before the game's own end-of-turn steps (``opening``)
+        and after them (``closing``: the sides passed over, the turn passing).
         """
         turn = getattr(battle, "turn", None)
         number: int | None = getattr(turn, "number", None)
         side: str | None = getattr(turn, "side", None)
-        sides = self.sides(battle)
-        if not sides:
-            raise RangefireError("no side has a unit left to take the turn")
         log: list[LogLine] = []
         if side is None:
-            side = sides[0]
+            side = self.following_side(battle, None)[0]
             log.append(LogLine(clause, f"the battle recorded no turn: it is taken to be turn {number or 1} of "
                                        f"{side}, the first side"))
         number = number or 1
-        if side in sides and sides.index(side) + 1 < len(sides):
-            following, next_number = sides[sides.index(side) + 1], number
-        else:  # the last side (or one with no unit left): the next turn begins with the first side
-            following, next_number = sides[0], number + 1
+        following, wrapped, passed = self.following_side(battle, side)
+        next_number = number + 1 if wrapped else number
         check_turn_number(next_number)
-        log.append(LogLine(clause, f"turn {number}: {side}'s turn ends; the turn passes to {following}"
-                                   + (f", turn {next_number} begins" if next_number != number else "")))
-        return side, next_number, following, log
+        closing = [LogLine(order_clause, f"{gone} has no unit left: its turn is passed over") for gone in passed]
+        closing.append(LogLine(clause, f"turn {number}: {side}'s turn ends; the turn passes to {following}"
+                                       + (f", turn {next_number} begins" if next_number != number else "")))
+        return PassedTurn(side, next_number, following, log, closing)
 
     def enemies(self, battle: B, attacker: str) -> list[str]:
         """The units an attacker could be checked against: those of every other side, in file order."""
@@ -398,6 +443,11 @@ class Ruleset(ABC, Generic[B, P, OutcomeT]):
             if unit.id == uid:
                 return str(unit.side)
         raise UnknownUnitError(f"{uid!r} is not in this battle")
+
+    def _sides_left(self, battle: B) -> Sequence[str]:
+        """The sides with a unit left (a game whose every player takes its turn whatever it holds overrides
+        this)."""
+        return [self.side_of(battle, uid) for uid in self.unit_ids(battle)]
 
     def _side_to_act(self, battle: B) -> str | None:
         """By default a battle records no turn (a game with turns overrides this)."""

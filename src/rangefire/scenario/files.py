@@ -246,6 +246,7 @@ MAX_EDITED_VALUES = 10_000
 def _like_original(original: Path, fmt: str, data: Mapping[str, Any], before: Mapping[str, Any] | None) -> str | None:
     """The battle's text written over the original's (None to write plainly)."""
     from rangefire.scenario import parsing, rewrite
+    from rangefire.scenario.order import as_if_unrecorded
 
     if FORMATS.get(original.suffix.lower()) != fmt:
         return None  # another format: nothing of the original's writing carries over
@@ -261,7 +262,7 @@ def _like_original(original: Path, fmt: str, data: Mapping[str, Any], before: Ma
             text, fmt, source=str(original)))
     except (RangefireError, UnicodeDecodeError):
         return None  # gone or changed since it was read: the battle alone is written
-    old: Any = rewrite.MISSING if before is None else dict(before)
+    old: Any = rewrite.MISSING if before is None else as_if_unrecorded(dict(before))  # [DC-9.4, AL-9.3, BU-8.4]
     if root is not None:
         edited = rewrite.edit_yaml(text, root, parsed, old, dict(data), parsing.YAML_LOADER)
         if edited is not None:

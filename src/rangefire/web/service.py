@@ -553,16 +553,18 @@ def _within_bounds(data: Mapping[str, Any]) -> None:
 
 def _in_turns(ruleset: Ruleset[Any, Any], battle: Any, sides: Sequence[str]) -> Any:
     """A battle served here is played in turns from the start, so that each side acts only in its own: one
-    whose scenario records no turn (where the game keeps them) begins at turn 1 of its first side, in the
-    order the units are listed (the side the engine's end of turn would take to be acting)."""
+    whose scenario records no turn (where the game keeps them) begins at turn 1 of its first side in the
+    order of the sides (the side the engine's end of turn would take to be acting)."""
     if not sides or ruleset.side_to_act(battle) is not None:
         return battle
     fields = ruleset.battle_model.model_fields
     data = ruleset.dump(battle)
+    first = ruleset.following_side(battle, None)[0]  # the first side of the order with a unit [DC-9.4, AL-9.3]
     if "active_side" in fields:  # a game of activations names the side to act on its own
-        data["active_side"] = sides[0]
+        data["active_side"] = first
     elif "turn" in fields:
-        data["turn"] = {"number": 1, "side": sides[0]}
+        recorded = data.get("turn")
+        data["turn"] = {**(recorded if isinstance(recorded, dict) else {}), "number": 1, "side": first}
     else:
         return battle
     try:

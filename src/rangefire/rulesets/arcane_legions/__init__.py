@@ -66,8 +66,8 @@ class ArcaneLegions(Ruleset[Battle, OrderPlan, ArcaneOutcome]):
         return battle.turn.side if battle.turn is not None else None
 
     def _end_turn(self, battle: Battle) -> tuple[Battle, list[LogLine]]:
-        side, number, following, passing = self.passed_turn(battle, "AL-9.1")
-        log = passing[:-1]
+        side, number, following, log, closing = self.passed_turn(battle, "AL-9.1", "AL-9.3")
+        cleared = len(log)
         units = []
         for unit in battle.units:
             if unit.side == side and (unit.ranged_orders_this_turn or unit.pushed):
@@ -75,7 +75,7 @@ class ArcaneLegions(Ruleset[Battle, OrderPlan, ArcaneOutcome]):
                                              "this turn cleared" + ("; no longer pushed" if unit.pushed else "")))
                 unit = unit.model_copy(update={"ranged_orders_this_turn": 0, "pushed": False})
             units.append(unit)
-        if len(log) == len(passing) - 1:
+        if len(log) == cleared:
             log.append(LogLine("AL-9.2", f"no unit of {side} had a ranged order or a push this turn to clear"))
         players = dict(battle.players)
         player = players.get(side)
@@ -86,9 +86,9 @@ class ArcaneLegions(Ruleset[Battle, OrderPlan, ArcaneOutcome]):
         elif player is not None:
             log.append(LogLine("AL-9.2", f"{side}'s order points stay {player.order_points} (no "
                                          "order_points_per_turn given)"))
-        log.append(passing[-1])
-        after = battle.model_copy(update={"units": tuple(units), "players": players,
-                                          "turn": Turn(number=number, side=following)})
+        log += closing
+        turn = Turn(number=number, side=following, order=tuple(self.sides(battle)))  # the order stays [AL-9.3]
+        after = battle.model_copy(update={"units": tuple(units), "players": players, "turn": turn})
         return after, log
 
     # -- duels: played by rangefire.rulesets.arcane_legions.duel --------------------

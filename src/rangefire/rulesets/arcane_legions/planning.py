@@ -40,7 +40,7 @@ class OrderPlanner:
 
     def plan(self) -> OrderPlan | list[Refusal]:
         firer, battle = self.firer, self.battle
-        if battle.turn is not None and firer.side != battle.turn.side:
+        if battle.turn is not None and battle.turn.side is not None and firer.side != battle.turn.side:
             return [Refusal("AL-9.1", f"it is {battle.turn.side}'s turn ({battle.turn.number}); only its units take "
                                       f"orders, and {firer.id} is on {firer.side}'s side")]
         if self.attack.target is None:

@@ -6,10 +6,11 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
 
 from rangefire.core.options import OptionsModel, option
 from rangefire.scenario import XY, Exact, Id, Model, PolygonField, duplicate_ids, find_by_id
+from rangefire.scenario.order import Order, SideName, order_problems, with_order
 
 KEY = "arcane-legions"
 MAX_UNITS = 300
@@ -98,10 +99,12 @@ class Player(Model):
 
 
 class Turn(Model):
-    """The turn number and the side whose turn it is [AL-9.1]."""
+    """The turn number and the side whose turn it is [AL-9.1]; the order of the sides, fixed when the scenario was
+    first read [AL-9.3]. No side recorded: no side is limited until the first end of turn [AL-9.1]."""
 
     number: Annotated[int, Field(strict=True, ge=1, le=100_000)] = 1
-    side: Annotated[str, Field(min_length=1, max_length=64)]
+    side: SideName | None = None
+    order: Order | None = None
 
 
 class Sides(Model):
@@ -175,6 +178,14 @@ class Battle(Model):
     terrain: Annotated[tuple[Terrain, ...], Field(max_length=300)] = ()
     units: Annotated[tuple[Unit, ...], Field(max_length=MAX_UNITS)]
 
+    @model_validator(mode="before")
+    @classmethod
+    def _record_order(cls, data: Any) -> Any:
+        """The order of the sides, fixed as the scenario is first read: the order of its ``players`` block, or
+        where it has none the order its units first name them [AL-9.3]."""
+        players = data.get("players") if isinstance(data, Mapping) else None
+        return with_order(data, [str(p) for p in players] if isinstance(players, Mapping) else None)
+
     def unit(self, uid: str) -> Unit:
         return find_by_id(self.units, uid)
 
@@ -201,4 +212,4 @@ def cross_problems(data: Mapping[str, Any]) -> list[str]:
     side = turn.get("side") if isinstance(turn, dict) else None
     if isinstance(side, str) and players and side not in players:
         problems.append(f"turn.side: {side!r} is not a side under players ({', '.join(map(str, players))}) [AL-9.1]")
-    return problems
+    return problems + order_problems(data, "AL-9.3")

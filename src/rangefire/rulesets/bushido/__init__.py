@@ -22,7 +22,6 @@ from rangefire.core import (
     Need,
     NextChoice,
     Odds,
-    RangefireError,
     Refusal,
     Resolution,
     Ruleset,
@@ -83,17 +82,16 @@ class Bushido(Ruleset[Battle, BushidoPlan, BushidoOutcome]):
         return battle.active_side
 
     def _end_activation(self, battle: Battle) -> tuple[Battle, list[LogLine]]:
-        """Ending the activation passes ``active_side`` to the next side [BU-8.2]."""
-        sides = self.sides(battle)
-        if not sides:
-            raise RangefireError("no side has a model left to take the activation")
+        """Ending the activation passes ``active_side`` to the next side in the order of the sides, a side with no
+        model left passed over [BU-8.2, BU-8.4]."""
         log = []
         side = battle.active_side
         if side is None:
-            side = sides[0]
+            side = self.following_side(battle, None)[0]
             log.append(LogLine("BU-8.2", f"the battle recorded no active side: {side}, the first side, is taken to "
                                          "be ending its activation"))
-        following = sides[(sides.index(side) + 1) % len(sides)] if side in sides else sides[0]
+        following, _, passed = self.following_side(battle, side)
+        log += [LogLine("BU-8.4", f"{gone} has no model left: its activation is passed over") for gone in passed]
         log.append(LogLine("BU-8.2", f"{side}'s activation ends; the activation passes to {following}"))
         return battle.model_copy(update={"active_side": following}), log
 
@@ -104,6 +102,7 @@ class Bushido(Ruleset[Battle, BushidoPlan, BushidoOutcome]):
         if number is None:
             number = 1
             log.append(LogLine("BU-8.2", "the battle recorded no turn: it is taken to be turn 1"))
+        order = tuple(self.sides(battle))  # fixed when the scenario was first read: it stays [BU-8.4]
         units = []
         for unit in battle.units:
             cleared = [s for s in unit.states if s in TURN_STATES] + (["its attack mark"] if unit.attacked else [])
@@ -118,7 +117,7 @@ class Bushido(Ruleset[Battle, BushidoPlan, BushidoOutcome]):
         stays = f" ({battle.active_side} stays the active side)" if battle.active_side else ""
         check_turn_number(number + 1)
         log.append(LogLine("BU-8.2", f"turn {number} ends; turn {number + 1} begins{stays}"))
-        after = battle.model_copy(update={"units": tuple(units), "turn": Turn(number=number + 1)})
+        after = battle.model_copy(update={"units": tuple(units), "turn": Turn(number=number + 1, order=order)})
         return after, log
 
     # -- duels: played by rangefire.rulesets.bushido.duel --------------------
@@ -229,8 +228,8 @@ class Bushido(Ruleset[Battle, BushidoPlan, BushidoOutcome]):
             refusals.append(Refusal("BU-8.1", f"{shooter.id} has already made a ranged attack this turn (one a "
                                               "turn)"))
         if battle.active_side is not None and shooter.side != battle.active_side:
-            refusals.append(Refusal("BU-3.1", f"it is {battle.active_side}'s activation; {shooter.id} is on "
-                                              f"{shooter.side}'s side"))
+            refusals.append(Refusal("BU-8.3", f"it is {battle.active_side}'s activation; {shooter.id} is on "
+                                              f"{shooter.side}'s side: only the active side attacks"))
         if shooter.rcp is None:
             refusals.append(Refusal("BU-3.1", f"{shooter.id} has no RCP: only a model with an RCP (or one a card "
                                               "or effect gives an RCP) may make a ranged attack"))

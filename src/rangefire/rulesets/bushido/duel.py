@@ -233,7 +233,7 @@ def begin(rules: Bushido, battle: Battle, uid: str) -> Battle:
 
 def pass_to(rules: Bushido, battle: Battle, uid: str) -> Battle:
     """The battle with the activation passed on until ``uid``'s side is active: each side's activation ends in
-    turn, passing ``active_side`` to the next side in the order the sides first appear [BU-8.2]; when it passes
+    turn, passing ``active_side`` to the next side in the order of the sides [BU-8.2, BU-8.4]; when it passes
     from the last side back to the first, every side has had its activation and the turn ends too [BU-8.2]:
     ``aimed``, ``moved``, ``ran``, ``will_move``, ``surprised`` and the attack marks [BU-8.1] are cleared,
     ``prone`` and wounds stay, the turn number grows by one."""
@@ -241,8 +241,9 @@ def pass_to(rules: Bushido, battle: Battle, uid: str) -> Battle:
     for _ in range(len(rules.sides(battle))):
         if battle.active_side == side:
             return battle
+        _following, new_turn, _passed = rules.following_side(battle, battle.active_side)
         battle = rules.end_activation(battle)[0]
-        if battle.active_side == rules.sides(battle)[0]:
+        if new_turn:
             battle = rules.end_turn(battle)[0]
     if battle.active_side != side:
         raise AssertionError(f"the activation never passes to {side}")

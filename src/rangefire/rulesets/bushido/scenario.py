@@ -13,6 +13,7 @@ from rangefire.core.numbers import parse_exact
 from rangefire.core.options import OptionsModel, option
 from rangefire.geometry.discs import Disc
 from rangefire.scenario import XY, Exact, Id, Model, PolygonField, duplicate_ids, find_by_id
+from rangefire.scenario.order import Order, order_problems, with_order
 
 KEY = "bushido"
 MAX_MODELS = 200
@@ -227,9 +228,11 @@ class Terrain(Model):
 
 
 class Turn(Model):
-    """The turn number; whose activation it is stays ``active_side`` [BU-8.2]."""
+    """The turn number; whose activation it is stays ``active_side`` [BU-8.2]; the order of the sides, fixed when
+    the scenario was first read [BU-8.4]."""
 
     number: Annotated[int, Field(strict=True, ge=1, le=100_000)] = 1
+    order: Order | None = None
 
 
 class Battle(Model):
@@ -242,6 +245,13 @@ class Battle(Model):
     active_side: Side | None = None
     terrain: Annotated[tuple[Terrain, ...], Field(max_length=MAX_TERRAIN)] = ()
     units: Annotated[tuple[Unit, ...], Field(max_length=MAX_MODELS)]
+
+    @model_validator(mode="before")
+    @classmethod
+    def _record_order(cls, data: Any) -> Any:
+        """The order of the sides, fixed as the scenario is first read: the order its models first name them
+        [BU-8.4]."""
+        return with_order(data)
 
     def unit(self, uid: str) -> Unit:
         return find_by_id(self.units, uid)
@@ -280,6 +290,9 @@ def cross_problems(data: Mapping[str, Any]) -> list[str]:
     given = [u.get("side") for u in units if isinstance(u, dict)]
     if not all(isinstance(side, str) for side in given):
         return problems  # a side of another kind is reported by validation; no side to compare with yet
+    turn = data.get("turn")
+    if isinstance(turn, dict) and "order" in turn:
+        return problems + order_problems(data, "BU-8.4", acting="active_side")
     sides = set(given)
     if isinstance(active, str) and units and active not in sides:
         problems.append(f"active_side: {active!r} is not the side of any model (sides: "

@@ -74,7 +74,7 @@ class DressOnTheColors(Ruleset[Battle, VolleyPlan, DressOutcome]):
     def _turn_refusals(battle: Battle, firer: Unit) -> list[Refusal]:
         """Only the side whose turn it is fires [DC-9.2], and a unit fires one volley a turn [DC-9.1]."""
         out = []
-        if battle.turn is not None and firer.side != battle.turn.side:
+        if battle.turn is not None and battle.turn.side is not None and firer.side != battle.turn.side:
             out.append(Refusal("DC-9.2", f"it is {battle.turn.side}'s turn ({battle.turn.number}); {firer.id} is "
                                          f"on {firer.side}'s side"))
         if firer.fired and battle.options.one_volley_per_turn:
@@ -82,8 +82,7 @@ class DressOnTheColors(Ruleset[Battle, VolleyPlan, DressOutcome]):
         return out
 
     def _end_turn(self, battle: Battle) -> tuple[Battle, list[LogLine]]:
-        side, number, following, passing = self.passed_turn(battle, "DC-9.2")
-        log = passing[:-1]
+        side, number, following, log, closing = self.passed_turn(battle, "DC-9.2", "DC-9.4")
         units = []
         for unit in battle.units:
             if unit.side == side:
@@ -104,8 +103,9 @@ class DressOnTheColors(Ruleset[Battle, VolleyPlan, DressOutcome]):
         log.append(LogLine("DC-9.3", "gunsmoke markers stay until their unit moves"
                                      + (f" ({', '.join(kept)})" if kept else "")
                                      + "; disorder and micro-hits stay" + (f" ({', '.join(marks)})" if marks else "")))
-        log.append(passing[-1])
-        after = battle.model_copy(update={"units": tuple(units), "turn": Turn(number=number, side=following)})
+        log += closing
+        turn = Turn(number=number, side=following, order=tuple(self.sides(battle)))  # the order stays [DC-9.4]
+        after = battle.model_copy(update={"units": tuple(units), "turn": turn})
         return after, log
 
     # -- duels: played by rangefire.rulesets.dress_on_the_colors.duel --------------------

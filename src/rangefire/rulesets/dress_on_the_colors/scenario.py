@@ -11,6 +11,7 @@ from pydantic import Field, model_validator
 from rangefire.core.numbers import dump_exact
 from rangefire.core.options import OptionsModel, option
 from rangefire.scenario import XY, Exact, Id, Model, PolygonField, duplicate_ids, find_by_id
+from rangefire.scenario.order import Order, SideName, order_problems, with_order
 
 KEY = "dress-on-the-colors"
 
@@ -175,10 +176,12 @@ class Terrain(Model):
 
 
 class Turn(Model):
-    """The turn number and the side whose turn it is [DC-9.2]."""
+    """The turn number and the side whose turn it is [DC-9.2]; the order of the sides, fixed when the scenario was
+    first read [DC-9.4]. No side recorded: no side is limited until the first end of turn [DC-9.2]."""
 
     number: Annotated[int, Field(strict=True, ge=1, le=100_000)] = 1
-    side: Annotated[str, Field(min_length=1, max_length=64)]
+    side: SideName | None = None
+    order: Order | None = None
 
 
 class Battle(Model):
@@ -191,6 +194,13 @@ class Battle(Model):
     terrain: Annotated[tuple[Terrain, ...], Field(max_length=MAX_TERRAIN)] = ()
     units: Annotated[tuple[Unit, ...], Field(max_length=MAX_UNITS)]
 
+    @model_validator(mode="before")
+    @classmethod
+    def _record_order(cls, data: Any) -> Any:
+        """The order of the sides, fixed as the scenario is first read: the order its units first name them
+        [DC-9.4]."""
+        return with_order(data)
+
     def unit(self, uid: str) -> Unit:
         return find_by_id(self.units, uid)
 
@@ -202,9 +212,11 @@ def cross_problems(data: Mapping[str, Any]) -> list[str]:
 
 
 def turn_side_problems(data: Mapping[str, Any]) -> list[str]:
-    """The side a recorded turn names must be the side of some unit [DC-9.2] (checked on the raw file: a value
-    of another kind is left to validation)."""
+    """The side a recorded turn names must be a side of its recorded order [DC-9.4] or, where it records none,
+    the side of some unit [DC-9.2] (checked on the raw file: a value of another kind is left to validation)."""
     turn, units = data.get("turn"), data.get("units")
+    if isinstance(turn, dict) and "order" in turn:
+        return order_problems(data, "DC-9.4")
     side = turn.get("side") if isinstance(turn, dict) else None
     if not isinstance(side, str) or not isinstance(units, list):
         return []

@@ -136,13 +136,18 @@ class Swerve(Ruleset[Battle, CombatPlan, SwerveOutcome]):
         """The players in the order the scenario lists them (the order turns pass in, SW-8.1)."""
         return list(battle.players)
 
+    def _sides_left(self, battle: Battle) -> Sequence[str]:
+        """Every player takes its turn, whatever it holds: the rules pass over none [SW-8.1]."""
+        return list(battle.players)
+
     # -- the turn [SW-8.1] -------------------------------------------------------------------------
     def _side_to_act(self, battle: Battle) -> str | None:
         return battle.turn.side if battle.turn is not None else None
 
     def _end_turn(self, battle: Battle) -> tuple[Battle, list[LogLine]]:
         """The turn passes to the next player, whose swerved cards are unswerved as that turn starts."""
-        _, number, following, log = self.passed_turn(battle, "SW-8.1")
+        _, number, following, opening, closing = self.passed_turn(battle, "SW-8.1", "SW-8.1")
+        log = opening + closing
         unswerved = [c.id for c in battle.cards if c.owner == following and c.swerved]
         cards = tuple(c.model_copy(update={"swerved": False}) if c.id in unswerved else c for c in battle.cards)
         done = f"{', '.join(unswerved)} unswerved" if unswerved else "no swerved card to unswerve"
