@@ -11,6 +11,7 @@ from rangefire.core.errors import (
     UnknownUnitError,
     error_data,
 )
+from rangefire.core.moves import IllegalMoveError, Mark, Move, MoveCheck
 from rangefire.core.numbers import dump_exact, fraction_str, parse_exact
 from rangefire.core.ruleset import NO_CHOICES, Ruleset
 from rangefire.core.source import (
@@ -54,11 +55,15 @@ __all__ = [
     "DiceSource",
     "EnteredSource",
     "IllegalAttackError",
+    "IllegalMoveError",
     "LimitError",
     "LineOfPlay",
     "LinesOfPlay",
     "LogLine",
+    "Mark",
     "Modifier",
+    "Move",
+    "MoveCheck",
     "Need",
     "NextChoice",
     "Odds",

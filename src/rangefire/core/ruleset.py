@@ -18,6 +18,7 @@ from pydantic import BaseModel
 from typing_extensions import TypeVar
 
 from rangefire.core.errors import ChoiceError, IllegalAttackError, RangefireError, UnknownUnitError
+from rangefire.core.moves import IllegalMoveError, Mark, Move, MoveCheck
 from rangefire.core.options import written_options
 from rangefire.core.source import DiceSource, EnteredSource, RecordingSource, parse_entered
 from rangefire.core.types import (
@@ -198,9 +199,7 @@ class Ruleset(ABC, Generic[B, P, OutcomeT]):
         if isinstance(result, Plan):
             return Check(attack.attacker, result.target, plan=result)
         refusals = tuple(result)
-        for refusal in refusals:
-            if not refusal.clause.startswith(self.clause_prefix + "-"):
-                raise AssertionError(f"refusal without a clause of this game: {refusal!r}")
+        self._clauses_of(refusals)
         return Check(attack.attacker, attack.target, refusals=refusals)
 
     def plan(self, battle: B, attack: Attack) -> P:
@@ -336,6 +335,55 @@ class Ruleset(ABC, Generic[B, P, OutcomeT]):
                                        + (f", turn {next_number} begins" if next_number != number else "")))
         return PassedTurn(side, next_number, following, log, closing)
 
+    # -- moves and marks: the table changed between attacks [DC-10, AL-10, BU-9, SW-9] -------------------
+    #: The unit a move's distance is measured in ("in", "steps"), None where the game measures none.
+    move_unit: ClassVar[str | None] = "in"
+    #: The states a player sets and clears on its own units in play (:meth:`mark`), none by default.
+    markable: ClassVar[tuple[str, ...]] = ()
+
+    def check_move(self, battle: B, move: Move) -> MoveCheck:
+        """May this move be made? A :class:`MoveCheck` holding the battle after it, its log lines by clause and the
+        distance moved, or the refusals with their clauses. An id the battle does not hold is bad input
+        (:class:`UnknownUnitError`), as for an attack."""
+        self._known(battle, move.unit)
+        checked = self._move(battle, move)
+        self._clauses_of(checked.refusals)
+        return checked
+
+    def move(self, battle: B, move: Move) -> tuple[B, list[LogLine]]:
+        """The battle after a legal move and its log; :class:`IllegalMoveError` with the refusals otherwise."""
+        checked = self.check_move(battle, move)
+        if not checked.is_legal:
+            raise IllegalMoveError(checked.refusals)
+        return cast("B", checked.after), list(checked.log)
+
+    def check_mark(self, battle: B, mark: Mark) -> MoveCheck:
+        """May this state be set (or cleared)? As :meth:`check_move`."""
+        self._known(battle, mark.unit)
+        if mark.state not in self.markable:
+            known = ", ".join(self.markable) or "none"
+            raise RangefireError(f"{mark.state!r} is not a state a player sets in {self.key} (states: {known})")
+        checked = self._mark(battle, mark)
+        self._clauses_of(checked.refusals)
+        return checked
+
+    def mark(self, battle: B, mark: Mark) -> tuple[B, list[LogLine]]:
+        """The battle after a legal mark and its log; :class:`IllegalMoveError` with the refusals otherwise."""
+        checked = self.check_mark(battle, mark)
+        if not checked.is_legal:
+            raise IllegalMoveError(checked.refusals)
+        return cast("B", checked.after), list(checked.log)
+
+    def _known(self, battle: B, uid: str) -> None:
+        ids = self._unit_ids(battle)
+        if uid not in ids:
+            raise UnknownUnitError(f"unit {uid!r} is not in this battle (units: {', '.join(ids) or 'none'})")
+
+    def _clauses_of(self, refusals: Sequence[Refusal]) -> None:
+        for refusal in refusals:
+            if not refusal.clause.startswith(self.clause_prefix + "-"):
+                raise AssertionError(f"refusal without a clause of this game: {refusal!r}")
+
     def enemies(self, battle: B, attacker: str) -> list[str]:
         """The units an attacker could be checked against: those of every other side, in file order."""
         side = self.side_of(battle, attacker)
@@ -467,6 +515,14 @@ class Ruleset(ABC, Generic[B, P, OutcomeT]):
     def _target_ids(self, battle: B) -> Sequence[str]:
         """The ids that may be targeted at all (by default every unit)."""
         return self._unit_ids(battle)
+
+    def _move(self, battle: B, move: Move) -> MoveCheck:
+        """A game whose units move overrides this (DC-10, AL-10, BU-9, SW-9)."""
+        raise RangefireError(f"{self.key} has no moves")
+
+    def _mark(self, battle: B, mark: Mark) -> MoveCheck:
+        """A game whose players set states on their units overrides this (BU-9.1)."""
+        raise RangefireError(f"{self.key} has no states a player sets")
 
     @abstractmethod
     def _check(self, battle: B, attack: Attack) -> P | Sequence[Refusal]: ...

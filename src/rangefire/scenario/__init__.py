@@ -1,7 +1,7 @@
 """Scenario files: reading (YAML, TOML, JSON), validating whole, writing back."""
 
 from rangefire.scenario.files import MAX_FILE_BYTES, read_scenario, write_scenario
-from rangefire.scenario.models import XY, Exact, Id, Model, PolygonField, duplicate_ids, find_by_id
+from rangefire.scenario.models import XY, Exact, Id, Model, PolygonField, Table, duplicate_ids, find_by_id
 from rangefire.scenario.parsing import format_path, parse_scenario
 from rangefire.scenario.validation import format_error, validate
 
@@ -12,6 +12,7 @@ __all__ = [
     "Id",
     "Model",
     "PolygonField",
+    "Table",
     "duplicate_ids",
     "find_by_id",
     "format_error",

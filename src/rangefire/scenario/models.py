@@ -62,6 +62,14 @@ PolygonField = Annotated[Polygon, PlainValidator(_polygon), PlainSerializer(_dum
 Id = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$")]
 
 
+class Table(Model):
+    """The table's size, in the game's units, its lower left corner at (0, 0) (optional): a move or a placement
+    that leaves a unit off it is refused (DC-10.2, AL-10.1, BU-9.2)."""
+
+    width: Annotated[Fraction, PlainValidator(_exact), PlainSerializer(dump_exact), Field(gt=0, le=10_000)]
+    depth: Annotated[Fraction, PlainValidator(_exact), PlainSerializer(dump_exact), Field(gt=0, le=10_000)]
+
+
 T = TypeVar("T")
 
 

@@ -89,4 +89,4 @@ def order_problems(data: Mapping[str, Any], clause: str, acting: str = "turn.sid
     return problems
 
 
-__all__ = ["as_if_unrecorded", "MAX_SIDES", "Order", "SideName", "first_named", "order_problems", "with_order"]
+__all__ = ["MAX_SIDES", "Order", "SideName", "as_if_unrecorded", "first_named", "order_problems", "with_order"]
