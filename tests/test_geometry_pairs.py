@@ -149,6 +149,59 @@ def test_reach_at_exact_distances_is_decided_as_exactly_bu_1_5(ax, ay, ra, rb, k
     assert within_all(pairs, reaches) == [p.is_within(q, r) for (p, q), r in zip(pairs, reaches, strict=True)]
 
 
+def test_bases_standing_in_a_wood_see_each_other_through_it_bu_2_1():
+    """Both bases stand in one wood, 2 in apart: the centre line starts inside the wood and never crosses its
+    edge, yet runs 2 in through it. The screen's clear verdict names the wood and its depth, as the exact tests
+    do (a line counted as crossing a piece only where it crosses the piece's edge would name nothing)."""
+    a, b = Disc(Point.of(2, 5), RADII[0]), Disc(Point.of(4, 5), RADII[1])
+    outside = Disc(Point.of(20, 5), RADII[0])
+    pieces = [Piece("wood", "obscuring", Polygon.of([(0, 0), (10, 0), (10, 10), (0, 10)]))]
+    pairs = [(a, b), (b, a), (a, outside)]
+    fast = first_clear_all(pairs, pieces, THREE)
+    same(fast, exact_only(pairs, pieces))
+    for seen in fast[:2]:
+        assert seen.tried == 1 and seen.line is not None
+        assert seen.line.obscuring == ("wood",) and seen.line.obscured2 == 4
+        assert seen.line.obscured == pytest.approx(2)
+
+
+def test_overlapping_mist_counts_once_when_the_sum_would_block_bu_2_6():
+    """Two banks of mist 2 in deep overlap by 1.5 in on the centre line: 2.5 in of mist, though the two pieces'
+    depths sum to 4 in. Only the union may say a line is too deep; the centre line is clear."""
+    a, b = Disc(Point.of(0, 0), RADII[0]), Disc(Point.of(10, 0), RADII[1])
+    pieces = [Piece("mist", "obscuring", Polygon.of([(4, -5), (6, -5), (6, 5), (4, 5)])),
+              Piece("fog", "obscuring", Polygon.of([(Fraction(9, 2), -5), (Fraction(13, 2), -5),
+                                                     (Fraction(13, 2), 5), (Fraction(9, 2), 5)]))]
+    pairs = [(a, b), (b, a)]
+    fast = first_clear_all(pairs, pieces, THREE)
+    same(fast, exact_only(pairs, pieces))
+    for seen in fast:
+        assert seen.tried == 1 and seen.line is not None and seen.line.obscured2 == Fraction(25, 4)
+        assert sorted(seen.line.obscuring) == ["fog", "mist"]
+
+
+def test_reach_a_rounding_away_from_its_boundary_is_decided_exactly_bu_1_5():
+    """Bases exactly at the reach, or 10^-18 in short of or beyond it: the floats of the centres, radii and reach
+    round, so the float distance may land on either side of the float reach (a 50 mm and a 60 mm base 3 in apart
+    are exactly 106/127 in from edge to edge, yet in floats a hair further apart). Within the rounding margin the
+    answer is the exact one, over every pair of base sizes and a few distances and places."""
+    pairs, reaches = [], []
+    for ra in RADII:
+        for rb in RADII:
+            for dx, dy, length in ((1, 0, 1), (3, 4, 5), (5, 12, 13), (8, 15, 17)):
+                for k in range(1, 6):
+                    for x0 in (Fraction(0), Fraction(1, 3), Fraction(7, 10), Fraction(123, 7)):
+                        a, b = Disc(Point(x0, x0), ra), Disc(Point(x0 + k * dx, x0 + k * dy), rb)
+                        for hair in (Fraction(0), Fraction(1, 10**18), Fraction(-1, 10**18)):
+                            pairs.append((a, b))
+                            reaches.append(k * length - ra - rb + hair)
+    expected = [p.is_within(q, r) for (p, q), r in zip(pairs, reaches, strict=True)]
+    assert within_all(pairs, reaches) == expected
+    fifty, sixty = Disc(Point.of(0, 0), RADII[2]), Disc(Point.of(3, 0), RADII[3])
+    assert within_all([(fifty, sixty)], [Fraction(106, 127)]) == [True]  # the boundary is included
+    assert within_all([(fifty, sixty)], [Fraction(106, 127) - Fraction(1, 10**18)]) == [False]
+
+
 def test_rim_points_are_those_of_the_family_pair_by_pair():
     """The screen's rim parameters and float points are exactly those of RimFamily (and Disc.rim_params)."""
     rng = np.random.default_rng(3)
