@@ -193,6 +193,31 @@ def test_out_on_a_commented_bushido_file_marks_wounds_and_spends_ammo_BU_5_1(tmp
     reads_back(out, after)
 
 
+BU_WITH_NULL = BU_COMMENTED.replace("    armour: 1\n", "    armour: 1\n    rcp: null   # no ranged combat pool\n")
+
+
+def test_a_null_the_model_drops_stays_where_it_was_written_BU_5_1(tmp_path):
+    """A key written as null (the target's ``rcp: null``) is no part of the battle as dumped, so neither the
+    battle before nor after the attack holds it: the attack left it alone, and it stays, in YAML with every
+    comment (the file edited, not rewritten) and in JSON."""
+    assert BU_WITH_NULL != BU_COMMENTED
+    out, before, after = attack_and_write(tmp_path, BU_WITH_NULL, ".yaml", Attack("yoichi", "takeda"), 1)
+    assert "rcp" not in before["units"][1] and "rcp" not in after["units"][1]
+    text = out.read_text()
+    assert "    rcp: null   # no ranged combat pool\n" in text
+    assert comments(text) == comments(BU_WITH_NULL)
+    assert {"ammo", "marked"} <= changed_keys(BU_WITH_NULL, text)
+    reads_back(out, after)
+    data = yaml.safe_load(BU_WITH_NULL)
+    out, _before, after = attack_and_write(tmp_path, json.dumps(data, indent=2), ".json", Attack("yoichi", "takeda"),
+                                           1)
+    written = json.loads(out.read_text())
+    assert "rcp" in written["units"][1] and written["units"][1]["rcp"] is None
+    assert list(written["units"][1])[: len(data["units"][1])] == list(data["units"][1])  # in its place
+    reads_back(out, after)
+    assert merge({"n": None, "a": 1}, {"a": 1}, {"a": 2}) == {"n": None, "a": 2}
+
+
 def test_out_on_a_commented_swerve_file_marks_the_swerved_cards_SW_7_1(tmp_path):
     attack = Attack("sawblade-launcher", "road-warrior")
     out, before, after = attack_and_write(tmp_path, SW_COMMENTED, ".yaml", attack, 0)
