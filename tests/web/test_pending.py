@@ -169,6 +169,24 @@ def test_the_attacker_withdraws_before_any_answer(new_battle, client):
     error_of(battle.post("/answer", ITO, {"answer": "keep takeda"}), 409, "conflict")
 
 
+def test_the_attacker_s_own_moves_leave_its_attack_withdrawable_sw_3_1(new_battle):
+    """Jason's launcher fires with no line given: the attack waits for jason's own first move [SW-3.1], which he
+    answers with his own token. Only another side's answer holds the attack (a secret acted on); his own does
+    not, so it stays withdrawable until tyler answers, and jason withdraws it."""
+    battle = new_battle("sawblade")
+    assert battle.post("/resolve", JASON, SAWBLADE).status_code == 202
+    pending = battle.state()["pending"]
+    assert pending["awaiting"]["side"] == JASON and pending["withdrawable"] is True
+    answered = battle.post("/answer", JASON, {"answer": "attacker:pass"})
+    assert answered.status_code == 202, answered.text
+    pending = battle.state()["pending"]
+    assert pending["awaiting"]["side"] == TYLER and pending["choices"] == {"actions": ["attacker:pass"]}
+    assert pending["withdrawable"] is True  # jason's own move holds nothing of tyler's
+    withdrawn = battle.post("/withdraw", JASON)
+    assert withdrawn.status_code == 200, withdrawn.text
+    assert withdrawn.json()["pending"] is None and withdrawn.json()["actions"] == 0
+
+
 def test_entered_dice_are_asked_of_the_attacker_once_ito_has_chosen(new_battle, client, tmp_path):
     battle = new_battle("temple", entered_dice=True)
     waiting = battle.post("/resolve", PREFECTURE, {**YOICHI_AT_TAKEDA, "ask": True})
