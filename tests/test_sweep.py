@@ -24,7 +24,7 @@ from rangefire.analysis.sweep import (
     plain_rows,
 )
 from rangefire.analysis.sweep_run import parts_folder, run_sweep
-from rangefire.core import Attack
+from rangefire.core import Attack, ScenarioError
 from rangefire.demo import example_path
 from rangefire.rulesets import battle_from_mapping
 from rangefire.rulesets.dress_on_the_colors.volley import VolleyPlan
@@ -460,6 +460,24 @@ def test_the_other_games_sweep_as_their_plain_loop(tmp_path, example, attack, ax
     rows = pq.read_table(out).to_pylist()
     assert rows == plain_rows(sweep, range(sweep.points))
     assert all(row["legal"] for row in rows) and len({row[sweep.quantities()[0]] for row in rows}) > 1
+
+
+def test_a_long_axis_s_last_value_is_validated_before_the_sweep(tmp_path):
+    """Twelve axes share the 2,000 values checked before the start, 166 each: the long axis's 172 values are
+    sampled every second one (0, 2, ..., 170), and its last, 101 (beyond the option's bounds), is checked too,
+    though no step of the samples lands on it: the grid is refused at once, naming the axis and the value."""
+    ones = [f"{{path: units.{uid}.stands, values: [{value}]}}" for uid, value in (
+        ("15th-alabama", 8), ("20th-maine", 6), ("83rd-pennsylvania", 5), ("battery-d", 4), ("4th-texas", 5),
+        ("47th-alabama", 4))]
+    ones += [f"{{path: units.{uid}.moved, values: [false]}}" for uid in (
+        "15th-alabama", "20th-maine", "83rd-pennsylvania", "battery-d", "4th-texas")]
+    long = "{path: options.discipline_pass, range: {from: -70, to: 101, step: 1}}"
+    lines = "\n".join(f"  - {axis}" for axis in [*ones, long])
+    path = grid_file(tmp_path, f"scenario: {WHEATFIELD}\nattacker: 15th-alabama\naxes:\n{lines}\n")
+    with pytest.raises(ScenarioError, match=r"axes\[11\] \(options.discipline_pass\), value 101: "
+                                            r"options.discipline_pass: "):
+        load_grid(path)
+    assert load_grid(grid_file(tmp_path, path.read_text().replace("to: 101", "to: 100"), "fine.yaml")).points == 171
 
 
 def test_a_long_axis_is_validated_by_samples_and_a_bad_value_among_the_rest_stops_at_its_point(tmp_path):
