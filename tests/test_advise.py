@@ -189,6 +189,20 @@ def test_bushido_opponent_nominates_the_model_that_suffers_least():
     assert row.response is None and row.fired_at == "takeda"
 
 
+def test_bushido_opponent_keeps_the_target_when_a_nomination_gives_no_less():
+    """The bodyguard stands on the line of fire to the samurai, both in armour 1, both at long range: a
+    nomination would give exactly what keeping the samurai gives, so the Ito player keeps the declared target
+    (only a strictly better answer is taken) [BU-4.2]; the row names no response."""
+    ruleset, battle = temple_with((), yojimbo={"position": [0, 14], "armour": 1, "wounds": {"boxes": 5}},
+                                  takeda={"position": [0, 16], "armour": 1, "wounds": {"boxes": 5}})
+    kept = ruleset.odds(ruleset.plan(battle, Attack("yoichi", "takeda")))
+    assert "yojimbo" in kept.alternatives  # the nomination is open
+    assert mean(kept.alternatives["yojimbo"].outcomes["wounds"]) == mean(kept.outcomes["wounds"])
+    row = next(a for a in advise(ruleset, battle, "prefecture").ranked if a.target == "takeda")
+    assert row.response is None and row.fired_at == "takeda" and row.value == mean(kept.outcomes["wounds"])
+    assert row.to_dict()["response"] is None
+
+
 def test_an_event_is_ranked_by_its_probability():
     ruleset, battle = load_battle(example_path("wheatfield.yaml"))
     advised = advise(ruleset, battle, "union", "suppression")
@@ -216,6 +230,24 @@ def test_ties_keep_the_file_order():
         advised = advise(ruleset, battle, "union")
         assert advised.ranked[0].value == advised.ranked[1].value
         assert [a.attacker for a in advised.ranked] == [first, second]
+
+
+def test_ties_keep_the_attackers_file_order_before_the_targets():
+    """Four equal attacks (two archers, two samurai, all 10 in apart): the attacker listed first ranks first,
+    then, for each attacker, the target listed first; the file lists archer, samurai, samurai, archer, so an
+    order by target first would put the second archer's shot between the first archer's two."""
+    def archer(uid: str, x: int) -> dict[str, Any]:
+        return {"id": uid, "side": "prefecture", "position": [x, 0], "base": 30, "rcp": 3, "wounds": {"boxes": 4},
+                "weapon": {"name": "yumi", "short": 6, "medium": 12, "long": 18, "wound_modifier": 0, "ammo": 4}}
+
+    def samurai(uid: str, y: int) -> dict[str, Any]:
+        return {"id": uid, "side": "ito", "position": [0, y], "base": 40, "armour": 1, "wounds": {"boxes": 5}}
+
+    ruleset, battle = battle_from_mapping({"ruleset": "bushido", "active_side": "prefecture", "units": [
+        archer("a", -8), samurai("s", 6), samurai("t", -6), archer("b", 8)]})
+    advised = advise(ruleset, battle, "prefecture")
+    assert len({a.value for a in advised.ranked}) == 1 and all(a.response is None for a in advised.ranked)
+    assert [(a.attacker, a.target) for a in advised.ranked] == [("a", "s"), ("a", "t"), ("b", "s"), ("b", "t")]
 
 
 def test_bad_side_and_outcome_name_the_allowed_values():
