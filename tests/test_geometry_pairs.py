@@ -184,7 +184,8 @@ def test_reach_a_rounding_away_from_its_boundary_is_decided_exactly_bu_1_5():
     """Bases exactly at the reach, or 10^-18 in short of or beyond it: the floats of the centres, radii and reach
     round, so the float distance may land on either side of the float reach (a 50 mm and a 60 mm base 3 in apart
     are exactly 106/127 in from edge to edge, yet in floats a hair further apart). Within the rounding margin the
-    answer is the exact one, over every pair of base sizes and a few distances and places."""
+    answer is the exact one, over every pair of base sizes and a few distances and places, and where the sum
+    of the radii and the reach is exactly 0."""
     pairs, reaches = [], []
     for ra in RADII:
         for rb in RADII:
@@ -195,6 +196,11 @@ def test_reach_a_rounding_away_from_its_boundary_is_decided_exactly_bu_1_5():
                         for hair in (Fraction(0), Fraction(1, 10**18), Fraction(-1, 10**18)):
                             pairs.append((a, b))
                             reaches.append(k * length - ra - rb + hair)
+            for hair in (Fraction(0), Fraction(1, 10**18), Fraction(-1, 10**18)):
+                # one centre, a reach of minus both radii: the sum is exactly 0 (within at 0 in), in floats a
+                # hair below it for a 30 mm and a 50 mm base
+                pairs.append((Disc(Point.of(1, 1), ra), Disc(Point.of(1, 1), rb)))
+                reaches.append(-ra - rb + hair)
     expected = [p.is_within(q, r) for (p, q), r in zip(pairs, reaches, strict=True)]
     assert within_all(pairs, reaches) == expected
     fifty, sixty = Disc(Point.of(0, 0), RADII[2]), Disc(Point.of(3, 0), RADII[3])
