@@ -27,6 +27,7 @@ from rangefire.rulesets import load_battle
 from rangefire.scenario import files as files_module
 from rangefire.scenario import read_scenario, write_scenario
 from rangefire.scenario.parsing import parse_yaml_nodes
+from rangefire.scenario.order import as_if_unrecorded
 from rangefire.scenario.rewrite import MISSING, edit_yaml, merge
 
 DC_COMMENTED = """\
@@ -157,6 +158,19 @@ def attack_and_write(tmp_path: Path, text: str, suffix: str, attack: Attack,
     return out, before_data, after_data
 
 
+#: What a battle written over a file without a turn adds to it: the order of the sides its reading recorded
+#: (DC-9.4, AL-9.3, BU-8.4), in a turn of its own.
+RECORDED = {"turn", "number", "order"}
+
+
+def written_keys(text: str, before: Any, after: Any) -> set[str]:
+    """The keys a write of the battle after an attack changes in a file: those the attack changed, and the order
+    of the sides where the file records none (swerve records none: its players block is its order)."""
+    data = yaml.safe_load(text)
+    recorded = RECORDED if data.get("ruleset") != "swerve" and "turn" not in data else set()
+    return changed_in_battle(before, after) | recorded
+
+
 def reads_back(path: Path, after_data: dict[str, Any]) -> None:
     ruleset, battle = load_battle(path)
     assert ruleset.dump(battle) == after_data
@@ -169,13 +183,15 @@ def test_out_on_a_commented_dress_on_the_colors_file_changes_only_the_attacks_va
     keys the attack changed."""
     out, before, after = attack_and_write(tmp_path, DC_COMMENTED, ".yaml", Attack("15th-alabama"), 3)
     text = out.read_text()
-    expected = changed_in_battle(before, after)
+    expected = written_keys(DC_COMMENTED, before, after)
     assert {"stands", "gunsmoke"} <= expected  # the volley took a stand and left smoke
     assert changed_keys(DC_COMMENTED, text) == expected
     assert comments(text) == comments(DC_COMMENTED)
     assert "position: [10.0, 12.0], facing: 180.0" in text and "facing: 0.0" in text  # spelling kept
     assert "name: 'The Wheatfield, by hand'" in text  # quoting kept
-    assert len(text.splitlines()) == len(DC_COMMENTED.splitlines())  # keys added to the flow mappings
+    # keys added to the flow mappings; one line more, the order of the sides recorded as it was read [DC-9.4]
+    assert len(text.splitlines()) == len(DC_COMMENTED.splitlines()) + 1
+    assert "turn: {number: 1, order: [union, confederate]}" in text
     reads_back(out, after)
 
 
@@ -184,7 +200,7 @@ def test_out_on_a_commented_bushido_file_marks_wounds_and_spends_ammo_BU_5_1(tmp
     attack adds (what the archer did) comes last in the archer's block mapping."""
     out, before, after = attack_and_write(tmp_path, BU_COMMENTED, ".yaml", Attack("yoichi", "takeda"), 1)
     text = out.read_text()
-    expected = changed_in_battle(before, after)
+    expected = written_keys(BU_COMMENTED, before, after)
     assert {"ammo", "marked"} <= expected
     assert changed_keys(BU_COMMENTED, text) == expected
     assert comments(text) == comments(BU_COMMENTED)
@@ -255,7 +271,7 @@ def test_every_attack_of_every_example_is_written_over_it_and_reads_back(tmp_pat
             write_scenario(out, ruleset.dump(after), original=example, before=before)
             reads_back(out, ruleset.dump(after))
             root, original = parse_yaml_nodes(example.read_text())
-            assert rewrite.edit_yaml(example.read_text(), root, original, before, ruleset.dump(after),
+            assert rewrite.edit_yaml(example.read_text(), root, original, as_if_unrecorded(before), ruleset.dump(after),
                                      yaml.SafeLoader) == out.read_text()
             played += 1
     assert played
@@ -263,12 +279,20 @@ def test_every_attack_of_every_example_is_written_over_it_and_reads_back(tmp_pat
 
 @pytest.mark.parametrize("text", [DC_COMMENTED, BU_COMMENTED, SW_COMMENTED], ids=["DC", "BU", "SW"])
 def test_an_unchanged_battle_is_written_byte_for_byte(tmp_path, text):
-    """Nothing changed, nothing rewritten: not even a default the file leaves out."""
+    """Nothing changed, nothing rewritten: not even a default the file leaves out; but for the order of the sides,
+    which its first reading recorded and a written battle holds (DC-9.4, BU-8.4: the last line added). Written
+    again, it is byte for byte."""
     source = tmp_path / "s.yaml"
     source.write_text(text)
     ruleset, battle = load_battle(source)
     write_scenario(source, ruleset.dump(battle), original=source, before=ruleset.dump(battle))
-    assert source.read_text() == text
+    written = source.read_text()
+    order = getattr(getattr(battle, "turn", None), "order", None)
+    added = [] if order is None else [f"turn: {{number: 1, order: [{', '.join(order)}]}}"]
+    assert [x for x in written.splitlines() if x not in added] == text.splitlines()
+    assert [x for x in written.splitlines() if x in added] == added
+    write_scenario(source, ruleset.dump(battle), original=source, before=ruleset.dump(battle))
+    assert source.read_text() == written
 
 
 # -- JSON and TOML keep their key order ----------------------------------------------------------------
@@ -280,7 +304,7 @@ def test_json_keeps_the_files_key_order_and_leaves_defaults_out(tmp_path):
     out, _before, after = attack_and_write(tmp_path, json.dumps(data, indent=2), ".json",
                                                   Attack("15th-alabama"), 3)
     written = json.loads(out.read_text())
-    assert list(written) == list(data)
+    assert list(written) == [*data, "turn"]  # the order of the sides its reading recorded, last [DC-9.4]
     for old, new in zip(data["units"], written["units"], strict=True):
         assert list(new)[: len(old)] == list(old)
     assert "micro_hits" not in written["units"][1]  # a default the file left out, unchanged: still out
@@ -363,7 +387,7 @@ def test_resolve_out_onto_the_file_it_read_keeps_its_comments(tmp_path):
     after = json.loads(proc.stdout)["battle"]
     text = path.read_text()
     assert comments(text) == comments(DC_COMMENTED)
-    assert changed_keys(DC_COMMENTED, text) == changed_in_battle(ruleset.dump(battle), after)
+    assert changed_keys(DC_COMMENTED, text) == written_keys(DC_COMMENTED, ruleset.dump(battle), after)
     reads_back(path, after)
     assert [p.name for p in tmp_path.iterdir()] == ["wheatfield.yaml"]  # no temporary file left
 
@@ -457,7 +481,8 @@ def test_a_yaml_file_with_aliases_is_written_plainly_and_reads_back(tmp_path):
     text = DC_COMMENTED.replace("facing: 0.0,", "facing: &north 0.0,").replace("facing: 0}", "facing: *north}")
     out, _before, after = attack_and_write(tmp_path, text, ".yaml", Attack("15th-alabama"), 3)
     reads_back(out, after)
-    assert list(read_scenario(out)) == list(yaml.safe_load(text))  # the file's key order all the same
+    # the file's key order all the same, the order of the sides its reading recorded last [DC-9.4]
+    assert list(read_scenario(out)) == [*yaml.safe_load(text), "turn"]
 
 
 def test_a_byte_order_mark_stays(tmp_path):
@@ -501,7 +526,7 @@ def test_the_largest_accepted_scenario_is_edited_in_place_within_a_second(tmp_pa
     start = time.process_time()
     write_scenario(source, after, original=source, before=before)
     seconds = time.process_time() - start
-    assert changed_keys(text, source.read_text()) == {"stands"}
+    assert changed_keys(text, source.read_text()) == {"stands"} | RECORDED
     reads_back(source, after)
     assert seconds < 1, f"{seconds:.2f} s"
 
