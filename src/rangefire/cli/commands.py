@@ -254,7 +254,7 @@ def resolve(
             seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
             source = SeededSource(seed)
         attack = make_attack(ruleset, attacker, target, choices)
-        if not choices and sys.stdin.isatty() and not as_json:
+        if not choices and sys.stdin is not None and sys.stdin.isatty() and not as_json:  # None: closed
             attack = ask_choices(ruleset, battle, attack)
         if log_file is not None:
             from rangefire.record import check_appendable

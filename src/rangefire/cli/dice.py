@@ -59,8 +59,16 @@ def asks(dice: Sequence[str] | None, seed: int | None, as_json: bool) -> bool:
     """Whether the dice are asked for: ``--dice ask``, or a terminal on both ends with no dice source named and
     no JSON wanted (JSON is for programs, which do not answer prompts)."""
     if dice and any(item.strip() == ASK for item in dice):
+        if sys.stdin is None:
+            raise DiceError("--dice ask: standard input is closed; there is no one to ask (give the dice with "
+                            "--dice STAGE=v,v or a --seed)")
         return True
-    return not dice and seed is None and not as_json and sys.stdin.isatty() and sys.stdout.isatty()
+    return not dice and seed is None and not as_json and terminal_on_both_ends()
+
+
+def terminal_on_both_ends() -> bool:
+    """Whether standard input and output are both a terminal; either may be closed (``<&-``: None)."""
+    return all(stream is not None and stream.isatty() for stream in (sys.stdin, sys.stdout))
 
 
 def entered_source(stages: Sequence[str], dice: Sequence[str] | None, ask: bool, as_json: bool) -> DiceSource:

@@ -85,6 +85,9 @@ def size_limit(fmt: str) -> int:
 def read_scenario(path: str | Path) -> dict[str, Any]:
     """The mapping a scenario file holds, parsed by its extension; errors name the file and the line."""
     if str(path) == STDIN:
+        if sys.stdin is None:  # the process was started with standard input closed (``<&-``)
+            raise ScenarioError(["is closed, so nothing can be read from it; give the scenario there (rangefire "
+                                 "... - < FILE) or name its file in place of -"], source=STDIN_SOURCE)
         return read_stream(sys.stdin.buffer)
     path = Path(path)
     fmt = file_format(path)
