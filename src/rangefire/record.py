@@ -32,6 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from rangefire.core import Attack, DiceError, LogLine, RangefireError, Resolution, Ruleset
 from rangefire.core.source import EnteredSource
+from rangefire.scenario.parsing import MAX_DIGITS
 from rangefire.scenario.validation import format_error
 
 FORMAT = 1
@@ -175,8 +176,8 @@ def _check_end(path: Path, fd: int, locked: bool = False) -> None:
         if size and os.pread(fd, 1, size - 1) != b"\n":
             raise LogError(f"{path}: the last line is incomplete (a write was cut short); remove it before "
                            "appending")
-        if size and not _starts_as_log(os.pread(fd, min(size, MAX_LINE_BYTES + 1), 0)):
-            raise LogError(f"{path}: not a log (its first line is no action); nothing is appended to it")
+        if size and (why := _not_a_log(os.pread(fd, min(size, MAX_LINE_BYTES + 1), 0))):
+            raise LogError(f"{path}: not a log (its first line is no action: {why}); nothing is appended to it")
 
 
 def _same_file(one: Path, other: Path) -> bool:
@@ -244,14 +245,14 @@ def _sync_folder(folder: Path) -> None:
         os.close(fd)
 
 
-def _starts_as_log(head: bytes) -> bool:
-    """Whether a file's first line is a JSON object naming an action, as every log's is (a scenario's is not)."""
-    first = head.split(b"\n", 1)[0]
+def _not_a_log(head: bytes) -> str | None:
+    """Why a file's first line is not an action, as every log's is (None where it is one): a JSON file whose
+    first line merely holds an ``action`` key (a scenario, a note) is no log, and nothing is appended to it."""
     try:
-        data = json.loads(first.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
-        return False
-    return isinstance(data, dict) and "action" in data
+        _parse_line(Path("log"), 1, head.split(b"\n", 1)[0])
+    except LogError as exc:
+        return str(exc).removeprefix("log: line 1: ")
+    return None
 
 
 # -- reading ----------------------------------------------------------------------------------------
@@ -311,9 +312,11 @@ def _parse_line(path: Path, number: int, text: bytes) -> Action:
     if not text.strip():
         raise LogError(f"{where}: empty; every line is one action")
     try:
-        data = json.loads(text.decode("utf-8"))
+        data = json.loads(text.decode("utf-8"), object_pairs_hook=_once_each, parse_int=_bounded_int)
     except UnicodeDecodeError:
         raise LogError(f"{where}: not UTF-8 text") from None
+    except _Refused as exc:
+        raise LogError(f"{where}: {exc}") from None
     except (json.JSONDecodeError, RecursionError) as exc:
         reason = exc.msg.lower() if isinstance(exc, json.JSONDecodeError) else "nested too deep"
         raise LogError(f"{where}: not JSON ({reason})") from None
@@ -335,6 +338,30 @@ def _parse_line(path: Path, number: int, text: bytes) -> Action:
         first = exc.errors()[0]
         more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
         raise LogError(f"{where}: {format_error(first)}{more}") from None  # in the scenario's words
+
+
+class _Refused(ValueError):
+    """A line that is JSON but not one this format reads: a key given twice, a number too long to read."""
+
+
+def _once_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object of a log line, each of its keys given once: a key given twice is refused, never the later taken."""
+    found = dict(pairs)
+    if len(found) < len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _Refused(f"the key {_short(key)} is given twice; a record holds each key once")
+            seen.add(key)
+    return found
+
+
+def _bounded_int(digits: str) -> int:
+    """A whole number of a log line: no record holds one of more than :data:`MAX_DIGITS` digits (Python would
+    not read it back as a number)."""
+    if (count := len(digits.removeprefix("-"))) > MAX_DIGITS:
+        raise _Refused(f"a number of {count:,} digits; a record's numbers have at most {MAX_DIGITS:,}")
+    return int(digits)
 
 
 def _short(value: Any) -> str:
