@@ -19,7 +19,9 @@ a setting can make a battle no file could not.
 from __future__ import annotations
 
 import copy
+import datetime
 import json
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -101,11 +103,38 @@ def read_value(raw: str, path: str, source: str = "setting") -> Any:
             raise ScenarioError([f"{path}: anchors and aliases (&name, *name) are not read in a value set by path; "
                                  f"write the value out{_as_text(raw)}"], source=source)
         value = yaml.load(raw, Loader=loader)
-    except yaml.YAMLError:
+    except (yaml.YAMLError, ValueError, TypeError, KeyError, IndexError, OverflowError, AttributeError):
+        # besides YAML's own errors, a tag its value does not fit: "!!int x", "!!bool maybe", "!!timestamp 2001-02-30"
         raise ScenarioError([f"{path}: cannot read the value {raw!r}{_as_text(raw)}"], source=source) from None
     if isinstance(value, dict):
         raise ScenarioError([f"{path}: set one value at a time (a path for each), not a mapping"], source=source)
+    strange = _not_a_value(value)
+    if strange == _NOT_FINITE:
+        raise ScenarioError([f"{path}: {raw!r} is read as {strange}; a scenario's numbers are finite"], source=source)
+    if strange is not None:
+        quote = f' (to set it as text, quote it: "{raw}")' if '"' not in raw else ""
+        raise ScenarioError([f"{path}: {raw!r} is read as {strange}, which no scenario value is; write text, a "
+                             f"number, true or false, or a list of them{quote}"], source=source)
     return raw if value is None else value
+
+
+_NOT_FINITE = "a number that is not finite (NaN or infinity)"
+
+
+def _not_a_value(value: Any) -> str | None:
+    """What a value YAML read is, where it is none that a scenario holds (None where it is one): a number that is
+    not finite (``.nan``, ``.inf``), or what a tag or a bare date makes (``!!binary``, ``!!set``, ``2001-01-01``)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return _NOT_FINITE
+    if value is None or isinstance(value, str | int | float):
+        return None
+    if isinstance(value, list):
+        return next((found for item in value if (found := _not_a_value(item)) is not None), None)
+    if isinstance(value, dict):  # within a list: an item of a list of mappings (slots, say)
+        return next((found for item in value.values() if (found := _not_a_value(item)) is not None), None)
+    kinds = {bytes: "binary data (!!binary)", set: "a set (!!set)", tuple: "the pairs of !!omap or !!pairs",
+             datetime.date: "a date"}
+    return next((said for kind, said in kinds.items() if isinstance(value, kind)), f"a {type(value).__name__}")
 
 
 def _as_text(raw: str) -> str:
