@@ -67,7 +67,7 @@ class SweepError(RangefireError):
 
 # -- the grid file -------------------------------------------------------------------------------------
 class Range(Model):
-    """An axis's values from ``from`` to ``to`` (included where a step lands on it) by ``step``; each a number,
+    """An axis's values from ``from`` to ``to`` (a step must land on it) by ``step``; each a number,
     or for a point (``units.A.position``) a list of numbers, component by component."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
@@ -183,6 +183,12 @@ def range_values(path: str, spec: Range, where: str) -> AxisValues:
             continue
         if (b - a) / d < 0:
             raise ScenarioError([f"{at}: {dump_exact(d)} leads away from 'to' ({dump_exact(a)} to {dump_exact(b)})"])
+        if ((b - a) / d).denominator != 1:  # 1 to 8 by 3 would stop at 7: a range ends on its 'to'
+            steps = (b - a) // d
+            last, past = a + d * steps, a + d * (steps + 1)
+            raise ScenarioError([f"{at}: {dump_exact(d)} from {dump_exact(a)} never lands on 'to' {dump_exact(b)} "
+                                 f"(it stops at {dump_exact(last)}); make 'to' {dump_exact(last)} or "
+                                 f"{dump_exact(past)}, or a step that lands on it"])
         counts.add(int((b - a) / d) + 1)
     if not counts:
         raise ScenarioError([f"{where}.step: must not be 0"])
