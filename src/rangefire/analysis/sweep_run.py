@@ -244,9 +244,14 @@ def _manifest(folder: Path, sweep: Sweep, size: int) -> int:
     if path.exists():
         try:
             found = json.loads(path.read_text())
-            grid_hash, old_size, points = found["grid_hash"], int(found["chunk_size"]), int(found["points"])
+            grid_hash, old_size, points = found["grid_hash"], found["chunk_size"], int(found["points"])
+            if not isinstance(grid_hash, str):
+                raise TypeError(grid_hash)
         except (OSError, ValueError, KeyError, TypeError):
             raise SweepError(f"{folder}: holds no readable {MANIFEST}; remove the folder to start over") from None
+        if type(old_size) is not int or not 1 <= old_size <= 1_000_000:  # the chunks are cut by it: 0 divides by 0
+            raise SweepError(f"{folder / MANIFEST}: chunk_size: must be a whole number from 1 to 1,000,000, got "
+                             f"{json.dumps(old_size)[:40]}; remove the folder to start over")
         if grid_hash != sweep.grid_hash or points != sweep.points:
             raise SweepError(f"{folder} holds the chunks of an interrupted sweep of another grid (hash "
                              f"{grid_hash[:12]}, this grid's is {sweep.grid_hash[:12]}); run that grid again to "
