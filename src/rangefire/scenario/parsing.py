@@ -239,6 +239,10 @@ class _Checks:
                 if key_node.tag == _MERGE_TAG:  # "<<: *base" merges keys, which the mapping may then override
                     continue
                 key = self.construct_object(key_node, deep=deep)
+                if key is None:  # "~: 3", "null: 3" or an empty key: pydantic would say only "is not valid here"
+                    where = format_path(self.paths.get(id(node), ()))
+                    written = f"{key_node.value!r} means none" if key_node.value else "it is empty"
+                    raise _Refused(f"{where}: a key is missing its name ({written}); name it", key_node)
                 try:
                     if key in seen:
                         where = format_path((*self.paths.get(id(node), ("?",)), key))
