@@ -8,21 +8,66 @@ The library knows nothing of this package: each command reads its flags into the
 
 from __future__ import annotations
 
-import inspect
 import sys
 
-from rangefire.cli import advise, commands, compare, duel, odds_table, schema, serve, sweep, table, turns  # noqa: F401  (register the commands on the app)
-from rangefire.cli.common import _emit, app
+#: The exit code of a command interrupted by Ctrl-C (128 + SIGINT, as a shell reports it).
+INTERRUPTED = 130
+
+
+def _say_interrupted() -> None:
+    """Ctrl-C before the command asked anything or wrote anything: one line on stderr (as at a prompt)."""
+    if sys.stderr is not None:
+        sys.stderr.write("\nrangefire: interrupted; nothing changed\n")
+        sys.stderr.flush()
+
+
+def _interrupted() -> NoReturn:
+    _say_interrupted()
+    raise SystemExit(INTERRUPTED)
+
+
+try:  # Ctrl-C while the command line loads (a good part of a start): said in one line, not a traceback
+    import inspect
+    from collections.abc import Callable
+    from typing import Any, NoReturn
+
+    from rangefire.cli import advise, commands, compare, duel, odds_table, schema, serve, sweep, table, turns  # noqa: F401  (register the commands on the app)
+    from rangefire.cli.common import _emit, app
+except KeyboardInterrupt:
+    _interrupted()
 
 
 def main() -> None:
-    """Console-script entry point."""
-    args = sys.argv[1:]
-    _only_the_command_asked(args)
-    if "--json" not in args[: args.index("--") if "--" in args else None]:
-        app()
-        return
-    sys.exit(_json_main())
+    """Console-script entry point. Ctrl-C before the first prompt (while the command loads, reads its files
+    and works) is one line and exit 130, as it is at a prompt; nothing is written before the work is done."""
+    try:
+        args = sys.argv[1:]
+        _only_the_command_asked(args)
+        if "--json" not in args[: args.index("--") if "--" in args else None]:
+            app()
+            return
+        code = _json_main()
+    except KeyboardInterrupt:
+        _interrupted()
+    sys.exit(code)
+
+
+def _interruptible(callback: Callable[..., Any]) -> Callable[..., Any]:
+    """The command, Ctrl-C within it said in one line with exit 130 (the option parser would exit 130 without a
+    word). A prompt that catches it itself (the dice asked for) says the same."""
+    import functools
+
+    import typer
+
+    @functools.wraps(callback)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return callback(*args, **kwargs)
+        except KeyboardInterrupt:
+            _say_interrupted()
+            raise typer.Exit(INTERRUPTED) from None
+
+    return run
 
 
 def _only_the_command_asked(args: list[str]) -> None:
@@ -36,6 +81,9 @@ def _only_the_command_asked(args: list[str]) -> None:
     named = [info for info in app.registered_commands
              if (info.name or get_command_name(info.callback.__name__ if info.callback else "")) == first]
     if named:
+        for info in named:
+            if info.callback is not None:
+                info.callback = _interruptible(info.callback)
         app.registered_commands[:] = named
         return
     # The list of commands shows each one's first paragraph, and typer keeps its docstring's line breaks
