@@ -9,13 +9,14 @@ that can be written as one line of a log and played again.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
 from rangefire.core.errors import RangefireError
-from rangefire.core.numbers import dump_exact, parse_exact
+from rangefire.core.numbers import MAX_MAGNITUDE, MAX_PLACES, dump_exact, parse_exact
 from rangefire.core.types import LogLine, Refusal
 
 XY = tuple[Fraction, Fraction]
@@ -50,6 +51,98 @@ def _number(value: Any, name: str) -> Fraction | None:
         return parse_exact(value)
     except ValueError as exc:
         raise RangefireError(f"{name}: {exc}") from None
+
+
+#: A distance moved whose square root is irrational is reported to this many decimal places, rounded down (a game
+#: compares its allowance with the squared distance, exactly).
+DISTANCE_PLACES = 12
+
+
+def move_number(value: Any, name: str) -> Fraction:
+    """A number of a move read as a scenario's are (finite, of magnitude at most 10^6, at most 40 decimal places),
+    or :class:`RangefireError` naming the field: a move built in code is held to what a request may hold.
+
+    >>> move_number(2.5, "to"), move_number(Fraction(1, 3), "facing")
+    (Fraction(5, 2), Fraction(1, 3))
+    >>> move_number(float("nan"), "to")
+    Traceback (most recent call last):
+    ...
+    rangefire.core.errors.RangefireError: to: must be a finite number, got nan
+    """
+    try:
+        number = parse_exact(value)
+    except ValueError as exc:
+        raise RangefireError(f"{name}: {exc}") from None
+    if number.denominator > 10**MAX_PLACES:
+        raise RangefireError(f"{name}: must be a number of at most {MAX_PLACES} decimal places, got {float(number)!r}")
+    return number
+
+
+def written_back(value: Fraction, name: str) -> Fraction:
+    """A number a move leaves in the battle (a new coordinate or facing), refused (:class:`RangefireError`) where a
+    battle file could not hold it (beyond 10^6, or more digits than a written number keeps): the battle after a
+    move must read back as it is.
+
+    >>> written_back(Fraction(21, 2), "to")
+    Fraction(21, 2)
+    >>> written_back(4 + Fraction(1, 10**30), "to")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    rangefire.core.errors.RangefireError: to: the move would leave it at 4.000000000000000000000000000001, more ...
+    """
+    if abs(value) > MAX_MAGNITUDE:
+        raise RangefireError(f"{name}: the move would leave it at {float(value):g}, beyond the {MAX_MAGNITUDE} a "
+                             "battle file holds")
+    written = dump_exact(value)
+    try:
+        back: Fraction | None = parse_exact(written)
+    except ValueError:
+        back = None
+    if back != value:
+        raise RangefireError(f"{name}: the move would leave it at {_decimal(value)}, more digits than a battle file "
+                             "keeps (a decimal of about 17 significant digits, or n/d in 40 characters)")
+    return value
+
+
+def _decimal(value: Fraction) -> str:
+    """A number as exact decimal text where it has one of at most 40 places, else as n/d."""
+    d, twos, fives = value.denominator, 0, 0
+    while d % 2 == 0:
+        d, twos = d // 2, twos + 1
+    while d % 5 == 0:
+        d, fives = d // 5, fives + 1
+    places = max(twos, fives)
+    if d != 1 or places > MAX_PLACES:
+        return f"{value.numerator}/{value.denominator}"
+    scaled = abs(value.numerator) * 10**places // value.denominator
+    whole, frac = divmod(scaled, 10**places)
+    return ("-" if value < 0 else "") + f"{whole}." + f"{frac:0{places}d}" if places else str(value.numerator)
+
+
+def square_root(square: Fraction, *, up: bool = False) -> Fraction:
+    """A distance from its square: exact where it is rational, otherwise rounded down (``up``: up) to
+    :data:`DISTANCE_PLACES` decimal places. A game rounds up the distance of a move it refuses as too long, so
+    that the distance it reports lies beyond the allowance, as the exact one does.
+
+    >>> square_root(Fraction(25, 4)), square_root(Fraction(2)), square_root(Fraction(2), up=True)
+    (Fraction(5, 2), Fraction(1414213562373, 1000000000000), Fraction(1414213562374, 1000000000000))
+    """
+    n, d = square.numerator, square.denominator
+    rn, rd = math.isqrt(n), math.isqrt(d)
+    if rn * rn == n and rd * rd == d:
+        return Fraction(rn, rd)
+    scale = 10**DISTANCE_PLACES
+    return Fraction(math.isqrt(n * scale * scale // d) + up, scale)
+
+
+def shown_beyond(distance: Fraction, limit: Fraction) -> str:
+    """A distance refused as longer than ``limit``, to two places where they show it longer, else in full.
+
+    >>> shown_beyond(Fraction(13, 2), Fraction(6)), shown_beyond(Fraction(5000000000001, 10**12), Fraction(5))
+    ('6.50', '5.000000000001')
+    """
+    short = f"{float(distance):.2f}"
+    return short if Fraction(short) > limit else str(dump_exact(distance))
 
 
 @dataclass(frozen=True)
@@ -152,4 +245,5 @@ class MoveCheck:
                 "log": [line.to_dict() for line in self.log]}
 
 
-__all__ = ["XY", "IllegalMoveError", "Mark", "Move", "MoveCheck"]
+__all__ = ["DISTANCE_PLACES", "XY", "IllegalMoveError", "Mark", "Move", "MoveCheck", "move_number", "shown_beyond",
+           "square_root", "written_back"]
