@@ -65,6 +65,8 @@ RULES = {
     "options.enfilade.save_shift": (1, "DC-6.3"),  # the cover save worsens by one
     "options.gunsmoke_beyond": (6, "DC-7.2"),  # a line of sight longer than 6.0"
     "options.one_volley_per_turn": (True, "DC-9.1"),
+    "options.engaged_may_move": (False, "DC-10.2"),  # "as is a move of an engaged unit (option ... = false)"
+    "options.max_move": (None, "DC-10.3"),  # "These rules set no allowance; option max_move ... default none"
 }
 
 
@@ -194,8 +196,34 @@ def check(case: Case, *settings: str) -> tuple[Any, Any]:
     return battle, DOC.check(battle, Attack("F", "T"))
 
 
+#: The options of moves [DC-10]: each set away from the rules' value, the move it changes from legal to refused or
+#: back (F moving 6 in back down the table in blue's turn), on F's state; a volley's check stays as it was.
+MOVE_CASES: dict[str, tuple[Any, dict[str, Any]]] = {
+    "options.engaged_may_move": (True, {"engaged": True}),  # DC-10.2: an engaged unit moves
+    "options.max_move": (5, {}),  # DC-10.3: 6 in is farther than 5
+}
+
+
 def test_every_option_has_a_case():
-    assert sorted(c.path for c in CASES) == sorted(RULES)
+    assert sorted([c.path for c in CASES] + list(MOVE_CASES)) == sorted(RULES)
+
+
+@pytest.mark.parametrize("path", list(MOVE_CASES))
+def test_a_changed_move_option_changes_the_move_and_no_volley(path):
+    """DC-10.2, DC-10.3: a move option set away from the rules' value changes whether the move is legal, and
+    nothing of the volley's check; the house rule is named with its clause (tests/dress_on_the_colors/test_moves.py
+    has their boundaries)."""
+    from rangefire.core import Move
+
+    value, state = MOVE_CASES[path]
+    data = {"ruleset": "dress-on-the-colors", "units": [F(**state), T(10)], "turn": {"number": 1, "side": "blue"}}
+    rules = battle_from_mapping(data)[1]
+    house = battle_from_mapping(data, settings=[parse_setting(f"{path}={json.dumps(value)}")])[1]
+    away = Move("F", by=(Fraction(0), Fraction(-6)))
+    assert DOC.check_move(rules, away).is_legal != DOC.check_move(house, away).is_legal
+    assert DOC.check(rules, Attack("F", "T")) == DOC.check(house, Attack("F", "T"))
+    [rule] = house_rules(house.options)
+    assert (rule.path, rule.value, rule.default, rule.clause) == (path, value, *RULES[path])
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.path for c in CASES])

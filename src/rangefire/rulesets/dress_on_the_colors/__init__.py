@@ -11,8 +11,9 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from rangefire.core import Attack, DiceSource, LimitError, LogLine, Odds, Refusal, Resolution, Ruleset
+from rangefire.core import Attack, DiceSource, LimitError, LogLine, Move, MoveCheck, Odds, Refusal, Resolution, Ruleset
 from rangefire.geometry import Point
+from rangefire.rulesets.dress_on_the_colors.moves import check_move
 from rangefire.rulesets.dress_on_the_colors.planning import VolleyPlanner, at, changed, edge, inches
 from rangefire.rulesets.dress_on_the_colors.scenario import (
     KEY,
@@ -107,6 +108,10 @@ class DressOnTheColors(Ruleset[Battle, VolleyPlan, DressOutcome]):
         turn = Turn(number=number, side=following, order=tuple(self.sides(battle)))  # the order stays [DC-9.4]
         after = battle.model_copy(update={"units": tuple(units), "turn": turn})
         return after, log
+
+    # -- moves [DC-10]: checked and logged by rangefire.rulesets.dress_on_the_colors.moves ---------------
+    def _move(self, battle: Battle, move: Move) -> MoveCheck:
+        return check_move(battle, move)
 
     # -- duels: played by rangefire.rulesets.dress_on_the_colors.duel --------------------
     duel_module = "rangefire.rulesets.dress_on_the_colors.duel"

@@ -10,7 +10,7 @@ from pydantic import Field, model_validator
 
 from rangefire.core.numbers import dump_exact
 from rangefire.core.options import OptionsModel, option
-from rangefire.scenario import XY, Exact, Id, Model, PolygonField, duplicate_ids, find_by_id
+from rangefire.scenario import XY, Exact, Id, Model, PolygonField, Table, duplicate_ids, find_by_id
 from rangefire.scenario.order import Order, SideName, order_problems, with_order
 
 KEY = "dress-on-the-colors"
@@ -142,6 +142,9 @@ class Options(OptionsModel):
     gunsmoke_beyond: Annotated[Exact, Field(ge=0, le=1000)] = option(
         Fraction(6), "DC-7.2", "gunsmoke hinders only lines of fire longer than this (inches)")
     one_volley_per_turn: bool = option(True, "DC-9.1", "a unit fires at most one volley a turn")
+    engaged_may_move: bool = option(False, "DC-10.2", "a unit engaged in melee may move")
+    max_move: Inches | None = option(
+        None, "DC-10.3", "the longest move in inches (the farthest any corner of a stand travels); none: no limit")
 
 
 class Unit(Model):
@@ -191,6 +194,7 @@ class Battle(Model):
     name: Annotated[str, Field(max_length=200)] | None = None
     options: Options = Options()
     turn: Turn | None = None  # none recorded: no side is limited until the first end of turn [DC-9.2]
+    table: Table | None = None  # the table's size: a move leaving it is refused [DC-10.2]; none: no edge
     terrain: Annotated[tuple[Terrain, ...], Field(max_length=MAX_TERRAIN)] = ()
     units: Annotated[tuple[Unit, ...], Field(max_length=MAX_UNITS)]
 
