@@ -52,6 +52,7 @@ RULES: dict[str, tuple[Any, str]] = {
     "options.critical.hits": (1, "AL-6.2"),                    # "scores 1 extra hit"
     "options.crit_per_three_sixes": (False, "AL-6.2"),         # "(Option crit_per_three_sixes = false ...)"
     "options.phantom": (2, "AL-6.4"),                          # "a **phantom die of value 2**"
+    "options.max_move_steps": (None, "AL-10.2"),               # "these rules set no allowance ... default none"
 }
 
 
@@ -153,6 +154,8 @@ CASES: dict[str, tuple[Any, dict[str, Any], dict[str, set[str]]]] = {
     "options.crit_per_three_sixes": (True, {"units": (A(slots=[BLUE] * 6), T(4)), "orders": {"A>T": _order()}},
                                      {"A>T": {"hits"}}),
     "options.phantom": (3, {"units": (A(), T(4)), "orders": {"A>T": _order()}}, {"A>T": {"hits"}}),
+    # moves only [AL-10.2]: no order changes (tests/arcane_legions/test_moves.py has what it refuses)
+    "options.max_move_steps": (3, {"units": (A(), T(4)), "orders": {"A>T": _order()}}, {}),
 }
 
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rangefire.core import Attack, Choice, DiceSource, LogLine, Odds, Refusal, Resolution, Ruleset
+from rangefire.core import Attack, Choice, DiceSource, LogLine, Move, MoveCheck, Odds, Refusal, Resolution, Ruleset
+from rangefire.rulesets.arcane_legions.moves import check_move
 from rangefire.rulesets.arcane_legions.orders import (
     ArcaneOutcome,
     OrderPlan,
@@ -90,6 +91,12 @@ class ArcaneLegions(Ruleset[Battle, OrderPlan, ArcaneOutcome]):
         turn = Turn(number=number, side=following, order=tuple(self.sides(battle)))  # the order stays [AL-9.3]
         after = battle.model_copy(update={"units": tuple(units), "players": players, "turn": turn})
         return after, log
+
+    # -- moves [AL-10]: checked and logged by rangefire.rulesets.arcane_legions.moves ------------------
+    move_unit = "steps"
+
+    def _move(self, battle: Battle, move: Move) -> MoveCheck:
+        return check_move(battle, move)
 
     # -- duels: played by rangefire.rulesets.arcane_legions.duel --------------------
     duel_module = "rangefire.rulesets.arcane_legions.duel"

@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, field_validator, model_validator
 
 from rangefire.core.options import OptionsModel, option
-from rangefire.scenario import XY, Exact, Id, Model, PolygonField, duplicate_ids, find_by_id
+from rangefire.scenario import XY, Exact, Id, Model, PolygonField, Table, duplicate_ids, find_by_id
 from rangefire.scenario.order import Order, SideName, order_problems, with_order
 
 KEY = "arcane-legions"
@@ -81,6 +81,8 @@ class Options(OptionsModel):
     crit_per_three_sixes: bool = option(False, "AL-6.2", "a critical per full set of critical.sixes 6s")
     phantom: Annotated[int, Field(strict=True)] = option(2, "AL-6.4", "the phantom die's value (a side out of dice)",
                                                          ge=0, le=20)
+    max_move_steps: Annotated[Exact, Field(gt=0, le=1000)] | None = option(
+        None, "AL-10.2", "the longest move in steps between base centres; none: no limit")
 
     @field_validator("range_steps")
     @classmethod
@@ -175,6 +177,7 @@ class Battle(Model):
     options: Options = Options()
     players: dict[Annotated[str, Field(min_length=1, max_length=64)], Player] = Field(default_factory=dict)
     turn: Turn | None = None  # none recorded: no side is limited until the first end of turn [AL-9.1]
+    table: Table | None = None  # the table's size: a move leaving it is refused [AL-10.1]; none: no edge
     terrain: Annotated[tuple[Terrain, ...], Field(max_length=300)] = ()
     units: Annotated[tuple[Unit, ...], Field(max_length=MAX_UNITS)]
 

@@ -1,0 +1,132 @@
+"""Arcane Legions moves: a unit given a new position (its base centre) and/or facing, checked and logged
+[AL-10.1 to AL-10.3].
+
+A move is checked on the unit's base where the move leaves it, with the same exact rectangles as line of sight
+uses (``table.base_of``): bases may touch but not overlap, and a base may not lie (in any part) inside blocking
+terrain, though it may touch it; hindering terrain does not stop a move [AL-10.1]. The table's edge, where the
+scenario gives the table, is a closed boundary. The distance moved is measured in steps between the base's
+centres [AL-10.2]; a move neither costs nor restores order points. It changes no other unit, and returns a new
+battle: the old one is untouched.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from rangefire.core import LogLine, RangefireError, Refusal
+from rangefire.core.moves import XY, Move, MoveCheck, move_number, shown_beyond, square_root, written_back
+from rangefire.core.numbers import dump_exact
+from rangefire.geometry import Polygon
+from rangefire.rulesets.arcane_legions.scenario import Battle, Unit
+from rangefire.rulesets.arcane_legions.table import base_of
+
+
+def shown_xy(p: XY) -> str:
+    """A point as a scenario writes it: ``(4, 10.5)``."""
+    return f"({dump_exact(p[0])}, {dump_exact(p[1])})"
+
+
+def shown_steps(distance: Fraction) -> str:
+    return f"{float(distance):.2f} steps"
+
+
+def wanted(unit: Unit, move: Move) -> dict[str, object]:
+    """The unit's new position and/or facing the move asks for, its numbers checked as a scenario's;
+    :class:`RangefireError` for what no Arcane Legions move gives."""
+    for name, given in (("formation", move.formation is not None), ("run", move.run),
+                        ("mission", move.mission is not None)):
+        if given:
+            raise RangefireError(f"{name}: an Arcane Legions move gives a unit a new position and/or facing, no "
+                                 f"{name} [AL-10.1]")
+    update: dict[str, object] = {}
+    if move.to is not None:
+        update["position"] = tuple(written_back(move_number(v, "to"), "to") for v in move.to)
+    elif move.by is not None:
+        dx, dy = (move_number(v, "by") for v in move.by)
+        update["position"] = (written_back(unit.position[0] + dx, "by"), written_back(unit.position[1] + dy, "by"))
+    if move.facing is not None:
+        update["facing"] = written_back(move_number(move.facing, "facing"), "facing")
+    elif move.turn is not None:
+        update["facing"] = written_back((unit.facing + move_number(move.turn, "turn")) % 360, "turn")
+    if not update:
+        raise RangefireError("a move gives the unit a new position (to or by) and/or facing (facing or turn); this "
+                             "one gives neither [AL-10.1]")
+    return update
+
+
+def turn_refusals(battle: Battle, unit: Unit) -> list[Refusal]:
+    """Only the side whose turn it is moves its units [AL-10.1]; before the first turn (no side to act) the table
+    is set up by set-up edits, not by moves [AL-10.3]."""
+    side = battle.turn.side if battle.turn is not None else None
+    if side is None:
+        return [Refusal("AL-10.3", "no turn has begun (the battle records no side to act): before the first turn "
+                                   "units are placed by set-up edits, not moved; a move needs the side whose "
+                                   "turn it is (turn.side)")]
+    if unit.side != side:
+        number = battle.turn.number if battle.turn is not None else 1
+        return [Refusal("AL-10.1", f"it is {side}'s turn ({number}); only its units move, and {unit.id} is on "
+                                   f"{unit.side}'s side")]
+    return []
+
+
+def overlapped(battle: Battle, unit: Unit, placed: Polygon) -> tuple[list[str], list[str]]:
+    """The other units' bases and the blocking terrain the placed base overlaps (interiors sharing area: touching
+    is not) [AL-10.1], each in file order."""
+    bases = [other.id for other in battle.units
+             if other.id != unit.id and base_of(other).polygon.overlaps(placed)]
+    blocking = [t.id for t in battle.terrain if t.kind == "blocking" and t.polygon.overlaps(placed)]
+    return bases, blocking
+
+
+def check_move(battle: Battle, move: Move) -> MoveCheck:
+    """May this move be made [AL-10.1 to AL-10.3]? The battle after it with its log and the distance moved in
+    steps, or every refusal with its clause (the distance is reported with them)."""
+    unit = battle.unit(move.unit)
+    moved = unit.model_copy(update=wanted(unit, move))
+    placed = base_of(moved).polygon
+    refusals = turn_refusals(battle, unit)
+    bases, blocking = overlapped(battle, unit, placed)
+    if bases:
+        refusals.append(Refusal("AL-10.1", f"{unit.id}'s base would overlap the base of {', '.join(bases)} (bases "
+                                           "may touch, not overlap)"))
+    if blocking:
+        refusals.append(Refusal("AL-10.1", f"{unit.id}'s base would lie inside blocking terrain "
+                                           f"({', '.join(blocking)})"))
+    table = battle.table
+    if table is not None and not all(0 <= p.x <= table.width and 0 <= p.y <= table.depth for p in placed.vertices):
+        refusals.append(Refusal("AL-10.1", f"{unit.id}'s base would leave the table ({dump_exact(table.width)} x "
+                                           f"{dump_exact(table.depth)} steps)"))
+    # between base centres [AL-10.2]: exact (the centres are the scenario's numbers; no bearing enters)
+    d2 = (moved.position[0] - unit.position[0]) ** 2 + (moved.position[1] - unit.position[1]) ** 2
+    limit = battle.options.max_move_steps
+    too_far = limit is not None and d2 > limit * limit  # compared squared: exact [AL-10.2]
+    distance = square_root(d2, up=too_far)  # the reported figure on the verdict's side of the allowance
+    if limit is not None and too_far:
+        refusals.append(Refusal("AL-10.2", f"{unit.id} would move {shown_beyond(distance, limit)} steps, farther than "
+                                           f"max_move_steps {dump_exact(limit)} (a house rule: the rules set no "
+                                           "allowance)"))
+    if refusals:
+        return MoveCheck(unit.id, tuple(refusals), distance=distance)
+    after = battle.model_copy(update={"units": tuple(moved if u.id == unit.id else u for u in battle.units)})
+    return MoveCheck(unit.id, after=after, log=tuple(_log(battle, unit, moved, distance)), distance=distance)
+
+
+def _log(battle: Battle, unit: Unit, moved: Unit, distance: Fraction) -> list[LogLine]:
+    """What changed, how far, and that the order points stay, each with its clause."""
+    changes = [f"{what} {old} to {new}" for what, old, new, differs in (
+        ("position", shown_xy(unit.position), shown_xy(moved.position), unit.position != moved.position),
+        ("facing", f"{dump_exact(unit.facing)}°", f"{dump_exact(moved.facing)}°", unit.facing != moved.facing))
+        if differs]
+    limit = battle.options.max_move_steps
+    player = battle.players.get(unit.side)
+    points = f" ({unit.side} keeps {player.order_points})" if player is not None else ""
+    return [
+        LogLine("AL-10.1", f"{unit.id} moves: " + ("; ".join(changes) if changes else
+                                                 "it stands where it stood, as it faced")),
+        LogLine("AL-10.2", f"moved {shown_steps(distance)} between base centres"
+                           + (f" (max_move_steps {dump_exact(limit)})" if limit is not None else "")),
+        LogLine("AL-10.2", f"a move neither costs nor restores order points{points}"),
+    ]
+
+
+__all__ = ["check_move"]
