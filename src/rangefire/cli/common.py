@@ -253,19 +253,45 @@ def user_errors(as_json: bool = False) -> Iterator[None]:
         raise typer.Exit(exc.exit_code) from None
 
 
-#: A seed of more digits than this is refused (int() itself refuses past 4300; no seed needs 30).
+#: A seed or a count of more digits than this is refused (int() itself refuses past 4300; none needs 30).
 MAX_SEED_DIGITS = 30
 
 
 def parse_seed(value: str | None) -> int | None:
-    """``--seed`` read as a whole number in our own words (the option parser's message is not)."""
+    """``--seed`` read as a whole number in our own words (the option parser's message is not).
+
+    One rule for every command's seed: a whole number from 0. Python's generator rolls the same dice for -5 as
+    for 5 (it seeds from the absolute value), so a negative seed would name another seed's battle; numpy's,
+    which the Monte Carlo estimates use, refuses it."""
+    number = whole_number("--seed", value)
+    if number is not None and number < 0:
+        raise RangefireError(f"--seed {number}: must be 0 or more (a seed is a whole number from 0)")
+    return number
+
+
+def whole_number(flag: str, value: str | None) -> int | None:
+    """A whole-number option read in our own words, naming the option and the value as typed
+    (``--turns 'abc': must be a whole number``); the option parser would answer in its validator's."""
     if value is None:
         return None
     digits = value.strip().removeprefix("-")
-    if not (digits.isascii() and digits.isdigit()) or len(digits) > MAX_SEED_DIGITS:
-        raise RangefireError(f"--seed {shown(value[:40])!r}: must be a whole number of at most {MAX_SEED_DIGITS} "
-                             "digits")
+    if not (digits.isascii() and digits.isdigit()):
+        raise RangefireError(f"{flag} {shown(value[:40])!r}: must be a whole number")
+    if len(digits) > MAX_SEED_DIGITS:
+        raise RangefireError(f"{flag} {shown(value[:20])}... ({len(digits):,} digits): must be a whole number of at "
+                             f"most {MAX_SEED_DIGITS} digits")
     return int(value)
+
+
+def number_option(flag: str, value: str) -> float:
+    """A number option (``--connect-timeout 2.5``) read in our own words, as :func:`whole_number` reads one."""
+    try:
+        number = float(value)
+    except ValueError:
+        number = float("nan")
+    if len(value) > 40 or number != number or number in (float("inf"), float("-inf")):
+        raise RangefireError(f"{flag} {shown(value[:40])!r}: must be a number")
+    return number
 
 
 def _emit(data: dict[str, Any]) -> None:

@@ -22,6 +22,7 @@ from rangefire.cli.common import (
     parse_seed,
     text,
     user_errors,
+    whole_number,
 )
 from rangefire.core import RangefireError
 from rangefire.core.numbers import percent
@@ -31,8 +32,9 @@ if TYPE_CHECKING:
 
     from rangefire.analysis.duel import DuelEstimate, DuelResult
 
-TurnsOpt = Annotated[int, typer.Option("--turns", "-n", help="the most turns played (a turn: both units fire)")]
-SamplesOpt = Annotated[int, typer.Option("--samples", help="also play this many duels with their dice rolled (a Monte Carlo beside the exact odds)")]  # noqa: E501
+# whole numbers read as text, so that a value that is none is refused in our words (see whole_number)
+TurnsOpt = Annotated[str, typer.Option("--turns", "-n", metavar="INTEGER", help="the most turns played (a turn: both units fire)")]  # noqa: E501
+SamplesOpt = Annotated[str, typer.Option("--samples", metavar="INTEGER", help="also play this many duels with their dice rolled (a Monte Carlo beside the exact odds)")]  # noqa: E501
 SeedOpt = Annotated[Optional[str], typer.Option("--seed", help="the Monte Carlo's seed (default 0)")]  # noqa: UP045
 PlotOpt = Annotated[Optional[Path], typer.Option("--plot", help="write a chart of the distributions (.png, .svg, .pdf)")]  # noqa: UP045, E501
 
@@ -42,8 +44,8 @@ def duel(
     scenario: Scenario,
     a: Annotated[str, typer.Argument(help="the unit that fires first", show_default=False)],
     b: Annotated[str, typer.Argument(help="the unit that fires back", show_default=False)],
-    turns: TurnsOpt = 5,
-    samples: SamplesOpt = 0,
+    turns_text: TurnsOpt = "5",
+    samples_text: SamplesOpt = "0",
     seed: SeedOpt = None,
     plot: PlotOpt = None,
     settings: SetOpt = None,
@@ -57,15 +59,14 @@ def duel(
 
     with user_errors(as_json):
         # each option named in its refusal (the library's 'turns must be...' names none), before any work
+        turns, samples = whole_number("--turns", turns_text) or 0, whole_number("--samples", samples_text) or 0
         if not 1 <= turns <= MAX_TURNS:
             raise RangefireError(f"--turns {turns:,}: must be between 1 and {MAX_TURNS}")
         if samples < 0:
             raise RangefireError(f"--samples {samples:,}: must be 0 (none) or more")
         if samples > MAX_SAMPLES:
             raise RangefireError(f"--samples {samples:,}: must be at most {MAX_SAMPLES:,}")
-        seed_value = parse_seed(seed) or 0
-        if samples and seed_value < 0:  # the library would say it too, but only after the exact odds
-            raise RangefireError(f"--seed {seed_value}: must be 0 or more (the seed of the sampled duels)")
+        seed_value = parse_seed(seed) or 0  # refused if negative, with samples or without: one rule for seeds
         if plot is not None:
             from rangefire.analysis.plots import check_chart_path
 

@@ -11,7 +11,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from rangefire.cli.common import app, out, text, user_errors
+from rangefire.cli.common import app, out, text, user_errors, whole_number
 from rangefire.core import RangefireError
 
 
@@ -54,13 +54,16 @@ def _is_loopback(host: str) -> bool:
 def serve(
     host: Annotated[str, typer.Option(help="the address to listen on (loopback unless told: only this machine)")]
     = "127.0.0.1",
-    port: Annotated[int, typer.Option(min=0, max=65535, help="the port (0: any free one)")] = 8000,
+    port_text: Annotated[str, typer.Option("--port", metavar="INTEGER", help="the port (0: any free one)")] = "8000",
     db: Annotated[Optional[Path], typer.Option(help="the SQLite file of battles (default: in the user's data folder)")] = None,  # noqa: UP045, E501
     examples: Annotated[bool, typer.Option("--examples", help="create one battle per built-in example and print "
                                                                "each side's link")] = False,
 ) -> None:
     """Serve the HTTP API and the table in a browser; battles are kept in a SQLite file."""
     with user_errors():
+        port = whole_number("--port", port_text) or 0  # a port that is no number refused in our words
+        if not 0 <= port <= 65535:
+            raise RangefireError(f"--port {port}: must be 0 (any free one) to 65535")
         try:
             import uvicorn
 

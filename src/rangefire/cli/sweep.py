@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
-from rangefire.cli.common import JsonOpt, _emit, app, out, text, user_errors
+from rangefire.cli.common import JsonOpt, _emit, app, number_option, out, text, user_errors, whole_number
 from rangefire.core import RangefireError
 
 if TYPE_CHECKING:
@@ -22,27 +22,32 @@ GridArg = Annotated[Path, typer.Argument(help="grid file (.yaml, .toml or .json)
                                          show_default=False)]
 OutOpt = Annotated[Path, typer.Option("--out", "-o", help="the Parquet file to write (one row a point)",
                                       show_default=False)]
-WorkersOpt = Annotated[Optional[int], typer.Option("--workers", "-w", help="local processes (default: one a CPU)",  # noqa: UP045
-                                                   show_default=False)]
+# numbers read as text, so that a value that is none is refused in our words (see whole_number)
+WorkersOpt = Annotated[Optional[str], typer.Option("--workers", "-w", metavar="INTEGER",  # noqa: UP045
+                                                   help="local processes (default: one a CPU)", show_default=False)]
 SchedulerOpt = Annotated[Optional[str], typer.Option("--scheduler", help="run on the dask.distributed cluster "  # noqa: UP045
                                                      "whose scheduler is at tcp://HOST:PORT", show_default=False)]
-ChunkOpt = Annotated[Optional[int], typer.Option("--chunk-size", help="points a chunk (default: at most 10,000, "  # noqa: UP045
-                                                 "eight chunks a worker or more)", show_default=False)]
-TimeoutOpt = Annotated[float, typer.Option("--connect-timeout", help="seconds to wait for the scheduler")]
+ChunkOpt = Annotated[Optional[str], typer.Option("--chunk-size", metavar="INTEGER", show_default=False,  # noqa: UP045
+                                                 help="points a chunk (default: at most 10,000, eight chunks a "
+                                                      "worker or more)")]
+TimeoutOpt = Annotated[str, typer.Option("--connect-timeout", metavar="FLOAT",
+                                         help="seconds to wait for the scheduler")]
 
 #: More local processes than this are refused (a sweep's work is CPU-bound: more than the CPUs only waits).
 MAX_WORKERS = 256
 
 
 @app.command()
-def sweep(grid: GridArg, out_file: OutOpt, workers: WorkersOpt = None, scheduler: SchedulerOpt = None,
-          chunk_size: ChunkOpt = None, connect_timeout: TimeoutOpt = 10.0, as_json: JsonOpt = False) -> None:
+def sweep(grid: GridArg, out_file: OutOpt, workers_text: WorkersOpt = None, scheduler: SchedulerOpt = None,
+          chunk_text: ChunkOpt = None, timeout_text: TimeoutOpt = "10", as_json: JsonOpt = False) -> None:
     """Every point of a grid (the paths of --set and --vary: units.A.stands, options...): exact odds as fractions and
     floats, one row a point, in chunks that an interrupted run resumes from; on local processes or a dask
     cluster."""
     import os
 
     with user_errors(as_json):
+        workers, chunk_size = whole_number("--workers", workers_text), whole_number("--chunk-size", chunk_text)
+        connect_timeout = number_option("--connect-timeout", timeout_text)
         if workers is not None and not 1 <= workers <= MAX_WORKERS:
             raise RangefireError(f"--workers {workers}: must be 1 to {MAX_WORKERS}")
         if chunk_size is not None and not 1 <= chunk_size <= 1_000_000:
