@@ -165,8 +165,9 @@ def test_every_games_options_declare_a_clause_and_a_help_line():
 
 # -- the command line -----------------------------------------------------------------------------
 def test_set_reaches_every_command_that_reads_a_scenario(tmp_path):
-    """check, odds, resolve, targets, show, end-turn and replay all take --set; each answers for the battle
-    with the value set (one stand left: the volley has one die)."""
+    """check, odds, resolve, targets, show and end-turn all take --set; each answers for the battle with the
+    value set (one stand left: the volley has one die). replay refuses it: a log replays against the scenario
+    as written (tests/test_refused_in_our_words.py)."""
     one = ("--set", "units.15th-alabama.stands=1")
     assert json.loads(run("check", str(WHEATFIELD), *ATTACK, *one, "--json").stdout)["plan"]["dice"] == 1
     odds = json.loads(run("odds", str(WHEATFIELD), *ATTACK, *one, "--json").stdout)
@@ -180,8 +181,8 @@ def test_set_reaches_every_command_that_reads_a_scenario(tmp_path):
     assert next(u for u in ended["battle"]["units"] if u["id"] == "15th-alabama")["stands"] == 1
     log = tmp_path / "empty.log"
     log.write_text("")
-    replayed = json.loads(run("replay", str(WHEATFIELD), str(log), *one, "--json").stdout)
-    assert next(u for u in replayed["battle"]["units"] if u["id"] == "15th-alabama")["stands"] == 1
+    refused = json.loads(run("replay", str(WHEATFIELD), str(log), *one, "--json", ok=2).stdout)
+    assert refused["error"]["message"].startswith("--set with replay: a log replays against the scenario as written")
 
 
 def test_house_rules_are_named_in_every_output_with_the_rules_value():

@@ -100,6 +100,9 @@ def replay(
     from rangefire.record import read_log, replay_steps
 
     with user_errors(as_json):
+        if settings:  # refused before anything is read, as resolve --log --set is (no_log_with_set)
+            raise RangefireError("--set with replay: a log replays against the scenario as written (its actions "
+                                 "were played on it, never with values set); leave --set out")
         if log == "-":  # said before standard input is read for the scenario, if it is (a file named - is ./-)
             raise RangefireError("LOG: a log is read from its file (the one --log appended the actions to), not "
                                  "from standard input")
