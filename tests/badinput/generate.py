@@ -1066,6 +1066,80 @@ def designer_commands(corpus: Corpus) -> None:
                stderr=["no-such-grid.yaml"], why="sweep of a grid file that is not there")
 
 
+def refused_in_our_words(corpus: Corpus) -> None:
+    """Issue 20's: inputs that gave a traceback (a log line's number of 4,400 digits, NaN and infinity set by
+    path, a sweep manifest's chunk size of 0), were taken without a word (a range that never lands on its end, a
+    tag that makes bytes, a key given twice in a log line, a JSON file taken for a log) or were refused in the
+    option parser's words (text for a whole number); each refused in ours. Standard input closed and Ctrl-C at
+    start-up cannot be given to the runner here: tests/test_refused_in_our_words.py runs them."""
+    wheat = "{examples}/wheatfield.yaml"
+    line = log_text(logged_attack("wheatfield.yaml", ["-a", "20th-maine"]))
+    long_number = line.replace(b'"hit": [', b'"hit": [' + b"9" * 4400 + b", ", 1)
+    corpus.raw("dc", "replay", "number-of-4400-digits", ".jsonl", long_number, args=["replay", wheat, "{file}"],
+               stderr=["line 1", "4,400 digits"], why="a log line holding a number too long to read")
+    twice = line.replace(b'"attacker": "20th-maine"', b'"attacker": "20th-maine", "attacker": "47th-alabama"', 1)
+    corpus.raw("dc", "replay", "key-given-twice", ".jsonl", twice, args=["replay", wheat, "{file}"],
+               stderr=["line 1", "attacker", "given twice"], why="a key given twice in a log line")
+    resolve = ["resolve", wheat, "-a", "20th-maine", "--seed", "1", "--log", "{file}"]
+    for name, first in (("note", b'{"action": "note", "text": "turn 1"}\n'),
+                        ("scenario", b'{"ruleset": "dress-on-the-colors", "action": 1, "units": []}\n'),
+                        ("number-of-4400-digits", long_number)):
+        corpus.raw("dc", "log", f"json-not-a-log-{name}", ".json", first, args=resolve,
+                   stderr=["not a log", "no action"], why="resolve --log onto a JSON file whose first line is no "
+                   "action: nothing appended")
+    for name, value in (("nan", ".nan"), ("inf", ".inf"), ("minus-inf", "-.inf"), ("nan-in-list", "[1, .nan]")):
+        corpus.add(f"dc-set-not-finite-{name}", "set", ["odds", wheat, "-a", "15th-alabama", "--set",
+                                                        f"units.15th-alabama.facing={value}"],
+                   stderr=["units.15th-alabama.facing", value, "not finite"], why=f"--set facing={value}")
+    corpus.add("dc-table-vary-not-finite", "table", ["table", wheat, "-a", "15th-alabama", "--vary",
+                                                     "units.15th-alabama.facing=0,.nan"],
+               stderr=["--vary", ".nan", "not finite"], why="--vary facing=0,.nan")
+    corpus.add("dc-compare-variant-not-finite", "compare", ["compare", wheat, "-a", "15th-alabama", "--variant",
+                                                            "v:units.15th-alabama.facing=-.inf"],
+               stderr=["--variant v", "-.inf", "not finite"], why="--variant v:facing=-.inf")
+    for name, value, said in (("binary", "!!binary aGVsbG8=", "binary data"), ("set", "!!set {a}", "a set"),
+                              ("timestamp", "!!timestamp 2001-12-14", "a date"), ("int-of-text", "!!int six",
+                                                                                   "cannot read")):
+        corpus.add(f"dc-set-tag-{name}", "set", ["odds", wheat, "-a", "15th-alabama", "--set",
+                                                 f"units.15th-alabama.weapon={value}"],
+                   stderr=["units.15th-alabama.weapon", said], why=f"--set weapon={value}")
+    grid = "scenario: ../../../examples/wheatfield.yaml\nattacker: 15th-alabama\naxes:\n  - {path: " \
+           "units.15th-alabama.stands, range: {from: 1, to: 8, step: 3}}\n"
+    corpus.raw("dc", "sweep", "range-misses-to", ".yaml", grid.encode(),
+               args=["sweep", "{file}", "--out", "{here}/no-such-folder/r.parquet"],
+               stderr=["axes[0].range.step", "never lands on 'to' 8", "stops at 7"],
+               why="a range whose step never lands on its end: it swept 1, 4, 7 without a word")
+    for size in (0, -1):
+        name = f"dc-sweep-manifest-chunk-size-{size}".replace("--", "-minus")
+        manifest = {"format": 1, "grid_hash": "0" * 64, "points": 120, "chunk_size": size}
+        corpus.add(name, "sweep", ["sweep", "{examples}/sweeps/wheatfield.yaml", "--out", "{here}/dc/" + name +
+                                   ".parquet"], file=(f"dc/{name}.parquet.parts/manifest.json",
+                                                      json.dumps(manifest).encode()),
+                   stderr=["manifest.json", "chunk_size", f"got {size}"],
+                   why=f"a sweep resumed from a folder whose manifest says chunk_size: {size}")
+    duel = ["duel", "{examples}/temple.yaml", "yoichi", "oni"]
+    sweep = ["sweep", "{examples}/sweeps/wheatfield.yaml", "--out", "{here}/no-such-folder/r.parquet"]
+    for entry_id, args, said in (
+            ("bu-duel-turns-text", [*duel, "--turns", "abc"], "--turns 'abc': must be a whole number"),
+            ("bu-duel-samples-text", [*duel, "--samples", "x"], "--samples 'x': must be a whole number"),
+            ("bu-duel-seed-negative-no-samples", [*duel, "--seed", "-1"], "--seed -1: must be 0 or more"),
+            ("dc-resolve-seed-negative", ["resolve", wheat, "-a", "15th-alabama", "--seed", "-1"],
+             "--seed -1: must be 0 or more"),
+            ("misc-demo-seed-negative", ["demo", "--seed", "-1"], "--seed -1: must be 0 or more"),
+            ("dc-sweep-workers-text", [*sweep, "--workers", "two"], "--workers 'two': must be a whole number"),
+            ("dc-sweep-chunk-size-text", [*sweep, "--chunk-size", "1e3"], "--chunk-size '1e3': must be a whole"),
+            ("dc-sweep-timeout-text", [*sweep, "--connect-timeout", "soon"], "--connect-timeout 'soon': must be"),
+            ("dc-replay-with-set", ["replay", wheat, "{here}/no-such-folder/turn.jsonl", "--set",
+                                    "units.20th-maine.stands=3"], "--set with replay")):
+        corpus.add(entry_id, entry_id.split("-")[1], args, stderr=[said],
+                   why=" ".join(a for a in args if "{" not in a)[:80])
+    text = (EXAMPLES / "wheatfield.yaml").read_text(encoding="utf-8")
+    for name, key in (("tilde", "~"), ("null", "null")):
+        corpus.raw("dc", "keys", f"without-a-name-{name}", ".yaml", (text + f"{key}: 3\n").encode(),
+                   args=["check", "{file}", "-a", "15th-alabama"], stderr=["line 23", "missing its name"],
+                   why=f"a YAML key written {key}: it said '(top level): is not valid here, got null'")
+
+
 def build() -> Corpus:
     corpus = Corpus([], {})
     for game, info in GAMES.items():
@@ -1088,6 +1162,7 @@ def build() -> Corpus:
     logged_commands(corpus)
     table_commands(corpus)
     designer_commands(corpus)
+    refused_in_our_words(corpus)
     return corpus
 
 
