@@ -11,7 +11,7 @@ from rangefire.core.errors import (
     UnknownUnitError,
     error_data,
 )
-from rangefire.core.moves import IllegalMoveError, Mark, Move, MoveCheck
+from rangefire.core.moves import Edit, IllegalMoveError, Mark, Move, MoveCheck
 from rangefire.core.numbers import dump_exact, fraction_str, parse_exact
 from rangefire.core.ruleset import NO_CHOICES, Ruleset
 from rangefire.core.source import (
@@ -53,6 +53,7 @@ __all__ = [
     "ChoiceError",
     "DiceError",
     "DiceSource",
+    "Edit",
     "EnteredSource",
     "IllegalAttackError",
     "IllegalMoveError",

@@ -223,6 +223,37 @@ class Mark:
         return {"unit": self.unit, "state": self.state, "on": self.on}
 
 
+#: What a set-up edit does to an item of the battle (DC-10.4, AL-10.3, BU-9.3, SW-9.2).
+EDIT_OPS = ("place", "change", "remove")
+
+
+@dataclass(frozen=True)
+class Edit:
+    """A set-up edit: ``place`` a new item (``data`` is the whole item, its ``id`` included), ``change`` one (``data``
+    holds the keys to set, each replacing the item's value), or ``remove`` one, in a section of the scenario
+    (``units`` or ``terrain``; swerve's ``cards``). Allowed only before the first turn."""
+
+    op: str
+    section: str
+    id: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.op not in EDIT_OPS:
+            raise RangefireError(f"op: must be one of {', '.join(EDIT_OPS)}, got {self.op!r}")
+        if self.op == "remove" and self.data:
+            raise RangefireError("data: a removal takes no data")
+        if self.op != "remove" and not self.data:
+            wanted = "a placement gives the whole item" if self.op == "place" else "a change gives the keys it sets"
+            raise RangefireError(f"data: {wanted}")
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"op": self.op, "section": self.section, "id": self.id}
+        if self.data:
+            out["data"] = dict(self.data)
+        return out
+
+
 @dataclass(frozen=True)
 class MoveCheck:
     """A move (or a mark) checked: the battle after it with its log lines by clause and the distance moved (in
@@ -245,5 +276,5 @@ class MoveCheck:
                 "log": [line.to_dict() for line in self.log]}
 
 
-__all__ = ["DISTANCE_PLACES", "XY", "IllegalMoveError", "Mark", "Move", "MoveCheck", "move_number", "shown_beyond",
-           "square_root", "written_back"]
+__all__ = ["DISTANCE_PLACES", "EDIT_OPS", "XY", "Edit", "IllegalMoveError", "Mark", "Move", "MoveCheck", "move_number",
+           "shown_beyond", "square_root", "written_back"]

@@ -340,6 +340,9 @@ class Ruleset(ABC, Generic[B, P, OutcomeT]):
     move_unit: ClassVar[str | None] = "in"
     #: The states a player sets and clears on its own units in play (:meth:`mark`), none by default.
     markable: ClassVar[tuple[str, ...]] = ()
+    #: The clause under which units and terrain are placed, changed and removed before the first turn
+    #: (:func:`rangefire.rulesets.setup.check_edit`); None for a game without set-up edits.
+    setup_clause: ClassVar[str | None] = None
 
     def check_move(self, battle: B, move: Move) -> MoveCheck:
         """May this move be made? A :class:`MoveCheck` holding the battle after it, its log lines by clause and the

@@ -38,6 +38,7 @@ class ArcaneLegions(Ruleset[Battle, OrderPlan, ArcaneOutcome]):
     title = "Arcane Legions"
     aliases = ("al", "arcane")
     clause_prefix = "AL"
+    setup_clause = "AL-10.3"  # set-up edits before the first turn
     stages = ("attack", "defense", "attack-reroll", "defense-reroll")
     outcome_names = ("hits",)
     event_names = ("critical",)

@@ -62,6 +62,7 @@ class Bushido(Ruleset[Battle, BushidoPlan, BushidoOutcome]):
     title = "Bushido"
     aliases = ("bu",)
     clause_prefix = "BU"
+    setup_clause = "BU-9.3"  # set-up edits before the first turn
     stages = ("attack", "defense", "wound")
     outcome_names = ("wounds", "success_level")
     conditions = MappingProxyType({"success_level": "given a hit"})  # the SL of a hit [BU-6.3]

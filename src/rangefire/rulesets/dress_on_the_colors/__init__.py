@@ -50,6 +50,7 @@ class DressOnTheColors(Ruleset[Battle, VolleyPlan, DressOutcome]):
     title = "Dress on the Colors"
     aliases = ("doc", "dress")
     clause_prefix = "DC"
+    setup_clause = "DC-10.4"  # set-up edits before the first turn
     stages = ("hit", "save", "discipline")
     outcome_names = ("hits", "unsaved_hits", "stands_lost")
     event_names = ("suppression", "disorder")

@@ -109,6 +109,7 @@ class Swerve(Ruleset[Battle, CombatPlan, SwerveOutcome]):
     title = "swerve (card game)"
     aliases = ("swerve-card-game",)
     clause_prefix = "SW"
+    setup_clause = "SW-9.2"  # set-up edits before the first turn
     stages = ("bonus",)
     outcome_names = ("damage",)
     event_names = ("attacker_wins",)
