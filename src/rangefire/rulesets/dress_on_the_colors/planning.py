@@ -19,12 +19,15 @@ from rangefire.core.options import house_note
 from rangefire.geometry import Point
 from rangefire.rulesets.dress_on_the_colors.scenario import Battle, Unit
 from rangefire.rulesets.dress_on_the_colors.table import (
+    GRADE_ORDER,
+    Grade,
     LineOfFire,
     Same,
     Shape,
     band_of,
     cover_between,
     enfilade_between,
+    near_cover_between,
     smoke_between,
     smoke_key,
 )
@@ -101,6 +104,7 @@ class VolleyPlanner:
         enfilade = enfilade_between(Shape(firer, at_start=True), self.ts)
         grade, cover_from, rules_grade = self._cover()
         save = self._save(grade, cover_from, enfilade)
+        self._near_cover(grade)
         enfilade_dice, rules_extra = self._enfilade_dice(enfilade)
         if enfilade:
             save = self._enfilade_save(save, grade)
@@ -162,7 +166,7 @@ class VolleyPlanner:
                                                 f"{edge(beyond)}: no penalty{longer}"))
         self.smoke = smoke
 
-    def _cover(self) -> tuple[str, tuple[str, ...], str]:
+    def _cover(self) -> tuple[Grade, tuple[str, ...], Grade]:
         """The cover grade and the terrain giving it, and the grade at the rules' reach [DC-4.2]."""
         terrain, reach = Same(self.battle.terrain), self.opts.cover_reach
         grade, cover_from = cover_between(self.fs, self.ts, terrain, reach)
@@ -186,6 +190,27 @@ class VolleyPlanner:
                                             + (f": saves on {save}+" if save else ": no save")
                                             + changed(save, RULES.cover_save.at(grade), save_text)))
         return save
+
+    def _near_cover(self, grade: Grade) -> None:
+        """Terrain better than the cover given that the line of fire meets near the target but that gives none,
+        and why: it begins no closer than the reach [DC-4.2], exactly at it [DC-4.4], or is only touched
+        [DC-4.2]."""
+        reach = self.opts.cover_reach
+        house = changed(reach, RULES.cover_reach, edge)
+        for piece in near_cover_between(self.fs, self.ts, Same(self.battle.terrain), reach):
+            if GRADE_ORDER[piece.grade] <= GRADE_ORDER[grade]:
+                continue  # it would not change the save
+            what, where = f"{piece.id} ({piece.grade})", f"{self.target.id} on the line of fire"
+            if piece.touching:
+                self.notes.append(LogLine("DC-4.2", f"the line of fire only touches {what}, {inches(piece.distance2)} "
+                                                    f"from {self.target.id}: touching is not crossing, so it gives "
+                                                    "no cover"))
+            elif piece.distance2 == reach * reach:
+                self.notes.append(LogLine("DC-4.4", f"{what} is exactly {edge(reach)} from {where}: cover needs less "
+                                                    f"than {edge(reach)}{house}"))
+            else:
+                self.notes.append(LogLine("DC-4.2", f"{what} is {inches(piece.distance2)} from {where}: cover needs "
+                                                    f"less than {edge(reach)}{house}"))
 
     def _enfilade_dice(self, enfilade: bool) -> tuple[int, int]:
         """Enfilade's extra to-hit dice, at the battle's values and at the rules' [DC-6.2]: a modifier where

@@ -11,8 +11,8 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Literal
 
-from rangefire.geometry import Box, Frame, Point, Polygon, Segment, arc_meets, rectangle
-from rangefire.geometry.exact import middle_segment, shortest_stretches
+from rangefire.geometry import Box, Contact, Frame, Point, Polygon, Segment, arc_meets, rectangle
+from rangefire.geometry.exact import closest_points, middle_segment, shortest_stretches
 from rangefire.rulesets.dress_on_the_colors.scenario import Bands, Terrain, Unit
 
 Band = Literal["short", "medium", "long"]
@@ -265,6 +265,54 @@ def cover(target: Footprint, lof: LineOfFire, terrain: Sequence[Terrain], reach:
     return best, sources[best]
 
 
+#: How far from the target, in cover reaches, terrain the line of fire meets without giving cover is named in the
+#: plan's notes (a fence just too far out to count, or only touched), so that a player sees why [DC-4.2, DC-4.4]:
+#: a note only, never a verdict. Farther out (the firer's own wall) nobody expects it to cover the target.
+NEAR_REACHES = 2
+
+
+@dataclass(frozen=True)
+class NearCover:
+    """A piece of cover terrain that the line of fire meets near the target but that gives it no cover [DC-4.2,
+    DC-4.4]: ``distance2`` is the squared distance from the target's footprint to where the line first enters it,
+    at least the reach; ``touching`` when the line only touches its boundary (there)."""
+
+    id: str
+    grade: Grade
+    distance2: Fraction
+    touching: bool = False
+
+
+def near_cover(target: Footprint, lof: LineOfFire, terrain: Sequence[Terrain], reach: Fraction) -> list[NearCover]:
+    """The light and heavy pieces the line of fire meets within :data:`NEAR_REACHES` reaches of the target that
+    give no cover (see :func:`cover`): those whose interior it enters no closer than ``reach``, and those it only
+    touches (touching is not crossing [DC-4.2]), in the terrain's order. Compared exactly, as :func:`cover`
+    compares: a point at t along the line from the target (t = 0) is t * |PQ| from its footprint."""
+    if lof.distance2 == 0:
+        return []  # the units touch: the line of fire is a point and crosses nothing
+    out = []
+    towards_firer = Segment(lof.end, lof.start)
+    reach2, near2 = reach * reach, (NEAR_REACHES * reach) ** 2
+    box, near = target.box, float(NEAR_REACHES * reach)
+    for piece in terrain:
+        if piece.kind not in ("light", "heavy") or piece.polygon.is_clearly_apart(box, near):
+            continue  # not cover, or every point of it farther from the target than is asked about
+        if any(piece.polygon.overlaps(s) for s in target.outline):
+            continue
+        inside = piece.polygon.interior_params(towards_firer)
+        if inside:
+            entry2 = inside[0][0] * inside[0][0] * lof.distance2  # the stretches come in order along the line
+            if reach2 <= entry2 <= near2:
+                out.append(NearCover(piece.id, piece.kind, entry2))
+        elif piece.polygon.contact(towards_firer) is Contact.TOUCHING:
+            # where it first touches: on each edge it meets, the point of the line nearest the target
+            touch2 = min((p - towards_firer.a).norm2() for d2, p, _ in (
+                closest_points(towards_firer, e) for e in piece.polygon.edges()) if d2 == 0)
+            if touch2 <= near2:
+                out.append(NearCover(piece.id, piece.kind, touch2, touching=True))
+    return out
+
+
 def is_behind_front_baseline(firer: Unit, target: Footprint) -> bool:
     """Enfilade: every corner of every firer stand, at its start-of-turn position, lies strictly behind the
     line through the target's front edge [DC-6.1]."""
@@ -334,6 +382,13 @@ def cover_between(firer: Shape, target: Shape, terrain: Same, reach: Fraction) -
 
 
 @lru_cache(maxsize=CACHE_SIZE)
+def near_cover_between(firer: Shape, target: Shape, terrain: Same, reach: Fraction) -> tuple[NearCover, ...]:
+    """:func:`near_cover` on the line of fire between the shapes [DC-4.2, DC-4.4]."""
+    return tuple(near_cover(footprint_of(target), line_between(firer, target), terrain.value,  # type: ignore[arg-type]
+                            reach))
+
+
+@lru_cache(maxsize=CACHE_SIZE)
 def enfilade_between(firer_start: Shape, target: Shape) -> bool:
     """:func:`is_behind_front_baseline` with the firer's start-of-turn shape [DC-6.1]."""
     start, front = footprint_of(firer_start), footprint_of(target)
@@ -343,5 +398,5 @@ def enfilade_between(firer_start: Shape, target: Shape) -> bool:
 def clear_caches() -> None:
     """Forget every shared verdict (tests compare a cached verdict with a fresh one)."""
     for cached in (footprint_of, gap2_between, arc_between, range2_within, line_between, smoke_between,
-                   cover_between, enfilade_between):
+                   cover_between, near_cover_between, enfilade_between):
         cached.cache_clear()
