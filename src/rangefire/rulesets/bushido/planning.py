@@ -7,13 +7,26 @@ below 1; each step gives its lines with their clauses.
 
 from __future__ import annotations
 
+import math
+from fractions import Fraction
+
 from rangefire.core import LogLine, Modifier
 from rangefire.core.options import house_note
+from rangefire.geometry import Point
 from rangefire.rulesets.bushido.dice import pools
 from rangefire.rulesets.bushido.lookups import PairByPair
-from rangefire.rulesets.bushido.plan import RULES, BushidoPlan, chart_changes, count, dice_noun, modifier
+from rangefire.rulesets.bushido.plan import RULES, BushidoPlan, chart_changes, count, dice_noun, inches, modifier, ruled
 from rangefire.rulesets.bushido.scenario import Battle, Options, Unit
-from rangefire.rulesets.bushido.table import Nominee, Sight, cover
+from rangefire.rulesets.bushido.table import (
+    NEAR_REACHES,
+    Cover,
+    Nominee,
+    Sight,
+    cover,
+    gap2_to_piece,
+    near_base,
+    obscuring_near,
+)
 
 
 def plan_attack(key: str, battle: Battle, look: PairByPair, shooter: Unit, declared: Unit, target: Unit,
@@ -23,8 +36,10 @@ def plan_attack(key: str, battle: Battle, look: PairByPair, shooter: Unit, decla
     weapon, options = shooter.weapon, battle.options
     assert weapon is not None and shooter.rcp is not None
     band = look.band(shooter, target, weapon)
-    covered, seen, cover_by = cover(battle, shooter, target)
+    found_cover = cover(battle, shooter, target)
+    covered, seen, cover_by = found_cover.covered, found_cover.sight, found_cover.by
     notes = _target_notes(declared, target, band, found, seen)
+    notes += _centre_line_notes(shooter, target, found_cover, options) + _cover_notes(battle, target, found_cover)
     if shooter.attacked and not options.one_attack_per_turn:
         notes.append(LogLine("BU-8.1", f"{shooter.id} has already made a ranged attack this turn: a second is "
                                        f"made {house_note('more', 'one a turn')}"))
@@ -63,6 +78,59 @@ def _target_notes(declared: Unit, target: Unit, band: str | None, found: tuple[N
     elif found:
         notes.append(LogLine("BU-4.2", f"{target.side} may nominate {' or '.join(n.id for n in found)} instead "
                                        f"(choice redirect_to); {target.id} stays the target"))
+    return notes
+
+
+def _at(p: Point) -> str:
+    return f"({float(p.x):.2f}, {float(p.y):.2f})"
+
+
+def _centre_line_notes(shooter: Unit, target: Unit, found: Cover, options: Options) -> list[LogLine]:
+    """Where the line between the centres is blocked but another line gives sight: what blocks it, and that one
+    clear line is enough [BU-2.1]."""
+    centre = found.centre
+    if centre is None or found.sight.line is None or centre.is_clear(options.obscuring_sight):
+        return []
+    limit = options.obscuring_sight
+    what = (f"crosses solid {', '.join(centre.solid)}" if centre.solid else
+            f"runs {centre.obscured:.2f} in through obscuring {', '.join(centre.obscuring)} (more than "
+            f"{inches(limit)}{ruled(inches(limit), inches(RULES.obscuring_sight))})")
+    return [LogLine("BU-2.1", f"the line between the centres {what}, but {shooter.id} sees {target.id} along "
+                              "another: one clear line base to base is enough")]
+
+
+def _beyond(gap: float, reach: Fraction) -> str:
+    """A distance just beyond the reach as a reader measures it (``1.20 in``; ``just over 1 in`` where two
+    decimals would hide the difference)."""
+    shown = f"{gap:.2f}"
+    return f"just over {inches(reach)}" if float(shown) <= reach else f"{shown} in"
+
+
+def _cover_notes(battle: Battle, target: Unit, found: Cover) -> list[LogLine]:
+    """Why obscuring terrain gives no cover: on the line of sight that decides it, it lies farther than the reach
+    from the target's base (named where it lies within ``NEAR_REACHES`` reaches), or that line does not pass through
+    it at all though it lies within the reach; cover needs it within the reach on every line of sight [BU-5.7]."""
+    line = found.denied
+    if line is None:
+        return []
+    reach, disc = battle.options.cover_reach, target.disc
+    near = obscuring_near(battle, disc, NEAR_REACHES * reach)  # farther out nobody expects it to cover
+    if not near:
+        return []
+    within = f"{inches(reach)}{ruled(inches(reach), inches(RULES.cover_reach))}"
+    along = f"the line of sight from {_at(line.segment.a)} to {_at(line.segment.b)}"
+    need = f"cover needs obscuring terrain within {within} of {target.id} on every line of sight"
+    notes = []
+    for piece in near:
+        gap2 = gap2_to_piece(line, piece.id, disc) if piece.id in line.obscuring else None
+        if gap2 is not None:
+            if gap2 > (disc.radius + NEAR_REACHES * reach) ** 2:
+                continue
+            gap = _beyond(math.sqrt(gap2) - float(disc.radius), reach)
+            notes.append(LogLine("BU-5.7", f"{piece.id} is {gap} from {target.id}'s base on {along}: {need}"))
+        elif near_base(piece, disc, reach):
+            notes.append(LogLine("BU-5.7", f"{piece.id} lies within {within} of {target.id}'s base, but {along} "
+                                           f"does not pass through it: {need}"))
     return notes
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from rangefire.core.options import house_note
-from rangefire.geometry import Point, Segment, closest_on_segment
+from rangefire.geometry import Point, Segment, Where, closest_on_segment
 from rangefire.geometry.discs import ZONE_TOLERANCE, Disc, Line, Piece, Seen, first_clear, lines_between, seen_on
 from rangefire.geometry.pairs import first_clear_all, within_all
 from rangefire.rulesets.bushido.scenario import Battle, Options, Unit, Weapon
@@ -176,7 +176,27 @@ def band(shooter: Unit, target: Unit, weapon: Weapon) -> str | None:
     return None
 
 
-def cover(battle: Battle, shooter: Unit, target: Unit) -> tuple[bool, Sight, tuple[str, ...]]:
+#: How far from the target's base, in cover reaches, obscuring terrain on the line of sight that decides there is
+#: no cover is named in the plan's notes, so that a player sees why it gives none [BU-5.7]: a note only, never a
+#: verdict. Farther out (woods the shooter stands in) nobody expects it to cover the target.
+NEAR_REACHES = 2
+
+
+@dataclass(frozen=True)
+class Cover:
+    """Whether the target is in cover [BU-5.7], and what shows it: ``sight`` (the first clear line, or what
+    blocks them all), ``by`` the pieces giving the cover on the first clear line, ``denied`` the clear line that
+    passes through no obscuring terrain within the reach of the target's base (so no cover; None in cover),
+    ``centre`` the line between the centres (judged first; None where none was judged)."""
+
+    covered: bool
+    sight: Sight
+    by: tuple[str, ...] = ()
+    denied: Line | None = None
+    centre: Line | None = None
+
+
+def cover(battle: Battle, shooter: Unit, target: Unit) -> Cover:
     """Whether the target is in cover [BU-5.7]: every segment that gives LoS passes through obscuring terrain
     within the cover reach (1 in by the rules) of its base; with the sight found and the pieces that give the
     cover on the first such segment. With no segment giving LoS (possible only after a redirection) that holds
@@ -190,9 +210,47 @@ def cover(battle: Battle, shooter: Unit, target: Unit) -> tuple[bool, Sight, tup
             continue
         first = first or line
         if not line.is_obscured_near(target.disc, reach):
-            return False, _as_sight(seen_on(first, judged), limit), ()
+            return Cover(False, _as_sight(seen_on(first, judged), limit), (), line, judged[0])
     near = first.pieces_near(target.disc, reach) if first is not None else ()
-    return True, _as_sight(seen_on(first, judged), limit), near
+    return Cover(True, _as_sight(seen_on(first, judged), limit), near, None, judged[0] if judged else None)
+
+
+def gap2_to_piece(line: Line, pid: str, disc: Disc) -> Fraction | None:
+    """The squared distance from the centre of ``disc`` to the nearest point of ``line`` inside obscuring piece
+    ``pid`` (its interior, or a shared edge it covers with another [BU-2.6]); None where the line is not in it."""
+    stretches = [(t0, t1) for t0, t1, pids in line.seams if pid in pids]
+    for other, polygon in zip(line.obscuring, line.crossed, strict=True):
+        if other == pid:
+            stretches += polygon.interior_params(line.segment)
+    gaps = [(closest_on_segment(disc.centre, Segment(line.segment.at(t0), line.segment.at(t1))) - disc.centre).norm2()
+            for t0, t1 in stretches]
+    return min(gaps, default=None)
+
+
+def near_base(piece: Piece, disc: Disc, reach: Fraction) -> bool:
+    """Whether some point of the piece lies within ``reach`` of the base's edge (exact; floats only skip what
+    is clearly farther)."""
+    r = disc.radius + reach
+    centre = disc.centre
+    if piece.polygon.float_gap(Segment(centre, centre)) > float(r) + 1e-6:
+        return False
+    if piece.polygon.locate(centre) is not Where.OUTSIDE:
+        return True
+    return any((closest_on_segment(centre, edge) - centre).norm2() <= r * r for edge in piece.polygon.edges())
+
+
+def obscuring_near(battle: Battle, disc: Disc, reach: Fraction) -> list[Piece]:
+    """The obscuring pieces whose bounding boxes are not clearly (by more than the floats' rounding) farther than
+    ``reach`` from the base's edge, in the terrain's order: a filter only, every other piece lies farther."""
+    cx, cy = float(disc.centre.x), float(disc.centre.y)
+    bound = float(disc.radius + reach) + 1e-6
+    out = []
+    for t in battle.terrain:
+        if t.kind == "obscuring":
+            x0, y0, x1, y1 = t.polygon.float_box
+            if math.hypot(max(x0 - cx, cx - x1, 0.0), max(y0 - cy, cy - y1, 0.0)) <= bound:
+                out.append(Piece(t.id, t.kind, t.polygon))
+    return out
 
 
 @dataclass(frozen=True)
@@ -255,5 +313,5 @@ def nominees(battle: Battle, shooter: Unit, target: Unit) -> list[Nominee]:
     return found
 
 
-__all__ = ["Nominee", "Sight", "band", "bands", "cover", "crossing", "in_contact", "in_zone",
-           "nominees", "sight", "sights"]
+__all__ = ["NEAR_REACHES", "Cover", "Nominee", "Sight", "band", "bands", "cover", "crossing", "gap2_to_piece",
+           "in_contact", "in_zone", "near_base", "nominees", "obscuring_near", "sight", "sights"]
