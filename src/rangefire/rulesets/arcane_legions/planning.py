@@ -8,6 +8,7 @@ then says in the plan's notes how the order was made, each line with its clause.
 from __future__ import annotations
 
 from rangefire.core import Attack, LogLine, Modifier, Refusal
+from rangefire.geometry import Segment
 from rangefire.rulesets.arcane_legions.orders import (
     RULES,
     OrderPlan,
@@ -20,7 +21,7 @@ from rangefire.rulesets.arcane_legions.orders import (
 )
 from rangefire.rulesets.arcane_legions.scenario import SIDE_NAMES, Battle, Options, Unit
 from rangefire.rulesets.arcane_legions.sides import Sides, choose_sides
-from rangefire.rulesets.arcane_legions.table import is_adjacent, nearby
+from rangefire.rulesets.arcane_legions.table import is_adjacent, near_misses, nearby
 
 
 class OrderPlanner:
@@ -131,6 +132,19 @@ class OrderPlanner:
                                  f"line of sight {seen.verdict}"
                                  + (f" by {', '.join(seen.hindered_by)}" if seen.hindered_by else "")
                                  + (f"; touching {', '.join(seen.touching)}" if seen.touching else "")))
+            notes += self._near_sight(found)
+        return notes
+
+    def _near_sight(self, found: Sides) -> list[LogLine]:
+        """Blocking or hindering terrain the line of sight passes near but does not meet, and so neither blocks
+        nor hinders it [AL-4.2, AL-4.3]."""
+        notes = []
+        for pid, kind, d2 in near_misses(Segment(found.from_notch, found.to_notch), self.battle.terrain):
+            gap = f"{float(d2) ** 0.5:.2f}"
+            gap = "less than 0.01 steps" if gap == "0.00" else f"{gap} steps"
+            verb, clause = ("block", "AL-4.2") if kind == "blocking" else ("hinder", "AL-4.3")
+            notes.append(LogLine(clause, f"{pid} ({kind}) is {gap} from the line of sight, which does not pass "
+                                         f"through it: it does not {verb}"))
         return notes
 
     @property

@@ -266,3 +266,25 @@ def sight(segment: Segment, others: Sequence[Unit], terrain: Sequence[Terrain], 
             if touching_hinders:
                 hindered.append(pid)
     return Sight(tuple(blocked), tuple(hindered), tuple(touched))
+
+
+#: How near (in steps) the line of sight may pass a piece of blocking or hindering terrain without meeting it for
+#: the plan to name the piece, so that a player sees why it neither blocks nor hinders [AL-4.2, AL-4.3]: a note
+#: only, never a verdict (one step: the side of a sortie base).
+NEAR_STEPS = Fraction(1)
+
+
+def near_misses(segment: Segment, terrain: Sequence[Terrain],
+                within: Fraction = NEAR_STEPS) -> list[tuple[str, str, Fraction]]:
+    """The blocking and hindering pieces the line of sight neither passes through nor touches but comes within
+    ``within`` of, each ``(id, kind, squared distance)``, in the terrain's order [AL-4.2 to AL-4.4]. Exact;
+    floats only skip the pieces clearly farther."""
+    around = Box.around(segment.a, segment.b)
+    out: list[tuple[str, str, Fraction]] = []
+    for piece in terrain:
+        if piece.kind not in ("blocking", "hindering") or piece.polygon.is_clearly_apart(around, float(within)):
+            continue
+        d2 = piece.polygon.closest(segment)[0]
+        if 0 < d2 <= within * within:  # 0: it meets the line (crossed or touched), said as such
+            out.append((piece.id, piece.kind, d2))
+    return out
