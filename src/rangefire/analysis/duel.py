@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from rangefire.core import Attack, LimitError, RangefireError, Refusal, Ruleset, UnknownUnitError, fraction_str
+from rangefire.core import Attack, LimitError, LogLine, RangefireError, Refusal, Ruleset, UnknownUnitError, fraction_str
 from rangefire.core.types import FORMAT
 
 #: The most turns a duel is played for.
@@ -67,7 +67,9 @@ class DuelResult:
     ``winner`` by role ("a", "b", "neither": no unit destroyed within the turn limit), ``turns`` the turns played
     until the end (a turn is both units' fire; a duel ends in the turn its loser is destroyed), ``left`` for each
     role the distribution of what is left of it at the end (:attr:`left_name`: 0 is destroyed). ``refusals``
-    holds, for each role, why it could not fire at the start (empty where it could).
+    holds, for each role, why it could not fire at the start (empty where it could); ``notes``, for each role,
+    what the duel's model makes of that, with the clause (a unit whose target the rules choose, and choose a third
+    unit, does not fire).
     """
 
     ruleset: str
@@ -79,6 +81,7 @@ class DuelResult:
     turns: Mapping[int, Fraction]
     left: Mapping[str, Mapping[int, Fraction]]
     refusals: Mapping[str, tuple[Refusal, ...]] = field(default_factory=dict)
+    notes: Mapping[str, tuple[LogLine, ...]] = field(default_factory=dict)
     states: int = 0
     exact: bool = True
 
@@ -108,6 +111,7 @@ class DuelResult:
                             "mean": fraction_str(self.mean_left(role))} for role in ROLES},
             "refusals": {role: [{"clause": r.clause, "reason": r.reason} for r in self.refusals.get(role, ())]
                          for role in ROLES},
+            "notes": {role: [n.to_dict() for n in self.notes.get(role, ())] for role in ROLES},
         }
 
 
@@ -240,6 +244,27 @@ def _refusals(ruleset: Ruleset[Any, Any, Any], battle: Any, a: str, b: str) -> d
     return {"a": tuple(first), "b": tuple(second)}
 
 
+def _notes(ruleset: Ruleset[Any, Any, Any], battle: Any, a: str, b: str,
+           refusals: Mapping[str, tuple[Refusal, ...]]) -> dict[str, tuple[LogLine, ...]]:
+    """For each role refused at the start in a game whose rules choose the target (``Ruleset.chooses_target``):
+    where they choose a third unit, the unit does not fire in the duel (the third unit takes no part, and nothing
+    moves), said with that clause. Its target is chosen again before every attack, so only what changes its own
+    footprint (Dress on the Colors: stands lost) could change that."""
+    notes: dict[str, tuple[LogLine, ...]] = {}
+    clause = ruleset.chooses_target
+    start = ruleset.duel_begin(battle, a)
+    for role, shooter, other in (("a", a, b), ("b", b, a)):
+        if clause is None or not any(r.clause == clause for r in refusals.get(role, ())):
+            continue
+        state = start if role == "a" else ruleset.duel_pass(start, b)
+        plan = ruleset.check(state, ruleset.attack(shooter)).plan  # the target the rules choose
+        if plan is not None and plan.target not in (shooter, other):
+            notes[role] = (LogLine(clause, f"{shooter} does not fire in this duel: the rules choose its target, and "
+                                           f"choose {plan.target}, not {other}; {plan.target} takes no part and "
+                                           "nothing moves (only its own losses could change the rules' choice)"),)
+    return notes
+
+
 def duel(ruleset: Ruleset[Any, Any, Any], battle: Any, a: str, b: str, turns: int = 10,
          max_states: int = MAX_STATES, max_weighed: int = MAX_WEIGHED) -> DuelResult:
     """The exact duel of ``a`` (firing first) and ``b`` over at most ``turns`` turns (an absorbing Markov chain).
@@ -253,10 +278,11 @@ def duel(ruleset: Ruleset[Any, Any, Any], battle: Any, a: str, b: str, turns: in
 
     winner, taken, left, visited = _walk(ruleset, battle, a, b, turns, step, Fraction(1), max_states,
                                            max_weighed)
+    refusals = _refusals(ruleset, battle, a, b)
     return DuelResult(ruleset=ruleset.key, a=a, b=b, turn_limit=turns, left_name=ruleset.duel_left_name,
                       winner=winner, turns=dict(sorted(taken.items())),
                       left={r: dict(sorted(d.items())) for r, d in left.items()},
-                      refusals=_refusals(ruleset, battle, a, b), states=visited)
+                      refusals=refusals, notes=_notes(ruleset, battle, a, b, refusals), states=visited)
 
 
 def sample_duel(ruleset: Ruleset[Any, Any, Any], battle: Any, a: str, b: str, turns: int = 10,

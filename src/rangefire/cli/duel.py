@@ -51,9 +51,12 @@ def duel(
     settings: SetOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """A and B exchange fire turn by turn (A first), casualties, disorder, markers and ammunition carried over,
+    """A and B exchange fire turn by turn, A first, casualties, disorder, markers and ammunition carried over,
     until one is destroyed or the turn limit: the exact odds of the winner, of the turns taken and of what is
-    left of each."""
+    left of each. Only A and B fire, and nothing moves or rallies; an attack the rules refuse does nothing (a
+    Dress on the Colors unit whose target the rules choose to be a third unit does not fire [DC-2.3]). In swerve
+    the revealed card stays on top of its deck [SW-4.2], so where a deck's order is unknown its first reveal
+    decides every later combat."""
     from rangefire.analysis.duel import MAX_SAMPLES, MAX_TURNS, sample_duel
     from rangefire.analysis.duel import duel as exact_duel
 
@@ -142,6 +145,8 @@ def render_duel(result: DuelResult, estimate: DuelEstimate | None) -> None:
         for refusal in result.refusals.get(role, ()):
             other = result.b if role == "a" else result.a
             out.print(line(refusal.clause, f"{result.unit(role)} cannot fire at {other}: {refusal.reason}"))
+        for note in result.notes.get(role, ()):
+            out.print(line(note.clause, note.text))
     if result.refusals.get("a") and result.refusals.get("b") and result.winner["neither"] == 1:
         out.print(text("neither unit can fire at the other: no unit is destroyed (neither wins)"))
 
