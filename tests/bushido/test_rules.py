@@ -197,10 +197,10 @@ def test_base_contact_bu_2_3():
 
 # -- BU-3 who may shoot, and at whom -------------------------------------------------------------------------
 def test_only_a_model_with_an_rcp_bu_3_1():
-    """BU-3.1: no RCP, no ranged attack; and only the active side's models shoot."""
+    """BU-3.1: no RCP, no ranged attack; and only the active side's models shoot, refused under BU-8.3."""
     refused = check(battle(S(rcp=None), T()))
     assert clauses(refused) == ["BU-3.1"] and "no RCP" in refused.refusals[0].reason
-    assert clauses(check(battle(S(), T(), active_side="ito"))) == ["BU-3.1"]
+    assert clauses(check(battle(S(), T(), active_side="ito"))) == ["BU-8.3"]
     assert check(battle(S(), T(), active_side="prefecture")).is_legal
 
 
