@@ -1,8 +1,8 @@
 """Bushido's house rules as data: every number of its tables an option with the rules' value as default
 (BU-2.1 obscuring limit, BU-2.2 zone of control, BU-5.1 defense dice by band, BU-5.3/BU-5.4 modifiers, BU-5.7 cover
-reach, BU-6.2 supporting dice, BU-6.3 ties, BU-7.2 wound chart, BU-8.1 one attack a turn); each changes exactly
-what its clause governs, is named beside the rules' value, is refused with its path when bad, and is written back
-with the battle.
+reach, BU-6.2 supporting dice, BU-6.3 ties, BU-7.2 wound chart, BU-8.1 one attack a turn, BU-9.2 the allowance of a
+move); each changes exactly what its clause governs, is named beside the rules' value, is refused with its path when
+bad, and is written back with the battle.
 
 The set-up of tests/bushido/test_rules.py: shooter S (30 mm, RCP 3, a bow 6/12/18) at the origin, target T
 (40 mm) ``edge`` inches up the table.
@@ -19,6 +19,7 @@ import pytest
 import yaml
 
 from rangefire.core import Attack
+from rangefire.core.moves import Move
 from rangefire.core.options import house_rules, option_rows
 from rangefire.rulesets import battle_from_mapping, load_battle
 from rangefire.rulesets.bushido.scenario import Options
@@ -58,6 +59,7 @@ RULES: dict[str, tuple[Any, str]] = {
     **{f"options.wound_chart.roll_{roll}.sl_{sl}": (wounds, "BU-7.2")  # the chart's entry
        for roll, row in CHART.items() for sl, wounds in enumerate(row)},
     "options.one_attack_per_turn": (True, "BU-8.1"),  # option one_attack_per_turn = true
+    "options.max_move": ("none", "BU-9.2"),  # these rules set no allowance (option max_move, default none)
 }
 
 
@@ -74,7 +76,8 @@ def test_the_chart_read_from_the_rules_text_has_ten_rows_of_seven():
 
 # -- (b) a changed option changes exactly what its clause governs -------------------------------------------
 #: What an attack comes to, by what governs it: the verdict (BU-3, BU-8.1), the pools (BU-5), cover (BU-5.7),
-#: sight (BU-2.1), the band (BU-5.1), the zones S stands in (BU-2.2), and the odds (BU-6, BU-7.2).
+#: sight (BU-2.1), the band (BU-5.1), the zones S stands in (BU-2.2), and the odds (BU-6, BU-7.2); and whether S may
+#: move 3 in down the table (BU-9.2).
 ODDS = {"hit", "sl", "wounds"}
 PLAN = {"attack_pool", "defense_pool", "in_cover"} | ODDS
 
@@ -88,6 +91,7 @@ def observe(data: dict[str, Any]) -> dict[str, Any]:
         "sight": sight(b, s, t).is_clear,
         "band": band(s, t, s.weapon),
         "zone": tuple(in_zone(b, u, s) for u in b.units if u.side != s.side),
+        "move": BU.check_move(b, Move("S", by=(Fraction(0), Fraction(-3)))).is_legal,
     }
     plan = checked.plan
     if plan is None:
@@ -141,6 +145,7 @@ CASES: dict[str, Case] = {
                                                     {"wounds"})
        for roll, row in CHART.items() for sl, n in enumerate(row)},
     "options.one_attack_per_turn": (scenario(S(attacked=True), T(8)), False, {"verdict"} | PLAN),
+    "options.max_move": (scenario(S(), T(8)), 2, {"move"}),
 }
 
 

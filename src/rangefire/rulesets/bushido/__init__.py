@@ -26,6 +26,7 @@ from rangefire.core import (
     Resolution,
     Ruleset,
 )
+from rangefire.core.moves import Mark, Move, MoveCheck
 from rangefire.core.options import house_note
 from rangefire.core.ruleset import check_turn_number
 from rangefire.dice import Dist
@@ -37,6 +38,7 @@ from rangefire.rulesets.bushido.dice import (
     wounds_for,
 )
 from rangefire.rulesets.bushido.lookups import PairByPair, Screened
+from rangefire.rulesets.bushido.moves import check_mark, check_move
 from rangefire.rulesets.bushido.plan import (
     RULES,
     BushidoOutcome,
@@ -120,6 +122,15 @@ class Bushido(Ruleset[Battle, BushidoPlan, BushidoOutcome]):
         log.append(LogLine("BU-8.2", f"turn {number} ends; turn {number + 1} begins{stays}"))
         after = battle.model_copy(update={"units": tuple(units), "turn": Turn(number=number + 1, order=order)})
         return after, log
+
+    # -- moves and states a player sets [BU-9]: rangefire.rulesets.bushido.moves ----------------------------
+    markable = ("will_move", "aimed", "prone")  # BU-9.1
+
+    def _move(self, battle: Battle, move: Move) -> MoveCheck:
+        return check_move(battle, move)  # BU-9.1, BU-9.2
+
+    def _mark(self, battle: Battle, mark: Mark) -> MoveCheck:
+        return check_mark(battle, mark)  # BU-9.1
 
     # -- duels: played by rangefire.rulesets.bushido.duel --------------------
     duel_module = "rangefire.rulesets.bushido.duel"

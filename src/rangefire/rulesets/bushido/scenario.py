@@ -12,7 +12,7 @@ from pydantic import Field, model_validator
 from rangefire.core.numbers import parse_exact
 from rangefire.core.options import OptionsModel, option
 from rangefire.geometry.discs import Disc
-from rangefire.scenario import XY, Exact, Id, Model, PolygonField, duplicate_ids, find_by_id
+from rangefire.scenario import XY, Exact, Id, Model, PolygonField, Table, duplicate_ids, find_by_id
 from rangefire.scenario.order import Order, order_problems, with_order
 
 KEY = "bushido"
@@ -126,7 +126,7 @@ class WoundChart(OptionsModel):
 
 
 class Options(OptionsModel):
-    """The game's numbers and rulings, with the rules' values as defaults [BU-1.4 to BU-8.1]."""
+    """The game's numbers and rulings, with the rules' values as defaults [BU-1.4 to BU-9.2]."""
 
     obscuring_sight: Reach = option(
         Fraction(3), "BU-2.1", "inches of obscuring terrain a model sees into or through (more blocks sight)")
@@ -143,6 +143,8 @@ class Options(OptionsModel):
         True, "BU-6.3", "equal results and equal dice remaining: the attacker wins at SL 0 (false: the defender)")
     wound_chart: WoundChart = option(WoundChart(), "BU-7.2", "the wound chart: wounds by roll and SL")
     one_attack_per_turn: bool = option(True, "BU-8.1", "a model makes at most one ranged attack a turn")
+    max_move: Literal["none"] | Inches = option(
+        "none", "BU-9.2", "most inches a move may take a model (base centre to base centre), or none for no allowance")
 
     @property
     def cap(self) -> int | None:
@@ -245,6 +247,8 @@ class Battle(Model):
     active_side: Side | None = None
     terrain: Annotated[tuple[Terrain, ...], Field(max_length=MAX_TERRAIN)] = ()
     units: Annotated[tuple[Unit, ...], Field(max_length=MAX_MODELS)]
+    #: The table's size, where given: a move off it is refused [BU-9.2].
+    table: Table | None = None
 
     @model_validator(mode="before")
     @classmethod
