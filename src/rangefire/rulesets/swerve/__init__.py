@@ -30,9 +30,11 @@ from rangefire.core import (
     Resolution,
     Ruleset,
 )
+from rangefire.core.moves import Move, MoveCheck
 from rangefire.core.options import house_note
 from rangefire.dice import Dist
 from rangefire.rulesets.swerve.combat import RULES, Action, Combat, State, not_in_play, timings_text
+from rangefire.rulesets.swerve.moves import check_move
 from rangefire.rulesets.swerve.scenario import KEY, Battle, Card, Options, Turn, cross_problems
 
 __all__ = ["Action", "Battle", "Combat", "CombatPlan", "Swerve", "SwerveOutcome"]
@@ -155,6 +157,12 @@ class Swerve(Ruleset[Battle, CombatPlan, SwerveOutcome]):
         log.append(LogLine("SW-8.1", f"{following}'s turn starts: {done}"))
         after = battle.model_copy(update={"cards": cards, "turn": Turn(number=number, side=following)})
         return after, log
+
+    # -- moves [SW-9.1]: rangefire.rulesets.swerve.moves; a card is at a mission, nothing is measured ---------
+    move_unit = None
+
+    def _move(self, battle: Battle, move: Move) -> MoveCheck:
+        return check_move(battle, move)  # SW-9.1
 
     # -- duels: played by rangefire.rulesets.swerve.duel --------------------
     duel_module = "rangefire.rulesets.swerve.duel"
