@@ -110,7 +110,7 @@ def test_a_recorded_order_is_kept_over_the_units_dc_9_4():
     """DC-9.4: an order written in the file is the one played, whatever the order of the units."""
     battle = read(dc(dc_unit("b1", "blue", (0, 0)), dc_unit("g1", "grey", (0, 10), 180),
                      turn={"number": 2, "side": "grey", "order": ["grey", "blue"]}))
-    after, log = DC.end_turn(battle)
+    after, _log = DC.end_turn(battle)
     assert (after.turn.number, after.turn.side) == (2, "blue")
     assert DC.end_turn(after)[0].turn.model_dump() == {"number": 3, "side": "grey", "order": ("grey", "blue")}
 
@@ -182,7 +182,7 @@ def test_dc_a_side_wiped_out_in_its_own_turn_passes_to_the_next_without_a_new_tu
     path = tmp_path / "after.yaml"
     write_scenario(path, data)
     battle = read(data)
-    passed, log = DC.end_turn(battle)
+    passed, _log = DC.end_turn(battle)
     assert (passed.turn.number, passed.turn.side) == (1, "green")
     proc = run("end-turn", path, "--out", tmp_path / "next.yaml", "--json")
     assert proc.returncode == 0, proc.stderr

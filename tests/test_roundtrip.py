@@ -26,8 +26,8 @@ from rangefire.core import Attack, SeededSource
 from rangefire.rulesets import load_battle
 from rangefire.scenario import files as files_module
 from rangefire.scenario import read_scenario, write_scenario
-from rangefire.scenario.parsing import parse_yaml_nodes
 from rangefire.scenario.order import as_if_unrecorded
+from rangefire.scenario.parsing import parse_yaml_nodes
 from rangefire.scenario.rewrite import MISSING, edit_yaml, merge
 
 DC_COMMENTED = """\
