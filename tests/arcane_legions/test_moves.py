@@ -94,13 +94,17 @@ def test_a_move_of_another_sides_unit_is_refused_al_10_1():
     assert move(game(turn={"number": 1, "side": "blue"}), "T", by=(0, 1)).is_legal
 
 
-def test_before_the_first_turn_moves_are_refused_the_table_is_set_up_al_10_3():
-    """AL-10.3: with no side to act (set-up) no unit moves: units are placed by set-up edits."""
+def test_before_a_side_to_act_is_recorded_any_side_moves_and_the_log_says_so_al_10_3():
+    """AL-10.3 (with AL-9.1): with no side to act recorded nothing limits whose unit moves; the log says so under
+    AL-10.3. Once a turn is recorded, only that side's units move (AL-10.1)."""
     battle = game(turn=None)
     assert AL.side_to_act(battle) is None
-    [(clause, reason)] = refusals(move(battle, by=(0, 1)))
-    assert clause == "AL-10.3" and "set-up edits" in reason
-    assert move(AL.end_turn(battle)[0], "T", by=(0, 1)).is_legal  # red's turn ended: blue's begins
+    checked = move(battle, by=(0, 1))
+    assert checked.is_legal and checked.log[0].clause == "AL-10.3"
+    assert "nothing limits which side's units move" in checked.log[0].text
+    started = AL.end_turn(battle)[0]  # red's turn ended: blue's begins
+    assert move(started, "T", by=(0, 1)).is_legal
+    assert [c for c, _ in refusals(move(started, by=(0, 1)))] == ["AL-10.1"]
 
 
 def test_bases_may_touch_but_not_overlap_al_10_1_al_1_1():

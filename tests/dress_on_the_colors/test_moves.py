@@ -138,14 +138,19 @@ def test_a_move_of_another_sides_unit_is_refused_dc_10_1():
     assert move(game(turn={"number": 1, "side": "grey"}), "T", by=(0, 1)).is_legal
 
 
-def test_before_the_first_turn_moves_are_refused_the_table_is_set_up_dc_10_4():
-    """DC-10.4: with no side to act (set-up) no unit moves: units are placed by set-up edits."""
+def test_before_a_side_to_act_is_recorded_any_side_moves_and_the_log_says_so_dc_10_4():
+    """DC-10.4 (with DC-9.2): with no side to act recorded nothing limits whose unit moves, as nothing limits who
+    fires; the log says so under DC-10.4. Once a turn is recorded, only that side's units move (DC-10.1)."""
     battle = game(turn=None)
     assert DOC.side_to_act(battle) is None
     for uid in ("F", "T"):
-        [(clause, reason)] = refusals(move(battle, uid, by=(0, 1)))
-        assert clause == "DC-10.4" and "set-up edits" in reason and "turn.side" in reason
-    assert move(DOC.end_turn(battle)[0], "T", by=(0, 1)).is_legal  # once a turn is recorded
+        checked = move(battle, uid, by=(0, 1))
+        assert checked.is_legal and checked.log[0].clause == "DC-10.4"
+        assert "no side to act is recorded: nothing limits which side's units move" in checked.log[0].text
+    started = DOC.end_turn(battle)[0]
+    assert move(started, "T", by=(0, 1)).is_legal
+    assert [c for c, _ in refusals(move(started, "F", by=(0, 1)))] == ["DC-10.1"]
+    assert all(line.clause != "DC-10.4" for line in move(started, "T", by=(0, 1)).log)
 
 
 # -- DC-10.2: stands may touch, not overlap; engaged units; terrain; the table's edge -----------------------

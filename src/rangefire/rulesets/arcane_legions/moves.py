@@ -55,18 +55,23 @@ def wanted(unit: Unit, move: Move) -> dict[str, object]:
 
 
 def turn_refusals(battle: Battle, unit: Unit) -> list[Refusal]:
-    """Only the side whose turn it is moves its units [AL-10.1]; before the first turn (no side to act) the table
-    is set up by set-up edits, not by moves [AL-10.3]."""
+    """Only the side whose turn it is moves its units [AL-10.1]. Before a side to act is recorded nothing limits
+    whose unit moves, as nothing limits who fires then [AL-10.3] (the log says so: :func:`no_side_note`)."""
     side = battle.turn.side if battle.turn is not None else None
-    if side is None:
-        return [Refusal("AL-10.3", "no turn has begun (the battle records no side to act): before the first turn "
-                                   "units are placed by set-up edits, not moved; a move needs the side whose "
-                                   "turn it is (turn.side)")]
-    if unit.side != side:
+    if side is not None and unit.side != side:
         number = battle.turn.number if battle.turn is not None else 1
         return [Refusal("AL-10.1", f"it is {side}'s turn ({number}); only its units move, and {unit.id} is on "
                                    f"{unit.side}'s side")]
     return []
+
+
+def no_side_note(battle: Battle, unit: Unit) -> list[LogLine]:
+    """Where no side to act is recorded (set-up, or a battle that keeps no turns yet), the log says that nothing
+    limited whose unit moved [AL-10.3]."""
+    if battle.turn is not None and battle.turn.side is not None:
+        return []
+    return [LogLine("AL-10.3", "no side to act is recorded: nothing limits which side's units move "
+                                f"({unit.id} is one of {unit.side}'s)")]
 
 
 def overlapped(battle: Battle, unit: Unit, placed: Polygon) -> tuple[list[str], list[str]]:
@@ -121,6 +126,7 @@ def _log(battle: Battle, unit: Unit, moved: Unit, distance: Fraction) -> list[Lo
     player = battle.players.get(unit.side)
     points = f" ({unit.side} keeps {player.order_points})" if player is not None else ""
     return [
+        *no_side_note(battle, unit),
         LogLine("AL-10.1", f"{unit.id} moves: " + ("; ".join(changes) if changes else
                                                  "it stands where it stood, as it faced")),
         LogLine("AL-10.2", f"moved {shown_steps(distance)} between base centres"

@@ -69,18 +69,23 @@ def wanted(unit: Unit, move: Move) -> dict[str, object]:
 
 # -- the rules ----------------------------------------------------------------------------------------
 def turn_refusals(battle: Battle, unit: Unit) -> list[Refusal]:
-    """Only the side whose turn it is moves its units [DC-10.1]; before the first turn (no side to act) the table
-    is set up by set-up edits, not by moves [DC-10.4]."""
+    """Only the side whose turn it is moves its units [DC-10.1]. Before a side to act is recorded nothing limits
+    whose unit moves, as nothing limits who fires then [DC-10.4] (the log says so: :func:`no_side_note`)."""
     side = battle.turn.side if battle.turn is not None else None
-    if side is None:
-        return [Refusal("DC-10.4", "no turn has begun (the battle records no side to act): before the first turn "
-                                   "units are placed by set-up edits, not moved; a move needs the side whose "
-                                   "turn it is (turn.side)")]
-    if unit.side != side:
+    if side is not None and unit.side != side:
         number = battle.turn.number if battle.turn is not None else 1
         return [Refusal("DC-10.1", f"it is {side}'s turn ({number}); only its units move, and {unit.id} is on "
                                    f"{unit.side}'s side")]
     return []
+
+
+def no_side_note(battle: Battle, unit: Unit) -> list[LogLine]:
+    """Where no side to act is recorded (set-up, or a battle that keeps no turns yet), the log says that nothing
+    limited whose unit moved [DC-10.4]."""
+    if battle.turn is not None and battle.turn.side is not None:
+        return []
+    return [LogLine("DC-10.4", "no side to act is recorded: nothing limits which side's units move "
+                                f"({unit.id} is one of {unit.side}'s)")]
 
 
 def overlapped(battle: Battle, unit: Unit, placed: Footprint) -> list[str]:
@@ -178,8 +183,9 @@ def _log(battle: Battle, unit: Unit, moved: Unit, placed: Footprint, distance: F
         ("position", shown_xy(unit.position), shown_xy(moved.position), unit.position != moved.position),
         ("facing", f"{dump_exact(unit.facing)}°", f"{dump_exact(moved.facing)}°", unit.facing != moved.facing),
         ("formation", unit.formation, moved.formation, unit.formation != moved.formation)) if differs]
-    log = [LogLine("DC-10.1", f"{unit.id} moves: " + ("; ".join(changes) if changes else
-                                                    "it stands where it stood, as it faced"))]
+    log = no_side_note(battle, unit)
+    log.append(LogLine("DC-10.1", f"{unit.id} moves: " + ("; ".join(changes) if changes else
+                                                        "it stands where it stood, as it faced")))
     limit = battle.options.max_move
     log.append(LogLine("DC-10.3", f"moved {shown_inches(distance)}, the farthest any corner of its stands travelled"
                                   + (f" (max_move {dump_exact(limit)} in)" if limit is not None else "")))
