@@ -163,7 +163,7 @@ def test_the_activation_passes_and_the_turn_ends_after_the_last_side_bu_8_2():
     assert start.active_side == "east"  # no active side recorded: the duel begins with A's [BU-8.2]
     shot = next(after for _, after in BU.exchanges(start, Attack("A", "B")) if after.unit("B").wounds.marked)
     mid = BU.duel_pass(shot, "B")
-    assert mid.active_side == "west" and mid.turn is None and mid.unit("A").states == ("aimed",)
+    assert mid.active_side == "west" and mid.turn.number == 1 and mid.unit("A").states == ("aimed",)
     assert mid.unit("A").attacked  # one ranged attack a turn [BU-8.1]
     back = BU.duel_pass(mid, "A")
     assert back.active_side == "east" and back.turn.number == 2
