@@ -78,11 +78,13 @@ def test_a_logged_turn_replays_to_the_battle_written_by_out_dc_9_1_dc_9_2_dc_9_3
     lines = log.read_text().splitlines()
     assert [json.loads(x)["action"] for x in lines] == ["attack", "attack", "end-turn", "attack", "attack"]
     first = json.loads(lines[0])
-    assert set(first) == {"format", "action", "ruleset", "attacker", "target", "choices", "dice", "outcome", "log"}
+    assert set(first) == {"format", "action", "ruleset", "attacker", "target", "choices", "dice", "outcome", "log",
+                          "battle_before", "battle_after"}  # the digests of the battle played on and after
     assert first["format"] == 1 and first["ruleset"] == "dress-on-the-colors" and first["dice"]["hit"]
     assert all(set(entry) == {"clause", "text"} for entry in first["log"])
-    assert json.loads(lines[2]) == {"format": 1, "action": "end-turn", "activation": False,
-                                    "log": json.loads(lines[2])["log"]}
+    third = json.loads(lines[2])
+    assert third == {"format": 1, "action": "end-turn", "activation": False, "log": third["log"],
+                     "battle_before": json.loads(lines[1])["battle_after"], "battle_after": third["battle_after"]}
     data = replay_equals_out(tmp_path, scenario, log, out)
     assert [s["line"] for s in data["steps"]] == [1, 2, 3, 4, 5]
     assert data["side_to_act"] == "confederate" and data["battle"]["turn"] == {"number": 1, "side": "confederate",

@@ -12,6 +12,12 @@ One line of a log::
      "log": [{"clause": "DC-3.1", "text": "..."}]}
     {"format": 1, "action": "end-turn", "activation": false, "log": [...]}
 
+A line the command line writes also holds ``battle_before`` and ``battle_after``: the digests
+(:func:`battle_digest`) of the battle the action was played on and of the battle after it. A command that reads
+a battle with its log compares them with the battle it read (:func:`battle_positions`): a battle whose digest is
+the last line's ``battle_before`` and not its ``battle_after`` is one the log has gone past (its action logged,
+the battle after it never written there), which is said, never played on.
+
 A line is appended by a single ``write`` on a file opened for appending, then synced: a writer that is
 killed leaves at most an incomplete last line, with no newline, which ``read_log`` reports as such (it
 never reads as a whole action).
@@ -19,16 +25,17 @@ never reads as a whole action).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import stat
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, ValidationError, model_serializer
 
 from rangefire.core import Attack, DiceError, LogLine, RangefireError, Resolution, Ruleset
 from rangefire.core.source import EnteredSource
@@ -47,6 +54,11 @@ Clause = Annotated[str, Field(min_length=1, max_length=32)]
 Text = Annotated[str, Field(max_length=4000)]
 Name = Annotated[str, Field(min_length=1, max_length=64)]
 Face = Annotated[int, Field(strict=True, ge=0, le=1_000_000)]
+#: A battle's digest (:func:`battle_digest`): 32 hexadecimal digits.
+Digest = Annotated[str, Field(pattern=r"^[0-9a-f]{32}$")]
+#: The keys of a line that are left out where they are not known (a line written before they were, or by the
+#: HTTP API, which keeps the battle with its actions).
+DIGESTS = ("battle_before", "battle_after")
 
 
 class LogError(RangefireError):
@@ -57,6 +69,15 @@ class LogError(RangefireError):
 
 class _Record(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
+
+    @model_serializer(mode="wrap")
+    def _known(self, handler: SerializerFunctionWrapHandler) -> Any:
+        """The record as data, a digest that is not known left out (not written as null)."""
+        data = handler(self)
+        for key in DIGESTS:
+            if isinstance(data, dict) and data.get(key, "") is None:
+                del data[key]
+        return data
 
 
 class Line(_Record):
@@ -82,6 +103,8 @@ class AttackAction(_Record):
                                                                                      max_length=20)
     outcome: dict[Name, Any] = Field(default_factory=dict, max_length=100)
     log: Annotated[tuple[Line, ...], Field(max_length=1000)] = ()
+    battle_before: Digest | None = None
+    battle_after: Digest | None = None
 
     def attack(self) -> Attack:
         """The attack to check and play again (the choices as the game reads them: lists as tuples)."""
@@ -96,6 +119,8 @@ class EndTurnAction(_Record):
     action: Literal["end-turn"] = "end-turn"
     activation: Annotated[bool, Field(strict=True)] = False  # "yes" or 1 is not read as true
     log: Annotated[tuple[Line, ...], Field(max_length=10_000)] = ()
+    battle_before: Digest | None = None
+    battle_after: Digest | None = None
 
 
 Action = AttackAction | EndTurnAction
@@ -110,17 +135,36 @@ def _json_ready(value: Any) -> Any:
     return json.loads(json.dumps(value))
 
 
-def attack_action(ruleset: Ruleset[Any, Any], attack: Attack, resolution: Resolution) -> AttackAction:
-    """The record of an attack played: the attack as asked (the target the rules chose where none was named)."""
+def attack_action(ruleset: Ruleset[Any, Any], attack: Attack, resolution: Resolution,
+                  battle_before: str | None = None, battle_after: str | None = None) -> AttackAction:
+    """The record of an attack played: the attack as asked (the target the rules chose where none was named);
+    with the digests of the battle it was played on and of the battle after it, where they are given."""
     return AttackAction(ruleset=ruleset.key, attacker=attack.attacker,
                         target=attack.target if attack.target is not None else resolution.plan.target,
                         choices=_json_ready(dict(attack.choices)),
                         dice={stage: tuple(values) for stage, values in resolution.dice.items()},
-                        outcome=_json_ready(resolution.outcome.to_dict()), log=_lines(resolution.log))
+                        outcome=_json_ready(resolution.outcome.to_dict()), log=_lines(resolution.log),
+                        battle_before=battle_before, battle_after=battle_after)
 
 
-def end_turn_action(log: Sequence[LogLine], activation: bool = False) -> EndTurnAction:
-    return EndTurnAction(activation=activation, log=_lines(log))
+def end_turn_action(log: Sequence[LogLine], activation: bool = False, battle_before: str | None = None,
+                    battle_after: str | None = None) -> EndTurnAction:
+    return EndTurnAction(activation=activation, log=_lines(log), battle_before=battle_before,
+                         battle_after=battle_after)
+
+
+def battle_digest(data: Mapping[str, Any]) -> str:
+    """A battle's digest: its dump (``Ruleset.dump``) as canonical JSON, hashed (SHA-256, 32 hexadecimal
+    digits). Equal battles have equal digests, whatever file and format they were read from."""
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=True, default=str)
+    return hashlib.sha256(text.encode("ascii")).hexdigest()[:32]
+
+
+def describe(action: Action) -> str:
+    """An action in a few words: ``20th-maine's attack``, ``the end of the turn``."""
+    if isinstance(action, AttackAction):
+        return f"{action.attacker}'s attack"
+    return "the end of the activation" if action.activation else "the end of the turn"
 
 
 def action_line(action: Action) -> bytes:
@@ -202,8 +246,9 @@ def _locked(fd: int, exclusive: bool) -> Iterator[None]:
         fcntl.flock(fd, fcntl.LOCK_UN)
 
 
-def append_action(path: str | Path, action: Action) -> None:
-    """Append one action as one line: a single write to a file opened for appending, then synced.
+def append_action(path: str | Path, action: Action) -> int:
+    """Append one action as one line: a single write to a file opened for appending, then synced. Returns the
+    line's number.
 
     The line is written whole or not at all as far as any reader can tell: writers (and readers) hold a lock
     on the log while they write (or read) it, a short write (a full disk) is reported, and what it left is a
@@ -221,6 +266,7 @@ def append_action(path: str | Path, action: Action) -> None:
                 _check_end(path, fd, locked=True)  # again, now that no other writer can be half-way through a line
                 written = os.write(fd, line)
                 os.fsync(fd)
+                number = _count_lines(fd)
         finally:
             os.close(fd)
         if new:
@@ -230,6 +276,15 @@ def append_action(path: str | Path, action: Action) -> None:
     if written != len(line):
         raise LogError(f"{path}: only {written} of the {len(line)} bytes of the action were written (is the disk "
                        "full?); the log now ends in an incomplete line")
+    return number
+
+
+def _count_lines(fd: int) -> int:
+    count, offset = 0, 0
+    while chunk := os.pread(fd, 1 << 20, offset):
+        count += chunk.count(b"\n")
+        offset += len(chunk)
+    return count
 
 
 def _sync_folder(folder: Path) -> None:
@@ -256,6 +311,41 @@ def _not_a_log(head: bytes) -> str | None:
 
 
 # -- reading ----------------------------------------------------------------------------------------
+def log_digests(path: str | Path) -> list[tuple[str | None, str | None]]:
+    """The battle digests of every line of a log, in order (``(None, None)`` for a line that records none or
+    cannot be read); a log that does not exist yet has none. Read cheaply, without checking the actions:
+    ``read_log`` does that."""
+    path = Path(path)
+    if not path.exists():
+        return []
+    found: list[tuple[str | None, str | None]] = []
+    for text in _read_limited(path).split(b"\n")[:-1]:  # after the last newline: nothing, or a torn line
+        try:
+            data = json.loads(text)
+        except (ValueError, RecursionError):
+            data = None
+        if not isinstance(data, dict):
+            found.append((None, None))
+            continue
+        before, after = data.get("battle_before"), data.get("battle_after")
+        found.append((before if isinstance(before, str) else None, after if isinstance(after, str) else None))
+    return found
+
+
+def battle_positions(digests: Sequence[tuple[str | None, str | None]], digest: str) -> set[int]:
+    """Where in a log a battle of this digest stands, as the numbers of the lines it comes before: ``n`` where
+    line ``n`` was played on it, ``n + 1`` where it is the battle after line ``n`` (so ``len(digests) + 1``:
+    the battle after the whole log). Empty where no line records it (a log of other battles, or one whose
+    lines record no digests)."""
+    found = set()
+    for number, (before, after) in enumerate(digests, start=1):
+        if before == digest:
+            found.add(number)
+        if after == digest:
+            found.add(number + 1)
+    return found
+
+
 def read_log(path: str | Path) -> list[Action]:
     """Every action of a log, in order; the n-th action is on line n.
 
@@ -460,5 +550,6 @@ def _same_log(line: int, recorded: Sequence[Line], replayed: Sequence[Line]) -> 
 
 
 __all__ = ["FORMAT", "MAX_ACTIONS", "MAX_LINE_BYTES", "MAX_LOG_BYTES", "Action", "AttackAction", "EndTurnAction",
-           "Line", "LogError", "Step", "action_line", "append_action", "attack_action", "check_appendable",
-           "end_turn_action", "read_log", "replay", "replay_steps"]
+           "Line", "LogError", "Step", "action_line", "append_action", "attack_action", "battle_digest",
+           "battle_positions", "check_appendable", "describe", "end_turn_action", "log_digests", "read_log",
+           "replay", "replay_steps"]

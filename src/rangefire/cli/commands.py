@@ -228,7 +228,7 @@ def resolve(
     seed_text: Annotated[Optional[str], typer.Option("--seed", metavar="INTEGER", help="seed for random dice (the same seed, the same battle)")] = None,  # noqa: UP045, E501
     dice: Annotated[Optional[list[str]], typer.Option("--dice", help="dice rolled by hand: STAGE=v,v,... (repeatable), or ask: each stage asked for when reached")] = None,  # noqa: UP045, E501
     out_file: Annotated[Optional[Path], typer.Option("--out", help="write the battle after the attack to FILE")] = None,  # noqa: UP045
-    log_file: Annotated[Optional[Path], typer.Option("--log", help="append the attack to this log (one JSON line; see replay)")] = None,  # noqa: UP045, E501
+    log_name: Annotated[Optional[str], typer.Option("--log", metavar="PATH", help="append the attack to this log (one JSON line, written before the battle; see replay)")] = None,  # noqa: UP045, E501
     as_json: JsonOpt = False,
     settings: SetOpt = None,
     choices: Mapping[str, object] = NO_CHOICES,
@@ -237,13 +237,29 @@ def resolve(
 
     ``--dice ask`` (the default at a terminal without --seed or --dice) asks for each stage's dice when the attack
     reaches it; dice given with --dice are used first. End of input at a prompt: exit 2; Ctrl-C: exit 130;
-    nothing is written either way."""
+    nothing is written either way. With --log and --out the attack is logged first, then the battle written:
+    a run stopped between the two says so, and the command that finishes the write."""
     from rangefire.cli.dice import asks, entered_source, interrupts
+    from rangefire.cli.writing import BATTLE, Writes, check_log, check_log_name, check_output
 
-    with user_errors(as_json), interrupts():
+    writes = Writes(scenario, None, out_file, "the attack")  # the log line first, then the battle
+    with user_errors(as_json), interrupts(), writes.guarded():
         seed = parse_seed(seed_text)
+        writes.log = log_file = check_log_name(log_name)
         no_log_with_set(settings, log_file)
+        if out_file is not None:
+            check_output("--out", out_file, BATTLE)
+        if log_file is not None:
+            from rangefire.record import check_appendable
+
+            check_appendable(log_file, apart_from=(scenario, out_file))  # before anything is played or written
         ruleset, battle, as_written = load_set(scenario, settings)
+        before_data = as_written or ruleset.dump(battle)
+        writes.ruleset = ruleset
+        if log_file is not None:
+            from rangefire.record import battle_digest
+
+            check_log(log_file, scenario, out_file, battle_digest(before_data))  # a log past this battle: said
         if dice and seed is not None:
             raise RangefireError("give either --seed or --dice, not both")
         ask = asks(dice, seed, as_json)
@@ -256,18 +272,15 @@ def resolve(
         attack = make_attack(ruleset, attacker, target, choices)
         if not choices and sys.stdin is not None and sys.stdin.isatty() and not as_json:  # None: closed
             attack = ask_choices(ruleset, battle, attack)
-        if log_file is not None:
-            from rangefire.record import check_appendable
-
-            check_appendable(log_file, apart_from=(scenario, out_file))  # before anything is played or written
         resolution, after = ruleset.play(battle, attack, source)
         after_data = ruleset.dump(after)
-        if out_file is not None:
-            write_scenario(out_file, after_data, original=scenario, before=as_written or ruleset.dump(battle))
-        if log_file is not None:
-            from rangefire.record import append_action, attack_action
+        from rangefire.record import attack_action, battle_digest
 
-            append_action(log_file, attack_action(ruleset, attack, resolution))
+        writes.after = battle_digest(after_data)
+        if log_file is not None:
+            writes.append(attack_action(ruleset, attack, resolution, battle_digest(before_data), writes.after))
+        if out_file is not None:
+            writes.write(lambda: write_scenario(out_file, after_data, original=scenario, before=before_data))
         if as_json:
             _emit(resolve_output(resolution, seed if not entered else None, after_data, house_rules(battle.options)))
             return

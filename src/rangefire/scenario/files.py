@@ -301,23 +301,45 @@ def _values(data: Any) -> int:
     return count
 
 
+def check_writable(path: str | Path) -> None:
+    """Refuse what :func:`atomic_write_bytes` would refuse, before any work is done: a missing folder, a folder,
+    a file that is not a regular file, a read-only file, a folder nothing can be written in. A
+    :class:`ScenarioError` naming the path."""
+    path = Path(path)
+    target = Path(os.path.realpath(path))
+    try:
+        _existing(target, str(path))
+        folder = _folder_of(path, target)
+        if not os.access(folder, os.W_OK | os.X_OK):
+            raise ScenarioError([f"cannot write: permission denied (in the folder {_shown(folder)})"],
+                                source=str(path))
+    except OSError as exc:
+        raise ScenarioError([f"cannot write: {_reason(exc)}"], source=str(path)) from None
+
+
+def _folder_of(path: Path, target: Path) -> Path:
+    """The folder the target is written in, which must exist."""
+    if not target.parent.is_dir():
+        raise ScenarioError([f"cannot write: the folder {_shown(path.parent)} does not exist"], source=str(path))
+    return target.parent
+
+
 def atomic_write_bytes(path: str | Path, data: bytes) -> None:
     """Write ``data`` to ``path`` atomically.
 
     The bytes go to a temporary file beside the target, which is flushed and synced, then renamed over the
     target; the folder is synced before and after the rename. A failure, or a kill at any moment, leaves the
     old file whole. A link is written through to its target; an existing file keeps its mode, a new one takes
-    the umask's; a read-only file is not replaced. Failures are a :class:`ScenarioError` naming the path.
+    the umask's; a read-only file is not replaced (:func:`check_writable` says so before any work). Failures
+    are a :class:`ScenarioError` naming the path.
     """
     path = Path(path)
     source = str(path)
     target = Path(os.path.realpath(path))  # through a symbolic link, to the file it names
-    folder = target.parent
     tmp: Path | None = None
     try:
         mode, owner = _existing(target, source)
-        if not folder.is_dir():
-            raise ScenarioError([f"cannot write: the folder {_shown(path.parent)} does not exist"], source=source)
+        folder = _folder_of(path, target)
         _remove_stale(folder, target.name)
         tmp = folder / f".{target.name}{_TMP_MARK}{secrets.token_hex(4)}.tmp"
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0),
