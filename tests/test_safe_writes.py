@@ -4,6 +4,8 @@
   (Ctrl-C, a failure, SIGKILL) leaves either nothing changed (and says so), both written (and says so), or the
   log one action ahead of the battle: said by the run itself where it can, and by the next command that reads
   the battle with its log (``--log``, ``replay``), with the command that finishes the write.
+- ``--csv``, ``--parquet``, ``--plot`` and ``show --out`` are written as a battle is (a temporary file, synced,
+  renamed), and every output path is checked before any work, as ``--out`` is.
 """
 
 from __future__ import annotations
@@ -298,3 +300,149 @@ def test_a_log_without_digests_is_not_judged(battle, tmp_path):
                            for x in lines))
     run("resolve", battle, "-a", "battery-d", "--seed", "2", "--log", log)
     assert len(read_log(log)) == 2
+
+
+# -- CSV, Parquet and charts written as a battle is --------------------------------------------------------------
+TABLE = ("table", str(example_path("wheatfield.yaml")), "-a", "15th-alabama", "--vary",
+         "units.15th-alabama.stands=2,4")
+
+
+@pytest.mark.parametrize(("option", "name"), [("--csv", "rows.csv"), ("--parquet", "rows.parquet"),
+                                              ("--plot", "rows.png")])
+def test_a_write_that_fails_leaves_the_old_file_whole(tmp_path, monkeypatch, option, name):
+    """Each output is written beside its target and renamed over it: a failure (or a kill) before the rename
+    leaves the old file as it was, never empty."""
+    import rangefire.scenario.files as files
+
+    target = tmp_path / name
+    assert invoke(*TABLE, option, target).exit_code == 0
+    old = target.read_bytes()
+    assert old
+    monkeypatch.setattr(files.os, "replace", raising(OSError(28, "No space left on device")))
+    result = invoke(*TABLE, "--set", "options.discipline_pass=7", option, target)
+    assert result.exit_code == 2 and f"{option} {target}: cannot write: no space left" in result.stderr
+    assert target.read_bytes() == old
+    assert [p.name for p in tmp_path.iterdir()] == [name]  # no temporary file left
+
+
+# -- every output path checked before any work ---------------------------------------------------------------------
+def refusals(tmp: Path) -> list[tuple[str, list[str], str]]:
+    """(name, command line, fragment): bad outputs of every command that writes; each refused before any work
+    (where a unit is not in the battle, its refusal would be said instead if the output were checked late)."""
+    wheat = str(example_path("wheatfield.yaml"))
+    (tmp / "folder.csv").mkdir()
+    (tmp / "folder.png").mkdir()
+    (tmp / "read-only.csv").write_text("a,b\n1,2\n")
+    (tmp / "read-only.csv").chmod(0o444)
+    (tmp / "scenario.csv").write_bytes(example_path("wheatfield.yaml").read_bytes())  # YAML, named .csv
+    (tmp / "text.parquet").write_text("not parquet\n")
+    (tmp / "not-a-chart.png").write_text("ruleset: dress-on-the-colors\n")
+    missing = tmp / "no-such-folder"
+    table = ["table", wheat, "-a", "15th-alabama", "--vary", "units.15th-alabama.stands=2,4"]
+    compare = ["compare", wheat, "-a", "15th-alabama", "--variant", "v:units.15th-alabama.stands=3"]
+    odds = ["odds", wheat, "-a", "nobody"]  # work would refuse the unit; the output is said first
+    cases = [
+        ("csv-missing-folder", [*table, "--csv", f"{missing}/t.csv"], f"--csv {missing}/t.csv: cannot write: "
+                                                                       "the folder"),
+        ("csv-folder", [*table, "--csv", f"{tmp}/folder.csv"], f"--csv {tmp}/folder.csv: cannot write: it is a "
+                                                               "folder"),
+        ("csv-folder-no-suffix", [*table, "--csv", str(tmp)], f"--csv {tmp}: is a folder"),
+        ("csv-read-only", [*compare, "--csv", f"{tmp}/read-only.csv"], f"--csv {tmp}/read-only.csv: cannot write: "
+                                                                        "it is read-only"),
+        ("csv-over-the-scenario", [*table, "--csv", wheat], f"--csv {wheat}: CSV is written to a .csv file"),
+        ("csv-over-a-scenario", [*compare, "--csv", f"{tmp}/scenario.csv"], f"--csv {tmp}/scenario.csv: exists "
+                                                                             "and is not a CSV file"),
+        ("csv-dash-with-json", [*table, "--csv", "-", "--json"], "--csv - with --json"),
+        ("parquet-dash", [*table, "--parquet", "-"], "--parquet -: Parquet is written to a file"),
+        ("parquet-missing-folder", [*table, "--parquet", f"{missing}/t.parquet"], f"--parquet {missing}/t.parquet: "
+                                                                                   "cannot write"),
+        ("parquet-over-text", [*table, "--parquet", f"{tmp}/text.parquet"], f"--parquet {tmp}/text.parquet: exists "
+                                                                             "and is not a Parquet file"),
+        ("plot-missing-folder", [*odds, "--plot", f"{missing}/o.png"], f"--plot {missing}/o.png: cannot write: the "
+                                                                        "folder"),
+        ("plot-folder", [*odds, "--plot", f"{tmp}/folder.png"], f"--plot {tmp}/folder.png: cannot write: it is a "
+                                                                "folder"),
+        ("plot-over-the-scenario", [*odds, "--plot", wheat], f"--plot {wheat}: a chart is written as .png"),
+        ("plot-over-another-kind", [*odds, "--plot", f"{tmp}/not-a-chart.png"], f"--plot {tmp}/not-a-chart.png: "
+                                                                                 "exists and is not a chart file"),
+        ("plot-dash", [*odds, "--plot", "-"], "--plot -: cannot write chart output to '-'"),
+        ("compare-plot-missing-folder", [*compare, "--plot", f"{missing}/c.png"], f"--plot {missing}/c.png"),
+        ("table-plot-folder", [*table, "--plot", f"{tmp}/folder.png"], f"--plot {tmp}/folder.png"),
+        ("duel-plot-missing-folder", ["duel", wheat, "nobody", "15th-alabama", "--plot", f"{missing}/d.png"],
+         f"--plot {missing}/d.png: cannot write"),
+        ("show-out-folder", ["show", wheat, "-a", "15th-alabama", "--out", f"{tmp}/folder.png"],
+         f"--out {tmp}/folder.png: cannot write: it is a folder"),
+        ("resolve-out-missing-folder", ["resolve", wheat, "-a", "nobody", "--seed", "1", "--out",
+                                        f"{missing}/a.yaml"], f"--out {missing}/a.yaml: cannot write: the folder"),
+        ("resolve-out-dash", ["resolve", wheat, "-a", "nobody", "--seed", "1", "--out", "-"],
+         "--out -: cannot write a battle to '-'"),
+        ("resolve-log-dash", ["resolve", wheat, "-a", "nobody", "--seed", "1", "--log", "-"],
+         "--log -: a log is appended to its file"),
+        ("end-turn-out-missing-folder", ["end-turn", wheat, "--out", f"{missing}/a.yaml"],  # its clauses' first
+         f"--out {missing}/a.yaml: cannot write"),
+        ("end-turn-log-dash", ["end-turn", wheat, "--out", f"{tmp}/a.yaml", "--log", "-"], "--log -"),
+        ("replay-out-wrong-kind", ["replay", wheat, f"{tmp}/none.jsonl", "--out", f"{tmp}/rows.csv"],
+         f"--out {tmp}/rows.csv: a battle is written as .yaml, .yml, .toml or .json, not .csv"),
+        ("replay-out-over-its-log", ["replay", wheat, f"{tmp}/log.yaml", "--out", f"{tmp}/log.yaml"],
+         f"--out {tmp}/log.yaml: that is {tmp}/log.yaml, which this command reads"),
+    ]
+    return cases
+
+
+def test_every_bad_output_is_refused_before_any_work_naming_the_option_and_the_path(tmp_path):
+    cases = refusals(tmp_path)
+    before = {p.name: (p.read_bytes() if p.is_file() else None) for p in tmp_path.iterdir()}
+    for name, args, fragment in cases:
+        proc = run(*args, ok=None)
+        assert proc.returncode == 2, (name, proc.stdout, proc.stderr)
+        if "--json" in args:  # the error as JSON, alone on standard output
+            said = json.loads(proc.stdout)["error"]["message"]
+            assert fragment in said and proc.stderr == "", (name, proc.stdout, proc.stderr)
+            continue
+        assert fragment in proc.stderr and len(proc.stderr.strip().splitlines()) == 1, (name, proc.stderr)
+        assert proc.stdout == "", (name, proc.stdout)
+    after = {p.name: (p.read_bytes() if p.is_file() else None) for p in tmp_path.iterdir()}
+    assert after == before  # nothing written, nothing left behind
+    assert not (tmp_path / "-").exists()
+
+
+def test_csv_to_standard_output_alone_and_a_log_named_dot_slash_dash(tmp_path):
+    """``--csv -`` without --json is the CSV alone; ``--log ./-`` is a file named ``-`` (``--log -`` is refused)."""
+    proc = run(*TABLE, "--csv", "-")
+    assert proc.stdout.startswith("units.15th-alabama.stands,")
+    run("resolve", example_path("wheatfield.yaml"), *ATTACK, "--log", "./-", cwd=tmp_path)
+    assert (tmp_path / "-").is_file()
+
+
+WORK = [("odds", "rangefire.core.ruleset.Ruleset.odds", ["odds", "{w}", "-a", "15th-alabama"], "--plot"),
+        ("table", "rangefire.analysis.odds_table.odds_table", list(TABLE[:1]) + ["{w}", *TABLE[2:]], "--plot"),
+        ("table", "rangefire.analysis.odds_table.odds_table", list(TABLE[:1]) + ["{w}", *TABLE[2:]], "--csv"),
+        ("table", "rangefire.analysis.odds_table.odds_table", list(TABLE[:1]) + ["{w}", *TABLE[2:]], "--parquet"),
+        ("compare", "rangefire.analysis.compare.compare",
+         ["compare", "{w}", "-a", "15th-alabama", "--variant", "v:units.15th-alabama.stands=3"], "--csv"),
+        ("duel", "rangefire.analysis.duel.duel", ["duel", "{w}", "20th-maine", "15th-alabama"], "--plot"),
+        ("resolve", "rangefire.core.ruleset.Ruleset.play", ["resolve", "{w}", *ATTACK], "--out"),
+        ("show", "rangefire.draw.svg_to_png", ["show", "{w}"], "--out")]
+
+
+@pytest.mark.parametrize(("command", "work", "args", "option"), WORK, ids=[f"{c}-{o}" for c, _, _, o in WORK])
+def test_an_output_in_a_missing_folder_is_refused_before_the_work(tmp_path, monkeypatch, command, work, args,
+                                                                    option):
+    """The work (odds, a table, a duel, an attack played, a PNG drawn) is never begun for an output that cannot
+    be written: here it would fail loudly if it were."""
+    suffix = {"--plot": ".png", "--csv": ".csv", "--parquet": ".parquet", "--out": ".yaml"}[option]
+    if command == "show":
+        suffix = ".png"
+    where, name = work.rsplit(".", 1)
+    if where.endswith(("Ruleset",)):
+        import rangefire.core.ruleset
+
+        monkeypatch.setattr(rangefire.core.ruleset.Ruleset, name, raising(AssertionError("the work was begun")))
+    else:
+        import importlib
+
+        monkeypatch.setattr(importlib.import_module(where), name, raising(AssertionError("the work was begun")))
+    target = tmp_path / "no-such-folder" / f"out{suffix}"
+    filled = [a.replace("{w}", str(example_path("wheatfield.yaml"))) for a in args]
+    result = invoke(*filled, option, target)
+    assert result.exit_code == 2 and f"{option} {target}: cannot write: the folder" in result.stderr, result.stderr

@@ -153,7 +153,7 @@ def test_a_path_varied_twice_or_nothing_varied_exits_2(tmp_path):
     fifo = tmp_path / "pipe.parquet"
     os.mkfifo(fifo)  # pyarrow would wait on it for ever
     bad = run("table", str(WHEATFIELD), "-a", FIRER, "--vary", f"units.{FIRER}.stands=2", "--parquet", str(fifo), ok=2)
-    assert f"--parquet {fifo}: not a regular file" in bad.stderr
+    assert f"--parquet {fifo}: cannot write: it is not a regular file" in bad.stderr
 
 
 def test_library_refuses_empty_axes_in_its_own_words():

@@ -99,18 +99,27 @@ def plot_series(series: Sequence[Series], path: Path, *, title: str, subtitle: s
 
     The legend names every series (the first is the baseline where a caller compares against one). Raises
     :class:`RangefireError` for a suffix not written, no series, too many, or a file that cannot be written.
+    The file is written atomically (:func:`~rangefire.scenario.files.atomic_write_bytes`).
     """
     check_chart_path(path)
     fig = draw_series(series, title=title, subtitle=subtitle, labels=labels, conditions=conditions,
                       x_label=x_label)
+    import io
+
     import matplotlib.pyplot as plt
 
+    from rangefire.core.errors import ScenarioError
+    from rangefire.scenario.files import atomic_write_bytes
+
+    drawn = io.BytesIO()
     try:
-        fig.savefig(path, dpi=110)
-    except OSError as exc:
-        raise RangefireError(f"{path}: cannot write ({exc.strerror or exc})") from None
+        fig.savefig(drawn, dpi=110, format=Path(path).suffix.lower().removeprefix("."))
     finally:
         plt.close(fig)
+    try:  # as a battle is written: a kill mid-write leaves the old chart whole, never an empty file
+        atomic_write_bytes(path, drawn.getvalue())
+    except ScenarioError as exc:
+        raise RangefireError(str(exc)) from None
 
 
 def draw_series(series: Sequence[Series], *, title: str, subtitle: str = "",

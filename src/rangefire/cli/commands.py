@@ -185,11 +185,10 @@ def odds(scenario: Scenario, attacker: AttackerOpt, target: TargetOpt = None, as
          ) -> None:
     """The exact distribution of every named outcome of an attack."""
     with user_errors(as_json):
-        if plot is not None:
-            from rangefire.analysis.plots import check_chart_path
+        if plot is not None:  # said before any odds are worked out
+            from rangefire.cli.writing import check_output
 
-            with option_named("--plot"):
-                check_chart_path(plot)  # a suffix not written is said before any odds are worked out
+            check_output("--plot", plot, "chart", reading=(scenario,))
         ruleset, battle, _ = load_set(scenario, settings)
         checked = ruleset.check(battle, make_attack(ruleset, attacker, target, choices))
         if checked.plan is None:

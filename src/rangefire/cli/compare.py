@@ -116,11 +116,7 @@ def compare(scenarios: Scenarios, attacker: AttackerOpt, target: TargetOpt = Non
     from rangefire.analysis.compare import compare as compare_variants
 
     with user_errors(as_json):
-        if plot is not None:
-            from rangefire.analysis.plots import check_chart_path
-
-            with option_named("--plot"):
-                check_chart_path(plot)
+        check_outputs(csv_file, None, plot, as_json, reading=scenarios)  # before any work
         if len(scenarios) == 1 and not variant:
             raise RangefireError("nothing to compare: give --variant NAME:PATH=VALUE,... or several scenario files")
         base, variants = read_variants(scenarios, variant or [], settings_from(settings))
@@ -139,6 +135,27 @@ def compare(scenarios: Scenarios, attacker: AttackerOpt, target: TargetOpt = Non
             for what, where in (("values and differences", csv_file), ("chart", plot)):
                 if where is not None:
                     out.print(text(f"{what} written to {where}"))
+
+
+def check_outputs(csv_file: str | None, parquet: Path | None, plot: Path | None, as_json: bool,
+                  reading: Sequence[Path]) -> None:
+    """The files ``--csv``, ``--parquet`` and ``--plot`` name, checked before any work (see
+    :func:`rangefire.cli.writing.check_output`). ``--csv -`` is standard output, which ``--json`` has: refused
+    beside it (the JSON holds every value the CSV does)."""
+    from rangefire.cli.writing import check_output
+
+    if csv_file == "-" and as_json:
+        raise RangefireError("--csv - with --json: both would be printed on standard output; write the CSV to a "
+                             "file (--csv FILE), or leave one out (the JSON holds every value the CSV does)")
+    if csv_file is not None and csv_file != "-":
+        check_output("--csv", csv_file, "csv", reading=reading)
+    if parquet is not None:
+        if str(parquet) == "-":
+            raise RangefireError("--parquet -: Parquet is written to a file, never to standard output; name a "
+                                 ".parquet file")
+        check_output("--parquet", parquet, "parquet", reading=reading)
+    if plot is not None:
+        check_output("--plot", plot, "chart", reading=reading)
 
 
 def write_csv(where: str, records: Sequence[Mapping[str, Any]], columns: Sequence[str] | None = None) -> None:
@@ -161,7 +178,13 @@ def write_csv(where: str, records: Sequence[Mapping[str, Any]], columns: Sequenc
             with os.fdopen(fd, "w", encoding="utf-8") as stream:
                 stream.write(buffer.getvalue())
             return
-        target.write_text(buffer.getvalue(), encoding="utf-8")
+        from rangefire.core.errors import ScenarioError
+        from rangefire.scenario.files import atomic_write_bytes
+
+        try:  # as a battle is written: a kill mid-write leaves the old file whole, never an empty one
+            atomic_write_bytes(target, buffer.getvalue().encode("utf-8"))
+        except ScenarioError as exc:
+            raise RangefireError(str(exc)) from None
     except OSError as exc:
         if exc.errno == errno.ENXIO:
             raise RangefireError(f"{where}: a named pipe that nothing reads from; refused") from None

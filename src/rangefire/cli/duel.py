@@ -71,10 +71,9 @@ def duel(
             raise RangefireError(f"--samples {samples:,}: must be at most {MAX_SAMPLES:,}")
         seed_value = parse_seed(seed) or 0  # refused if negative, with samples or without: one rule for seeds
         if plot is not None:
-            from rangefire.analysis.plots import check_chart_path
+            from rangefire.cli.writing import check_output
 
-            with option_named("--plot"):
-                check_chart_path(plot)
+            check_output("--plot", plot, "chart", reading=(scenario,))
         ruleset, battle, _ = load_set(scenario, settings)
         result = exact_duel(ruleset, battle, a, b, turns)
         estimate = None

@@ -24,7 +24,7 @@ from rangefire.cli.common import (
     user_errors,
     with_choice_options,
 )
-from rangefire.cli.compare import split_top, write_csv
+from rangefire.cli.compare import check_outputs, split_top, write_csv
 from rangefire.core import NO_CHOICES, LimitError, RangefireError
 from rangefire.core.numbers import percent
 
@@ -94,16 +94,8 @@ def odds_table_command(scenario: Scenario, attacker: AttackerOpt, target: Target
     from rangefire.scenario.files import source_name
 
     with user_errors(as_json):
-        if plot is not None:
-            from rangefire.analysis.plots import check_chart_path
-
-            with option_named("--plot"):
-                check_chart_path(plot)
-        if parquet is not None and parquet.suffix.lower() != ".parquet":
-            raise RangefireError(f"--parquet {parquet}: name the file .parquet")
-        if parquet is not None and parquet.exists() and not parquet.is_file():
-            # a named pipe would be waited on for ever, a device replaced; Parquet is written to a file
-            raise RangefireError(f"--parquet {parquet}: not a regular file; a Parquet file is written only as one")
+        # before any work; a named pipe would be waited on for ever by Parquet, a device replaced: refused
+        check_outputs(csv_file, parquet, plot, as_json, reading=(scenario,))
         axes = read_axes(vary or [])
         from rangefire.scenario.paths import apply_settings
 
@@ -133,13 +125,18 @@ def write_parquet(path: Path, result: OddsTable) -> None:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
+    from rangefire.core.errors import ScenarioError
+    from rangefire.scenario.files import atomic_write_bytes
+
     columns = result.columns()
     records = result.records()
     data = pa.table({name: [r[name] for r in records] for name in columns})
-    try:
-        pq.write_table(data, path)
-    except OSError as exc:
-        raise RangefireError(f"{path}: cannot write ({exc.strerror or exc})") from None
+    sink = pa.BufferOutputStream()
+    pq.write_table(data, sink)
+    try:  # as a battle is written: a kill mid-write leaves the old file whole, never an empty one
+        atomic_write_bytes(path, sink.getvalue().to_pybytes())
+    except ScenarioError as exc:
+        raise RangefireError(str(exc)) from None
 
 
 def plot_table(result: OddsTable, path: Path) -> None:

@@ -159,11 +159,14 @@ def show(scenario: Scenario, out_file: DrawingOpt, attacker: ShowAttackerOpt = N
     with user_errors(as_json):
         if target is not None and attacker is None:
             raise RangefireError("--target needs --attacker: name the unit that fires too")
-        if out_file.suffix.lower() not in (".svg", ".png"):  # said before the battle is drawn, not after
-            raise RangefireError(f"{out_file}: a drawing is written as .svg or .png, not "
-                                 f"{out_file.suffix or 'a file without one'}")
+        from rangefire.cli.writing import KINDS, check_output
+
+        if out_file.suffix.lower() not in KINDS["drawing"].suffixes:  # said before the battle is read
+            check_output("--out", out_file, "drawing")
         ruleset, battle, _ = load_set(scenario, settings)
-        write_drawing(draw_battle(ruleset, battle, attacker, target, choices), out_file)
+        drawing = draw_battle(ruleset, battle, attacker, target, choices)  # the units named are checked here
+        check_output("--out", out_file, "drawing", reading=(scenario,))  # before a PNG is drawn, or anything written
+        write_drawing(drawing, out_file)
     if as_json:
         _emit({"ruleset": ruleset.key, "drawing": str(out_file)})
         return
