@@ -2,11 +2,27 @@
 
 A duel (``rangefire.analysis.duel``) merges the thousands of battles it reaches by such a key. Hashing a battle
 itself hashes every coordinate (a :class:`~fractions.Fraction` hashes slowly); a fingerprint takes plain values
-(bools, ints, strings) by value, walks into models and the tuples and mappings of models they hold, and takes
-everything else (coordinates, polygons) by identity: a battle copied field by field (``model_copy``) shares those
-objects with the battle it came from. Equal fingerprints mean equal battles; equal battles built apart may have
-different fingerprints (they are then only not merged). Whoever keeps a fingerprint keeps its battle too, so that
-no identity in it is reused meanwhile.
+(bools, ints, strings, None, and tuples of them: a turn's order of sides) by value, walks into models and the
+tuples and mappings of models they hold, and takes everything else (coordinates, polygons) by identity: a battle
+copied field by field (``model_copy``) shares those objects with the battle it came from. Equal fingerprints mean
+equal battles; equal battles built apart may have different fingerprints (they are then only not merged). Whoever
+keeps a fingerprint keeps its battle too, so that no identity in it is reused meanwhile.
+
+Each kind of part is told apart in the key (a model's key begins with its class, a mapping's with ``dict``, an
+identity with a marker of its own), so that parts of different kinds never share a key.
+
+>>> from rangefire.rulesets import battle_from_mapping
+>>> _, battle = battle_from_mapping({"ruleset": "dress-on-the-colors", "units": [
+...     {"id": "N", "side": "north", "stands": 2, "weapon": "rifled-musket", "formation": "line",
+...      "position": [0, 0], "facing": 0}]})
+>>> same = battle.model_copy(update={"name": battle.name})
+>>> fingerprint(same) == fingerprint(battle)
+True
+>>> fewer = battle.model_copy(update={"units": (battle.units[0].model_copy(update={"stands": 1}),)})
+>>> fingerprint(fewer) == fingerprint(battle)
+False
+>>> fingerprint(("union", "confederate")) == fingerprint(("union", "confederate"))  # plain: by value
+True
 """
 
 from __future__ import annotations
@@ -17,10 +33,25 @@ from typing import Any
 from pydantic import BaseModel
 
 _PLAIN = frozenset((bool, int, str, type(None)))
+#: The marker of a part taken by identity (an object of its own: no plain value or model key equals it).
+_BY_IDENTITY = object()
+#: Classes already seen to be models, and classes seen not to be (a lookup is quicker than ``isinstance`` against
+#: a model's metaclass, asked of every coordinate).
+_MODEL_KINDS: set[type] = set()
+_OTHER_KINDS: set[type] = set()
 #: Each model's fingerprint by its identity, the model kept beside it (so no identity is reused while it is
 #: here); a copied battle keeps most of its models, so most are looked up, not walked (bounded).
 _MODELS: dict[int, tuple[BaseModel, tuple[Any, ...]]] = {}
 MAX_KEPT = 50_000
+
+
+def _is_model(kind: type, value: Any) -> bool:
+    if kind in _MODEL_KINDS:
+        return True
+    if kind in _OTHER_KINDS:
+        return False
+    (_MODEL_KINDS if isinstance(value, BaseModel) else _OTHER_KINDS).add(kind)
+    return kind in _MODEL_KINDS
 
 
 def fingerprint(value: Any, skip: tuple[str, ...] = ()) -> Hashable:
@@ -29,19 +60,24 @@ def fingerprint(value: Any, skip: tuple[str, ...] = ()) -> Hashable:
     kind = type(value)
     if kind in _PLAIN:
         return value  # type: ignore[no-any-return]  # a bool, int, str or None
-    if isinstance(value, BaseModel):
-        if skip:
-            return tuple(fingerprint(v) for k, v in value.__dict__.items() if k not in skip)
-        found = _MODELS.get(id(value))
-        if found is not None and found[0] is value:
-            return found[1]
-        fp = tuple(fingerprint(v) for v in value.__dict__.values())
-        if len(_MODELS) >= MAX_KEPT:
-            _MODELS.clear()
-        _MODELS[id(value)] = (value, fp)
+    if _is_model(kind, value):
+        if not skip:
+            found = _MODELS.get(id(value))
+            if found is not None and found[0] is value:
+                return found[1]
+        # plain fields (most of a unit's) are taken here, without a call each
+        fp = (kind, *[v if type(v) in _PLAIN else fingerprint(v)
+                      for k, v in value.__dict__.items() if k not in skip])
+        if not skip:
+            if len(_MODELS) >= MAX_KEPT:
+                _MODELS.clear()
+            _MODELS[id(value)] = (value, fp)
         return fp
-    if kind is tuple and value and isinstance(value[0], BaseModel):
-        return tuple(fingerprint(v) for v in value)
+    if kind is tuple:
+        if all(type(v) in _PLAIN for v in value):
+            return value  # type: ignore[no-any-return]  # plain values (an order of sides): by value
+        if _is_model(type(value[0]), value[0]):
+            return tuple([fingerprint(v) for v in value])
     if isinstance(value, dict):
-        return tuple((k, fingerprint(v)) for k, v in value.items())
-    return ("id", id(value))
+        return (dict, *[(k, fingerprint(v)) for k, v in value.items()])
+    return (_BY_IDENTITY, id(value))
