@@ -9,13 +9,20 @@ needs one more unsaved hit, gunsmoke in the line of fire) carries over here too.
 from __future__ import annotations
 
 from collections.abc import Hashable
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from rangefire.core import Attack, Resolution
 from rangefire.core.fingerprint import fingerprint
 from rangefire.rulesets.dress_on_the_colors.scenario import Battle
-from rangefire.rulesets.dress_on_the_colors.volley import DressOutcome, VolleyPlan, casualties, volley_distribution
+from rangefire.rulesets.dress_on_the_colors.volley import (
+    DressOutcome,
+    VolleyOutcome,
+    VolleyPlan,
+    casualties,
+    volley_distribution,
+)
 
 if TYPE_CHECKING:
     import numpy as np
@@ -25,32 +32,72 @@ if TYPE_CHECKING:
 
 #: A volley's result as the battle sees it: probability, unsaved hits, suppression, disorder, hits.
 _Result = tuple[Fraction, int, bool, bool, int]
-#: Plans already made in a duel, by the battle's fingerprint without the turn number (bounded).
-_PLANS: dict[Hashable, tuple[Battle, VolleyPlan, list[_Result]]] = {}
+
+
+@dataclass
+class _Planned:
+    """A volley checked in one battle: its plan (None where refused) and, made at the first ask of the exact
+    chain (the Monte Carlo needs only the plan), the battles it leaves behind in that battle."""
+
+    battle: Battle
+    plan: VolleyPlan | None
+    afters: list[tuple[Fraction, Battle]] | None = None
+
+
+#: Volleys already checked in a duel, by the battle's fingerprint without the turn (bounded).
+_PLANS: dict[Hashable, _Planned] = {}
 MAX_PLANS = 20_000
 
 
-def _plan(ruleset: DressOnTheColors, battle: Battle, attack: Attack) -> tuple[VolleyPlan, list[_Result]] | None:
-    """The volley's plan and its results that change the battle, None where it is refused; kept across the
-    turns of a duel (the turn's number changes nothing in a plan: only the side to act does [DC-9.2])."""
+def _planned(ruleset: DressOnTheColors, battle: Battle, attack: Attack) -> _Planned:
+    """The volley checked, kept across the turns of a duel (the turn's number changes nothing in a plan: only
+    the side to act does [DC-9.2])."""
     key = (attack, battle.turn.side if battle.turn else None, fingerprint(battle, skip=("turn",)))
     found = _PLANS.get(key)
     if found is not None:
-        return found[1], found[2]
+        return found
     plan = ruleset.check(battle, attack).plan
-    if plan is None:
-        return None
-    assert isinstance(plan, VolleyPlan)
-    # apply reads the target's stands, marker and disorder, so outcomes equal in those are applied once
-    merged: dict[tuple[int, int, bool], _Result] = {}
-    for o, p in volley_distribution(plan).probabilities().items():
-        k = (*casualties(plan.target_stands, plan.target_micro_hits, o.unsaved_hits), o.disorder)
-        q = merged[k][0] if k in merged else Fraction(0)
-        merged[k] = (q + p, o.unsaved_hits, o.suppression, o.disorder, o.hits)
+    assert plan is None or isinstance(plan, VolleyPlan)
     if len(_PLANS) >= MAX_PLANS:
         _PLANS.clear()
-    _PLANS[key] = (battle, plan, list(merged.values()))
-    return plan, list(merged.values())
+    made = _PLANS[key] = _Planned(battle, plan)
+    return made
+
+
+#: The results of volleys already worked out, by :func:`results_key` (bounded).
+_RESULTS: dict[tuple[int | bool | None, ...], list[_Result]] = {}
+
+
+def results_key(plan: VolleyPlan) -> tuple[int | bool | None, ...]:
+    """Every number of a plan that its volley's results are worked out from (:func:`volley_distribution` and
+    :func:`casualties`): plans equal in these, whatever their geometry and reasons, share their results."""
+    return (plan.dice, plan.need, plan.save, plan.discipline_dice, plan.discipline_modifier, plan.discipline_pass,
+            plan.target_stands, plan.target_micro_hits, plan.target_disordered)
+
+
+def _results(plan: VolleyPlan) -> list[_Result]:
+    """The volley's results that leave battles apart. apply reads the target's stands, marker and disorder (a
+    disordered target stays so), so outcomes equal in those leave equal battles: their integer weights are summed
+    first, one Fraction made for each battle left (the joint outcomes of 60 dice are some 7,000)."""
+    key = results_key(plan)
+    found = _RESULTS.get(key)
+    if found is None:
+        if len(_RESULTS) >= MAX_PLANS:
+            _RESULTS.clear()
+        found = _RESULTS[key] = _worked_out(plan)
+    return found
+
+
+def _worked_out(plan: VolleyPlan) -> list[_Result]:
+    dist = volley_distribution(plan)
+    merged: dict[tuple[int, int, bool], tuple[int, VolleyOutcome]] = {}
+    for o, w in dist.weights().items():
+        k = (*casualties(plan.target_stands, plan.target_micro_hits, o.unsaved_hits),
+             plan.target_disordered or o.disorder)
+        seen = merged.get(k)
+        merged[k] = (w, o) if seen is None else (seen[0] + w, seen[1])
+    return [(Fraction(w, dist.total), o.unsaved_hits, o.suppression, o.disorder, o.hits)
+            for w, o in merged.values()]
 
 
 def _after(ruleset: DressOnTheColors, battle: Battle, plan: VolleyPlan, unsaved: int, suppression: bool,
@@ -68,16 +115,18 @@ def exchanges(ruleset: DressOnTheColors, battle: Battle, attack: Attack) -> list
     """Every battle the volley can leave behind with its exact probability, from the volley's exact joint
     distribution [DC-8.1] (stands lost together with the marker left and disorder); a refused volley leaves the
     battle as it is."""
-    planned = _plan(ruleset, battle, attack)
-    if planned is None:
+    planned = _planned(ruleset, battle, attack)
+    plan = planned.plan
+    if plan is None:
         return [(Fraction(1), battle)]
-    plan, results = planned
-    out: dict[Hashable, tuple[Fraction, Battle]] = {}
-    for q, unsaved, suppression, disorder, hits in results:
-        after = _after(ruleset, battle, plan, unsaved, suppression, disorder, hits)
-        k = fingerprint(after)
-        out[k] = (out[k][0] + q, after) if k in out else (q, after)
-    return list(out.values())
+    if planned.afters is None:  # each result leaves a battle of its own (its target's stands, marker or disorder)
+        planned.afters = [(q, _after(ruleset, planned.battle, plan, unsaved, suppression, disorder, hits))
+                          for q, unsaved, suppression, disorder, hits in _results(plan)]
+    if battle is planned.battle:
+        return list(planned.afters)
+    # a battle equal to the one checked but for its turn: apply changes the units alone [DC-4.3, DC-5.3, DC-7.1,
+    # DC-9.1], so it leaves the same battles, in its own turn
+    return [(q, after.model_copy(update={"turn": battle.turn})) for q, after in planned.afters]
 
 
 def sampled_exchanges(ruleset: DressOnTheColors, battle: Battle, attack: Attack, n: int,
@@ -86,10 +135,9 @@ def sampled_exchanges(ruleset: DressOnTheColors, battle: Battle, attack: Attack,
     discipline check on suppression), counted by the battle each leaves behind."""
     import numpy as np
 
-    planned = _plan(ruleset, battle, attack)
-    if planned is None:
+    plan = _planned(ruleset, battle, attack).plan
+    if plan is None:
         return [(n, battle)]
-    plan = planned[0]
     roll = rng.integers(1, 7, size=(n, plan.dice), dtype=np.int8)
     hit = roll >= plan.need  # need >= 2: a natural 1 never hits; above 6 nothing hits [DC-3.4]
     hits = hit.sum(axis=1, dtype=np.int64)
@@ -102,18 +150,21 @@ def sampled_exchanges(ruleset: DressOnTheColors, battle: Battle, attack: Attack,
     survives = (plan.target_micro_hits + unsaved) // 2 < plan.target_stands  # [DC-4.3]
     check = rng.integers(1, 7, size=(n, plan.discipline_dice), dtype=np.int8).sum(axis=1, dtype=np.int64)
     disorder = suppression & survives & (check + plan.discipline_modifier < plan.discipline_pass)  # [DC-5.2]
-    # apply reads the stands and marker left (from the unsaved hits) and disorder: one apply for each of those
+    # apply reads the stands and marker left (from the unsaved hits) and disorder (a disordered target stays so):
+    # one apply for each of those, the volleys that leave it counted together
     rows, counts = np.unique(np.stack([unsaved, disorder, hits, suppression], axis=1), axis=0, return_counts=True)
-    firsts: dict[tuple[int, bool], tuple[int, int, bool]] = {}
+    firsts: dict[tuple[int, int, bool], tuple[int, int, bool, bool, int]] = {}
     for (u, d, h, s), c in zip(rows.tolist(), counts.tolist(), strict=True):
-        seen = firsts.get((u, bool(d)))
-        firsts[(u, bool(d))] = (h, c, bool(s)) if seen is None else (seen[0], seen[1] + c, seen[2])
-    out: dict[Hashable, tuple[int, Battle]] = {}
-    for (u, d), (h, c, s) in firsts.items():
-        after = _after(ruleset, battle, plan, int(u), s, d, int(h))
-        k = fingerprint(after)
-        out[k] = (out[k][0] + int(c), after) if k in out else (int(c), after)
-    return list(out.values())
+        k = (*casualties(plan.target_stands, plan.target_micro_hits, u), plan.target_disordered or bool(d))
+        seen = firsts.get(k)
+        firsts[k] = (c, u, bool(s), bool(d), h) if seen is None else (seen[0] + c, *seen[1:])
+    return [(c, _after(ruleset, battle, plan, u, s, d, h)) for c, u, s, d, h in firsts.values()]
+
+
+def battle_key(battle: Battle) -> Hashable:
+    """A key equal for two battles of one duel only where they are equal: its turn and its units (a duel changes
+    nothing else: the options, the terrain and the name are those it began with), each by its fingerprint."""
+    return fingerprint(battle.turn), tuple([fingerprint(u) for u in battle.units])
 
 
 def left(battle: Battle, uid: str) -> int:
