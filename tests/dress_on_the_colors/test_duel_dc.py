@@ -6,12 +6,15 @@ volley [DC-3.1], a micro-hit marker carries over [DC-4.3], disorder carries its 
 
 from __future__ import annotations
 
+import dataclasses
 from fractions import Fraction
 
 import pytest
 
 from rangefire.analysis.duel import duel
 from rangefire.core import Attack
+from rangefire.rulesets.dress_on_the_colors.duel import results_key
+from rangefire.rulesets.dress_on_the_colors.volley import VolleyPlan, volley_distribution
 from tests.conftest import dc_battle, square, unit
 from tests.duel_oracle import brute_duel, every_roll, marginals
 
@@ -94,3 +97,27 @@ def test_to_dict_is_json_with_fractions(doc):
     assert data["format"] == 1 and data["exact"] is True and data["left_measure"] == "stands"
     assert set(data["winner"]) == {"a", "b", "neither"}
     assert sum(Fraction(p) for p in data["turns"]["distribution"].values()) == 1
+
+
+def test_results_are_shared_by_every_number_their_odds_are_worked_out_from_dc_8_1(doc):
+    """Volleys equal in the numbers of ``results_key`` share their worked-out results: every other field of a
+    plan (its geometry, reasons, names) changes nothing in the volley's distribution."""
+    battle = dc_battle(unit("F", "blue", (0, 0), 0, stands=5), unit("T", "grey", (0, 7), 180, micro_hits=1),
+                       terrain=({"id": "w", "kind": "light", "polygon": [[-5, 7.5], [5, 7.5], [5, 9], [-5, 9]]},))
+    plan = doc.check(battle, Attack("F", "T")).plan
+    assert isinstance(plan, VolleyPlan)
+    base = volley_distribution(plan).weights()
+    others = {"ruleset": "another", "attacker": "G", "target": "U", "weapon": "smoothbore", "band": "long",
+              "distance2": Fraction(99), "line_of_fire": None, "line_of_fire_tied": True, "target_number": 6,
+              "enfilade": True, "cover": "heavy", "cover_from": ("x",), "smoke_from": ("y",), "places_gunsmoke": True,
+              "tied_targets": ("z",), "lowest_hit": 1, "house_notes": (("dice", "note"),), "modifiers": (),
+              "notes": ()}
+    # what the key is made of: the dice, the need and save, the discipline check, the target's stands and markers
+    read = {"stands_firing", "dice_per_stand", "enfilade_dice", "need", "save", "discipline_dice",
+            "target_discipline", "discipline_disordered", "discipline_pass", "target_stands", "target_micro_hits",
+            "target_disordered"}
+    assert {f.name for f in dataclasses.fields(VolleyPlan)} == read | set(others)  # a new field is placed here
+    for name, value in others.items():
+        changed = dataclasses.replace(plan, **{name: value})
+        assert results_key(changed) == results_key(plan)
+        assert volley_distribution(changed).weights() == base, name
