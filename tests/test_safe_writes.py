@@ -414,10 +414,11 @@ def test_csv_to_standard_output_alone_and_a_log_named_dot_slash_dash(tmp_path):
     assert (tmp_path / "-").is_file()
 
 
+TABLE_ON = ["table", "{w}", *TABLE[2:]]  # the table of TABLE, on the scenario filled in for {w}
 WORK = [("odds", "rangefire.core.ruleset.Ruleset.odds", ["odds", "{w}", "-a", "15th-alabama"], "--plot"),
-        ("table", "rangefire.analysis.odds_table.odds_table", list(TABLE[:1]) + ["{w}", *TABLE[2:]], "--plot"),
-        ("table", "rangefire.analysis.odds_table.odds_table", list(TABLE[:1]) + ["{w}", *TABLE[2:]], "--csv"),
-        ("table", "rangefire.analysis.odds_table.odds_table", list(TABLE[:1]) + ["{w}", *TABLE[2:]], "--parquet"),
+        ("table", "rangefire.analysis.odds_table.odds_table", TABLE_ON, "--plot"),
+        ("table", "rangefire.analysis.odds_table.odds_table", TABLE_ON, "--csv"),
+        ("table", "rangefire.analysis.odds_table.odds_table", TABLE_ON, "--parquet"),
         ("compare", "rangefire.analysis.compare.compare",
          ["compare", "{w}", "-a", "15th-alabama", "--variant", "v:units.15th-alabama.stands=3"], "--csv"),
         ("duel", "rangefire.analysis.duel.duel", ["duel", "{w}", "20th-maine", "15th-alabama"], "--plot"),
