@@ -8,7 +8,6 @@ transitions, is checked against the exact distributions by chi-square at fixed s
 from __future__ import annotations
 
 import json
-import re
 from fractions import Fraction
 
 import pytest
@@ -112,37 +111,54 @@ def test_bad_duels_are_refused(a, b, turns, error, words):
         duel(doc, battle, a, b, turns)
 
 
-def _refused_by_turn(refusal: pytest.ExceptionInfo[LimitError]) -> int:
-    """The turn a refused duel had reached (its message names it): how far the chain went before stopping."""
-    found = re.search(r"by turn (\d+) of", str(refusal.value))
-    assert found, refusal.value
-    return int(found[1])
+@pytest.fixture
+def worked_out(monkeypatch):
+    """Every volley and every check the duel works out, recorded as it is asked for."""
+    import rangefire.rulesets.dress_on_the_colors.duel as dc_duel
+    from rangefire.rulesets.dress_on_the_colors import DressOnTheColors
+
+    asked: list[str] = []
+    exchanges, check = dc_duel.exchanges, DressOnTheColors.check
+    monkeypatch.setattr(dc_duel, "exchanges", lambda *args: asked.append("volley") or exchanges(*args))
+    monkeypatch.setattr(DressOnTheColors, "check", lambda *args: asked.append("check") or check(*args))
+    return asked
 
 
-def test_a_duel_too_large_is_refused_quickly():
-    """Sixty stands a side for 200 turns: refused within its first turns, not after a run of minutes."""
+def test_a_duel_too_large_is_refused_before_any_volley_is_worked_out(worked_out):
+    """Sixty stands a side for 200 turns: refused from the game's bounds before the first volley, not after a
+    run of seconds (or minutes) as the chain unrolls; not even one turn would be answered."""
+    from rangefire.analysis.duel_work import DuelTooLarge
+
     doc = find_ruleset("dress-on-the-colors")
     battle = dc_battle(F(stands=60), T(stands=60, d=5))
-    with pytest.raises(LimitError, match="too large to answer exactly") as refusal:
+    with pytest.raises(DuelTooLarge, match="too large to answer exactly, even over one turn") as refusal:
         duel(doc, battle, "F", "T", turns=MAX_TURNS)
-    assert _refused_by_turn(refusal) <= 3
+    assert worked_out == [] and refusal.value.work.turns_within == 0
 
 
-def test_the_wheatfield_duel_is_answered_for_its_default_turns_and_refused_for_200():
-    """The example's 15th Alabama against the 20th Maine: over the command's default five turns it is answered
-    (it weighs some 33,000 results of volleys); over 200 turns its 10,000 battles would weigh some 60,000 (half
-    a minute), and it is refused by the results weighed within its first turns, not at the battles' bound."""
+def test_the_wheatfield_duel_is_answered_for_its_default_turns_and_refused_for_200(worked_out):
+    """The example's 15th Alabama against the 20th Maine: over the command's default five turns it is answered,
+    as it was before its work was bounded (5,222 battles; its bound some 6,800); over 200 turns it is refused
+    before any volley, saying that five turns would be answered (it was refused after 12 s of the chain)."""
     from pathlib import Path
 
-    from rangefire.analysis.duel import MAX_WEIGHED
+    from rangefire.analysis.duel_work import DuelTooLarge, estimate_duel
     from rangefire.rulesets import load_battle
 
     doc, battle = load_battle(Path(__file__).resolve().parent.parent / "examples" / "wheatfield.yaml")
-    answered = duel(doc, battle, "15th-alabama", "20th-maine", turns=5)
-    assert sum(answered.winner.values()) == 1 and answered.winner["a"] > 0 and answered.turn_limit == 5
-    with pytest.raises(LimitError, match=f"weighs more than {MAX_WEIGHED:,} results of attacks by turn") as refusal:
+    with pytest.raises(DuelTooLarge, match="over 200 turns could reach some 306,290 battles, more than the 10,000 "
+                                           "worked out exactly: too large to answer exactly; 5 turns or fewer would "
+                                           "be answered, or a Monte Carlo of it, its dice rolled"):
         duel(doc, battle, "15th-alabama", "20th-maine", turns=MAX_TURNS)
-    assert _refused_by_turn(refusal) <= 10
+    assert worked_out == []
+    answered = duel(doc, battle, "15th-alabama", "20th-maine", turns=5)
+    assert sum(answered.winner.values()) == 1 and answered.turn_limit == 5 and answered.states == 5222
+    assert answered.winner["a"] == Fraction(
+        69484793808849259206125962991794308856437729935584103164920783379786301959,
+        6372868755373348268585303627208611570549793853112195058490566353855786778624)
+    bound = estimate_duel(doc, battle, "15th-alabama", "20th-maine", 5)
+    assert bound is not None and bound.fits and answered.states <= bound.states
+    assert worked_out.count("volley") <= bound.states
 
 
 def test_a_duel_is_refused_by_the_results_weighed_before_the_battles_reached():

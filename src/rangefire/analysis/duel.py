@@ -30,8 +30,12 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from rangefire.analysis.duel_work import estimate_duel, refuse_too_large
 from rangefire.core import Attack, LimitError, LogLine, RangefireError, Refusal, Ruleset, UnknownUnitError, fraction_str
 from rangefire.core.types import FORMAT
+
+#: Told of the work done as it goes: ``progress(done, total)`` (half-turns walked, of all the duel's).
+Progress = Callable[[int, int], None]
 
 #: The most turns a duel is played for.
 MAX_TURNS = 200
@@ -172,11 +176,12 @@ def check_seed(seed: int) -> None:
 
 def _walk(ruleset: Ruleset[Any, Any, Any], battle: Any, a: str, b: str, turns: int,
           step: Callable[[Any, Attack, Any], Iterable[tuple[Any, Any]]], one: Any, limit: int | None,
-          weigh_limit: int | None = None) -> tuple[dict[str, Any], dict[int, Any], dict[str, dict[int, Any]], int]:
+          weigh_limit: int | None = None, progress: Progress | None = None,
+          ) -> tuple[dict[str, Any], dict[int, Any], dict[str, dict[int, Any]], int]:
     """The duel's turns, breadth first: ``step(state, attack, weight)`` gives the weighted battles an attack
     leaves behind (exact probabilities or sampled counts). Returns winner, turns, left, states visited.
     Refused (:class:`~rangefire.core.LimitError`) past ``limit`` battles visited or ``weigh_limit`` results of
-    attacks weighed."""
+    attacks weighed. ``progress(done, total)`` is told of each half-turn walked."""
     winner: dict[str, Any] = {"a": 0 * one, "b": 0 * one, "neither": 0 * one}
     taken: dict[int, Any] = {}
     left: dict[str, dict[int, Any]] = {"a": {}, "b": {}}
@@ -218,6 +223,8 @@ def _walk(ruleset: Ruleset[Any, Any, Any], battle: Any, a: str, b: str, turns: i
             visited += len(frontier)
             if limit is not None and visited > limit:
                 _too_large(a, b, limit, turn, turns)
+            if progress is not None:
+                progress(2 * turn - (role == "a"), 2 * turns)
     for state, weight in frontier.values():  # the turn limit: neither is destroyed
         _add(winner, "neither", weight)
         _add(taken, turns, weight)
@@ -266,18 +273,22 @@ def _notes(ruleset: Ruleset[Any, Any, Any], battle: Any, a: str, b: str,
 
 
 def duel(ruleset: Ruleset[Any, Any, Any], battle: Any, a: str, b: str, turns: int = 10,
-         max_states: int = MAX_STATES, max_weighed: int = MAX_WEIGHED) -> DuelResult:
+         max_states: int = MAX_STATES, max_weighed: int = MAX_WEIGHED, progress: Progress | None = None,
+         ) -> DuelResult:
     """The exact duel of ``a`` (firing first) and ``b`` over at most ``turns`` turns (an absorbing Markov chain).
 
-    Raises :class:`DuelError` for a duel that cannot be set up, :class:`~rangefire.core.LimitError` when the
-    chain would visit more than ``max_states`` battles or weigh more than ``max_weighed`` results of attacks."""
+    Raises :class:`DuelError` for a duel that cannot be set up; :class:`~rangefire.analysis.duel_work.DuelTooLarge`
+    before any work where the game's bounds say the chain would be too large (:mod:`~rangefire.analysis.duel_work`);
+    :class:`~rangefire.core.LimitError` when the chain visits more than ``max_states`` battles or weighs more than
+    ``max_weighed`` results of attacks all the same. ``progress(done, total)`` is told of each half-turn."""
     check_duel(ruleset, battle, a, b, turns)
+    refuse_too_large(estimate_duel(ruleset, battle, a, b, turns), a, b)
 
     def step(state: Any, attack: Attack, p: Fraction) -> list[tuple[Fraction, Any]]:
         return [(p * q, after) for q, after in ruleset.exchanges(state, attack)]
 
     winner, taken, left, visited = _walk(ruleset, battle, a, b, turns, step, Fraction(1), max_states,
-                                           max_weighed)
+                                           max_weighed, progress)
     refusals = _refusals(ruleset, battle, a, b)
     return DuelResult(ruleset=ruleset.key, a=a, b=b, turn_limit=turns, left_name=ruleset.duel_left_name,
                       winner=winner, turns=dict(sorted(taken.items())),
@@ -286,9 +297,10 @@ def duel(ruleset: Ruleset[Any, Any, Any], battle: Any, a: str, b: str, turns: in
 
 
 def sample_duel(ruleset: Ruleset[Any, Any, Any], battle: Any, a: str, b: str, turns: int = 10,
-                samples: int = 100_000, seed: int = 0) -> DuelEstimate:
+                samples: int = 100_000, seed: int = 0, progress: Progress | None = None) -> DuelEstimate:
     """``samples`` duels played with their dice rolled (numpy, from ``seed``: reproducible). Duels in equal
-    battles are rolled together, one vectorised draw per battle and half-turn."""
+    battles are rolled together, one vectorised draw per battle and half-turn. ``progress(done, total)`` is told
+    of each half-turn."""
     import numpy as np
 
     check_duel(ruleset, battle, a, b, turns)
@@ -301,7 +313,7 @@ def sample_duel(ruleset: Ruleset[Any, Any, Any], battle: Any, a: str, b: str, tu
         return [found for start in range(0, n, BLOCK)
                 for found in ruleset.sampled_exchanges(state, attack, min(BLOCK, n - start), rng)]
 
-    winner, taken, left, _ = _walk(ruleset, battle, a, b, turns, step, samples, None)
+    winner, taken, left, _ = _walk(ruleset, battle, a, b, turns, step, samples, None, progress=progress)
     return DuelEstimate(ruleset=ruleset.key, a=a, b=b, turn_limit=turns, left_name=ruleset.duel_left_name,
                         samples=samples, seed=seed, winner=winner, turns=dict(sorted(taken.items())),
                         left={r: dict(sorted(d.items())) for r, d in left.items()})

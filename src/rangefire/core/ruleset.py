@@ -425,6 +425,16 @@ class Ruleset(ABC, Generic[B, P, OutcomeT]):
         """What is left of a unit (stands, hit points, wound boxes unmarked...): 0 when it is destroyed or gone."""
         return int(self._duel().left(battle, uid))
 
+    def duel_bounds(self, battle: B, attack: Attack) -> tuple[int, int] | None:
+        """Bounds on a duel's work, known before any is done: the most states the target can take while it stands
+        (what attacks can change of it), and the most battles one such attack can leave; None where the game
+        gives none (its duel module's ``bounds``)."""
+        module = self._duel()
+        if not hasattr(module, "bounds"):
+            return None
+        states, results = module.bounds(self, battle, attack)
+        return int(states), int(results)
+
     def duel_key(self, battle: B) -> Hashable:
         """A value equal for two battles of one duel only where they are equal (a duel merges the battles it
         reaches by it): the game's own ``battle_key``, else the battle's fingerprint (cheaper to hash than the

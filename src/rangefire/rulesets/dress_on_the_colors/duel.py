@@ -161,6 +161,22 @@ def sampled_exchanges(ruleset: DressOnTheColors, battle: Battle, attack: Attack,
     return [(c, _after(ruleset, battle, plan, u, s, d, h)) for c, u, s, d, h in firsts.values()]
 
 
+def bounds(ruleset: DressOnTheColors, battle: Battle, attack: Attack) -> tuple[int, int]:
+    """The most states the target can take while it stands, and the most battles one volley at it can leave:
+    what a volley changes of it is its stands, its micro-hit marker (0 or 1) and its disorder, once gained never
+    lost in a duel [DC-4.3, DC-5.3]; a volley loses it at most one stand for every two unsaved hits, a die each
+    at most (one a stand firing, and enfilade's [DC-3.1, DC-6.2]), one more with a marker already on it."""
+    if attack.target is None:
+        raise ValueError("a duel's attack names its target")
+    firer, target = battle.unit(attack.attacker), battle.unit(attack.target)
+    options = battle.options
+    disorders = 1 if target.disordered else 2
+    states = target.stands * 2 * disorders
+    dice = firer.stands * options.dice_per_stand + firer.stands // options.enfilade.per_stands * options.enfilade.dice
+    lost = min(target.stands, (1 + dice) // 2)
+    return states, min(states + 1, (lost + 1) * 2 * disorders)  # each number of stands lost, marker, disorder
+
+
 def battle_key(battle: Battle) -> Hashable:
     """A key equal for two battles of one duel only where they are equal: its turn and its units (a duel changes
     nothing else: the options, the terrain and the name are those it began with), each by its fingerprint."""
