@@ -24,7 +24,8 @@ from rangefire.cli.common import (
     user_errors,
     whole_number,
 )
-from rangefire.core import RangefireError
+from rangefire.cli.progress import Shown
+from rangefire.core import LimitError, RangefireError
 from rangefire.core.numbers import percent
 
 if TYPE_CHECKING:
@@ -58,7 +59,6 @@ def duel(
     the revealed card stays on top of its deck [SW-4.2], so where a deck's order is unknown its first reveal
     decides every later combat."""
     from rangefire.analysis.duel import MAX_SAMPLES, MAX_TURNS, sample_duel
-    from rangefire.analysis.duel import duel as exact_duel
 
     with user_errors(as_json):
         # each option named in its refusal (the library's 'turns must be...' names none), before any work
@@ -75,39 +75,65 @@ def duel(
 
             check_output("--plot", plot, "chart", reading=(scenario,))
         ruleset, battle, _ = load_set(scenario, settings)
-        result = exact_duel(ruleset, battle, a, b, turns)
+        result, too_large = _exact(ruleset, battle, a, b, turns, samples, as_json)
         estimate = None
         if samples:
-            estimate = sample_duel(ruleset, battle, a, b, turns, samples, seed_value)
+            with Shown("half-turns, Monte Carlo", quiet=as_json) as shown:
+                estimate = sample_duel(ruleset, battle, a, b, turns, samples, seed_value, progress=shown)
         if plot is not None:
             with option_named("--plot"):
                 _plot(result, estimate, plot)
     if as_json:
-        data = result.to_dict()
-        data.pop("format")
+        data = result.to_dict() if result is not None else _sampled_only(estimate, too_large)
+        data.pop("format", None)
         if estimate is not None:
             data["monte_carlo"] = estimate.to_dict()
         if plot is not None:
             data["plot"] = str(plot)
         _emit(data)
         return
-    render_duel(result, estimate)
+    if result is None:
+        render_sampled(estimate, too_large)
+    else:
+        render_duel(result, estimate)
     if plot is not None:
         out.print(text(f"chart written to {plot}"))
 
 
-def _names(result: DuelResult) -> dict[str, str]:
+def _exact(ruleset: Any, battle: Any, a: str, b: str, turns: int, samples: int,
+           as_json: bool) -> tuple[DuelResult | None, str | None]:
+    """The exact duel, its progress shown. One too large to answer exactly is refused before any work, naming the
+    options that would be answered; where a Monte Carlo is asked for, it is said instead (None and why) and the
+    Monte Carlo shown alone."""
+    from rangefire.analysis.duel import duel as exact_duel
+    from rangefire.analysis.duel_work import DuelTooLarge
+
+    try:
+        with Shown("half-turns, exact", quiet=as_json) as shown:
+            return exact_duel(ruleset, battle, a, b, turns, progress=shown), None
+    except DuelTooLarge as exc:
+        if samples:
+            return None, str(exc)
+        within = exc.work.turns_within
+        raise LimitError(f"{exc} ({f'--turns {within}, or ' if within else ''}--samples N for a Monte Carlo "
+                         "alone)") from None
+
+
+def _names(result: DuelResult | DuelEstimate) -> dict[str, str]:
     return {"a": result.a, "b": result.b, "neither": "neither"}
 
 
-def _plot(result: DuelResult, estimate: DuelEstimate | None, path: Path) -> None:
-    """The exact distributions, and the Monte Carlo's beside them: winner, turns taken, what is left of each."""
+def _plot(result: DuelResult | None, estimate: DuelEstimate | None, path: Path) -> None:
+    """The exact distributions, and the Monte Carlo's beside them: winner, turns taken, what is left of each (the
+    Monte Carlo's alone where the duel is too large to answer exactly)."""
     from rangefire.analysis.plots import Series, plot_series
 
-    names = _names(result)
-    left = result.left_name
-    labels = {"winner": "winner", "turns": "turns taken", "a": f"{left} left of {result.a}",
-              "b": f"{left} left of {result.b}"}
+    head = result if result is not None else estimate
+    assert head is not None  # a duel too large to answer exactly is shown only with a Monte Carlo
+    names = _names(head)
+    left = head.left_name
+    labels = {"winner": "winner", "turns": "turns taken", "a": f"{left} left of {head.a}",
+              "b": f"{left} left of {head.b}"}
 
     def outcomes(winner: Mapping[str, Any], turns: Mapping[int, Any], lefts: Mapping[str, Mapping[int, Any]],
                  total: int | None) -> dict[str, dict[Any, Fraction]]:
@@ -116,12 +142,12 @@ def _plot(result: DuelResult, estimate: DuelEstimate | None, path: Path) -> None
         return {"winner": share({names[k]: v for k, v in winner.items()}), "turns": share(turns),
                 "a": share(lefts["a"]), "b": share(lefts["b"])}
 
-    series = [Series("exact", outcomes(result.winner, result.turns, result.left, None))]
+    series = [] if result is None else [Series("exact", outcomes(result.winner, result.turns, result.left, None))]
     if estimate is not None:
         series.append(Series(f"Monte Carlo ({estimate.samples:,} duels, an estimate)",
                              outcomes(estimate.winner, estimate.turns, estimate.left, estimate.samples)))
-    plot_series(series, path, title=f"duel: {result.a} fires first, {result.b} fires back, at most "
-                                    f"{result.turn_limit} turns", labels=labels)
+    plot_series(series, path, title=f"duel: {head.a} fires first, {head.b} fires back, at most "
+                                    f"{head.turn_limit} turns", labels=labels)
 
 
 def _pct(p: Any) -> str:
@@ -191,3 +217,52 @@ def render_duel(result: DuelResult, estimate: DuelEstimate | None) -> None:
     if estimate is not None:
         out.print(text(f"sampled: {estimate.samples:,} duels with their dice rolled (seed {estimate.seed}): "
                        "estimates"))
+
+
+def _sampled_only(estimate: DuelEstimate | None, too_large: str | None) -> dict[str, Any]:
+    """The JSON of a duel too large to answer exactly: why, and the Monte Carlo alone (``monte_carlo``, added as
+    beside exact odds)."""
+    assert estimate is not None  # a duel too large to answer exactly is answered only with a Monte Carlo
+    return {"ruleset": estimate.ruleset, "a": estimate.a, "b": estimate.b,
+            "turn_limit": estimate.turn_limit, "exact": False, "exact_refused": too_large,
+            "left_measure": estimate.left_name}
+
+
+def render_sampled(estimate: DuelEstimate | None, too_large: str | None) -> None:
+    """A duel too large to answer exactly, for people: why, then the Monte Carlo's distributions alone (a share
+    of the duels played, and at least N)."""
+    from rich.table import Table
+
+    assert estimate is not None  # a duel too large to answer exactly is answered only with a Monte Carlo
+    n = estimate.samples
+    turn_word = "turn" if estimate.turn_limit == 1 else "turns"
+    out.print(text(f"{estimate.a} against {estimate.b}: {estimate.a} fires first, at most {estimate.turn_limit} "
+                   f"{turn_word} ({estimate.ruleset}, a Monte Carlo of {n:,} duels with their dice rolled, seed "
+                   f"{estimate.seed}: estimates)", "bold"))
+    out.print(text(f"no exact odds: {too_large}"))
+
+    def table(title: str, counts: Mapping[Any, int], cumulative: bool) -> None:
+        out.print(text(title, "bold"))
+        t = Table()
+        t.add_column("", overflow="fold")
+        t.add_column("sampled" if not cumulative else "exactly", justify="right")
+        if cumulative:
+            t.add_column("at least", justify="right")
+        tail = n
+        for key, count in counts.items() if not cumulative else sorted(counts.items()):
+            label = _names(estimate)[key] if not cumulative else str(key)
+            cells: list[Text | str] = [text(label), _pct(count / n)]
+            if cumulative:
+                cells.append(_pct(tail / n))
+                tail -= count
+            t.add_row(*cells)
+        out.print(t)
+
+    def mean(counts: Mapping[int, int]) -> float:
+        return sum(k * c for k, c in counts.items()) / n
+
+    table("winner", estimate.winner, cumulative=False)
+    table(f"turns taken (mean {mean(estimate.turns):.2f})", estimate.turns, cumulative=True)
+    for role in ("a", "b"):
+        table(f"{estimate.left_name} left of {_names(estimate)[role]} (mean {mean(estimate.left[role]):.2f})",
+              estimate.left[role], cumulative=True)

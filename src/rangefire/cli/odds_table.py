@@ -25,6 +25,7 @@ from rangefire.cli.common import (
     with_choice_options,
 )
 from rangefire.cli.compare import check_outputs, split_top, write_csv
+from rangefire.cli.progress import Shown
 from rangefire.core import NO_CHOICES, LimitError, RangefireError
 from rangefire.core.numbers import percent
 
@@ -100,7 +101,9 @@ def odds_table_command(scenario: Scenario, attacker: AttackerOpt, target: Target
         from rangefire.scenario.paths import apply_settings
 
         base = apply_settings(read_scenario(scenario), settings_from(settings), source=f"{scenario} with --set")
-        result = odds_table(base, attacker, target, axes, choices=choices, source=source_name(scenario))
+        with Shown("table rows", quiet=as_json) as shown:  # rows are worked out at some 60 a second
+            result = odds_table(base, attacker, target, axes, choices=choices, source=source_name(scenario),
+                                progress=shown)
         if plot is not None:
             with option_named("--plot"):
                 plot_table(result, plot)

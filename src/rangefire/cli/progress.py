@@ -1,0 +1,63 @@
+"""Progress on stderr for work that takes a while: a duel's half-turns, a table's rows.
+
+A command that may work for seconds passes :class:`Shown` to the library as its ``progress(done, total)``. The
+bar appears only once the work has gone on for a moment (a quick answer prints nothing more), only at a terminal
+and never with ``--json``; it goes when the work ends, however it ends: Ctrl-C then leaves the one line the command
+line says ("interrupted; nothing changed", exit 130), not a half-drawn bar.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from types import TracebackType
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.progress import Progress
+
+#: Seconds of work before the bar is shown.
+DELAY = 0.5
+
+
+class Shown:
+    """``progress(done, total)`` for the library, drawn as a bar with the time left; a context manager that takes
+    the bar away at its end."""
+
+    def __init__(self, label: str, quiet: bool = False, console: Console | None = None, delay: float = DELAY) -> None:
+        self.label = label
+        self.console = console
+        self.quiet = quiet or (console is None and not sys.stderr.isatty())
+        self.delay = delay
+        self.started = time.monotonic()
+        self.bar: Progress | None = None
+        self.task: Any = None
+
+    def __call__(self, done: int, total: int) -> None:
+        if self.quiet:
+            return
+        if self.bar is None:
+            if time.monotonic() - self.started < self.delay:
+                return
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+            console = self.console or Console(stderr=True, highlight=False, emoji=False)
+            self.bar = Progress(TextColumn(self.label), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                                console=console, transient=True)
+            self.task = self.bar.add_task(self.label, total=total, completed=done)
+            self.bar.start()
+        self.bar.update(self.task, completed=done, total=total)
+
+    def stop(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+            self.bar = None
+
+    def __enter__(self) -> Shown:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.stop()

@@ -1,0 +1,172 @@
+"""Commands that answer or refuse before a run of seconds, or show their progress and stop on Ctrl-C (issue 20 §2).
+
+- ``duel``: a duel whose exact chain would be too large (sixty stands a side, 200 turns of the Wheatfield) is
+  refused before any volley is worked out, from bounds the game gives (``rangefire.analysis.duel_work``), saying
+  the turns that would be answered or the Monte Carlo; with ``--samples`` the Monte Carlo is shown alone.
+- the bounds hold what the chain really reaches, so that nothing answered is refused by them;
+- ``duel`` and ``table`` tell their progress (half-turns, rows) to a bar on stderr, shown at a terminal only;
+  Ctrl-C stops them with one line and exit 130, nothing written.
+
+No test here times anything: each shows what was (not) computed, or what was said.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import rangefire.rulesets.dress_on_the_colors.duel as dc_duel
+from rangefire.analysis.duel import duel, sample_duel
+from rangefire.analysis.duel_work import DuelTooLarge, estimate_duel
+from rangefire.analysis.odds_table import Axis, odds_table
+from rangefire.cli.progress import Shown
+from rangefire.core import Attack
+from rangefire.rulesets import find_ruleset, load_battle
+from rangefire.scenario import read_scenario
+from rangefire.scenario.paths import Setting
+from tests.commands import run
+from tests.conftest import dc_battle, unit
+
+WHEATFIELD = Path(__file__).resolve().parent.parent / "examples" / "wheatfield.yaml"
+SIXTY = (Setting("units.20th-maine.stands", 60), Setting("units.15th-alabama.stands", 60))
+
+
+@pytest.fixture
+def weighed(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """Every volley the exact chain works out (the game's ``exchanges``), recorded as it is asked for."""
+    asked: list[Any] = []
+    real = dc_duel.exchanges
+
+    def counted(ruleset: Any, battle: Any, attack: Attack) -> Any:
+        found = real(ruleset, battle, attack)
+        asked.append(len(found))
+        return found
+
+    monkeypatch.setattr(dc_duel, "exchanges", counted)
+    return asked
+
+
+# -- the duel refused before its work ------------------------------------------------------------------------------
+def test_sixty_stands_a_side_are_refused_before_any_volley_is_worked_out_dc_4_3(weighed):
+    """The issue's first case: the Wheatfield's two regiments raised to sixty stands gave no answer in a minute.
+    One volley of 60 dice can leave some 120 battles behind, and the return volley as many of each: refused at
+    once, with the Monte Carlo as the way to an answer; no volley worked out."""
+    doc, battle = load_battle(WHEATFIELD, list(SIXTY))
+    with pytest.raises(DuelTooLarge, match="too large to answer exactly, even over one turn; smaller units would be "
+                                           "answered, or a Monte Carlo of it, its dice rolled") as refusal:
+        duel(doc, battle, "20th-maine", "15th-alabama", turns=5)
+    assert weighed == []
+    assert refusal.value.work.turns_within == 0 and refusal.value.work.states > 10_000
+
+
+@pytest.mark.parametrize(("firer", "target", "turns"), [
+    ({"stands": 1}, {"stands": 1}, 40),
+    ({"stands": 2}, {"stands": 3, "micro_hits": 1}, 6),
+    ({"stands": 3, "disordered": True}, {"stands": 2}, 5),
+    ({"stands": 4}, {"stands": 4, "d": 5}, 3),  # closer: more hits, more battles
+    ({"stands": 6, "position": [-9, 6], "facing": 90}, {"stands": 4, "d": 6}, 2),  # enfilading: more dice
+    ({"stands": 12}, {"stands": 10, "d": 5}, 1),
+])
+def test_the_bounds_hold_what_the_chain_reaches_dc_4_3_dc_5_3_dc_6_2(weighed, firer, target, turns):
+    """The estimate is a bound: the battles the chain reaches and the results it weighs are never more (so that
+    no duel answered is refused by it), and its results are those of the chain without it."""
+    doc = find_ruleset("dress-on-the-colors")
+    at = target.pop("d", 8)
+    f = unit("F", "blue", tuple(firer.pop("position", (0, 0))), firer.pop("facing", 0), **firer)
+    battle = dc_battle(f, unit("T", "grey", (0, at), 180, **target))
+    bound = estimate_duel(doc, battle, "F", "T", turns)
+    result = duel(doc, battle, "F", "T", turns)
+    assert bound is not None and bound.fits
+    assert result.states <= bound.states and sum(weighed) <= bound.weighed, (result.states, sum(weighed), bound)
+
+
+# -- the duel's Monte Carlo alone, and the command -----------------------------------------------------------------
+def test_the_command_names_the_turns_and_the_monte_carlo_that_would_answer():
+    proc = run("duel", str(WHEATFIELD), "20th-maine", "15th-alabama", "--turns", "200", ok=2)
+    assert proc.stdout == "" and proc.stderr.strip().endswith("(--turns 5, or --samples N for a Monte Carlo alone)")
+    data = json.loads(run("duel", str(WHEATFIELD), "20th-maine", "15th-alabama", "--turns", "200", "--json",
+                          ok=2).stdout)
+    assert data["error"]["kind"] == "too_large" and "5 turns or fewer would be answered" in data["error"]["message"]
+
+
+def test_a_duel_too_large_with_samples_is_its_monte_carlo_alone(tmp_path):
+    """Twenty stands a side over two turns could reach some 17,000 battles: refused exactly, and with
+    ``--samples`` the Monte Carlo alone is the answer, saying why it is alone (in JSON: ``exact`` false and
+    ``exact_refused``), as ``sample_duel`` gives it."""
+    scenario = tmp_path / "twenty.json"
+    scenario.write_text(json.dumps({"ruleset": "dress-on-the-colors", "units": [
+        unit("F", "blue", (0, 0), 0, stands=20), unit("T", "grey", (0, 6), 180, stands=20)]}))
+    refused = run("duel", str(scenario), "F", "T", "--turns", "2", ok=2)
+    assert "could reach some 16,961 battles" in refused.stderr and "(--turns 1, or --samples N" in refused.stderr
+    data = json.loads(run("duel", str(scenario), "F", "T", "--turns", "2", "--samples", "300", "--seed", "4",
+                          "--json").stdout)
+    assert data["exact"] is False and "too large to answer exactly" in data["exact_refused"]
+    assert "winner" not in data and data["left_measure"] == "stands"
+    doc, battle = load_battle(scenario)
+    assert data["monte_carlo"] == json.loads(json.dumps(sample_duel(doc, battle, "F", "T", 2, 300, 4).to_dict()))
+    shown = run("duel", str(scenario), "F", "T", "--turns", "2", "--samples", "300", columns=300).stdout
+    assert "a Monte Carlo of 300 duels with their dice rolled" in shown
+    assert "no exact odds: the duel of F and T" in shown
+    assert "stands left of T" in shown
+
+
+# -- progress ------------------------------------------------------------------------------------------------------
+def test_the_duel_and_the_table_tell_their_progress_as_they_go():
+    """Each half-turn of a duel (of the exact chain and of the Monte Carlo), each row of a table."""
+    doc = find_ruleset("dress-on-the-colors")
+    battle = dc_battle(unit("F", "blue", (0, 0), 0, stands=2), unit("T", "grey", (0, 8), 180, stands=2))
+    told: list[tuple[int, int]] = []
+    duel(doc, battle, "F", "T", turns=3, progress=lambda done, total: told.append((done, total)))
+    assert told == [(n, 6) for n in range(1, 7)]
+    told.clear()
+    sample_duel(doc, battle, "F", "T", turns=2, samples=50, progress=lambda done, total: told.append((done, total)))
+    assert told == [(1, 4), (2, 4), (3, 4), (4, 4)]
+    told.clear()
+    axes = [Axis("units.15th-alabama.stands", (4, 6, 8))]
+    odds_table(read_scenario(WHEATFIELD), "15th-alabama", None, axes,
+               progress=lambda done, total: told.append((done, total)))
+    assert told == [(1, 3), (2, 3), (3, 3)]
+
+
+def test_the_progress_bar_is_drawn_after_its_delay_and_taken_away_at_the_end():
+    """At a terminal, after its delay, a bar with the count; taken away when the work ends (transient). Before
+    the delay, with --json or away from a terminal: nothing drawn."""
+    from rich.console import Console
+
+    screen = io.StringIO()
+    console = Console(file=screen, force_terminal=True, width=80)
+    with Shown("table rows", console=console, delay=0) as shown:
+        shown(1, 4)
+        shown(2, 4)
+        assert shown.bar is not None
+    assert shown.bar is None and "table rows" in screen.getvalue() and "2/4" in screen.getvalue()
+    quiet = io.StringIO()
+    with Shown("table rows", console=Console(file=quiet, force_terminal=True), delay=3600) as shown:
+        shown(1, 4)
+        assert shown.bar is None
+    with Shown("table rows", quiet=True, console=Console(file=quiet, force_terminal=True), delay=0) as shown:
+        shown(1, 4)
+    assert quiet.getvalue() == ""
+
+
+def test_ctrl_c_stops_a_long_table_with_one_line_and_nothing_written(tmp_path):
+    """A table of 1,000 rows works for seconds: SIGINT while it works stops it with 'interrupted; nothing
+    changed' and exit 130, its CSV not written (whenever the signal lands: loading, reading or working)."""
+    values = ",".join(f"[10,{5 + i / 100:g}]" for i in range(1000))
+    csv = tmp_path / "rows.csv"
+    proc = subprocess.Popen([sys.executable, "-m", "rangefire.cli", "table", str(WHEATFIELD), "-a", "15th-alabama",
+                             "--vary", f"units.15th-alabama.position={values}", "--csv", str(csv)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+    time.sleep(2)  # not a measure: the table takes far longer, and any moment gives the same answer
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and out == "" and err.strip() == "rangefire: interrupted; nothing changed"
+    assert not csv.exists() and list(tmp_path.iterdir()) == []
