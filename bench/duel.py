@@ -1,14 +1,21 @@
 """The duel: its exact chain beside its Monte Carlo on one example battle (time, and the largest difference in
-probability between the two, which should be of the order of the Monte Carlo's own error)."""
+probability between the two, which should be of the order of the Monte Carlo's own error); and duels too large to
+answer exactly, refused from their bounds before any work, beside the chain run until its own limits refuse it."""
 
 from __future__ import annotations
 
 import math
 import time
+from pathlib import Path
 from typing import Any
 
+import rangefire.analysis.duel
 from rangefire.analysis.duel import duel, sample_duel
-from rangefire.rulesets import battle_from_mapping
+from rangefire.core import LimitError
+from rangefire.rulesets import battle_from_mapping, load_battle
+from rangefire.scenario.paths import Setting
+
+WHEATFIELD = Path(__file__).resolve().parent.parent / "examples" / "wheatfield.yaml"
 
 SAMPLES = 100_000
 TURNS = 4
@@ -47,5 +54,42 @@ def run() -> None:
           f"{error:.4f})")
 
 
+def cpu_until_answered_or_refused(ruleset: Any, battle: Any, a: str, b: str, turns: int) -> tuple[float, str]:
+    """CPU seconds the exact duel takes to answer or be refused, and which it was."""
+    start = time.process_time()
+    try:
+        found = duel(ruleset, battle, a, b, turns)
+        said = f"answered, {found.states:,} battles"
+    except LimitError as exc:
+        said = f"refused ({type(exc).__name__})"
+    return time.process_time() - start, said
+
+
+def refusals() -> None:
+    """Duels too large to answer exactly (issue 20): refused from the game's bounds before any volley, beside the
+    same chain with no bounds, run until the battles or results it really reaches pass its limits."""
+    wheatfield = load_battle(WHEATFIELD)
+    sixty = load_battle(WHEATFIELD, [Setting("units.20th-maine.stands", 60),
+                                     Setting("units.15th-alabama.stands", 60)])
+    cases = (("the Wheatfield's regiments, 200 turns", wheatfield, 200),
+             ("the Wheatfield's regiments at 60 stands, 5 turns", sixty, 5))
+    print("\nduels too large to answer exactly, 20th-maine against 15th-alabama (CPU time to the refusal):")
+    for name, (ruleset, battle), turns in cases:
+        ours, said = cpu_until_answered_or_refused(ruleset, battle, "20th-maine", "15th-alabama", turns)
+        bounded = rangefire.analysis.duel.estimate_duel
+        rangefire.analysis.duel.estimate_duel = lambda *args, **kwargs: None  # the chain with no bounds
+        try:
+            theirs, reference = cpu_until_answered_or_refused(ruleset, battle, "20th-maine", "15th-alabama", turns)
+        finally:
+            rangefire.analysis.duel.estimate_duel = bounded
+        print(f"  {name}: {ours * 1e3:.2f} ms, {said}; the chain to its own limits {theirs:.2f} s, {reference};"
+              f" ratio {theirs / ours:,.0f}x; budget 2 s: {'met' if ours < 2 else 'MISSED'}")
+    ruleset, battle = wheatfield
+    took, said = cpu_until_answered_or_refused(ruleset, battle, "20th-maine", "15th-alabama", 5)
+    print(f"  the Wheatfield's regiments, 5 turns (the command's default): {took:.2f} s, {said}; "
+          f"budget 1 s: {'met' if took < 1 else 'MISSED'} (progress shown at a terminal)")
+
+
 if __name__ == "__main__":
     run()
+    refusals()

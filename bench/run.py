@@ -189,9 +189,11 @@ def main() -> int:
     from bench.sweep import run as sweep  # a million-point sweep: local processes, a dask LocalCluster, the plain loop
 
     sweep()
+    from bench.duel import refusals
     from bench.duel import run as duel  # the duel's exact chain beside its Monte Carlo
 
     duel()
+    refusals()  # duels too large, refused before any work, beside the chain run to its own limits
     from bench.startup import run as startup  # a check / odds process start to finish, beside python itself
 
     startup()
