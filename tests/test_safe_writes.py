@@ -276,6 +276,8 @@ def test_replay_refuses_a_battle_the_log_is_already_in(battle, tmp_path):
     assert f"{battle} is the battle after the last line of {log} (line 1)" in proc.stderr
     assert "nothing to replay" in proc.stderr
     assert "--from 5: " in run("replay", battle, log, "--from", "5", ok=2).stderr
+    assert "--from 0: must be a line of the log" in run("replay", battle, log, "--from", "0", ok=2).stderr
+    assert "--from 'x': must be a whole number" in run("replay", battle, log, "--from", "x", ok=2).stderr
     run("replay", example_path("wheatfield.yaml"), log, "--from", "1")
 
 

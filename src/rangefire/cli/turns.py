@@ -21,6 +21,7 @@ from rangefire.cli.common import (
     shown,
     text,
     user_errors,
+    whole_number,
 )
 from rangefire.core import LogLine, RangefireError
 from rangefire.scenario import write_scenario
@@ -105,7 +106,7 @@ def replay(
     log: Annotated[str, typer.Argument(metavar="LOG", help="the log the actions were appended to",
                                        show_default=False)],
     out_file: Annotated[Optional[Path], typer.Option("--out", help="write the rebuilt battle to FILE")] = None,  # noqa: UP045
-    from_line: Annotated[Optional[int], typer.Option("--from", metavar="LINE", min=1, help="SCENARIO is the battle before this line of the log: replay from it on (to finish a write a run stopped before)", show_default=False)] = None,  # noqa: UP045, E501
+    from_text: Annotated[Optional[str], typer.Option("--from", metavar="LINE", help="SCENARIO is the battle before this line of the log: replay from it on (to finish a write a run stopped before)", show_default=False)] = None,  # noqa: UP045, E501
     as_json: JsonOpt = False,
     settings: SetOpt = None,
 ) -> None:
@@ -123,6 +124,9 @@ def replay(
             raise RangefireError("LOG: a log is read from its file (the one --log appended the actions to), not "
                                  "from standard input")
         log_path = Path(log)
+        from_line = whole_number("--from", from_text)  # read in our words, as --turns is
+        if from_line is not None and from_line < 1:
+            raise RangefireError(f"--from {from_line}: must be a line of the log, 1 or more")
         if out_file is not None:
             check_output("--out", out_file, BATTLE, reading=(log_path,))
         ruleset, battle, as_written = load_set(scenario, settings)
