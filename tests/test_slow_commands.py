@@ -40,14 +40,15 @@ SIXTY = (Setting("units.20th-maine.stands", 60), Setting("units.15th-alabama.sta
 
 
 @pytest.fixture
-def weighed(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
-    """Every volley the exact chain works out (the game's ``exchanges``), recorded as it is asked for."""
-    asked: list[Any] = []
+def weighed(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Attack, int]]:
+    """Every volley the exact chain works out (the game's ``exchanges``), recorded as it is asked for: the attack
+    and the number of battles it left."""
+    asked: list[tuple[Attack, int]] = []
     real = dc_duel.exchanges
 
     def counted(ruleset: Any, battle: Any, attack: Attack) -> Any:
         found = real(ruleset, battle, attack)
-        asked.append(len(found))
+        asked.append((attack, len(found)))
         return found
 
     monkeypatch.setattr(dc_duel, "exchanges", counted)
@@ -71,21 +72,26 @@ def test_sixty_stands_a_side_are_refused_before_any_volley_is_worked_out_dc_4_3(
     ({"stands": 1}, {"stands": 1}, 40),
     ({"stands": 2}, {"stands": 3, "micro_hits": 1}, 6),
     ({"stands": 3, "disordered": True}, {"stands": 2}, 5),
-    ({"stands": 4}, {"stands": 4, "d": 5}, 3),  # closer: more hits, more battles
-    ({"stands": 6, "position": [-9, 6], "facing": 90}, {"stands": 4, "d": 6}, 2),  # enfilading: more dice
-    ({"stands": 12}, {"stands": 10, "d": 5}, 1),
+    ({"stands": 4}, {"stands": 4, "position": (0, 5)}, 3),  # closer: more hits, more battles
+    ({"stands": 12}, {"stands": 10, "position": (0, 5)}, 1),
+    # behind the target's front baseline, enfilading: two dice more [DC-6.1, DC-6.2]
+    ({"stands": 4, "position": (-4, -3.5), "facing": 90}, {"stands": 6, "position": (5, 0), "facing": 0}, 2),
 ])
 def test_the_bounds_hold_what_the_chain_reaches_dc_4_3_dc_5_3_dc_6_2(weighed, firer, target, turns):
     """The estimate is a bound: the battles the chain reaches and the results it weighs are never more (so that
-    no duel answered is refused by it), and its results are those of the chain without it."""
+    no duel answered is refused by it); each attack leaves no more battles than the game's bound for it."""
     doc = find_ruleset("dress-on-the-colors")
-    at = target.pop("d", 8)
-    f = unit("F", "blue", tuple(firer.pop("position", (0, 0))), firer.pop("facing", 0), **firer)
-    battle = dc_battle(f, unit("T", "grey", (0, at), 180, **target))
+    f = unit("F", "blue", firer.pop("position", (0, 0)), firer.pop("facing", 0), **firer)
+    t = unit("T", "grey", target.pop("position", (0, 8)), target.pop("facing", 180), **target)
+    battle = dc_battle(f, t)
     bound = estimate_duel(doc, battle, "F", "T", turns)
     result = duel(doc, battle, "F", "T", turns)
+    total = sum(n for _, n in weighed)
     assert bound is not None and bound.fits
-    assert result.states <= bound.states and sum(weighed) <= bound.weighed, (result.states, sum(weighed), bound)
+    assert result.states <= bound.states and total <= bound.weighed, (result.states, total, bound)
+    start = doc.duel_begin(battle, "F")
+    most = {attack: doc.duel_bounds(start, attack) for attack in (Attack("F", "T"), Attack("T", "F"))}
+    assert all(n <= most[attack][1] for attack, n in weighed), (weighed, most)
 
 
 # -- the duel's Monte Carlo alone, and the command -----------------------------------------------------------------

@@ -47,6 +47,24 @@ def test_exchanges_equal_every_roll_dc_4_3(doc):
     assert sum(p for p, _ in exact) == 1
 
 
+def test_a_volley_in_a_later_turn_leaves_battles_of_that_turn_dc_9_3(doc):
+    """The battles a volley leaves are kept with its plan and reused when the same battle comes round in a later
+    turn: they are then of that turn, equal to brute force there too."""
+    def round_again(battle):  # both sides' turns end: the next turn of F's side
+        return doc.duel_pass(doc.duel_pass(battle, "T"), "F")
+
+    first = round_again(doc.duel_begin(dc_battle(F(stands=2), T(stands=2, micro_hits=1), discipline_dice=1), "F"))
+    later = round_again(first)  # nothing fired: nothing changed but the turn
+    assert later.turn != first.turn and later.model_copy(update={"turn": first.turn}) == first
+    for battle in (first, later):
+        exact = doc.exchanges(battle, Attack("F", "T"))
+        brute: dict = {}
+        for p, after in every_roll(doc, battle, Attack("F", "T")):
+            brute[after] = brute.get(after, Fraction(0)) + p
+        assert dict((b, p) for p, b in exact) == brute
+        assert all(after.turn == battle.turn for _, after in exact)
+
+
 @pytest.mark.parametrize(("f", "t", "turns", "options"), [
     ({"stands": 1}, {"stands": 1}, 3, {"discipline_dice": 1}),
     ({"stands": 2}, {"stands": 1, "micro_hits": 1}, 2, {"discipline_dice": 1}),

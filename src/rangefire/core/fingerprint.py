@@ -21,7 +21,7 @@ True
 >>> fewer = battle.model_copy(update={"units": (battle.units[0].model_copy(update={"stands": 1}),)})
 >>> fingerprint(fewer) == fingerprint(battle)
 False
->>> fingerprint(("union", "confederate")) == fingerprint(("union", "confederate"))  # plain: by value
+>>> fingerprint(tuple(["union", "confederate"])) == fingerprint(tuple(["union", "confederate"]))  # by value
 True
 """
 
