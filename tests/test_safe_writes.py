@@ -25,7 +25,7 @@ from typer.testing import CliRunner
 
 import rangefire.cli.commands
 import rangefire.cli.turns
-import rangefire.record
+import rangefire.record.log
 from rangefire.cli import app
 from rangefire.core.errors import ScenarioError
 from rangefire.demo import example_path
@@ -162,7 +162,7 @@ def test_stopped_inside_the_append_after_its_line_is_written(battle, tmp_path, m
         if len(calls) == 1:
             raise KeyboardInterrupt
 
-    monkeypatch.setattr(rangefire.record.os, "fsync", fsync)
+    monkeypatch.setattr(rangefire.record.log.os, "fsync", fsync)
     result = invoke("resolve", battle, *ATTACK, "--log", log, "--out", battle)
     assert result.exit_code == 130 and f"logged in {log} (line 1), but the battle" in result.stderr
     assert len(read_log(log)) == 1

@@ -204,7 +204,8 @@ def test_a_torn_last_line_is_reported_as_such(tmp_path):
     (b"not json\n", "line 1: not JSON"),
     (b"[1, 2]\n", "line 1: must be a JSON object"),
     (b'{"format": 2, "action": "attack"}\n', "line 1: format: must be 1, got 2"),
-    (b'{"format": 1, "action": "dance"}\n', 'line 1: action: must be attack or end-turn, got "dance"'),
+    (b'{"format": 1, "action": "dance"}\n',
+     'line 1: action: must be one of attack, end-turn, move, mark, edit, undo, got "dance"'),
     (b'{"format": 1, "action": "end-turn", "activation": false, "log": []}\n\n', "line 2: empty"),
     (b'{"format": 1, "action": "attack", "ruleset": "x", "attacker": "a", "dice": {"hit": ["six"]}}\n',
      "line 1: dice.hit[0]: "),
@@ -226,11 +227,11 @@ def test_log_limits(tmp_path, monkeypatch):
     path.write_bytes(b" " * (MAX_LINE_BYTES + 1) + b"\n")
     with pytest.raises(LogError, match=r"line 1: .* a log line may be at most"):
         read_log(path)
-    monkeypatch.setattr("rangefire.record.MAX_ACTIONS", 2)
+    monkeypatch.setattr("rangefire.record.log.MAX_ACTIONS", 2)
     path.write_bytes(b'{"format": 1, "action": "end-turn"}\n' * 3)
     with pytest.raises(LogError, match="more than 2 lines"):
         read_log(path)
-    monkeypatch.setattr("rangefire.record.MAX_LOG_BYTES", 10)
+    monkeypatch.setattr("rangefire.record.log.MAX_LOG_BYTES", 10)
     with pytest.raises(LogError, match="a log may be at most 10 bytes"):
         read_log(path)
     with pytest.raises(LogError, match="not a regular file"):
