@@ -32,6 +32,10 @@ def ring(vertices: Iterable[Sequence[SupportsFloat]]) -> tuple[XY, ...]:
     """A polygon's vertices in drawing floats."""
     return tuple(xy(v) for v in vertices)
 
+#: Badges and terrain names, relative to the renderer's normal text: about 11.5 and 12 pixels at the default size.
+BADGE_SIZE = 0.82
+TERRAIN_NAME_SIZE = 0.85
+
 #: States a line of fire or sight is drawn in: the verdicts of the games, and ``refused`` for a line the
 #: rules refuse for a reason other than sight (out of arc, out of range, not the closest enemy).
 LINE_STATES = ("clear", "touching", "hindered", "blocked", "refused")
@@ -92,6 +96,20 @@ class Label(Shape):
     angle: float = 0.0
     #: A second place (and anchor) to put the label where the first runs off the picture or onto another label.
     alternative: tuple[XY, str] | None = None
+    #: Further places tried in turn, after ``alternative``.
+    further: tuple[tuple[XY, str], ...] = ()
+    #: Lines of text the label is moved down the picture (up where negative) from each of its places, once they
+    #: are in pixels: a line of marks under or over a name at the same point, whatever the scale.
+    lines: float = 0.0
+
+
+@dataclass(frozen=True)
+class Badges(Label):
+    """A row of small marks beside a piece, each a word in a box: its states, markers, wounds, figures left.
+    ``marks`` holds (mark, text) pairs: the mark a class word the legend explains (``disordered``), the text what
+    the box says (``wounds 1/6``); ``text`` is the row read as one line."""
+
+    marks: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -109,7 +127,9 @@ class LegendEntry:
     text: str
     state: str = ""
     side: str | None = None
-    sample: str = "fill"  # fill | line | circle | mark
+    sample: str = "fill"  # fill | line | circle | badge
+    #: The word a badge sample shows (``sample="badge"``).
+    label: str = ""
 
 
 @dataclass(frozen=True)
@@ -192,7 +212,13 @@ MARKS: tuple[tuple[str, str, str, str], ...] = (
     ("cover", "", "fill", "what gives the target cover"),
     ("centre-line", "", "line", "centre to centre line"),
     ("nominee", "", "circle", "may be nominated as the target instead"),
+    ("ghost", "", "fill", "where it stood at the start of its turn"),
+    ("trail", "", "line", "its move this turn, from where it stood"),
 )
+
+
+#: The marks drawn in the colour of their piece's side.
+SIDED = ("ghost", "trail")
 
 
 def _walk(items: Iterable[Shape]) -> Iterator[Shape]:
@@ -205,10 +231,84 @@ def _walk(items: Iterable[Shape]) -> Iterator[Shape]:
 def mark_legend(items: Iterable[Shape], texts: Mapping[tuple[str, str], str] | None = None) -> list[LegendEntry]:
     """Legend entries for the marks and lines present among ``items``, in a fixed order; ``texts`` gives a
     game's own words for some of them, by (kind, state)."""
-    present = {(s.kind, s.state if s.kind == "line-of-fire" else "") for s in _walk(items)}
+    present: dict[tuple[str, str], str | None] = {}
+    for shape in _walk(items):
+        present.setdefault((shape.kind, shape.state if shape.kind == "line-of-fire" else ""), shape.side)
     words = texts or {}
-    return [LegendEntry(kind, words.get((kind, state), text), state=state, sample=sample)
-            for kind, state, sample, text in MARKS if (kind, state if kind == "line-of-fire" else "") in present]
+    # a mark drawn in its piece's colour (where a unit stood, its move) is shown in the first one's
+    out = []
+    for kind, state, sample, text in MARKS:
+        key = (kind, state if kind == "line-of-fire" else "")
+        if key in present:
+            out.append(LegendEntry(kind, words.get((kind, state), text), state=state, sample=sample,
+                                   side=present[key] if kind in SIDED else None))
+    return out
+
+
+def badges(owner: str, side: str | None, marks: Sequence[tuple[str, str]], title: str, at: XY, lines: float,
+           anchor: str = "middle") -> list[Label]:
+    """A piece's marks as one row of badges at ``at`` moved ``lines`` lines of text down the picture (up where
+    negative); none where it has no mark."""
+    if not marks:
+        return []
+    return [Badges("badges", owner, side, title=title, at=at, anchor=anchor, lines=lines, size=BADGE_SIZE,
+                   text=" ".join(text for _, text in marks), marks=tuple(marks))]
+
+
+def badge_legend(items: Iterable[Shape], texts: Mapping[str, tuple[str, str]]) -> list[LegendEntry]:
+    """Legend entries for the marks shown as badges among ``items``, in the order of ``texts``: for each mark,
+    the word its sample shows and what it means."""
+    present = {mark for s in _walk(items) if isinstance(s, Badges) for mark, _ in s.marks}
+    return [LegendEntry("badge", meaning, state=mark, sample="badge", label=word)
+            for mark, (word, meaning) in texts.items() if mark in present]
+
+
+def terrain_name(pid: str, points: Sequence[XY], title: str, inset: float) -> Label:
+    """A terrain piece's name on the piece: at its middle, or failing that (a unit standing there, another
+    label, a line) just inside its top or bottom edge, inside a corner, or just outside it above, below, left or
+    right; ``inset`` is how far inside an edge (table units)."""
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
+    mx, my = (x0 + x1) / 2, (y0 + y1) / 2
+    d = min(inset, (y1 - y0) / 2)
+    places = [((mx, y1 - d), "middle"), ((mx, y0 + d), "middle"), ((x0 + d, y1 - d), "start"),
+              ((x1 - d, y1 - d), "end"), ((x0 + d, y0 + d), "start"), ((x1 - d, y0 + d), "end"),
+              ((mx, y1 + inset), "middle"), ((mx, y0 - inset), "middle"), ((x0 - inset / 2, my), "end"),
+              ((x1 + inset / 2, my), "start")]
+    return Label("terrain-name", pid, title=title, at=(mx, my), text=pid, anchor="middle", size=TERRAIN_NAME_SIZE,
+                 lines=0.35, alternative=places[0], further=tuple(places[1:]))
+
+
+def entering(start: XY, end: XY, outline: Sequence[XY]) -> XY:
+    """Where the segment from ``start`` to ``end`` first reaches the convex ``outline`` (``end`` where it never
+    does, or ``start`` where it starts inside): a trail's arrowhead is put on a piece's edge, not hidden under it.
+
+    >>> entering((0, -4), (0, 0), ((-1, -1), (1, -1), (1, 1), (-1, 1)))
+    (0.0, -1.0)
+    """
+    n = len(outline)
+    area = sum(outline[i][0] * outline[(i + 1) % n][1] - outline[(i + 1) % n][0] * outline[i][1] for i in range(n))
+    sign = 1.0 if area > 0 else -1.0
+    t_in, t_out = 0.0, 1.0
+    dx, dy = end[0] - start[0], end[1] - start[1]
+    for i in range(n):
+        (ax, ay), (bx, by) = outline[i], outline[(i + 1) % n]
+        # inside is to the left of each edge when anticlockwise: cross >= 0
+        ex, ey = bx - ax, by - ay
+        num = sign * (ex * (start[1] - ay) - ey * (start[0] - ax))
+        den = sign * (ex * dy - ey * dx)
+        if den == 0:
+            if num < 0:
+                return end
+            continue
+        t = -num / den
+        if den > 0:
+            t_in = max(t_in, t)
+        else:
+            t_out = min(t_out, t)
+    if t_in > t_out:
+        return end
+    return (float(start[0] + dx * t_in), float(start[1] + dy * t_in))
 
 
 def beside(start: XY, end: XY, text: str, title: str, offset: float) -> Label:
@@ -260,6 +360,7 @@ __all__ = [
     "LINE_STATES",
     "MARKS",
     "XY",
+    "Badges",
     "Circle",
     "Group",
     "Label",
@@ -268,11 +369,15 @@ __all__ = [
     "Scene",
     "Segment",
     "Shape",
+    "badge_legend",
+    "badges",
     "beside",
     "bounds_of",
+    "entering",
     "grown",
     "mark_legend",
     "points_of",
     "refusal_notes",
     "side_anchor",
+    "terrain_name",
 ]

@@ -9,6 +9,10 @@ meaning so that a web page can style and script it.
   ``refused``), its side (``side-0``), ``data-id`` and a ``<title>`` tooltip; a unit (a card in the card
   game) is a ``<g class="unit" data-id="..." data-unit="..." data-side="...">``. Colours and line styles are
   also given as presentation attributes, so the file stands alone and a stylesheet can still override them.
+- Text is drawn over every shape and placed apart: a piece's name, its badges (a row of boxed words: states,
+  markers, wounds, figures left; ``<g class="badge" data-mark="...">``) and the terrain's names are kept off each
+  other, off the pieces and, for badges and terrain names, off the lines of fire and the trails of moves; every
+  word is at least 11 pixels at the picture's own size. Widths are measured with the font's own metrics.
 - Colours: the Okabe-Ito palette, told apart by people with any common colour blindness; a line of fire's
   state is shown by its colour *and* its dash pattern.
 - Text from the scenario is escaped, and control and format characters are written out (``\\x1b``), never
@@ -19,10 +23,23 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from rangefire.core.scene import XY, Circle, Group, Label, LegendEntry, Poly, Scene, Segment, Shape
+from rangefire.core.scene import (
+    BADGE_SIZE,
+    XY,
+    Badges,
+    Circle,
+    Group,
+    Label,
+    LegendEntry,
+    Poly,
+    Scene,
+    Segment,
+    Shape,
+)
 from rangefire.core.text import shown
 
 #: Pixels per table unit. Inches for the games measured in inches, steps where a game measures in steps (a
@@ -72,9 +89,28 @@ def _token(word: str) -> str:
     return re.sub(r"[^a-z0-9-]+", "-", word.lower()).strip("-") or "x"
 
 
-def text_width(text: str, px: float) -> float:
-    """An estimate of a line's width in pixels (a sans-serif averages a little over half its size)."""
-    return len(shown(text)) * px * 0.57
+#: DejaVu Sans's advance widths of the printable ASCII characters, space to tilde, in ems (the font the PNG is
+#: drawn in; Verdana, next in line, is close to it).
+_WIDTHS = dict(zip(map(chr, range(32, 127)), (
+    318, 401, 460, 838, 636, 950, 780, 275, 390, 390, 500, 838, 318, 361, 318, 337, 636, 636, 636, 636, 636, 636, 636,
+    636, 636, 636, 337, 337, 838, 838, 838, 531, 1000, 684, 686, 698, 770, 632, 575, 775, 752, 295, 295, 656, 557, 863,
+    748, 787, 603, 787, 695, 635, 611, 732, 684, 989, 685, 611, 685, 390, 337, 390, 838, 500, 500, 613, 635, 550, 635,
+    615, 352, 635, 634, 278, 278, 579, 278, 974, 634, 612, 635, 635, 411, 521, 392, 634, 592, 818, 592, 592, 525, 636,
+    337, 636, 838), strict=True))
+#: Bold runs this much wider, on average.
+BOLD = 1.13
+
+
+def text_width(text: str, px: float, bold: bool = False) -> float:
+    """A line's width in pixels, from the font's own widths (other characters taken as wide as a digit, or two
+    where East Asian text is wide).
+
+    >>> round(text_width("moved", 10), 1)
+    34.3
+    """
+    ems = sum(_WIDTHS[c] / 1000 if c in _WIDTHS else 1.0 if unicodedata.east_asian_width(c) in "WF" else 0.64
+              for c in shown(text))
+    return ems * px * (BOLD if bold else 1.0)
 
 
 # -- layout ----------------------------------------------------------------------------------------
@@ -99,9 +135,14 @@ class Layout:
 
 
 def layout(scene: Scene, scale: float | None = None) -> Layout:
-    """The table's place in the picture for this scene, at the game's fixed scale unless one is given."""
+    """The table's place in the picture for this scene, at the game's fixed scale unless one is given. A table
+    narrower than the picture's least width is shown wider, as much on either side, so that names and badges
+    near its edges have room."""
     s = scale if scale is not None else scene.scale if scene.scale is not None else SCALES.get(scene.unit, SCALES["in"])
     x0, y0, x1, y1 = scene.bounds
+    least = (MIN_WIDTH - 2 * MARGIN) / s
+    if scene.unit and x1 - x0 < least:
+        x0, x1 = x0 - (least - (x1 - x0)) / 2, x0 + (least + (x1 - x0)) / 2
     return Layout(s, x0, y1, MARGIN, MARGIN + TITLE_PX + 16, (x1 - x0) * s, (y1 - y0) * s)
 
 
@@ -178,6 +219,13 @@ def _attrs(shape: Shape, colours: _Colours) -> dict[str, str]:
         return {"fill": "none", "stroke": INK, "stroke-width": "2.5", "stroke-dasharray": "10 3 2 3"}
     if kind == "nominee":
         return {"fill": "none", "stroke": "#CC79A7", "stroke-width": "3", "stroke-dasharray": "5 3"}
+    if kind == "ghost":
+        return {"fill": pale, "fill-opacity": "0.35", "stroke": ink, "stroke-width": "1.5", "stroke-dasharray": "4 3",
+                "stroke-opacity": "0.85"}
+    if kind == "ghost-front":
+        return {"stroke": ink, "stroke-width": "3", "stroke-dasharray": "4 3", "stroke-opacity": "0.85"}
+    if kind == "trail":
+        return {"stroke": ink, "stroke-width": "2.5", "stroke-dasharray": "7 4", "stroke-linecap": "round", "fill": ink}
     return {"fill": "none", "stroke": INK, "stroke-width": "1"}
 
 
@@ -248,12 +296,13 @@ def _shape_svg(shape: Shape, lay: Layout, colours: _Colours) -> Iterator[str]:
         (x1, y1), (x2, y2) = lay.px(shape.start), lay.px(shape.end)
         fill = attrs.pop("fill", INK)
         line = f'x1="{_f(x1)}" y1="{_f(y1)}" x2="{_f(x2)}" y2="{_f(y2)}"'
-        if shape.kind == "line-of-fire":
+        if shape.kind in ("line-of-fire", "trail"):
             # a white casing under the line keeps it readable over any terrain or base
-            yield f'<line class="casing" {line} stroke="#FFFFFF" stroke-width="7" stroke-opacity="0.8"/>'
+            width = 7 if shape.kind == "line-of-fire" else 6
+            yield f'<line class="casing" {line} stroke="#FFFFFF" stroke-width="{width}" stroke-opacity="0.8"/>'
         yield f"<line {head} {line}{_attr_text(attrs)}>{_title(shape)}</line>"
         if shape.arrow:
-            size = 9.0 if shape.kind == "facing" else 12.0
+            size = {"facing": 9.0, "trail": 11.0}.get(shape.kind, 12.0)
             yield (f'<polygon class="arrowhead {_token(shape.kind)}" points="{_arrowhead((x1, y1), (x2, y2), size)}"'
                    f' fill="{fill}"/>')
 
@@ -271,59 +320,195 @@ def _overlaps(a: tuple[float, float, float, float], b: tuple[float, float, float
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
+#: Labels written in bold.
+BOLD_LABELS = ("range-label", "name")
+#: Pieces a badge row, a terrain name or a name is kept off (a card's name is written on it): stands, bases,
+#: cards, and where a unit stood.
+PIECES = ("stand", "base", "card", "ghost")
+#: The labels kept off the pieces.
+AVOIDING = ("badges", "terrain-name")
+#: A badge's padding either side of its word, and the gap between two badges, in pixels.
+BADGE_PAD = 4.0
+BADGE_GAP = 4.0
+
+
+def _pixel_box(item: Poly | Circle, lay: Layout) -> tuple[float, float, float, float]:
+    if isinstance(item, Poly):
+        pts = [lay.px(p) for p in item.points]
+    else:
+        (cx, cy), r = item.centre, item.radius
+        pts = [lay.px((cx - r, cy - r)), lay.px((cx + r, cy + r))]
+    xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+    return (min(xs), min(ys), max(xs), max(ys))
+
+
+def _piece_boxes(items: tuple[Shape, ...], lay: Layout) -> list[tuple[str, tuple[float, float, float, float]]]:
+    """The pixel boxes of the pieces on the table (stands, bases, cards, where a unit stood), for labels that must
+    not cover them; a card's with its id (its own name and words are written on it), the others' with none."""
+    out = []
+    for item in items:
+        if isinstance(item, Group):
+            out += _piece_boxes(item.items, lay)
+        elif item.kind in PIECES and isinstance(item, Poly | Circle):
+            out.append((item.id if item.kind == "card" else "", _pixel_box(item, lay)))
+    return out
+
+
+def _terrain_over(items: tuple[Shape, ...], lay: Layout) -> dict[str, list[tuple[float, float, float, float]]]:
+    """For each terrain piece, the pixel boxes of the pieces drawn over it (terrain, gunsmoke markers): its name
+    is not put on another's."""
+    pieces = [(item.id, _pixel_box(item, lay)) for item in items
+              if item.kind.startswith("terrain:") or item.kind == "gunsmoke" if isinstance(item, Poly | Circle)]
+    return {pid: [box for _, box in pieces[i + 1:]] for i, (pid, _) in enumerate(pieces)}
+
+
+def _lines(items: tuple[Shape, ...], lay: Layout) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+    """The lines of fire and the trails in pixels, which badges and terrain names are kept off."""
+    out = []
+    for item in items:
+        if isinstance(item, Group):
+            out += _lines(item.items, lay)
+        elif isinstance(item, Segment) and item.kind in ("line-of-fire", "trail"):
+            out.append((lay.px(item.start), lay.px(item.end)))
+    return out
+
+
+def _crosses(line: tuple[tuple[float, float], tuple[float, float]], box: tuple[float, float, float, float]) -> bool:
+    """Whether a segment reaches into a box (both in pixels): the segment clipped to the box's slab in x, then
+    in y.
+
+    >>> _crosses(((0, 0), (10, 10)), (4, 4, 6, 6)), _crosses(((0, 0), (10, 0)), (4, 4, 6, 6))
+    (True, False)
+    """
+    (x1, y1), (x2, y2) = line
+    t0, t1 = 0.0, 1.0
+    for p, d, lo, hi in ((x1, x2 - x1, box[0], box[2]), (y1, y2 - y1, box[1], box[3])):
+        if d == 0:
+            if not lo <= p <= hi:
+                return False
+            continue
+        a, b = (lo - p) / d, (hi - p) / d
+        t0, t1 = max(t0, min(a, b)), min(t1, max(a, b))
+        if t0 > t1:
+            return False
+    return True
+
+
+def label_width(label: Label, px: float) -> float:
+    """A label's width in pixels: its text's, or a row of badges' with their padding and gaps."""
+    if isinstance(label, Badges):
+        return sum(text_width(t, px) + 2 * BADGE_PAD for _, t in label.marks) + BADGE_GAP * (len(label.marks) - 1)
+    return text_width(label.text, px, bold=label.kind in BOLD_LABELS)
+
+
 def _place_labels(scene: Scene, lay: Layout) -> list[tuple[Label, str, float, float, float]]:
     """Each label's place in pixels (the left end of its baseline, and its size). A label goes where the scene
-    puts it, or at its alternative place when the first runs off the table or onto a label placed before it
-    (earlier labels keep their place); failing both, it is kept inside the table and moved up or down a line
-    at a time until it is clear of the others."""
+    puts it, or at its alternative places in turn when the first runs off the table or onto a label placed
+    before it (earlier labels keep their place; terrain names are placed last, after every piece's labels) or,
+    for badges and terrain names, onto a piece; failing all, it is kept inside the table and moved up or down a
+    line at a time until it is clear of the others. A piece's badges go first where its name went (the same
+    place of theirs, moved as far), so that the two stay together."""
     placed: list[tuple[float, float, float, float]] = []
+    pieces = _piece_boxes(scene.items, lay)
+    over = _terrain_over(scene.items, lay)
+    lines = _lines(scene.items, lay)
+    names: dict[str, tuple[int, float]] = {}  # where each piece's name went: the place taken, and how far moved
     out = []
-    for label, owner in _labels(scene.items):
+    labels = sorted(_labels(scene.items), key=lambda pair: pair[0].kind == "terrain-name")  # stable
+    for label, owner in labels:
         px = TEXT_PX * label.size
         x, y = lay.px(label.at)
-        width = text_width(label.text, px)
+        width = label_width(label, px)
         if label.angle:
             out.append((label, owner, x, y, px))  # turned text stays where it is put
             continue
-        places = [(label.at, label.anchor)] + ([label.alternative] if label.alternative else [])
+        places = ([(label.at, label.anchor)] + ([label.alternative] if label.alternative else [])
+                  + list(label.further))
+        # badges and terrain names are kept off every piece, a name off every one but its own card
+        avoid = placed + [box for pid, box in pieces if label.kind in AVOIDING
+                          or (label.kind == "name" and pid != owner)]
+        if label.kind == "terrain-name":
+            avoid += over.get(owner, [])
         trials = []
         for at, anchor in places:
             ax, ay = lay.px(at)
+            ay += label.lines * TEXT_PX
             left = ax - {"start": 0.0, "middle": width / 2, "end": width}.get(anchor, width / 2)
-            inside = lay.left + 3 <= left and left + width <= lay.left + lay.width - 3
-            trials.append((left, ay, inside))
-        chosen = next(((left, ay) for left, ay, inside in trials
-                       if inside and not any(_overlaps(_box(left, ay, width, px), o) for o in placed)), None)
+            trials.append((left, ay))
+        order = list(range(len(trials)))
+        moved = 0.0
+        if isinstance(label, Badges) and owner in names and names[owner][0] < len(trials):
+            k, moved = names[owner]
+            order.remove(k)
+            order.insert(0, k)
+
+        crossing = lines if label.kind in AVOIDING else []
+        chosen = next(((k, trials[k][0], trials[k][1] + (moved if n == 0 else 0.0)) for n, k in enumerate(order)
+                       if _free(lay, _box(trials[k][0], trials[k][1] + (moved if n == 0 else 0.0), width, px),
+                                avoid, crossing)), None)
         if chosen is None:
-            left, ay, _ = trials[0]
-            # kept inside the table: a label pushed off a line near the edge is moved back in, not cut
-            left = min(max(left, lay.left + 3), lay.left + lay.width - width - 3)
-            ay = min(max(ay, lay.top + px), lay.top + lay.height - px * 0.4)
+            # kept inside the table (a label pushed off a line near the edge is moved back in, not cut) and moved
+            # up or down, the least it takes at any of its places, the first place first
             step = px * 1.25
-            for k in (0, 1, -1, 2, -2, 3, -3, 4, -4, 5, -5):
-                if not any(_overlaps(_box(left, ay + k * step, width, px), o) for o in placed):
-                    ay += k * step
-                    break
-            chosen = (left, ay)
-        placed.append(_box(chosen[0], chosen[1], width, px))
-        out.append((label, owner, chosen[0], chosen[1], px))
+            kept = [(k, min(max(trials[k][0], lay.left + 3), lay.left + lay.width - width - 3),
+                     min(max(trials[k][1] + (moved if n == 0 else 0.0), lay.top + px), lay.top + lay.height - px * 0.4))
+                    for n, k in enumerate(order)]
+            shifts = (0, 1, -1, 2, -2, 3, -3, 4, -4, 5, -5)
+            chosen = next(((k, left, ay + n * step) for n in shifts for k, left, ay in kept
+                           if _free(None, _box(left, ay + n * step, width, px), avoid, crossing)), kept[0])
+        k, left, ay = chosen
+        if label.kind == "name" and owner:
+            names[owner] = (k, ay - trials[k][1])
+        placed.append(_box(left, ay, width, px))
+        out.append((label, owner, left, ay, px))
     return out
+
+
+def _free(lay: Layout | None, box: tuple[float, float, float, float], avoid: list[tuple[float, float, float, float]],
+          crossing: list[tuple[tuple[float, float], tuple[float, float]]]) -> bool:
+    """Whether a label's box is inside the table (where ``lay`` is given) and clear of the boxes and lines to
+    avoid."""
+    if lay is not None and not (lay.left + 1 <= box[0] and box[2] <= lay.left + lay.width - 1
+                                and lay.top <= box[1] and box[3] <= lay.top + lay.height):
+        return False
+    return not any(_overlaps(box, o) for o in avoid) and not any(_crosses(line, box) for line in crossing)
 
 
 def _box(left: float, baseline: float, width: float, px: float) -> tuple[float, float, float, float]:
     return (left - 2, baseline - px * 0.85, left + width + 2, baseline + px * 0.3)
 
 
+def _badge_svg(mark: str, word: str, left: float, y: float, px: float, ink: str) -> tuple[str, float]:
+    """One badge: its word in a white box outlined in ``ink``; the markup and the badge's width."""
+    width = text_width(word, px) + 2 * BADGE_PAD
+    return (f'<g class="badge badge-{_token(mark)}" data-mark="{esc(mark)}">'
+            f'<rect x="{_f(left)}" y="{_f(y - px * 0.95)}" width="{_f(width)}" height="{_f(px * 1.3)}" rx="3"'
+            f' fill="#FFFFFF" stroke="{ink}" stroke-width="1.2"/>'
+            f'<text x="{_f(left + BADGE_PAD)}" y="{_f(y)}" font-size="{_f(px)}" fill="{INK}"'
+            f' textLength="{_f(width - 2 * BADGE_PAD)}" lengthAdjust="spacingAndGlyphs">{esc(word)}</text>'
+            "</g>"), width
+
+
 def _label_svg(label: Label, owner: str, x: float, y: float, px: float, colours: _Colours) -> str:
     ink = colours.side(label.side)[0] if label.side is not None else INK
+    data = f' data-for="{esc(owner)}"' if owner else ""
+    if isinstance(label, Badges):
+        parts = []
+        for mark, word in label.marks:
+            svg, width = _badge_svg(mark, word, x, y, px, ink)
+            parts.append(svg)
+            x += width + BADGE_GAP
+        return f'<g class="label badges"{data}>{_title(label)}{"".join(parts)}</g>'
     if label.kind in ("range-label", "clause"):
         ink = INK
-    width = text_width(label.text, px)
+    if label.kind == "terrain-name":
+        ink = "#3D3D3D"
+    width = label_width(label, px)
     anchor = label.anchor if label.angle else "start"  # placed labels come with their left end
     left = x - {"start": 0.0, "middle": width / 2, "end": width}.get(anchor, width / 2)
     turn = f' transform="rotate({_f(-label.angle)} {_f(x)} {_f(y)})"' if label.angle else ""
-    weight = ' font-weight="bold"' if label.kind in ("range-label", "name") else ""
-    data = f' data-for="{esc(owner)}"' if owner else ""
+    weight = (' font-weight="bold"' if label.kind in BOLD_LABELS else
+              ' font-style="italic"' if label.kind == "terrain-name" else "")
     return (f'<g class="label {_token(label.kind.replace(":", "-"))}"{data}{turn}>{_title(label)}'
             f'<rect x="{_f(left - 2)}" y="{_f(y - px * 0.9)}" width="{_f(width + 4)}" height="{_f(px * 1.2)}"'
             f' rx="2" fill="#FFFFFF" fill-opacity="0.78"/>'
@@ -364,9 +549,18 @@ def _scale_bar(scene: Scene, lay: Layout, y: float) -> list[str]:
     return out
 
 
+def _sample_width(entry: LegendEntry) -> float:
+    """The width of an entry's sample in pixels: 34, or a badge's own."""
+    if entry.sample == "badge":
+        return max(34.0, text_width(entry.label, TEXT_PX * BADGE_SIZE) + 2 * BADGE_PAD)
+    return 34.0
+
+
 def _sample(entry: LegendEntry, x: float, y: float, colours: _Colours) -> str:
     shape = Shape(entry.kind, side=entry.side, state=entry.state)
     attrs = _attrs(shape, colours)
+    if entry.sample == "badge":
+        return _badge_svg(entry.state, entry.label, x, y + 4, TEXT_PX * BADGE_SIZE, INK)[0]
     if entry.sample == "line":
         attrs.pop("fill", None)
         casing = (f'<line x1="{_f(x)}" y1="{_f(y)}" x2="{_f(x + 34)}" y2="{_f(y)}" stroke="#FFFFFF"'
@@ -382,7 +576,7 @@ def _legend(scene: Scene, colours: _Colours, top: float, width: float) -> tuple[
     if not entries:
         return [], 0.0
     row = TEXT_PX * 1.7
-    col_width = max(text_width(e.text, TEXT_PX) for e in entries) + 56
+    col_width = max(_sample_width(e) + text_width(e.text, TEXT_PX) for e in entries) + 22
     cols = max(1, min(3, int((width - 2 * MARGIN) // col_width)))
     rows = math.ceil(len(entries) / cols)
     out = [f'<g class="legend"><text x="{_f(MARGIN)}" y="{_f(top + TEXT_PX)}" font-size="{_f(TEXT_PX)}"'
@@ -394,7 +588,8 @@ def _legend(scene: Scene, colours: _Colours, top: float, width: float) -> tuple[
         state = f' data-state="{esc(entry.state)}"' if entry.state else ""
         out.append(f'<g class="legend-entry {_token(entry.kind.replace(":", "-"))}"{state}>'
                    + _sample(entry, x, y, colours)
-                   + f'<text x="{_f(x + 44)}" y="{_f(y + 5)}" font-size="{_f(TEXT_PX)}" fill="{INK}">'
+                   + f'<text x="{_f(x + _sample_width(entry) + 10)}" y="{_f(y + 5)}" font-size="{_f(TEXT_PX)}"'
+                   f' fill="{INK}">'
                    f"{esc(entry.text)}</text></g>")
     out.append("</g>")
     return out, TEXT_PX * 2.4 + rows * row
@@ -405,8 +600,8 @@ def render_svg(scene: Scene, scale: float | None = None) -> str:
     """The scene as a standalone SVG document (text)."""
     lay = layout(scene, scale)
     colours = _Colours(scene.sides)
-    width = max(lay.width + 2 * MARGIN, MIN_WIDTH, text_width(scene.title, TITLE_PX) * 1.05 + 2 * MARGIN,
-                *(text_width(n, TEXT_PX * 0.93) + 2 * MARGIN for n in scene.notes))  # bold runs a little wider
+    width = max(lay.width + 2 * MARGIN, MIN_WIDTH, text_width(scene.title, TITLE_PX, bold=True) + 2 * MARGIN,
+                *(text_width(n, TEXT_PX * 0.93) + 2 * MARGIN for n in scene.notes))
     body: list[str] = []
     table_bottom = lay.top + lay.height
     has_table = bool(scene.unit)
