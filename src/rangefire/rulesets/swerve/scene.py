@@ -27,7 +27,7 @@ from rangefire.rulesets.swerve import CombatPlan
 from rangefire.rulesets.swerve.scenario import Battle, Card
 
 #: A card's size in layout units (portrait), and the space around it.
-CARD_W, CARD_H, GAP = 4.4, 5.0, 0.6
+CARD_W, CARD_H, GAP = 4.8, 5.0, 0.6
 #: Pixels per layout unit.
 SCALE = 36.0
 NO_MISSION = "(no mission)"
@@ -71,12 +71,12 @@ def _card_group(card: Card, x: float, y: float) -> Group:
     box = _box(x, y, card.swerved)
     w = box[1][0] - box[0][0]
     cx = x + w / 2
-    lines = [("name", card.name or card.id, 0.85), ("card-id", f"{card.id} ({card.type})", 0.75),
-             *(("card-stats", line, 0.75) for line in _stats(card))]
+    lines = [("name", card.name or card.id, 0.85), ("card-id", f"{card.id} ({card.type})", 0.8),
+             *(("card-stats", line, 0.8) for line in _stats(card))]
     if card.counters:
-        lines.append(("card-stats", f"{card.counters} damage", 0.75))
+        lines.append(("card-stats", f"{card.counters} damage", 0.8))
     if card.swerved:
-        lines.append(("card-state", "SWERVED", 0.75))
+        lines.append(("card-state", "SWERVED", 0.8))
     items: list[Shape] = [Poly("card", card.id, card.owner, state="swerved" if card.swerved else "",
                                title=_describe(card), points=box)]
     for k, (kind, text, size) in enumerate(lines):
