@@ -11,11 +11,13 @@ import math
 import os
 import sys
 import xml.etree.ElementTree as ET
+from fractions import Fraction
 from typing import Any
 
 import pytest
 
 from rangefire.core import Attack, RangefireError, UnknownUnitError
+from rangefire.core.moves import Move
 from rangefire.core.scene import LINE_STATES
 from rangefire.demo import example_path
 from rangefire.draw import SCENES, battle_scene, draw_battle, write_drawing
@@ -260,7 +262,8 @@ def test_scenario_text_is_escaped_and_control_characters_written_out():
     name = 'Pickett <&> "charge" [bold]\x1b[2J\u202e'
     ruleset, battle = dump_with("wheatfield.yaml", name=name)
     units = [dict(u, side="<b>&[rebs]") if u["side"] == "confederate" else u for u in ruleset.dump(battle)["units"]]
-    ruleset, battle = dump_with("wheatfield.yaml", name=name, units=units)
+    ruleset, battle = dump_with("wheatfield.yaml", name=name, units=units,
+                                turn={"number": 1, "order": ["union", "<b>&[rebs]"]})  # the order names every side
     svg = draw_battle(ruleset, battle, attacker="15th-alabama")
     assert "\x1b" not in svg and "\u202e" not in svg
     root = parse(svg)  # parseable: every < and & escaped
@@ -382,3 +385,226 @@ def test_a_refused_line_runs_between_the_sides_the_player_chose_al_3_1_al_4_2(ch
     if "to_side" in choices:
         tos = base_of(battle.unit("orc-band")).sides[choices["to_side"]].notches
         assert any(close(end, to_px(svg, float(n.x), float(n.y))) for n in tos)
+
+
+# -- after moves: trails, where a unit stood, badges, terrain names ------------------------------------
+def moved_wheatfield(*moves: Any) -> tuple[Any, Any]:
+    """The Wheatfield on the Union's turn, after the moves given."""
+    ruleset, battle = dump_with("wheatfield.yaml", turn={"number": 1, "side": "union"})
+    for move in moves:
+        battle, _ = ruleset.move(battle, move)
+    return ruleset, battle
+
+
+def centre(points: Any) -> tuple[float, float]:
+    pts = [(float(p.x), float(p.y)) for p in points]
+    return sum(x for x, _ in pts) / len(pts), sum(y for _, y in pts) / len(pts)
+
+
+def polygon_points(el: ET.Element) -> list[tuple[float, float]]:
+    return [(float(x), float(y)) for x, y in (v.split(",") for v in el.get("points", "").split())]
+
+
+def test_a_moved_unit_has_its_trail_from_where_it_stood_DC_6_1_DC_10_1():
+    """20th-maine moves 3 in up the table: where it stood at the start of its turn is outlined (a stand for each
+    of its stands, at the start position the game records), and its trail runs from there to the unit, its arrow
+    on the unit's back edge. A unit that did not move has neither."""
+    from rangefire.rulesets.dress_on_the_colors.table import footprint
+
+    ruleset, battle = moved_wheatfield(Move("20th-maine", by=(Fraction(0), Fraction(3))))
+    unit = battle.unit("20th-maine")
+    assert unit.start_position == (10, 0) and unit.position == (10, 3)
+    root = parse(draw_battle(ruleset, battle))
+    ghosts = [g for g in find(root, "g", "ghost") if g.get("data-id") == "20th-maine"]
+    assert len(ghosts) == 1 and "began its turn at (10, 0)" in title(ghosts[0]) and "[DC-6.1]" in title(ghosts[0])
+    then = footprint(unit, at_start=True)
+    stands = find(ghosts[0], "polygon", "ghost")
+    assert len(stands) == unit.stands
+    for drawn, stand in zip(stands, then.stands, strict=True):
+        for a, b in zip(polygon_points(drawn), stand.vertices, strict=True):
+            assert close(a, to_px(root, float(b.x), float(b.y)))
+    trails = {line.get("data-id"): line for line in find(root, "line", "trail")}
+    # 83rd-pennsylvania's start is recorded in the example too (it moved before the scenario was written)
+    assert set(trails) == {"20th-maine", "83rd-pennsylvania"}
+    start, end = line_ends(trails["20th-maine"])
+    assert close(start, to_px(root, *centre([p for stand in then.stands for p in stand.vertices])))  # its middle
+    assert close(end, to_px(root, 10, 2))  # the middle of its back edge, 1 in behind its front at y = 3
+    assert "moved this turn from (10, 0) facing 0° to (10, 3) facing 0° [DC-10.1]" in title(trails["20th-maine"])
+    assert any("arrowhead trail" in el.get("class", "") for el in root.iter(SVG + "polygon"))
+    assert not [g for g in find(root, "g", "ghost") if g.get("data-id") in ("15th-alabama", "battery-d")]
+    # the legend says what the two marks are
+    (legend,) = find(root, "g", "legend")
+    said = {c for g in find(legend, "g", "legend-entry") for c in classes(g)}
+    assert {"ghost", "trail"} <= said
+
+
+def test_a_unit_that_only_turned_is_outlined_where_it_stood_without_a_trail_DC_6_1():
+    ruleset, battle = moved_wheatfield(Move("battery-d", turn=Fraction(30)))
+    root = parse(draw_battle(ruleset, battle))
+    assert "battery-d" in {g.get("data-id") for g in find(root, "g", "ghost")}
+    assert "battery-d" not in {line.get("data-id") for line in find(root, "line", "trail")}
+
+
+def badge_words(root: ET.Element, uid: str) -> dict[str, str]:
+    """A unit's badges: the word each shows, by its mark."""
+    rows = [g for g in find(root, "g", "badges") if g.get("data-for") == uid]
+    return {g.get("data-mark", ""): g.find(SVG + "text").text for row in rows for g in find(row, "g", "badge")}
+
+
+def legend_marks(root: ET.Element) -> set[str]:
+    (legend,) = find(root, "g", "legend")
+    return {g.get("data-state", "") for g in find(legend, "g", "legend-entry") if "badge" in classes(g)}
+
+
+def test_disorder_micro_hits_gunsmoke_and_moves_are_badges_by_the_unit_DC_4_3_DC_5_3_DC_7_1():
+    ruleset, battle = example("wheatfield.yaml")
+    units = [dict(u, disordered=True, fired=True) if u["id"] == "15th-alabama" else u
+             for u in ruleset.dump(battle)["units"]]
+    ruleset, battle = dump_with("wheatfield.yaml", units=units)
+    root = parse(draw_battle(ruleset, battle))
+    assert badge_words(root, "15th-alabama") == {"disordered": "disordered", "fired": "fired"}
+    assert badge_words(root, "47th-alabama") == {"micro-hit": "micro-hit"}
+    assert badge_words(root, "20th-maine") == {"gunsmoke": "gunsmoke"}  # its marker in place [DC-7.1]
+    assert badge_words(root, "83rd-pennsylvania") == {"moved": "moved"}
+    assert badge_words(root, "battery-d") == {}
+    assert legend_marks(root) == {"disordered", "fired", "micro-hit", "gunsmoke", "moved"}
+    (legend,) = find(root, "g", "legend")
+    texts = " ".join(t.text or "" for t in legend.iter(SVG + "text"))
+    assert "disordered: -1 to each die it fires" in texts and "[DC-4.3]" in texts
+
+
+def test_bushido_states_and_wounds_are_badges_by_the_model_BU_5_3_BU_5_4_BU_7_3():
+    ruleset, battle = example("mist-bridge.yaml")
+    models = [dict(m, states=["moved", "prone", "surprised"], attacked=True) if m["id"] == "ogre" else m
+              for m in ruleset.dump(battle)["units"]]
+    ruleset, battle = dump_with("mist-bridge.yaml", units=models)
+    root = parse(draw_battle(ruleset, battle))
+    assert badge_words(root, "cultist") == {"will_move": "will move", "ran": "ran", "wounds": "wounds 0/3"}
+    assert badge_words(root, "archer") == {"aimed": "aimed", "wounds": "wounds 0/3"}
+    assert badge_words(root, "ogre") == {"moved": "moved", "prone": "prone", "surprised": "surprised",
+                                         "attacked": "shot", "wounds": "wounds 0/10"}
+    ruleset, battle = example("temple.yaml")
+    assert badge_words(parse(draw_battle(ruleset, battle)), "takeda") == {"wounds": "wounds 1/6"}
+    assert legend_marks(root) == {"aimed", "will_move", "moved", "ran", "prone", "surprised", "attacked", "wounds"}
+
+
+def test_arcane_legions_figures_left_are_a_badge_by_the_unit_AL_1_5_AL_7_2():
+    ruleset, battle = example("ford.yaml")
+    units = [dict(u, slots=[dict(s, occupied=i < 1) for i, s in enumerate(u["slots"])], pushed=True)
+             if u["id"] == "orc-band" else u for u in ruleset.dump(battle)["units"]]
+    ruleset, battle = dump_with("ford.yaml", units=units)
+    root = parse(draw_battle(ruleset, battle))
+    assert badge_words(root, "orc-band") == {"figures": "1/4 figures", "pushed": "pushed"}
+    assert badge_words(root, "archers") == {"figures": "4/4 figures"}
+    assert legend_marks(root) == {"figures", "pushed"}
+
+
+@pytest.mark.parametrize("name", ["wheatfield.yaml", "ford.yaml", "temple.yaml", "mist-bridge.yaml"])
+def test_terrain_is_named_on_the_drawing(name):
+    ruleset, battle = example(name)
+    root = parse(draw_battle(ruleset, battle))
+    named = {g.get("data-for"): g.find(SVG + "text").text for g in find(root, "g", "terrain-name")}
+    assert named == {t.id: t.id for t in battle.terrain}
+
+
+@pytest.mark.parametrize("name", ["wheatfield.yaml", "ford.yaml", "temple.yaml", "mist-bridge.yaml", "sawblade.yaml",
+                                  "ambush.yaml"])
+def test_labels_are_readable_and_apart(name):
+    """Every word on the table is at least 11 pixels at the drawing's own size, and no two labels (names,
+    badges, clauses, ranges, terrain names) lie over each other, for the battle and for each attacker."""
+    ruleset, battle = example(name)
+    for attacker in [None, *ruleset.unit_ids(battle)]:
+        root = parse(draw_battle(ruleset, battle, attacker))
+        (labels,) = find(root, "g", "labels")
+        sizes = [float(t.get("font-size", 0)) for t in labels.iter(SVG + "text")]
+        assert sizes and min(sizes) >= 11, attacker
+        boxes = []
+        for g in labels:
+            rects = list(g.iter(SVG + "rect"))
+            xs = [float(r.get("x", 0)) + d * float(r.get("width", 0)) for r in rects for d in (0, 1)]
+            ys = [float(r.get("y", 0)) + d * float(r.get("height", 0)) for r in rects for d in (0, 1)]
+            boxes.append((g.get("data-for"), min(xs), min(ys), max(xs), max(ys)))
+        for i, a in enumerate(boxes):
+            for b in boxes[i + 1:]:
+                overlap = min(a[3], b[3]) - max(a[1], b[1]), min(a[4], b[4]) - max(a[2], b[2])
+                assert min(overlap) <= 2, (attacker, a, b)
+
+
+def test_markup_in_a_name_is_text_not_markup():
+    """Ids are held to [A-Za-z0-9_.:-], so a unit cannot be called <b>; the scenario's name is free text, and a
+    drawing made of any text (a web page's scene) is escaped wherever the text is written."""
+    from rangefire.core import ScenarioError
+    from rangefire.core.scene import Label, Poly, Scene, badges
+    from rangefire.draw.svg import render_svg
+
+    ruleset, battle = example("wheatfield.yaml")
+    units = [dict(u, id="<b>x</b>") if u["id"] == "battery-d" else u for u in ruleset.dump(battle)["units"]]
+    with pytest.raises(ScenarioError, match="units"):
+        dump_with("wheatfield.yaml", units=units)
+    ruleset, battle = dump_with("wheatfield.yaml", name="<b>Bold</b> & <script>", turn={"number": 1, "side": "union"})
+    battle, _ = ruleset.move(battle, Move("20th-maine", by=(Fraction(0), Fraction(3))))
+    svg = draw_battle(ruleset, battle)
+    root = parse(svg)
+    assert root.find(SVG + "title").text == "<b>Bold</b> & <script>" and "<b>" not in svg
+    scene = Scene("<i>t</i>", (Poly("stand", "<b>", "<s>", title="<u>", points=((0, 0), (1, 0), (1, 1))),
+                               Label("name", "<b>", "<s>", at=(0, 2), text="<b>"),
+                               *badges("<b>", "<s>", [("<m>", "<w>")], "<t>", (0, 3), 1.0)),
+                  (-2, -2, 4, 4), sides=("<s>",))
+    out = render_svg(scene)
+    root = parse(out)
+    assert "<b>" not in out and "<w>" not in out
+    assert [t.text for t in root.iter(SVG + "text") if t.text in ("<b>", "<w>")] == ["<b>", "<w>"]
+    assert [g.get("data-mark") for g in find(root, "g", "badge")] == ["<m>"]
+
+
+def png_pixels(svg: str) -> Any:
+    import io
+
+    from PIL import Image
+
+    from rangefire.draw import svg_to_png
+
+    return Image.open(io.BytesIO(svg_to_png(svg))).convert("L")
+
+
+def dark(image: Any, box: tuple[float, float, float, float]) -> int:
+    """How many pixels of a box are dark (text, outlines)."""
+    crop = image.crop(tuple(round(v) for v in box))
+    return sum(1 for v in crop.get_flattened_data() if v < 120)
+
+
+def changed(before: Any, after: Any, box: tuple[float, float, float, float]) -> int:
+    """How many pixels of a box differ between two pictures."""
+    from PIL import ImageChops
+
+    crop = tuple(round(v) for v in box)
+    return sum(1 for v in ImageChops.difference(before.crop(crop), after.crop(crop)).get_flattened_data() if v > 30)
+
+
+def test_the_png_shows_the_trail_the_ghost_and_each_badge():
+    """The marks are drawn, not only written in the SVG: the PNG of a moved unit has ink where its trail, where
+    it stood and its badge are, and the PNG of the same battle with the move's marks taken away (no start
+    recorded, not moved) has none there."""
+    ruleset, battle = moved_wheatfield(Move("20th-maine", by=(Fraction(-6), Fraction(4))))
+    unmarked = battle.model_copy(update={"units": tuple(
+        u.model_copy(update={"start_position": None, "start_facing": None, "moved": False}) if u.id == "20th-maine"
+        else u for u in battle.units)})
+    svg_after, svg_before = draw_battle(ruleset, battle), draw_battle(ruleset, unmarked)
+    after_png, before_png = png_pixels(svg_after), png_pixels(svg_before)
+    root = parse(svg_after)
+    assert (root.get("data-origin-x"), root.get("data-origin-y")) == (parse(svg_before).get("data-origin-x"),
+                                                                      parse(svg_before).get("data-origin-y"))
+    (trail,) = [line for line in find(root, "line", "trail") if line.get("data-id") == "20th-maine"]
+    (a, b) = line_ends(trail)
+    for t in (0.3, 0.5, 0.7):  # along the trail: its dashes and their white casing
+        x, y = a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t
+        assert changed(before_png, after_png, (x - 4, y - 4, x + 4, y + 4)) > 5, t
+    (ghost,) = [g for g in find(root, "g", "ghost") if g.get("data-id") == "20th-maine"]
+    points = [p for el in find(ghost, "polygon", "ghost") for p in polygon_points(el)]
+    box = (min(x for x, _ in points), min(y for _, y in points), max(x for x, _ in points), max(y for _, y in points))
+    assert changed(before_png, after_png, box) > 200
+    (row,) = [g for g in find(root, "g", "badges") if g.get("data-for") == "20th-maine"]
+    (rect,) = list(row.iter(SVG + "rect"))
+    x, y, w, h = (float(rect.get(k, 0)) for k in ("x", "y", "width", "height"))
+    inner = (x + 3, y + 3, x + w - 3, y + h - 3)  # the word "moved", inside the box's outline
+    assert dark(after_png, inner) > 20 and changed(before_png, after_png, inner) > 20

@@ -176,3 +176,32 @@ def test_show_takes_json_like_every_command(tmp_path: Path):
     assert bad.stderr == ""
     nobody = run("show", str(example_path("wheatfield.yaml")), "-a", "nobody", "--out", str(svg), "--json", ok=2)
     assert json.loads(nobody.stdout)["error"]["kind"] == "unknown_unit"
+
+
+def test_show_draws_a_move_made_with_the_library_DC_6_1_DC_10_1(tmp_path: Path):
+    """A battle after a move, written and drawn from the command line: the SVG holds the unit's trail, where it
+    stood and its 'moved' badge, the terrain's names and the title escaped; the PNG is not the unmoved one's."""
+    from fractions import Fraction
+
+    from rangefire.core.moves import Move
+    from rangefire.rulesets import battle_from_mapping, load_battle
+    from rangefire.scenario.files import write_scenario
+
+    ruleset, battle = load_battle(example_path("wheatfield.yaml"))
+    data = ruleset.dump(battle)
+    data.update(turn={"number": 1, "side": "union"}, name="The <b>Wheatfield</b> & after")
+    ruleset, battle = battle_from_mapping(data)
+    battle, _ = ruleset.move(battle, Move("20th-maine", by=(Fraction(0), Fraction(3))))
+    moved = tmp_path / "moved.yaml"
+    write_scenario(moved, ruleset.dump(battle))
+    run("show", str(moved), "--out", str(tmp_path / "moved.svg"))
+    svg = (tmp_path / "moved.svg").read_text()
+    assert 'class="trail side-0" data-id="20th-maine"' in svg and 'class="ghost side-0" data-id="20th-maine"' in svg
+    assert 'data-mark="moved"' in svg and ">moved</text>" in svg
+    assert all(f'class="label terrain-name" data-for="{t}"' in svg for t in ("stone-wall", "rose-woods", "old-smoke"))
+    assert "<title>The &lt;b&gt;Wheatfield&lt;/b&gt; &amp; after</title>" in svg
+    run("show", str(moved), "--out", str(tmp_path / "moved.png"))
+    run("show", str(example_path("wheatfield.yaml")), "--out", str(tmp_path / "plain.png"))
+    after, before = (tmp_path / "moved.png").read_bytes(), (tmp_path / "plain.png").read_bytes()
+    assert after.startswith(PNG_MAGIC) and after != before
+

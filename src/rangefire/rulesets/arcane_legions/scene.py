@@ -1,7 +1,7 @@
-"""Arcane Legions drawn, in steps: bases with their coloured sides, notches and facing, terrain by kind, the
-attacker's reach (the battle's range, 6 steps in the rules), targets marked legal or refused, and the line of
-sight between the chosen notches with what hinders, touches or blocks it [AL-1.1 to AL-1.3, AL-3.1, AL-3.3,
-AL-4.1 to AL-4.4].
+"""Arcane Legions drawn, in steps: bases with their coloured sides, notches and facing, the figures left as a
+badge by the name, terrain by kind with its name, the attacker's reach (the battle's range, 6 steps in the rules),
+targets marked legal or refused, and the line of sight between the chosen notches with what hinders, touches or
+blocks it [AL-1.1 to AL-1.5, AL-3.1, AL-3.3, AL-4.1 to AL-4.4, AL-7.2].
 
 Everything is read from the engine's own geometry (``table``); nothing here decides a rule.
 """
@@ -23,6 +23,8 @@ from rangefire.core.scene import (
     Scene,
     Segment,
     Shape,
+    badge_legend,
+    badges,
     beside,
     bounds_of,
     grown,
@@ -31,6 +33,7 @@ from rangefire.core.scene import (
     refusal_notes,
     ring,
     side_anchor,
+    terrain_name,
     xy,
 )
 from rangefire.geometry import Point
@@ -82,7 +85,24 @@ def _unit_group(unit: Unit) -> Group:
         box = base.polygon.box
         at = (float(box.x0 + box.x1) / 2, float(box.y1) + 0.3)
     items.append(Label("name", unit.id, unit.side, title=_describe(unit), at=at, text=unit.id))
+    # figures left (and a push) in a row beside the name, away from the base
+    items += badges(unit.id, unit.side, _marks_of(unit), _describe(unit), at,
+                    -1.3 if at[1] > float(unit.position[1]) else 1.15)
     return Group("unit", unit.id, unit.side, title=_describe(unit), items=tuple(items))
+
+
+def _marks_of(unit: Unit) -> list[tuple[str, str]]:
+    """A unit's badges: its figures left of its slots [AL-1.5, AL-7.2], and a push this turn [AL-5.2]."""
+    marks = [("figures", f"{unit.figures}/{len(unit.slots)} figures")]
+    if unit.pushed:
+        marks.append(("pushed", "pushed"))
+    return marks
+
+
+BADGE_TEXTS = {
+    "figures": ("figures", "figures left of its slots: an empty slot's icons are not ready [AL-1.5, AL-7.2]"),
+    "pushed": ("pushed", "pushed this turn for a second ranged order [AL-5.2]"),
+}
 
 
 def _reach(unit: Unit, range_steps: Fraction) -> Poly:
@@ -244,6 +264,8 @@ def scene(battle: Battle, check: Check | None = None, attacker_checks: Sequence[
     terrain = sorted(battle.terrain, key=lambda t: DRAW_ORDER[t.kind])
     items: list[Shape] = [Poly(f"terrain:{t.kind}", t.id, title=f"{t.id}: {_terrain_text(t.kind, battle.options)}",
                                points=ring(t.polygon.vertices)) for t in terrain]
+    items += [terrain_name(t.id, ring(t.polygon.vertices), f"{t.id}: {_terrain_text(t.kind, battle.options)}", 0.18)
+              for t in terrain]
     fit = [p for item in items for p in points_of(item)]
     if attacker is not None:
         items.append(_reach(battle.unit(attacker), battle.options.range_steps))
@@ -266,6 +288,7 @@ def scene(battle: Battle, check: Check | None = None, attacker_checks: Sequence[
         legend.append(LegendEntry("range", f"{_range_text(battle.options.range_steps)} from the attacker's base "
                                            "[AL-3.1]", side=battle.unit(attacker).side, sample="line"))
     legend += mark_legend(items)
+    legend += badge_legend(items, BADGE_TEXTS)
     notes: list[str] = []
     if check is not None and check.plan is None:
         notes = [f"refused: {r}" for r in check.refusals]

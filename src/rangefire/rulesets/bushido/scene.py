@@ -1,7 +1,8 @@
-"""Bushido drawn: round bases with their zones of control, terrain by kind, the shooter's range bands,
-targets marked legal or refused, the line of sight found with what it passes through and what gives cover,
+"""Bushido drawn: round bases with their zones of control, terrain by kind with its name, the shooter's range
+bands, targets marked legal or refused, the line of sight found with what it passes through and what gives cover,
 and the centre line with the models that may be nominated instead [BU-1.2, BU-1.4, BU-1.5, BU-2.1, BU-2.2,
-BU-4.2, BU-4.3, BU-5.1, BU-5.7].
+BU-4.2, BU-4.3, BU-5.1, BU-5.7]; each model's states and wound track as badges under its base [BU-5.3, BU-5.4,
+BU-7.3, BU-8.1].
 
 Everything is read from the engine's own geometry (``table``); nothing here decides a rule.
 """
@@ -9,6 +10,7 @@ Everything is read from the engine's own geometry (``table``); nothing here deci
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from fractions import Fraction
 
 from rangefire.core import NO_CHOICES, Check
@@ -22,12 +24,15 @@ from rangefire.core.scene import (
     Scene,
     Segment,
     Shape,
+    badge_legend,
+    badges,
     beside,
     bounds_of,
     mark_legend,
     points_of,
     refusal_notes,
     ring,
+    terrain_name,
 )
 from rangefire.rulesets.bushido import BushidoPlan
 from rangefire.rulesets.bushido.scenario import Battle, Options, Unit
@@ -50,6 +55,8 @@ def terrain_text(options: Options) -> dict[str, str]:
 #: Pixels per inch: a skirmish table is small and its bases are small, so it is drawn larger than a
 #: battlefield of regiments.
 SCALE = 36.0
+#: A line of labels in pixels at the renderer's normal size, to stack a name and badges under a base.
+LINE = 14.0
 
 
 def _centre(unit: Unit) -> XY:
@@ -75,9 +82,46 @@ def _unit_group(unit: Unit, zone: Fraction) -> Group:
         Circle("zone-of-control", unit.id, unit.side, title=f"{unit.id}'s zone of control: {_in(zone)} beyond its "
                "base, over the points it sees [BU-2.2]", centre=c, radius=r + float(zone)),
         Circle("base", unit.id, unit.side, centre=c, radius=r),
-        Label("name", unit.id, unit.side, title=_describe(unit), at=(c[0], c[1] + r + 0.35), text=unit.id),
     ]
+    # the name above the base, its states and wound track under it; where another piece's labels are there, the
+    # name under the base with the badges under it, or both to its right or left, the badges under the name
+    line = LINE / SCALE  # a line of text in inches
+    names: list[tuple[XY, str]] = [((c[0], c[1] + r + 0.35), "middle"), ((c[0], c[1] - r - line), "middle"),
+                                   ((c[0] + r + 0.15, c[1] + 0.1), "start"), ((c[0] - r - 0.15, c[1] + 0.1), "end")]
+    rows = [((c[0], c[1] - r + 0.08), "middle"), *names[1:]]
+    items.append(Label("name", unit.id, unit.side, title=_describe(unit), at=names[0][0], text=unit.id,
+                       alternative=names[1], further=tuple(names[2:])))
+    items += [replace(row, alternative=rows[1], further=tuple(rows[2:]))
+              for row in badges(unit.id, unit.side, _marks_of(unit), _describe(unit), rows[0][0], 1.15)]
     return Group("unit", unit.id, unit.side, title=_describe(unit), items=tuple(items))
+
+
+#: The states a model may be in, in the order its badges show them, with the words they show [BU-5.3, BU-5.4].
+STATES = {"aimed": "aimed", "will_move": "will move", "moved": "moved", "ran": "ran", "prone": "prone",
+          "surprised": "surprised"}
+
+
+def _marks_of(unit: Unit) -> list[tuple[str, str]]:
+    """A model's badges: its states, its ranged attack made this turn, and its wound track."""
+    marks = [(state, word) for state, word in STATES.items() if unit.has(state)]
+    if unit.attacked:
+        marks.append(("attacked", "shot"))
+    return [*marks, ("wounds", f"wounds {unit.wounds.marked}/{unit.wounds.boxes}")]
+
+
+def _badge_texts(options: Options) -> dict[str, tuple[str, str]]:
+    """What each badge means, with the battle's numbers (a house rule is drawn as played)."""
+    a, d = options.attack_modifiers, options.defense_modifiers
+    return {
+        "aimed": ("aimed", f"aimed this turn: {a.aimed:+d} attack dice when it shoots [BU-5.3]"),
+        "will_move": ("will move", f"will move this activation: {a.moved:+d} attack dice [BU-5.3]"),
+        "moved": ("moved", f"moved this activation: {a.moved:+d} attack dice [BU-5.3]"),
+        "ran": ("ran", f"ran this turn: {a.ran:+d} attack dice, {d.ran:+d} defense dice [BU-5.3, BU-5.4]"),
+        "prone": ("prone", f"prone: {d.prone:+d} defense dice [BU-5.4]"),
+        "surprised": ("surprised", f"surprised: {d.surprised:+d} defense dice [BU-5.4]"),
+        "attacked": ("shot", "has made its ranged attack this turn [BU-8.1]"),
+        "wounds": ("wounds", "wounds marked of its boxes [BU-7.3]"),
+    }
 
 
 def _bands(unit: Unit) -> list[Shape]:
@@ -186,6 +230,7 @@ def scene(battle: Battle, check: Check | None = None, attacker_checks: Sequence[
     texts = terrain_text(battle.options)
     items: list[Shape] = [Poly(f"terrain:{t.kind}", t.id, title=f"{t.id}: {texts[t.kind]}",
                                points=ring(t.polygon.vertices)) for t in terrain]
+    items += [terrain_name(t.id, ring(t.polygon.vertices), f"{t.id}: {texts[t.kind]}", 0.4) for t in terrain]
     fit = [p for item in items for p in points_of(item)]
     if attacker is not None:
         items += _bands(battle.unit(attacker))
@@ -208,6 +253,7 @@ def scene(battle: Battle, check: Check | None = None, attacker_checks: Sequence[
         legend.append(LegendEntry("range", f"{attacker}'s {weapon.name}: short/medium/long {bounds} in from its base "
                                   "edge [BU-5.1]", side=battle.unit(attacker).side, sample="line"))
     legend += mark_legend(items)
+    legend += badge_legend(items, _badge_texts(battle.options))
     notes: list[str] = []
     if battle.active_side is not None:
         notes.append(f"{battle.active_side} is activating")

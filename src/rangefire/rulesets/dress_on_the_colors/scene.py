@@ -1,6 +1,8 @@
-"""Dress on the Colors drawn: stands with their front edges and facing, terrain by cover grade, gunsmoke
-markers, the firer's 45° arc out to its longest range, targets marked legal or refused, and the line of fire with its
-range and band [DC-1.2, DC-1.3, DC-2.1 to DC-2.4, DC-4.2, DC-7.1 to DC-7.3].
+"""Dress on the Colors drawn: stands with their front edges and facing, terrain by cover grade with its name,
+gunsmoke markers, the firer's 45° arc out to its longest range, targets marked legal or refused, and the line of fire
+with its range and band [DC-1.2, DC-1.3, DC-2.1 to DC-2.4, DC-4.2, DC-7.1 to DC-7.3]; each unit's move this turn,
+from where it stood at the start of its turn to where it stands [DC-6.1, DC-10.1], and its marks as badges by its
+name: disordered, micro-hit, gunsmoke, moved, fired, engaged [DC-4.3, DC-5.3, DC-7.1, DC-9.1].
 
 Everything is read from the engine's own geometry (``table``); nothing here decides a rule. The numbers the
 texts quote (saves, ranges, the gunsmoke penalty) are the battle's options: a house rule is drawn as played.
@@ -10,6 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from fractions import Fraction
 
 from rangefire.core import NO_CHOICES, Check
@@ -23,14 +26,18 @@ from rangefire.core.scene import (
     Scene,
     Segment,
     Shape,
+    badge_legend,
+    badges,
     beside,
     bounds_of,
+    entering,
     grown,
     mark_legend,
     points_of,
     refusal_notes,
     ring,
     side_anchor,
+    terrain_name,
     xy,
 )
 from rangefire.geometry import Polygon
@@ -56,7 +63,7 @@ def _inches(value: Fraction) -> str:
     return f"{dump_exact(value)} in"
 
 
-def _unit_group(unit: Unit) -> Group:
+def _unit_group(unit: Unit, trail: Segment | None = None) -> Group:
     fp = footprint(unit)
     items: list[Shape] = [Poly("stand", unit.id, unit.side, points=ring(stand.vertices)) for stand in fp.stands]
     items += [Segment("front", unit.id, unit.side, title=f"{unit.id}'s front edge [DC-1.2]",
@@ -71,8 +78,104 @@ def _unit_group(unit: Unit) -> Group:
         at: XY = (float(box.x0 + box.x1) / 2, float(box.y1) + 0.5)
     else:
         at = xy(back)  # behind the unit, clear of the lines of fire that reach its front
-    items.append(Label("name", unit.id, unit.side, title=_describe(unit), at=at, text=unit.id))
+    marks = _marks_of(unit)
+    # the marks a player needs in a row beside the name, away from the unit
+    away = -1.3 if at[1] > sum(p[1] for p in _rect(unit)) / 4 else 1.15
+    anchor, alternative = "middle", None
+    if trail is not None:
+        at, anchor, alternative = _off_trail(at, away, unit.id, marks, trail)
+    items.append(Label("name", unit.id, unit.side, title=_describe(unit), at=at, text=unit.id, anchor=anchor,
+                       alternative=alternative))
+    for row in badges(unit.id, unit.side, marks, _describe(unit), at, away, anchor):
+        items.append(replace(row, alternative=alternative))
     return Group("unit", unit.id, unit.side, title=_describe(unit), items=tuple(items))
+
+
+#: About how wide a character of a unit's name and badges is, in inches at the default scale (a little wide).
+CHAR_WIDTH = 0.42
+
+
+def _off_trail(at: XY, away: float, uid: str, marks: Sequence[tuple[str, str]],
+               trail: Segment) -> tuple[XY, str, tuple[XY, str] | None]:
+    """Where a unit's name and badges go so that its trail is seen: at ``at`` where the trail passes clear of
+    them, else beside the trail on the side where ``at`` lies, the other side the alternative."""
+    # inches below and above ``at`` the name and its badges take (the badges over the name where ``away`` < 0)
+    lines = (-0.3, 1.4) if away < 0 else (-1.0, 0.6)
+    band = (at[1] + lines[0], at[1] + lines[1])
+    (ax, ay), (bx, by) = trail.start, trail.end
+    xs = []
+    for y in (max(band[0], min(ay, by)), min(band[1], max(ay, by))):
+        if min(ay, by) <= y <= max(ay, by) and band[0] <= y <= band[1]:
+            xs.append(ax if ay == by else ax + (bx - ax) * (y - ay) / (by - ay))
+    if min(ay, by) > band[1] or max(ay, by) < band[0] or not xs:
+        return at, "middle", None
+    chars = max(len(uid), sum(len(text) + 2 for _, text in marks))
+    half = chars * CHAR_WIDTH / 2
+    low, high = min(xs), max(xs)
+    if high < at[0] - half - 0.2 or low > at[0] + half + 0.2:
+        return at, "middle", None
+    right, left = ((high + 0.5, at[1]), "start"), ((low - 0.5, at[1]), "end")
+    first, second = (right, left) if (low + high) / 2 <= at[0] else (left, right)
+    return first[0], first[1], second
+
+
+def _marks_of(unit: Unit) -> list[tuple[str, str]]:
+    """The unit's marks as badges: disorder, a micro-hit marker, its gunsmoke marker in place, moved, fired and
+    engaged this turn [DC-4.3, DC-5.3, DC-7.1, DC-9.1, DC-2.3]."""
+    marks = [("disordered", unit.disordered), ("micro-hit", unit.micro_hits > 0),
+             ("gunsmoke", unit.gunsmoke and not unit.moved), ("moved", unit.moved), ("fired", unit.fired),
+             ("engaged", unit.engaged)]
+    return [(mark, mark) for mark, on in marks if on]
+
+
+def _badge_texts(options: Options) -> dict[str, tuple[str, str]]:
+    """What each badge means, with the battle's numbers (a house rule is drawn as played)."""
+    m = options.modifiers
+    return {
+        "disordered": ("disordered", f"disordered: {m.firer_disordered:+d} to each die it fires, "
+                                     f"{options.discipline_disordered:+d} to its discipline checks [DC-3.3, DC-5.2]"),
+        "micro-hit": ("micro-hit", "micro-hit marker: its next unsaved hit removes a stand [DC-4.3]"),
+        "gunsmoke": ("gunsmoke", "its gunsmoke marker is in place before it [DC-7.1]"),
+        "moved": ("moved", "moved this turn: a volley places no gunsmoke [DC-7.1]"),
+        "fired": ("fired", "fired its volley this turn [DC-9.1]"),
+        "engaged": ("engaged", "engaged in melee: neither fires nor is fired at [DC-2.3]"),
+    }
+
+
+def _rect(unit: Unit, at_start: bool = False) -> tuple[XY, ...]:
+    """The rectangle round all of a unit's stands, now or at the start of its turn."""
+    fp = footprint(unit, at_start=at_start)
+    depth = -unit.stand_depth * (unit.stands if unit.formation == "march-column" else 1)
+    h = fp.half_width
+    return tuple(xy(fp.frame.world(x, y)) for x, y in ((-h, depth), (h, depth), (h, Fraction(0)), (-h, Fraction(0))))
+
+
+def _moved(unit: Unit) -> list[Shape]:
+    """Where a unit stood at the start of its turn, outlined, and its move since, from there to where it stands
+    [DC-6.1, DC-10.1]; nothing where the game records no start or the unit is where it began."""
+    start, facing = unit.start_position, unit.start_facing
+    if (start is None or start == unit.position) and (facing is None or facing == unit.facing):
+        return []
+    at = unit.start_position if unit.start_position is not None else unit.position
+    turned = unit.start_facing if unit.start_facing is not None else unit.facing
+    began = f"({dump_exact(at[0])}, {dump_exact(at[1])}) facing {dump_exact(turned)}°"
+    now = f"({dump_exact(unit.position[0])}, {dump_exact(unit.position[1])}) facing {dump_exact(unit.facing)}°"
+    title = f"{unit.id} began its turn at {began}: enfilade is judged from there [DC-6.1]"
+    then = footprint(unit, at_start=True)
+    ghost: list[Shape] = [Poly("ghost", unit.id, unit.side, title=title, points=ring(stand.vertices))
+                          for stand in then.stands]
+    ghost += [Segment("ghost-front", unit.id, unit.side, title=title, start=xy(f.a), end=xy(f.b)) for f in then.front]
+    out: list[Shape] = [Group("ghost", unit.id, unit.side, title=title, items=tuple(ghost))]
+    was, rect = _rect(unit, at_start=True), _rect(unit)
+    a = (sum(p[0] for p in was) / 4, sum(p[1] for p in was) / 4)
+    b = (sum(p[0] for p in rect) / 4, sum(p[1] for p in rect) / 4)
+    if unit.start_position is not None and unit.start_position != unit.position:  # not only turned
+        end = entering(a, b, rect)
+        if math.dist(a, end) < 0.3:  # it began (almost) where it stands: the trail runs to its middle
+            end = b
+        out.append(Segment("trail", unit.id, unit.side, title=f"{unit.id} moved this turn from {began} to {now} "
+                           "[DC-10.1]", start=a, end=end, arrow=True))
+    return out
 
 
 def _describe(unit: Unit) -> str:
@@ -215,9 +318,10 @@ def scene(battle: Battle, check: Check | None = None, attacker_checks: Sequence[
     opts = battle.options
     items: list[Shape] = []
     for piece in sorted(battle.terrain, key=lambda t: DRAW_ORDER[t.kind]):
-        items.append(Poly(f"terrain:{piece.kind}", piece.id,
-                          title=f"{piece.id}: {_terrain_text(piece.kind, opts)} [DC-1.3]",
-                          points=ring(piece.polygon.vertices)))
+        what = f"{piece.id}: {_terrain_text(piece.kind, opts)} [DC-1.3]"
+        points = ring(piece.polygon.vertices)
+        items += [Poly(f"terrain:{piece.kind}", piece.id, title=what, points=points),
+                  terrain_name(piece.id, points, what, 0.5)]
     for unit in battle.units:
         if unit.gunsmoke and not unit.moved:
             items.append(Poly("gunsmoke", f"{unit.id}:gunsmoke", unit.side,
@@ -227,9 +331,13 @@ def scene(battle: Battle, check: Check | None = None, attacker_checks: Sequence[
         items.append(_arc(battle.unit(attacker), opts.arc, opts.bands.long))
     else:
         items += [edge for u in battle.units for edge in _arc_edges(u, battle.options.arc)]
-    groups = [_unit_group(u) for u in battle.units]
-    fit += [p for g in groups for p in points_of(g)]
+    moves = [shape for u in battle.units for shape in _moved(u)]
+    items += [m for m in moves if m.kind == "ghost"]  # under every unit, the trails over them
+    trails = {m.id: m for m in moves if isinstance(m, Segment)}
+    groups = [_unit_group(u, trails.get(u.id)) for u in battle.units]
+    fit += [p for g in groups + moves for p in points_of(g)]
     items += groups
+    items += [m for m in moves if m.kind == "trail"]
     if attacker is not None and attacker_checks:
         items += _marks(battle, attacker, attacker_checks)
     if check is not None:
@@ -247,7 +355,9 @@ def scene(battle: Battle, check: Check | None = None, attacker_checks: Sequence[
                                   side=battle.unit(attacker).side))
     else:
         legend.append(LegendEntry("arc", "each unit's 45° arc, its first 3 in [DC-2.1]", sample="line"))
-    legend += mark_legend(items)
+    legend += mark_legend(items, {("ghost", ""): "where it stood at the start of its turn [DC-6.1]",
+                                  ("trail", ""): "its move this turn, from where it stood [DC-10.1]"})
+    legend += badge_legend(items, _badge_texts(opts))
     title = battle.name or "Dress on the Colors"
     if isinstance(check, Check) and check.target is not None:
         title += f": {check.attacker} fires at {check.target}"
