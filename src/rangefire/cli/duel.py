@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 
 # whole numbers read as text, so that a value that is none is refused in our words (see whole_number)
 TurnsOpt = Annotated[str, typer.Option("--turns", "-n", metavar="INTEGER", help="the most turns played (a turn: both units fire)")]  # noqa: E501
-SamplesOpt = Annotated[str, typer.Option("--samples", metavar="INTEGER", help="also play this many duels with their dice rolled (a Monte Carlo beside the exact odds)")]  # noqa: E501
+SamplesOpt = Annotated[str, typer.Option("--samples", metavar="INTEGER", help="also play this many duels with their dice rolled (a Monte Carlo beside the exact odds, or alone where the duel is too large to answer exactly)")]  # noqa: E501
 SeedOpt = Annotated[Optional[str], typer.Option("--seed", help="the Monte Carlo's seed (default 0)")]  # noqa: UP045
 PlotOpt = Annotated[Optional[Path], typer.Option("--plot", help="write a chart of the distributions (.png, .svg, .pdf)")]  # noqa: UP045, E501
 
