@@ -325,8 +325,8 @@ BOLD_LABELS = ("range-label", "name")
 #: Pieces a badge row, a terrain name or a name is kept off (a card's name is written on it): stands, bases,
 #: cards, and where a unit stood.
 PIECES = ("stand", "base", "card", "ghost")
-#: The labels kept off the pieces.
-AVOIDING = ("badges", "terrain-name")
+#: The labels kept off the pieces (a refused target's clause too: a unit standing along the table has its corner there).
+AVOIDING = ("badges", "terrain-name", "clause")
 #: A badge's padding either side of its word, and the gap between two badges, in pixels.
 BADGE_PAD = 4.0
 BADGE_GAP = 4.0
