@@ -31,7 +31,7 @@ try:  # Ctrl-C while the command line loads (a good part of a start): said in on
     from collections.abc import Callable
     from typing import Any, NoReturn
 
-    from rangefire.cli import advise, commands, compare, duel, odds_table, schema, serve, sweep, table, turns  # noqa: F401  (register the commands on the app)
+    from rangefire.cli import advise, commands, compare, duel, moves, odds_table, schema, serve, sweep, table, turns  # noqa: F401  (register the commands on the app)
     from rangefire.cli.common import _emit, app
 except KeyboardInterrupt:
     _interrupted()

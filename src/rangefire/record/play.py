@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rangefire.core import DiceError, Edit, LogLine, Mark, RangefireError, Ruleset
+from rangefire.core.numbers import parse_exact
 from rangefire.core.source import EnteredSource
 from rangefire.record.actions import (
     Action,
@@ -86,9 +87,11 @@ def play(ruleset: Ruleset[Any, Any], battle: Any, action: Action) -> tuple[Any, 
     raise RangefireError(f"{describe(action)} is not played by itself")
 
 
-def take_back(ruleset: Ruleset[Any, Any], scenario: Any, actions: Sequence[Action]) -> tuple[Any, UndoAction]:
-    """The battle with the last action still standing taken back, and the undo's record: the actions replayed
-    on ``scenario`` (checked), the battle before that action restored. Nothing left to take back is said."""
+def take_back(ruleset: Ruleset[Any, Any], scenario: Any,
+              actions: Sequence[Action]) -> tuple[Any, Any, UndoAction]:
+    """The battle at the end of the log, the battle with its last action still standing taken back, and the
+    undo's record: the actions replayed on ``scenario`` (checked), the battle before that action restored.
+    Nothing left to take back is said."""
     standing: list[tuple[int, Action, Any]] = []
     battle = scenario
     for step in replay_steps(ruleset, scenario, actions):
@@ -102,7 +105,7 @@ def take_back(ruleset: Ruleset[Any, Any], scenario: Any, actions: Sequence[Actio
                        "nothing to take back: the log holds no action")
     line, action, before = standing[-1]
     dice = dict(action.dice) if isinstance(action, AttackAction) else {}
-    return before, UndoAction(takes_back=line, what=describe(action), dice=dice)
+    return battle, before, UndoAction(takes_back=line, what=describe(action), dice=dice)
 
 
 def _replay_undo(standing: list[tuple[int, Action, Any]], action: UndoAction, line: int) -> tuple[Any, str]:
@@ -122,7 +125,7 @@ def _summary(ruleset: Ruleset[Any, Any], battle: Any, action: Action) -> str:
         what = "activation" if action.activation else "turn"
         return f"end of the {what}" + (f": {side} to act" if side else "")
     if isinstance(action, MoveAction) and action.distance is not None:
-        return f"{describe(action)}: {action.distance} {ruleset.move_unit}"
+        return f"{describe(action)}: {float(parse_exact(action.distance)):.2f} {ruleset.move_unit}"
     return describe(action)
 
 
