@@ -11,14 +11,22 @@ keeps a fingerprint keeps its battle too, so that no identity in it is reused me
 Each kind of part is told apart in the key (a model's key begins with its class, a mapping's with ``dict``, an
 identity with a marker of its own), so that parts of different kinds never share a key.
 
->>> from rangefire.rulesets import battle_from_mapping
->>> _, battle = battle_from_mapping({"ruleset": "dress-on-the-colors", "units": [
-...     {"id": "N", "side": "north", "stands": 2, "weapon": "rifled-musket", "formation": "line",
-...      "position": [0, 0], "facing": 0}]})
+>>> from fractions import Fraction
+>>> from pydantic import BaseModel, ConfigDict
+>>> class Piece(BaseModel):
+...     model_config = ConfigDict(frozen=True)
+...     id: str
+...     stands: int
+...     position: tuple[Fraction, Fraction]
+>>> class Table(BaseModel):
+...     model_config = ConfigDict(frozen=True)
+...     name: str | None = None
+...     pieces: tuple[Piece, ...]
+>>> battle = Table(pieces=(Piece(id="N", stands=2, position=(Fraction(0), Fraction(0))),))
 >>> same = battle.model_copy(update={"name": battle.name})
 >>> fingerprint(same) == fingerprint(battle)
 True
->>> fewer = battle.model_copy(update={"units": (battle.units[0].model_copy(update={"stands": 1}),)})
+>>> fewer = battle.model_copy(update={"pieces": (battle.pieces[0].model_copy(update={"stands": 1}),)})
 >>> fingerprint(fewer) == fingerprint(battle)
 False
 >>> fingerprint(tuple(["union", "confederate"])) == fingerprint(tuple(["union", "confederate"]))  # by value

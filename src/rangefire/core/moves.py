@@ -1,10 +1,10 @@
 """Moves as data (DC-10, AL-10, BU-9, SW-9): what a player does to the table between attacks.
 
 A :class:`Move` says what the player asks (a unit's new position or an offset, a facing or a turn, a formation,
-Bushido's run, swerve's mission); a :class:`Mark` sets or clears a state a player sets in play (Bushido's
-``will_move``, ``aimed``, ``prone``). The game checks either as it checks an attack: a :class:`MoveCheck` holds the
-battle after it and its log lines by clause, or the refusals with their clauses. Like an attack, a move is a value
-that can be written as one line of a log and played again.
+a run where a game has one, a mission where the pieces stand at missions); a :class:`Mark` sets or clears a
+state a player sets in play (BU-9.1's ``will_move``, ``aimed``, ``prone``). The game checks either as it checks
+an attack: a :class:`MoveCheck` holds the battle after it and its log lines by clause, or the refusals with their
+clauses. Like an attack, a move is a value that can be written as one line of a log and played again.
 """
 
 from __future__ import annotations
@@ -148,10 +148,10 @@ def shown_beyond(distance: Fraction, limit: Fraction) -> str:
 @dataclass(frozen=True)
 class Move:
     """A move of one unit (card, model): every field but ``unit`` optional; ``to`` and ``by`` exclusive, as are
-    ``facing`` and ``turn``. ``to`` is the new position (as the game places the unit: Dress on the Colors the
-    midpoint of its front edge, the others the base centre), ``by`` an offset from where it stands; ``facing``
+    ``facing`` and ``turn``. ``to`` is the new position (as the game places the unit: the midpoint of its front
+    edge, or its base centre), ``by`` an offset from where it stands; ``facing``
     the new bearing in degrees, ``turn`` degrees added to it (clockwise); ``formation`` where the game has one;
-    ``run`` Bushido's run (BU-9.1); ``mission`` swerve's mission the card moves to (SW-9.1)."""
+    ``run`` a run (BU-9.1); ``mission`` the mission a card moves to (SW-9.1)."""
 
     unit: str
     to: XY | None = None
@@ -212,7 +212,7 @@ class Move:
 
 @dataclass(frozen=True)
 class Mark:
-    """A state a player sets (``on``) or clears on one of its units in play (Bushido's ``will_move``, ``aimed``,
+    """A state a player sets (``on``) or clears on one of its units in play (``will_move``, ``aimed``,
     ``prone``: BU-9.1)."""
 
     unit: str
@@ -231,7 +231,7 @@ EDIT_OPS = ("place", "change", "remove")
 class Edit:
     """A set-up edit: ``place`` a new item (``data`` is the whole item, its ``id`` included), ``change`` one (``data``
     holds the keys to set, each replacing the item's value), or ``remove`` one, in a section of the scenario
-    (``units`` or ``terrain``; swerve's ``cards``). Allowed only before the first turn."""
+    (``units``, ``terrain`` or ``cards``). Allowed only before the first turn."""
 
     op: str
     section: str
