@@ -1140,6 +1140,56 @@ def refused_in_our_words(corpus: Corpus) -> None:
                    why=f"a YAML key written {key}: it said '(top level): is not valid here, got null'")
 
 
+def outputs_and_moves(corpus: Corpus) -> None:
+    """Issue 20's outputs checked before any work (a folder, a missing folder, a file of another kind or the one
+    read, '-' where a file is needed), duels too large refused before their first volley, and issue 21's moves,
+    marks, set-up edits and undo given what they cannot take: each refused in our words, nothing written."""
+    wheat = "{examples}/wheatfield.yaml"
+    table = ["table", wheat, "-a", "15th-alabama", "--vary", "units.15th-alabama.stands=2,4"]
+    odds = ["odds", wheat, "-a", "15th-alabama"]
+    duel = ["duel", wheat, "20th-maine", "15th-alabama"]
+    nowhere = "{here}/no-such-folder"
+    for entry_id, args, said in (
+            ("dc-table-parquet-stdout", [*table, "--parquet", "-"], ["--parquet -"]),
+            ("dc-table-csv-over-a-scenario", [*table, "--csv", wheat], ["--csv", ".csv file"]),
+            ("dc-table-csv-a-folder", [*table, "--csv", "{here}/dc"], ["--csv", "is a folder"]),
+            ("dc-table-parquet-missing-folder", [*table, "--parquet", f"{nowhere}/t.parquet"],
+             ["--parquet", "does not exist"]),
+            ("dc-compare-csv-missing-folder", ["compare", wheat, "-a", "15th-alabama", "--variant",
+                                               "v:units.15th-alabama.stands=3", "--csv", f"{nowhere}/c.csv"],
+             ["--csv", "does not exist"]),
+            ("dc-odds-plot-a-folder", [*odds, "--plot", "{here}"], ["--plot", "is a folder"]),
+            ("dc-odds-plot-over-a-scenario", [*odds, "--plot", wheat], ["--plot", "a chart is written as .png"]),
+            ("dc-odds-plot-stdout", [*odds, "--plot", "-"], ["--plot -"]),
+            ("dc-duel-plot-missing-folder", [*duel, "--plot", f"{nowhere}/d.png"], ["--plot", "does not exist"]),
+            ("dc-resolve-log-stdout", ["resolve", wheat, "-a", "20th-maine", "--seed", "1", "--log", "-"],
+             ["--log -", "appended to its file"]),
+            ("dc-replay-out-not-a-battle", ["replay", wheat, f"{nowhere}/none.jsonl", "--out", "{here}/rows.csv"],
+             ["--out", "a battle is written as .yaml"]),
+            ("dc-duel-too-many-turns", [*duel, "--turns", "200"], ["too large to answer exactly", "--samples N"]),
+            ("dc-duel-sixty-stands", [*duel, "--set", "units.20th-maine.stands=60", "--set",
+                                      "units.15th-alabama.stands=60"], ["too large to answer exactly", "--samples N"]),
+            ("dc-move-to-nan", ["move", wheat, "20th-maine", "--to", "nan,1"], ["--to 'nan,1'"]),
+            ("dc-move-to-huge", ["move", wheat, "20th-maine", "--to", "1e400,0"], ["--to '1e400,0'"]),
+            ("dc-move-by-41-places", ["move", wheat, "20th-maine", "--by", "0." + "1" * 41 + ",0"], ["--by"]),
+            ("dc-move-to-three-numbers", ["move", wheat, "20th-maine", "--to", "1,2,3"], ["two numbers X,Y"]),
+            ("dc-move-to-and-by", ["move", wheat, "20th-maine", "--to", "1,2", "--by", "1,1"], ["not both"]),
+            ("dc-move-unknown-unit", ["move", wheat, "ghost", "--by", "0,1"], ["'ghost' is not in this battle"]),
+            ("dc-move-log-without-out", ["move", wheat, "20th-maine", "--by", "0,1", "--log", f"{nowhere}/g.jsonl"],
+             ["--log without --out"]),
+            ("dc-move-out-stdout", ["move", wheat, "20th-maine", "--by", "0,1", "--out", "-"], ["--out -"]),
+            ("dc-move-formation-unknown", ["move", wheat, "20th-maine", "--formation", "wedge"], ["wedge"]),
+            ("bu-mark-unknown-state", ["mark", "{examples}/temple.yaml", "yoichi", "asleep"], ["'asleep'"]),
+            ("dc-place-data-not-a-mapping", ["place", wheat, "units", "x", "[1, 2]"], ["DATA: must be a mapping"]),
+            ("dc-place-id-taken", ["place", wheat, "units", "20th-maine", "{side: union}"], ["already in the battle"]),
+            ("dc-change-unknown-id", ["change", wheat, "units", "ghost", "{stands: 2}"], ["no 'ghost' to change"]),
+            ("dc-remove-unknown-section", ["remove", wheat, "cards", "20th-maine"], ["section:", "not 'cards'"]),
+            ("dc-undo-missing-log", ["undo", wheat, "--log", f"{nowhere}/g.jsonl"], ["g.jsonl"]),
+    ):
+        corpus.add(entry_id, entry_id.split("-")[1], args, stderr=said,
+                   why=" ".join(a for a in args if "{" not in a)[:80])
+
+
 def build() -> Corpus:
     corpus = Corpus([], {})
     for game, info in GAMES.items():
@@ -1163,6 +1213,7 @@ def build() -> Corpus:
     table_commands(corpus)
     designer_commands(corpus)
     refused_in_our_words(corpus)
+    outputs_and_moves(corpus)
     return corpus
 
 
