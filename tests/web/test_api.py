@@ -483,7 +483,7 @@ def test_end_turn_passes_the_turn(new_battle):
     battle = new_battle("wheatfield")
     answer = battle.post("/end-turn", UNION, {"activation": False}).json()
     assert answer["side_to_act"] == CONFEDERATE and answer["action"] == 1
-    assert answer["turn"] == {"number": 1, "side": CONFEDERATE}
+    assert answer["turn"] == {"number": 1, "side": CONFEDERATE, "order": [UNION, CONFEDERATE]}  # DC-9.4
     assert all(line["clause"].startswith("DC-9") for line in answer["log"])
     error = error_of(battle.post("/end-turn", CONFEDERATE, {"activation": True}), 400, "invalid_input")
     assert error["path"] == "activation"

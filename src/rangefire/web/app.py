@@ -25,13 +25,17 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from rangefire.core import FORMAT, RangefireError
 from rangefire.rulesets import RULESETS, find_ruleset
 from rangefire.scenario.validation import format_error
+from rangefire.web import moves
 from rangefire.web.bodies import (
     MAX_CREATE_BYTES,
     AnswerBody,
     AttackBody,
     CreateBody,
+    EditBody,
     EmptyBody,
     EndTurnBody,
+    MarkBody,
+    MoveBody,
     ResolveBody,
     query_choices,
     schema,
@@ -301,6 +305,26 @@ def _acting(app: FastAPI, gate: Gate, battles: Battles) -> None:
         """End the turn (or, with ``activation``, the activation) of the side to act."""
         b = await gate.body(request, EndTurnBody)
         return await gate.run(request, battle_id, lambda loaded, role: battles.end_turn(loaded, role, b.activation))
+
+    @app.post("/api/battles/{battle_id}/move", openapi_extra=schema(MoveBody))
+    async def move(request: Request, battle_id: BattleId) -> dict[str, Any]:
+        """Move one of the side's units (DC-10, AL-10, BU-9, SW-9) and record it; with ``check``, only ask
+        whether the move may be made (nothing recorded)."""
+        b = await gate.body(request, MoveBody)
+        return await gate.run(request, battle_id, lambda loaded, role: moves.move(battles, loaded, role, b))
+
+    @app.post("/api/battles/{battle_id}/mark", openapi_extra=schema(MarkBody))
+    async def mark(request: Request, battle_id: BattleId) -> dict[str, Any]:
+        """Set or clear a state on one of the side's units (BU-9.1) and record it; with ``check``, only ask."""
+        b = await gate.body(request, MarkBody)
+        return await gate.run(request, battle_id, lambda loaded, role: moves.mark(battles, loaded, role, b))
+
+    @app.post("/api/battles/{battle_id}/edit", openapi_extra=schema(EditBody))
+    async def edit(request: Request, battle_id: BattleId) -> dict[str, Any]:
+        """A set-up edit (place, change or remove a unit of the side's own, or terrain) before the battle
+        starts; with ``check``, only ask."""
+        b = await gate.body(request, EditBody)
+        return await gate.run(request, battle_id, lambda loaded, role: moves.edit(battles, loaded, role, b))
 
     @app.post("/api/battles/{battle_id}/undo", openapi_extra=schema(EmptyBody))
     async def undo(request: Request, battle_id: BattleId) -> dict[str, Any]:

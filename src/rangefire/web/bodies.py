@@ -78,6 +78,41 @@ class EmptyBody(Body):
     pass
 
 
+class MoveBody(Body):
+    """A move (DC-10, AL-10, BU-9, SW-9): every field as ``rangefire.core.Move`` reads it, each value checked there
+    (a bad one is 422 ``invalid_input`` naming it); with ``check`` nothing is recorded."""
+
+    unit: Any = None
+    to: Any = None
+    by: Any = None
+    facing: Any = None
+    turn: Any = None
+    formation: Any = None
+    run: Any = None
+    mission: Any = None
+    check: StrictBool = False
+
+
+class MarkBody(Body):
+    """A state a player sets (``on``) or clears on one of its units (BU-9.1); with ``check`` nothing is recorded."""
+
+    unit: Any = None
+    state: Any = None
+    on: Any = True
+    check: StrictBool = False
+
+
+class EditBody(Body):
+    """A set-up edit (DC-10.4, AL-10.3, BU-9.3, SW-9.2): ``place``, ``change`` or ``remove`` an item of a section;
+    with ``check`` nothing is recorded."""
+
+    op: Any = None
+    section: Any = None
+    id: Any = None
+    data: Any = None
+    check: StrictBool = False
+
+
 B = TypeVar("B", bound=Body)
 
 

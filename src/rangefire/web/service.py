@@ -34,9 +34,9 @@ from rangefire.core import (
 )
 from rangefire.core.options import house_rules, option_rows
 from rangefire.record import (
+    KINDS,
     Action,
     AttackAction,
-    EndTurnAction,
     LogError,
     attack_action,
     end_turn_action,
@@ -509,6 +509,19 @@ class Battles:
         self.publish(loaded.row.id, {"actions": number, "kind": kind, "by": side})
         return number
 
+    def record(self, loaded: Loaded, kind: str, side: str, action: Action, after: Any) -> int:
+        """Record an action of ``side`` played on the loaded battle (one transaction), keep the state after it
+        and tell the battle's pages: its number (a move, a mark, a set-up edit: :mod:`rangefire.web.moves`)."""
+        return self._record(loaded, kind, side, action, after)
+
+    def not_pending(self, loaded: Loaded, doing: str) -> None:
+        """Refuse (409 ``pending``) an action while an attack waits for a choice."""
+        self._not_pending(loaded, doing)
+
+    def acting_side(self, role: Role) -> str:
+        """The side a token acts for (403 for a spectator's)."""
+        return self._acting_side(role)
+
     def _not_pending(self, loaded: Loaded, doing: str) -> None:
         row = self.store.pending(loaded.row.id)
         if row is not None:
@@ -574,9 +587,12 @@ def _in_turns(ruleset: Ruleset[Any, Any], battle: Any, sides: Sequence[str]) -> 
 
 
 def _action(row: ActionRow) -> Action:
-    if row.kind == "attack":
-        return AttackAction.model_validate(row.record)
-    return EndTurnAction.model_validate(row.record)
+    """A stored action as the record reads it, by its kind (an attack, an end of turn, a move, a mark, a set-up
+    edit)."""
+    model = KINDS.get(row.kind)
+    if model is None:
+        raise LogError(f"action {row.number}: a stored action of the unknown kind {row.kind!r}")
+    return model.model_validate(row.record)  # type: ignore[return-value]
 
 
 def _name(battle: Any, uid: str) -> str | None:

@@ -1,0 +1,212 @@
+"""Moves, marks and set-up edits over HTTP: what a side does to the table between attacks (DC-10, AL-10, BU-9,
+SW-9; set-up DC-10.4, AL-10.3, BU-9.3, SW-9.2).
+
+Each request goes one way: its body read into the library's value (:class:`~rangefire.core.Move`,
+:class:`~rangefire.core.Mark`, :class:`~rangefire.core.Edit`; a bad value is 422 ``invalid_input`` naming the
+field), who may make it checked (a side's token, its own units, nothing pending), the rules asked
+(``Ruleset.check_move``, ``Ruleset.check_mark``, :func:`rangefire.rulesets.setup.check_edit`), then, unless it
+is only a question (``check``), recorded as one action of :mod:`rangefire.record` in one transaction, as attacks
+are (:meth:`rangefire.web.service.Battles.record`), which the stored battle replays with :func:`rangefire.record.play`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from rangefire.core import FORMAT, Edit, Mark, Move, MoveCheck, RangefireError, Refusal, Ruleset
+from rangefire.core.moves import EDIT_OPS, move_number
+from rangefire.record import edit_action, mark_action, move_action
+from rangefire.web.bodies import EditBody, MarkBody, MoveBody
+from rangefire.web.errors import ApiError
+from rangefire.web.service import Battles, Loaded
+from rangefire.web.store import Role
+
+#: The fields of a move, as :meth:`rangefire.core.Move.from_dict` reads them.
+MOVE_FIELDS = ("unit", "to", "by", "facing", "turn", "formation", "run", "mission")
+#: The longest name a move, a mark or an edit gives (a unit, a state, a formation, a section, an id).
+MAX_NAME = 64
+
+
+def invalid(message: str, fields: Sequence[str], default: str) -> ApiError:
+    """Bad input (422 ``invalid_input``), its ``path`` the field the message begins with (``to: ...``,
+    ``to[1]: ...``), else ``default``."""
+    head = message.split(":", 1)[0] if ":" in message else ""
+    path = head if head.split("[", 1)[0] in fields else default
+    return ApiError(422, "invalid_input", message, path=path)
+
+
+def illegal(refusals: Sequence[Refusal]) -> ApiError:
+    """A move, mark or edit the rules refuse: 409 ``illegal_move``, the first clause and every refusal."""
+    shown = [{"clause": r.clause, "reason": r.reason} for r in refusals]
+    return ApiError(409, "illegal_move", "illegal move: " + "; ".join(str(r) for r in refusals),
+                    clause=shown[0]["clause"] if shown else None, refusals=shown)
+
+
+def _name(value: Any, field: str, what: str) -> str:
+    if not isinstance(value, str) or not value or len(value) > MAX_NAME:
+        raise ApiError(422, "invalid_input", f"{field}: must name {what} (1 to {MAX_NAME} characters), got "
+                                             f"{_short(value)}", path=field)
+    return value
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def read_move(body: MoveBody) -> Move:
+    """The move a body asks for: each number held to what a scenario's may be (finite, at most 10^6, at most
+    40 decimal places), each name bounded; a bad value named by its field."""
+    data = {name: getattr(body, name) for name in MOVE_FIELDS if getattr(body, name) is not None}
+    _name(data.get("unit"), "unit", "the unit that moves")
+    for name in ("formation", "mission"):
+        if name in data:
+            _name(data[name], name, f"the {name}")
+    try:
+        for name in ("to", "by"):
+            point = data.get(name)
+            if isinstance(point, list) and len(point) == 2:
+                for i, value in enumerate(point):
+                    move_number(value, f"{name}[{i}]")
+        for name in ("facing", "turn"):
+            if name in data:
+                move_number(data[name], name)
+        return Move.from_dict(data)
+    except RangefireError as exc:
+        default = "by" if "(to)" in str(exc) else "turn" if "facing or a turn" in str(exc) else "unit"
+        raise invalid(str(exc), MOVE_FIELDS, default) from None
+
+
+def _asked(run: Callable[[], MoveCheck], fields: Sequence[str], default: str) -> MoveCheck:
+    """The rules' answer; bad input they find (an offset that leaves a coordinate unwritable, a state the game
+    does not know) is 422 naming the field. The library's own kinds (an unknown unit, a scenario that does not
+    validate) are answered as everywhere."""
+    try:
+        return run()
+    except RangefireError as exc:
+        if type(exc) is RangefireError:
+            raise invalid(str(exc), fields, default) from None
+        raise
+
+
+def _known(ruleset: Ruleset[Any, Any], battle: Any, uid: str) -> None:
+    ids = list(ruleset.unit_ids(battle))
+    if uid not in ids:
+        shown = ", ".join(ids[:20]) + (" ..." if len(ids) > 20 else "") if ids else "none"
+        raise ApiError(404, "unknown_unit", f"unit: {uid!r} is not in this battle (units: {shown})", path="unit")
+
+
+def _own(ruleset: Ruleset[Any, Any], battle: Any, uid: str, side: str) -> None:
+    owner = ruleset.side_of(battle, uid)
+    if owner != side:
+        raise ApiError(403, "forbidden", f"{uid} is {owner}'s; {side} acts only with its own units", path="unit")
+
+
+def _answer(ruleset: Ruleset[Any, Any], checked: MoveCheck) -> dict[str, Any]:
+    return {"format": FORMAT, **checked.to_dict(), "unit_of_distance": ruleset.move_unit}
+
+
+def _made(battles: Battles, loaded: Loaded, kind: str, side: str, record: Any, checked: MoveCheck) -> dict[str, Any]:
+    ruleset = loaded.ruleset
+    number = battles.record(loaded, kind, side, record, checked.after)
+    return {"format": FORMAT, "action": number, **checked.to_dict(), "unit_of_distance": ruleset.move_unit,
+            "battle": ruleset.dump(checked.after), "side_to_act": ruleset.side_to_act(checked.after)}
+
+
+def _acting(battles: Battles, loaded: Loaded, role: Role, doing: str) -> str:
+    side = battles.acting_side(role)
+    battles.not_pending(loaded, doing)
+    return side
+
+
+def move(battles: Battles, loaded: Loaded, role: Role, body: MoveBody) -> dict[str, Any]:
+    """A move checked (``body.check``: nothing recorded, any token may ask) or made by the side whose unit it is."""
+    made = read_move(body)
+    ruleset, battle = loaded.ruleset, loaded.state
+    side = None if body.check else _acting(battles, loaded, role, "no unit moves")
+    _known(ruleset, battle, made.unit)
+    if side is not None:
+        _own(ruleset, battle, made.unit, side)
+    checked = _asked(lambda: ruleset.check_move(battle, made), MOVE_FIELDS, "to")
+    if side is None:
+        return _answer(ruleset, checked)
+    if not checked.is_legal:
+        raise illegal(checked.refusals)
+    return _made(battles, loaded, "move", side, move_action(ruleset, made, checked), checked)
+
+
+def mark(battles: Battles, loaded: Loaded, role: Role, body: MarkBody) -> dict[str, Any]:
+    """A state set or cleared (BU-9.1), checked or made as a move is."""
+    unit = _name(body.unit, "unit", "the unit marked")
+    state = _name(body.state, "state", "the state set or cleared")
+    if not isinstance(body.on, bool):
+        raise ApiError(422, "invalid_input", f"on: must be true or false, got {_short(body.on)}", path="on")
+    asked = Mark(unit, state, body.on)
+    ruleset, battle = loaded.ruleset, loaded.state
+    side = None if body.check else _acting(battles, loaded, role, "no state is set")
+    _known(ruleset, battle, unit)
+    if side is not None:
+        _own(ruleset, battle, unit, side)
+    checked = _asked(lambda: ruleset.check_mark(battle, asked), ("unit", "state", "on"), "state")
+    if side is None:
+        return _answer(ruleset, checked)
+    if not checked.is_legal:
+        raise illegal(checked.refusals)
+    return _made(battles, loaded, "mark", side, mark_action(ruleset, asked, checked), checked)
+
+
+def read_edit(body: EditBody) -> Edit:
+    if body.op not in EDIT_OPS:
+        raise ApiError(422, "invalid_input", f"op: must be one of {', '.join(EDIT_OPS)}, got {_short(body.op)}",
+                       path="op")
+    section = _name(body.section, "section", "a section of the battle (units, terrain, cards)")
+    uid = _name(body.id, "id", "the item placed, changed or removed")
+    if body.data is not None and not isinstance(body.data, dict):
+        raise ApiError(422, "invalid_input", f"data: must be an object (the item's keys), got {_short(body.data)}",
+                       path="data")
+    try:
+        return Edit(body.op, section, uid, body.data or {})
+    except RangefireError as exc:
+        raise invalid(str(exc), ("op", "section", "id", "data"), "data") from None
+
+
+#: The key naming a piece's side, by section (terrain belongs to no side: either side edits it).
+OWNER_KEYS = {"units": "side", "cards": "owner"}
+
+
+def _own_item(ruleset: Ruleset[Any, Any], battle: Any, asked: Edit, side: str) -> None:
+    """A side places, changes and removes only its own pieces (a piece's side is its own, before and after)."""
+    key = OWNER_KEYS.get(asked.section)
+    if key is None:
+        return
+    items = ruleset.dump(battle).get(asked.section) or []
+    found = next((item for item in items if isinstance(item, dict) and item.get("id") == asked.id), None)
+    owners = [found.get(key)] if found is not None and asked.op != "place" else []
+    if key in asked.data or asked.op == "place":
+        owners.append(asked.data.get(key))
+    for owner in owners:
+        if owner != side:
+            raise ApiError(403, "forbidden", f"{asked.section} {asked.id}: its {key} is {owner!r}; {side} "
+                                             f"places, changes and removes only its own", path=f"data.{key}")
+
+
+def edit(battles: Battles, loaded: Loaded, role: Role, body: EditBody) -> dict[str, Any]:
+    """A set-up edit checked or made: a side's own pieces, terrain by either side; refused under the game's
+    set-up clause once a side to act is recorded."""
+    from rangefire.rulesets.setup import check_edit
+
+    asked = read_edit(body)
+    ruleset, battle = loaded.ruleset, loaded.state
+    side = None if body.check else _acting(battles, loaded, role, "nothing is placed")
+    if side is not None:
+        _own_item(ruleset, battle, asked, side)
+    checked = _asked(lambda: check_edit(ruleset, battle, asked), ("op", "section", "id", "data"), "data")
+    if side is None:
+        return _answer(ruleset, checked)
+    if not checked.is_legal:
+        raise illegal(checked.refusals)
+    return _made(battles, loaded, "edit", side, edit_action(ruleset, asked, checked), checked)
+
+
+__all__ = ["MOVE_FIELDS", "edit", "illegal", "invalid", "mark", "move", "read_edit", "read_move"]

@@ -1,0 +1,187 @@
+"""Moves, marks and set-up edits over HTTP: each checked by the rules, recorded as one action, replayed into the
+state, undone; who may make each."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.web.conftest import Battle, error_of
+
+pytest.importorskip("fastapi")
+
+from rangefire.record import KINDS, replay
+from rangefire.rulesets import battle_from_mapping
+
+UNION, CONFEDERATE = "union", "confederate"
+MAINE, PENNSYLVANIA, ALABAMA = "20th-maine", "83rd-pennsylvania", "15th-alabama"
+PREFECTURE, ITO = "prefecture", "ito"
+
+
+def replayed_state(battle: Battle) -> dict[str, Any]:
+    """The battle's scenario (its dump before any action) with its stored actions replayed by the library."""
+    created = battle.client.app.state.store.battle(battle.id)  # type: ignore[attr-defined]
+    ruleset, start = battle_from_mapping(created.scenario, source="stored")
+    actions = [KINDS[a["action"]].model_validate({k: v for k, v in a.items() if k not in ("number", "by")})
+               for a in battle.get("/actions").json()["actions"]]
+    result: dict[str, Any] = ruleset.dump(replay(ruleset, start, actions))  # type: ignore[arg-type]
+    return result
+
+
+def unit_of(state: dict[str, Any], uid: str) -> dict[str, Any]:
+    found: dict[str, Any] = next(u for u in state["battle"]["units"] if u["id"] == uid)
+    return found
+
+
+# -- moves ------------------------------------------------------------------------------------------------
+def test_a_move_checked_records_nothing(new_battle):
+    battle = new_battle("wheatfield")
+    answer = battle.post("/move", UNION, {"unit": PENNSYLVANIA, "by": [0, 2], "check": True})
+    assert answer.status_code == 200, answer.text
+    data = answer.json()
+    assert data["format"] == 1 and data["legal"] is True and data["unit"] == PENNSYLVANIA
+    assert data["distance"] == 2 and data["unit_of_distance"] == "in" and data["refusals"] == []
+    assert any(line["clause"] == "DC-10.1" for line in data["log"])
+    assert "action" not in data and battle.state()["actions"] == 0
+    spectator = battle.client.post(battle.url("/move"), headers={"Authorization": f"Bearer {battle.spectator}"},
+                                   json={"unit": PENNSYLVANIA, "by": [0, 2], "check": True})
+    assert spectator.status_code == 200 and spectator.json()["legal"] is True  # a question: any token asks it
+
+
+def test_a_move_is_recorded_the_state_follows_and_replays(new_battle):
+    battle = new_battle("wheatfield")
+    answer = battle.post("/move", UNION, {"unit": PENNSYLVANIA, "by": [0, 2], "facing": 0})
+    assert answer.status_code == 200, answer.text
+    data = answer.json()
+    assert data["action"] == 1 and data["legal"] is True and data["distance"] == 2
+    assert data["unit_of_distance"] == "in" and data["side_to_act"] == UNION
+    assert unit_of(data, PENNSYLVANIA)["position"] == [22, 2]
+    state = battle.state()
+    assert state["actions"] == 1 and unit_of(state, PENNSYLVANIA)["position"] == [22, 2]
+    [record] = battle.get("/actions").json()["actions"]
+    assert record["action"] == "move" and record["by"] == UNION and record["number"] == 1
+    assert record["move"] == {"unit": PENNSYLVANIA, "by": [0, 2], "facing": 0} and record["distance"] == 2
+    assert replayed_state(battle) == state["battle"]
+
+
+def test_a_move_the_rules_refuse_is_409_with_its_clause(new_battle):
+    battle = new_battle("wheatfield")
+    error = error_of(battle.post("/move", UNION, {"unit": PENNSYLVANIA, "to": [12, 0]}), 409, "illegal_move")
+    assert error["clause"] == "DC-10.2" and error["refusals"][0]["clause"] == error["clause"]
+    assert all({"clause", "reason"} == set(r) for r in error["refusals"])
+    checked = battle.post("/move", UNION, {"unit": PENNSYLVANIA, "to": [12, 0], "check": True}).json()
+    assert checked["legal"] is False and checked["refusals"][0]["clause"] == error["clause"]
+    assert battle.state()["actions"] == 0
+
+
+def test_a_move_in_another_sides_turn_is_refused_by_its_clause(new_battle):
+    battle = new_battle("wheatfield")
+    assert battle.state()["side_to_act"] == UNION
+    error = error_of(battle.post("/move", CONFEDERATE, {"unit": ALABAMA, "by": [0, -1]}), 409, "illegal_move")
+    assert error["clause"] is not None and error["clause"].startswith("DC-")
+    assert battle.state()["actions"] == 0
+
+
+def test_who_may_move(new_battle, client):
+    battle = new_battle("wheatfield")
+    error = error_of(battle.post("/move", UNION, {"unit": ALABAMA, "by": [0, -1]}), 403, "forbidden")
+    assert error["path"] == "unit" and "confederate" in error["message"]
+    spectator = client.post(battle.url("/move"), headers={"Authorization": f"Bearer {battle.spectator}"},
+                            json={"unit": MAINE, "by": [0, 1]})
+    error_of(spectator, 403, "forbidden")
+    error_of(client.post(battle.url("/move"), json={"unit": MAINE, "by": [0, 1]}), 401, "unauthorized")
+    assert battle.state()["actions"] == 0
+
+
+@pytest.mark.parametrize(("body", "path"), [
+    ({"unit": MAINE, "to": ["NaN", 1]}, "to[0]"),
+    ({"unit": MAINE, "by": [0, 1e300]}, "by[1]"),
+    ({"unit": MAINE, "to": ["0.00000000000000000000000000000000000000001", 1]}, "to[0]"),
+    ({"unit": MAINE, "to": [1, "1e-41"]}, "to[1]"),
+    ({"unit": MAINE, "to": [1, 2, 3]}, "to"),
+    ({"unit": MAINE, "facing": "north"}, "facing"),
+    ({"unit": MAINE, "to": [1, 1], "by": [0, 1]}, "by"),
+    ({"unit": MAINE, "run": "yes"}, "run"),
+    ({"unit": "", "by": [0, 1]}, "unit"),
+    ({"by": [0, 1]}, "unit"),
+    ({"unit": "x" * 65, "by": [0, 1]}, "unit"),
+])
+def test_bad_input_is_422_naming_the_field(new_battle, body, path):
+    battle = new_battle("wheatfield")
+    error = error_of(battle.post("/move", UNION, body), 422, "invalid_input")
+    assert error["path"] == path, error
+    assert battle.state()["actions"] == 0
+
+
+def test_a_nan_number_in_the_json_is_named(new_battle, client):
+    battle = new_battle("wheatfield")
+    response = client.post(battle.url("/move"), headers=battle.as_side(UNION),
+                           content=b'{"unit": "20th-maine", "to": [NaN, 1]}')
+    assert response.status_code in (400, 422), response.text
+    assert battle.state()["actions"] == 0
+
+
+def test_unknown_and_removed_units(new_battle):
+    battle = new_battle("wheatfield")
+    error = error_of(battle.post("/move", UNION, {"unit": "1st-minnesota", "by": [0, 1]}), 404, "unknown_unit")
+    assert error["path"] == "unit" and "1st-minnesota" in error["message"]
+    error_of(battle.post("/move", UNION, {"unit": MAINE, "by": [0, 1], "extra": 1}), 422, "invalid_request")
+
+
+def test_a_move_waits_while_an_attack_is_pending(new_battle):
+    battle = new_battle("temple")
+    waiting = battle.post("/resolve", PREFECTURE, {"attacker": "yoichi", "target": "takeda"})
+    assert waiting.status_code == 202, waiting.text
+    error_of(battle.post("/move", PREFECTURE, {"unit": "yoichi", "by": [0, 1]}), 409, "pending")
+    error_of(battle.post("/mark", PREFECTURE, {"unit": "yoichi", "state": "aimed", "on": True}), 409, "pending")
+
+
+def test_undo_takes_back_a_move(new_battle):
+    battle = new_battle("wheatfield")
+    before = battle.state()
+    assert battle.post("/move", UNION, {"unit": PENNSYLVANIA, "by": [0, 2]}).status_code == 200
+    error_of(battle.post("/undo", CONFEDERATE), 403, "forbidden")
+    undone = battle.post("/undo", UNION)
+    assert undone.status_code == 200, undone.text
+    assert undone.json()["actions"] == 0 and undone.json()["battle"] == before["battle"]
+
+
+# -- marks ------------------------------------------------------------------------------------------------
+def test_a_mark_is_checked_recorded_and_refused(new_battle):
+    battle = new_battle("temple")
+    side = battle.state()["side_to_act"]
+    own = next(u for u in battle.state()["units"] if u["side"] == side)["id"]
+    other = next(u for u in battle.state()["units"] if u["side"] != side)
+    checked = battle.post("/mark", side, {"unit": own, "state": "aimed", "on": True, "check": True}).json()
+    assert checked["legal"] is True and checked["unit_of_distance"] == "in" and battle.state()["actions"] == 0
+    made = battle.post("/mark", side, {"unit": own, "state": "aimed", "on": True})
+    assert made.status_code == 200, made.text
+    assert made.json()["action"] == 1 and "aimed" in unit_of(made.json(), own)["states"]
+    assert "aimed" in unit_of(battle.state(), own)["states"]
+    [record] = battle.get("/actions").json()["actions"]
+    assert record["action"] == "mark" and record["state"] == "aimed" and record["on"] is True
+    assert replayed_state(battle) == battle.state()["battle"]
+    error = error_of(battle.post("/mark", side, {"unit": own, "state": "asleep"}), 422, "invalid_input")
+    assert error["path"] == "state"
+    error_of(battle.post("/mark", side, {"unit": own, "state": "aimed", "on": "no"}), 422, "invalid_input")
+    error_of(battle.post("/mark", side, {"unit": other["id"], "state": "aimed"}), 403, "forbidden")
+    error = error_of(battle.post("/mark", other["side"], {"unit": other["id"], "state": "aimed"}), 409,
+                     "illegal_move")
+    assert error["clause"].startswith("BU-")
+
+
+# -- set-up edits -------------------------------------------------------------------------------------------
+def test_an_edit_once_the_battle_is_under_way_is_refused_by_the_setup_clause(new_battle):
+    battle = new_battle("wheatfield")
+    error = error_of(battle.post("/edit", UNION, {"op": "remove", "section": "units", "id": MAINE}), 409,
+                     "illegal_move")
+    assert error["clause"] == "DC-10.4"
+    error = error_of(battle.post("/edit", UNION, {"op": "remove", "section": "units", "id": ALABAMA}), 403,
+                     "forbidden")
+    error = error_of(battle.post("/edit", UNION, {"op": "paint", "section": "units", "id": MAINE}), 422,
+                     "invalid_input")
+    assert error["path"] == "op"
+    error = error_of(battle.post("/edit", UNION, {"op": "place", "section": "units", "id": "x"}), 422,
+                     "invalid_input")
+    assert error["path"] == "data"
