@@ -205,7 +205,7 @@ def test_a_torn_last_line_is_reported_as_such(tmp_path):
     (b"[1, 2]\n", "line 1: must be a JSON object"),
     (b'{"format": 2, "action": "attack"}\n', "line 1: format: must be 1, got 2"),
     (b'{"format": 1, "action": "dance"}\n',
-     'line 1: action: must be one of attack, end-turn, move, mark, edit, undo, got "dance"'),
+     'line 1: action: must be one of attack, end-turn, move, mark, edit, start, undo, got "dance"'),
     (b'{"format": 1, "action": "end-turn", "activation": false, "log": []}\n\n', "line 2: empty"),
     (b'{"format": 1, "action": "attack", "ruleset": "x", "attacker": "a", "dice": {"hit": ["six"]}}\n',
      "line 1: dice.hit[0]: "),

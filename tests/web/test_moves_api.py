@@ -185,3 +185,131 @@ def test_an_edit_once_the_battle_is_under_way_is_refused_by_the_setup_clause(new
     error = error_of(battle.post("/edit", UNION, {"op": "place", "section": "units", "id": "x"}), 422,
                      "invalid_input")
     assert error["path"] == "data"
+
+
+# -- a battle set up from empty by its sides ---------------------------------------------------------------
+def regiment(uid: str, side: str, x: int, y: int, facing: int) -> dict[str, Any]:
+    return {"side": side, "stands": 4, "weapon": "rifled-musket", "formation": "line", "position": [x, y],
+            "facing": facing}
+
+
+def set_up(client: Any) -> Battle:
+    """An empty Dress on the Colors battle, each side placing its own regiment, terrain by either side."""
+    created = client.post("/api/battles", json={"game": "dress-on-the-colors", "sides": [UNION, CONFEDERATE],
+                                                "table": {"width": 72, "depth": 48}})
+    assert created.status_code == 201, created.text
+    battle = Battle(client, created.json())
+    assert set(battle.sides) == {UNION, CONFEDERATE}
+    state = battle.state()
+    assert state["sides"] == [UNION, CONFEDERATE] and state["side_to_act"] is None and state["ready"] == []
+    assert state["battle"]["units"] == [] and state["battle"]["turn"]["order"] == [UNION, CONFEDERATE]
+    for side, uid, y, facing in ((CONFEDERATE, "reb", 20, 180), (UNION, "yank", 10, 0)):
+        placed = battle.post("/edit", side, {"op": "place", "section": "units", "id": uid,
+                                             "data": regiment(uid, side, 30, y, facing)})
+        assert placed.status_code == 200, placed.text
+        assert placed.json()["log"][0]["clause"] == "DC-10.4"
+    wood = {"kind": "light", "polygon": [[0, 0], [4, 0], [4, 4], [0, 4]]}
+    assert battle.post("/edit", CONFEDERATE, {"op": "place", "section": "terrain", "id": "wood",
+                                              "data": wood}).status_code == 200
+    assert battle.post("/edit", UNION, {"op": "change", "section": "terrain", "id": "wood",
+                                        "data": {"kind": "heavy"}}).status_code == 200
+    return battle
+
+
+def test_a_side_sets_up_only_its_own_units(client):
+    battle = set_up(client)
+    error = error_of(battle.post("/edit", UNION, {"op": "place", "section": "units", "id": "spy",
+                                                  "data": regiment("spy", CONFEDERATE, 50, 30, 0)}), 403, "forbidden")
+    assert error["path"] == "data.side"
+    error_of(battle.post("/edit", UNION, {"op": "remove", "section": "units", "id": "reb"}), 403, "forbidden")
+    error_of(battle.post("/edit", UNION, {"op": "change", "section": "units", "id": "yank",
+                                          "data": {"side": CONFEDERATE}}), 403, "forbidden")
+    error = error_of(battle.post("/edit", UNION, {"op": "change", "section": "units", "id": "ghost",
+                                                  "data": {"stands": 3}}), 422, "invalid_input")
+    assert "ghost" in error["message"]
+    assert battle.post("/edit", UNION, {"op": "change", "section": "units", "id": "yank",
+                                        "data": {"stands": 5}, "check": True}).json()["legal"] is True
+    assert battle.state()["actions"] == 4
+
+
+def test_a_battle_set_up_from_empty_is_started_when_both_sides_are_ready_and_played(client):
+    battle = set_up(client)
+    ready = battle.post("/ready", UNION)
+    assert ready.status_code == 200, ready.text
+    assert ready.json()["ready"] == [UNION] and ready.json()["side_to_act"] is None
+    assert battle.post("/ready", UNION).json()["ready"] == [UNION]  # said again: nothing changes
+    started = battle.post("/ready", CONFEDERATE)
+    assert started.status_code == 200, started.text
+    state = started.json()
+    assert state["ready"] == [UNION, CONFEDERATE] and state["side_to_act"] == UNION
+    assert state["turn"] == {"number": 1, "side": UNION, "order": [UNION, CONFEDERATE]}
+    start = battle.get("/actions").json()["actions"][-1]
+    assert start["action"] == "start" and start["order"] == [UNION, CONFEDERATE]
+    assert start["log"][0]["clause"] == "DC-10.4"
+    error = error_of(battle.post("/edit", UNION, {"op": "remove", "section": "units", "id": "yank"}), 409,
+                     "illegal_move")
+    assert error["clause"] == "DC-10.4"
+    # a turn played through the API: a move, an attack, the end of the turn; the other side moves then
+    error_of(battle.post("/move", CONFEDERATE, {"unit": "reb", "by": [0, -1]}), 409, "illegal_move")
+    assert battle.post("/move", UNION, {"unit": "yank", "by": [0, 1]}).status_code == 200
+    fired = battle.post("/resolve", UNION, {"attacker": "yank", "target": "reb"})
+    assert fired.status_code == 200, fired.text
+    ended = battle.post("/end-turn", UNION)
+    assert ended.status_code == 200 and ended.json()["side_to_act"] == CONFEDERATE
+    moved = battle.post("/move", CONFEDERATE, {"unit": "reb", "by": [0, 1]})
+    assert moved.status_code == 200, moved.text
+    state = battle.state()
+    assert unit_of(state, "yank")["position"] == [30, 11] and unit_of(state, "reb")["position"] == [30, 21]
+    kinds = [a["action"] for a in battle.get("/actions").json()["actions"]]
+    assert kinds == ["edit"] * 4 + ["start", "move", "attack", "end-turn", "move"]
+    assert replayed_state(battle) == state["battle"]
+
+
+def test_a_battle_does_not_start_while_a_side_has_placed_nothing(client):
+    created = client.post("/api/battles", json={"game": "dress-on-the-colors", "sides": [UNION, CONFEDERATE]})
+    battle = Battle(client, created.json())
+    assert battle.post("/edit", UNION, {"op": "place", "section": "units", "id": "yank",
+                                        "data": regiment("yank", UNION, 30, 10, 0)}).status_code == 200
+    assert battle.post("/ready", UNION).status_code == 200
+    error = error_of(battle.post("/ready", CONFEDERATE), 409, "illegal_move")
+    assert error["clause"] == "DC-10.4" and "confederate has placed nothing" in error["message"]
+    state = battle.state()
+    assert state["ready"] == [UNION] and state["side_to_act"] is None and state["actions"] == 1
+
+
+def test_the_start_is_undone_as_any_action(client):
+    battle = set_up(client)
+    battle.post("/ready", CONFEDERATE)
+    assert battle.post("/ready", UNION).json()["side_to_act"] == UNION
+    error_of(battle.post("/undo", CONFEDERATE), 403, "forbidden")
+    undone = battle.post("/undo", UNION)
+    assert undone.status_code == 200, undone.text
+    assert undone.json()["side_to_act"] is None and undone.json()["actions"] == 4
+    assert battle.post("/edit", UNION, {"op": "remove", "section": "terrain", "id": "wood"}).status_code == 200
+
+
+def test_create_empty_refusals(client):
+    for body, path in (({"game": "dress-on-the-colors", "sides": [UNION]}, "sides"),
+                       ({"game": "dress-on-the-colors", "sides": [UNION, UNION]}, "sides"),
+                       ({"game": "swerve", "sides": ["a", "b"], "table": {"width": 1, "depth": 1}}, "table"),
+                       ({"game": "dress-on-the-colors", "sides": [UNION, CONFEDERATE], "example": "ford"}, "game"),
+                       ({"example": "ford", "sides": [UNION, CONFEDERATE]}, "sides")):
+        error = error_of(client.post("/api/battles", json=body), 422, "invalid_request")
+        assert error["path"] == path, (body, error)
+    error_of(client.post("/api/battles", json={"game": "chess", "sides": ["w", "b"]}), 404, "unknown_ruleset")
+    infinite = b'{"game": "dress-on-the-colors", "sides": ["union", "b"], "table": {"width": 1e400, "depth": 1}}'
+    error = error_of(client.post("/api/battles", content=infinite), 422, "invalid_request")
+    assert error["path"] == "table.width"
+    for game in ("arcane-legions", "bushido", "swerve"):
+        made = client.post("/api/battles", json={"game": game, "sides": ["north", "south"]})
+        assert made.status_code == 201, (game, made.text)
+
+
+def test_an_empty_dress_on_the_colors_file_needs_its_sides_named():
+    from rangefire.core import ScenarioError
+
+    ruleset, battle = battle_from_mapping({"ruleset": "dress-on-the-colors", "units": [],
+                                           "turn": {"order": [UNION, CONFEDERATE]}}, source="t")
+    assert ruleset.sides(battle) == [UNION, CONFEDERATE] and ruleset.side_to_act(battle) is None
+    with pytest.raises(ScenarioError, match="at least one unit"):
+        battle_from_mapping({"ruleset": "dress-on-the-colors", "units": []}, source="t")

@@ -42,6 +42,7 @@ from rangefire.record.actions import (
     LogError,
     MarkAction,
     MoveAction,
+    StartAction,
     UndoAction,
     action_line,
     attack_action,
@@ -51,12 +52,14 @@ from rangefire.record.actions import (
     end_turn_action,
     mark_action,
     move_action,
+    start_action,
 )
 from rangefire.record.log import append_action, battle_positions, check_appendable, log_digests, read_log
 from rangefire.record.play import Step, play, replay, replay_steps, take_back
 
 __all__ = ["DIGESTS", "FORMAT", "KINDS", "MAX_ACTIONS", "MAX_LINE_BYTES", "MAX_LOG_BYTES", "Action", "AttackAction",
-           "EditAction", "EndTurnAction", "Line", "LogError", "MarkAction", "MoveAction", "Step", "UndoAction",
+           "EditAction", "EndTurnAction", "Line", "LogError", "MarkAction", "MoveAction", "StartAction", "Step",
+           "UndoAction",
            "action_line", "append_action", "attack_action", "battle_digest", "battle_positions", "check_appendable",
            "describe", "edit_action", "end_turn_action", "log_digests", "mark_action", "move_action", "play",
-           "read_log", "replay", "replay_steps", "take_back"]
+           "read_log", "replay", "replay_steps", "start_action", "take_back"]

@@ -142,6 +142,19 @@ class EditAction(_Record):
     battle_after: Digest | None = None
 
 
+class StartAction(_Record):
+    """The end of set-up (DC-10.4, AL-10.3, BU-9.3, SW-9.2): every side ready, the battle starts at turn 1 of the
+    first side of ``order`` (the order of the sides, fixed from then on), with the log."""
+
+    format: Literal[1] = 1
+    action: Literal["start"] = "start"
+    ruleset: Name
+    order: Annotated[tuple[Name, ...], Field(min_length=1, max_length=64)]
+    log: Annotated[tuple[Line, ...], Field(max_length=100)] = ()
+    battle_before: Digest | None = None
+    battle_after: Digest | None = None
+
+
 class UndoAction(_Record):
     """An action taken back: the line of the log it takes back (the last action still standing), what that
     action was, and the dice it had where it rolled any. The undo stays in the log, as every action does."""
@@ -156,10 +169,10 @@ class UndoAction(_Record):
     battle_after: Digest | None = None
 
 
-Action = AttackAction | EndTurnAction | MoveAction | MarkAction | EditAction | UndoAction
+Action = AttackAction | EndTurnAction | MoveAction | MarkAction | EditAction | StartAction | UndoAction
 #: Each kind of action by the name its line gives it.
 KINDS: dict[str, type[_Record]] = {"attack": AttackAction, "end-turn": EndTurnAction, "move": MoveAction,
-                                   "mark": MarkAction, "edit": EditAction, "undo": UndoAction}
+                                   "mark": MarkAction, "edit": EditAction, "start": StartAction, "undo": UndoAction}
 
 
 
@@ -220,6 +233,13 @@ def edit_action(ruleset: Ruleset[Any, Any], edit: Edit, checked: MoveCheck, batt
                       battle_after=battle_after)
 
 
+def start_action(ruleset: Ruleset[Any, Any], order: Sequence[str], log: Sequence[LogLine],
+                 battle_before: str | None = None, battle_after: str | None = None) -> StartAction:
+    """The record of a battle started in the order of its sides (:func:`rangefire.rulesets.setup.start`)."""
+    return StartAction(ruleset=ruleset.key, order=tuple(order), log=_lines(log), battle_before=battle_before,
+                       battle_after=battle_after)
+
+
 def describe(action: Action) -> str:
     """An action in a few words: ``20th-maine's attack``, ``the end of the turn``, ``20th-maine's move``."""
     if isinstance(action, AttackAction):
@@ -232,6 +252,8 @@ def describe(action: Action) -> str:
         return f"{action.unit}'s {action.state} {'set' if action.on else 'cleared'}"
     if isinstance(action, EditAction):
         return f"the set-up edit ({action.op} {action.section} {action.id})"
+    if isinstance(action, StartAction):
+        return "the start of the battle"
     return f"the undo of line {action.takes_back} ({action.what})"
 
 

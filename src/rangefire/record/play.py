@@ -22,6 +22,7 @@ from rangefire.record.actions import (
     LogError,
     MarkAction,
     MoveAction,
+    StartAction,
     UndoAction,
     _json_ready,
     _lines,
@@ -67,10 +68,11 @@ def replay_steps(ruleset: Ruleset[Any, Any], battle: Any, actions: Sequence[Acti
 
 
 def play(ruleset: Ruleset[Any, Any], battle: Any, action: Action) -> tuple[Any, list[LogLine]]:
-    """The battle after one action that rolls no dice (an end of turn, a move, a mark, a set-up edit) and its log:
-    the one function that makes each kind, for the command line, the replay and the server alike. A refusal by the
-    rules raises :class:`~rangefire.core.IllegalMoveError` (or the game's error); an attack is resolved with its
-    dice (:func:`replay_steps`), an undo needs the actions before it (:func:`take_back`)."""
+    """The battle after one action that rolls no dice (an end of turn, a move, a mark, a set-up edit, the start of a
+    battle set up from empty) and its log: the one function that makes each kind, for the command line, the replay
+    and the server alike. A refusal by the rules raises :class:`~rangefire.core.IllegalMoveError` (or the game's
+    error); an attack is resolved with its dice (:func:`replay_steps`), an undo needs the actions before it
+    (:func:`take_back`)."""
     if isinstance(action, EndTurnAction):
         return ruleset.end_activation(battle) if action.activation else ruleset.end_turn(battle)
     if isinstance(action, MoveAction):
@@ -84,6 +86,11 @@ def play(ruleset: Ruleset[Any, Any], battle: Any, action: Action) -> tuple[Any, 
 
         _same_game(ruleset, action.ruleset)
         return edit(ruleset, battle, Edit(action.op, action.section, action.id, action.data))
+    if isinstance(action, StartAction):
+        from rangefire.rulesets.setup import start
+
+        _same_game(ruleset, action.ruleset)
+        return start(ruleset, battle, action.order)
     raise RangefireError(f"{describe(action)} is not played by itself")
 
 

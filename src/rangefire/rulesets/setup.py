@@ -9,7 +9,10 @@ now stands (DC-9.4, AL-9.3, BU-8.4).
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, get_args
+
+from pydantic import BaseModel
 
 from rangefire.core import LogLine, RangefireError, Refusal, Ruleset
 from rangefire.core.moves import Edit, MoveCheck
@@ -81,3 +84,57 @@ def edit(ruleset: Ruleset[Any, Any], battle: Any, change: Edit) -> tuple[Any, li
 
 
 __all__ = ["SECTIONS", "check_edit", "edit", "in_setup"]
+
+
+def _turn_keys(ruleset: Ruleset[Any, Any]) -> set[str]:
+    """The keys the game's recorded turn has (``number``, ``side``, ``order``), none where it records no turn."""
+    field = ruleset.battle_model.model_fields.get("turn")
+    annotation = field.annotation if field is not None else None
+    for kind in (*get_args(annotation), annotation):
+        if isinstance(kind, type) and issubclass(kind, BaseModel):
+            return set(kind.model_fields)
+    return set()
+
+
+def start(ruleset: Ruleset[Any, Any], battle: Any, order: Sequence[str]) -> tuple[Any, list[LogLine]]:
+    """The battle started, every side ready: turn 1 of the first side of ``order``, the order of the sides
+    recorded (DC-9.4, AL-9.3, BU-8.4), and its log line under the set-up clause. Refused
+    (:class:`~rangefire.core.IllegalMoveError`, the set-up clause) once a side to act is recorded, and while a side
+    of the order has placed nothing; a unit of a side the order does not name is bad input."""
+    from rangefire.core import IllegalMoveError
+
+    clause = ruleset.setup_clause
+    if clause is None:
+        raise RangefireError(f"{ruleset.key} has no set-up to end")
+    if not order:
+        raise RangefireError("order: a battle starts with at least one side")
+    if not in_setup(ruleset, battle):
+        raise IllegalMoveError([Refusal(clause, f"the battle has started already ({ruleset.side_to_act(battle)} "
+                                                "to act)")])
+    placed = {ruleset.side_of(battle, uid) for uid in ruleset.unit_ids(battle)}
+    strangers = sorted(placed - set(order))
+    if strangers:
+        raise RangefireError(f"order: {strangers[0]!r} has units on the table but is not a side of the battle "
+                             f"({', '.join(order)})")
+    empty = [side for side in order if side not in placed]
+    if empty:
+        raise IllegalMoveError([Refusal(clause, f"{empty[0]} has placed nothing: every side places at least one "
+                                                "unit before the battle starts")])
+    first = order[0]
+    data = ruleset.dump(battle)
+    keys = _turn_keys(ruleset)
+    recorded = data.get("turn")
+    turn: dict[str, Any] = {**(recorded if isinstance(recorded, dict) else {}), "number": 1}
+    if "order" in keys:
+        turn["order"] = list(order)
+    if "active_side" in ruleset.battle_model.model_fields:  # a game of activations names the side to act apart
+        data["active_side"] = first
+    elif "side" in keys:
+        turn["side"] = first
+    else:
+        raise RangefireError(f"{ruleset.key} records no side to act: its battles need no start")
+    if keys:
+        data["turn"] = turn
+    _, after = battle_from_mapping(data, source="the start of the battle")
+    return after, [LogLine(clause, f"set-up ends, every side ready: turn 1 begins, {first} to act (the order of the "
+                                   f"sides: {', '.join(order)})")]

@@ -216,6 +216,11 @@ def _reading(app: FastAPI, gate: Gate, battles: Battles) -> None:
         """A new battle from an example or a scenario: one secret link per side and one for spectators,
         shown only in this answer."""
         b = await gate.body(request, CreateBody, MAX_CREATE_BYTES)
+        if b.game is not None:  # a battle created empty, set up by its sides
+            return await gate.in_thread(battles.create, moves.empty_scenario(b), None, b.entered_dice, True)
+        if b.sides is not None or b.table is not None:
+            raise ApiError(422, "invalid_request", "sides and table are given with a game to set up",
+                           path="sides" if b.sides is not None else "table")
         return await gate.in_thread(battles.create, b.scenario, b.example, b.entered_dice)
 
     @app.get("/api/battles/{battle_id}")
@@ -325,6 +330,12 @@ def _acting(app: FastAPI, gate: Gate, battles: Battles) -> None:
         starts; with ``check``, only ask."""
         b = await gate.body(request, EditBody)
         return await gate.run(request, battle_id, lambda loaded, role: moves.edit(battles, loaded, role, b))
+
+    @app.post("/api/battles/{battle_id}/ready", openapi_extra=schema(EmptyBody))
+    async def ready(request: Request, battle_id: BattleId) -> dict[str, Any]:
+        """The side is ready to start the battle it set up; when every side is, the battle starts (an action)."""
+        await gate.body(request, EmptyBody)
+        return await gate.run(request, battle_id, lambda loaded, role: moves.ready(battles, loaded, role))
 
     @app.post("/api/battles/{battle_id}/undo", openapi_extra=schema(EmptyBody))
     async def undo(request: Request, battle_id: BattleId) -> dict[str, Any]:

@@ -30,11 +30,23 @@ class Body(BaseModel):
     format: Literal[1] = 1  # rangefire.core.FORMAT
 
 
+class Table(Body):
+    """A table's size, in the game's units (as a scenario's ``table``)."""
+
+    width: Annotated[int | float, Field(gt=0, le=1_000_000, allow_inf_nan=False)]
+    depth: Annotated[int | float, Field(gt=0, le=1_000_000, allow_inf_nan=False)]
+
+
 class CreateBody(Body):
-    """A new battle: a built-in example by name, or a whole scenario (as a scenario file holds it)."""
+    """A new battle: a built-in example by name, a whole scenario (as a scenario file holds it), or an empty battle
+    of a game (``game``) between named ``sides`` (in the order their turns pass), its table optional, to be set up
+    by the sides."""
 
     example: Name | None = None
     scenario: dict[str, Any] | None = None
+    game: Name | None = None
+    sides: Annotated[list[Name], Field(min_length=1, max_length=16)] | None = None
+    table: Table | None = None
     entered_dice: StrictBool = False
 
 

@@ -14,10 +14,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from rangefire.core import FORMAT, Edit, Mark, Move, MoveCheck, RangefireError, Refusal, Ruleset
+from rangefire.core import FORMAT, Edit, IllegalMoveError, Mark, Move, MoveCheck, RangefireError, Refusal, Ruleset
 from rangefire.core.moves import EDIT_OPS, move_number
-from rangefire.record import edit_action, mark_action, move_action
-from rangefire.web.bodies import EditBody, MarkBody, MoveBody
+from rangefire.record import edit_action, mark_action, move_action, start_action
+from rangefire.rulesets import find_ruleset
+from rangefire.web.bodies import CreateBody, EditBody, MarkBody, MoveBody
 from rangefire.web.errors import ApiError
 from rangefire.web.service import Battles, Loaded
 from rangefire.web.store import Role
@@ -209,4 +210,56 @@ def edit(battles: Battles, loaded: Loaded, role: Role, body: EditBody) -> dict[s
     return _made(battles, loaded, "edit", side, edit_action(ruleset, asked, checked), checked)
 
 
-__all__ = ["MOVE_FIELDS", "edit", "illegal", "invalid", "mark", "move", "read_edit", "read_move"]
+# -- a battle set up from empty --------------------------------------------------------------------------------
+def empty_scenario(body: CreateBody) -> dict[str, Any]:
+    """The scenario of a battle created empty: the game, no unit, the sides named in the order their turns pass
+    (recorded as ``turn.order``, DC-9.4, AL-9.3, BU-8.4; swerve's players), the table where given."""
+    assert body.game is not None
+    if body.example is not None or body.scenario is not None:
+        raise ApiError(422, "invalid_request", "give an example, a scenario or a game to set up, only one",
+                       path="game")
+    ruleset = find_ruleset(body.game)
+    sides = list(body.sides or [])
+    if len(sides) < 2 or len(set(sides)) != len(sides):
+        raise ApiError(422, "invalid_request", f"sides: name two sides or more, each once, got {sides!r}",
+                       path="sides")
+    data: dict[str, Any] = {"ruleset": ruleset.key}
+    if ruleset.key == "swerve":
+        if body.table is not None:
+            raise ApiError(422, "invalid_request", "table: swerve is played without a table", path="table")
+        data.update({"players": {side: {} for side in sides}, "cards": []})
+        return data
+    data.update({"units": [], "turn": {"number": 1, "order": sides}})
+    if ruleset.key == "arcane-legions":
+        data["players"] = {side: {} for side in sides}
+    if body.table is not None:
+        data["table"] = {"width": body.table.width, "depth": body.table.depth}
+    return data
+
+
+def ready(battles: Battles, loaded: Loaded, role: Role) -> dict[str, Any]:
+    """A side says it is ready to start (said again, nothing changes). When every side is, the battle starts: one
+    action (``start``, :func:`rangefire.rulesets.setup.start`), refused (409, the set-up clause) while a side has
+    placed nothing, and then this side's readiness is not kept either."""
+    from rangefire.rulesets.setup import in_setup, start
+
+    side = _acting(battles, loaded, role, "no side starts the battle")
+    ruleset, battle, battle_id = loaded.ruleset, loaded.state, loaded.row.id
+    if not in_setup(ruleset, battle):
+        return battles.state(loaded, role)
+    order = list(loaded.row.sides)
+    if set(order) - battles.store.ready(battle_id) - {side}:
+        battles.store.set_ready(battle_id, side)
+        battles.publish(battle_id, {"actions": loaded.actions, "kind": "ready", "by": side})
+        return battles.state(loaded, role)
+    try:
+        after, log = start(ruleset, battle, order)
+    except IllegalMoveError as exc:
+        raise illegal(exc.refusals) from None
+    battles.record(loaded, "start", side, start_action(ruleset, order, log), after)
+    battles.store.set_ready(battle_id, side)
+    return battles.state(battles.load(loaded.row), role)
+
+
+__all__ = ["MOVE_FIELDS", "edit", "empty_scenario", "illegal", "invalid", "mark", "move", "read_edit", "read_move",
+           "ready"]

@@ -149,7 +149,11 @@ class Battles:
         self._random = random.SystemRandom()
 
     # -- creating and loading ----------------------------------------------------------------------
-    def create(self, scenario: dict[str, Any] | None, example: str | None, entered_dice: bool) -> dict[str, Any]:
+    def create(self, scenario: dict[str, Any] | None, example: str | None, entered_dice: bool,
+               set_up: bool = False) -> dict[str, Any]:
+        """A new battle, from an example or a scenario: played in turns from its first side, or (``set_up``: a
+        battle created empty, :func:`rangefire.web.moves.empty_scenario`) left in set-up until every side is
+        ready."""
         if (scenario is None) == (example is None):
             raise ApiError(422, "invalid_request", "give either an example (by name) or a scenario, not both",
                            path="example" if example is not None else "scenario")
@@ -167,7 +171,7 @@ class Battles:
             _within_bounds(data)  # counted on the mapping, before the (costly) validation of its geometry
         ruleset, battle = battle_from_mapping(data, source=source)
         sides = ruleset.sides(battle)
-        battle = _in_turns(ruleset, battle, sides)
+        battle = battle if set_up else _in_turns(ruleset, battle, sides)
         if len(sides) > MAX_SIDES:
             raise ApiError(422, "invalid_request", f"the battle has {len(sides)} sides; a battle served here has "
                                                    f"at most {MAX_SIDES}", path="scenario")
@@ -232,6 +236,7 @@ class Battles:
                 "side_to_act": ruleset.side_to_act(battle), "sides": list(loaded.row.sides),
                 "actions": loaded.actions, "entered_dice": loaded.row.entered_dice,
                 "battle": ruleset.dump(battle), "units": units, "pending": self._pending_view(loaded),
+                "ready": [side for side in loaded.row.sides if side in self.store.ready(loaded.row.id)],
                 "last_action_stands": self._stands(loaded)}
 
     def _stands(self, loaded: Loaded) -> dict[str, Any] | None:

@@ -5,6 +5,9 @@ killed in the middle of is not there at all (a transaction is whole or absent). 
 state of a battle is always its scenario with its actions replayed (:mod:`rangefire.record`), as the command
 line's ``rangefire replay`` does.
 
+The sides of a battle set up from empty that have said they are ready are kept in the table ``ready``; the
+start itself, once every side is, is an action as any other.
+
 An attack that waits for another side's choice (a Bushido nomination, a swerve player's action) is kept in the
 table ``pending``, one per battle, as the choices made so far: it survives a restart as actions do, and while it
 is there no action is added nor removed (each write checks it in its own transaction). When its last choice is
@@ -61,6 +64,11 @@ CREATE TABLE IF NOT EXISTS actions (
     by_side TEXT NOT NULL,
     record TEXT NOT NULL,
     UNIQUE (battle, number)
+);
+CREATE TABLE IF NOT EXISTS ready (
+    battle TEXT NOT NULL REFERENCES battles(id),
+    side TEXT NOT NULL,
+    PRIMARY KEY (battle, side)
 );
 CREATE TABLE IF NOT EXISTS pending (
     battle TEXT PRIMARY KEY REFERENCES battles(id),
@@ -281,6 +289,16 @@ class Store:
                 raise ConflictError(f"the battle changed while the undo was asked ({now[0]} actions now, "
                                     f"{expected[0]} before); fetch it again and retry")
             db.execute("DELETE FROM actions WHERE battle = ? AND seq = ?", (battle_id, now[1]))
+
+    # -- the sides ready to start a battle set up from empty -------------------------------------------
+    def ready(self, battle_id: str) -> set[str]:
+        """The sides that have said they are ready to start the battle."""
+        return {side for (side,) in self._db().execute("SELECT side FROM ready WHERE battle = ?", (battle_id,))}
+
+    def set_ready(self, battle_id: str, side: str) -> None:
+        """Keep that a side is ready (one transaction; saying it again changes nothing)."""
+        with self._write() as db:
+            db.execute("INSERT OR IGNORE INTO ready (battle, side) VALUES (?, ?)", (battle_id, side))
 
     # -- an attack waiting for a choice --------------------------------------------------------------
     def pending(self, battle_id: str) -> PendingRow | None:

@@ -210,8 +210,11 @@ class Battle(Model):
 
 
 def cross_problems(data: Mapping[str, Any]) -> list[str]:
-    """Problems the field validators cannot see: no unit at all, ids used twice, a turn for no side."""
-    problems = ["units: a battle needs at least one unit"] if data.get("units") == [] else []
+    """Problems the field validators cannot see: no unit at all (where no order of the sides is recorded either: a
+    battle whose sides are named still has its units to place [DC-10.4]), ids used twice, a turn for no side."""
+    turn = data.get("turn")
+    ordered = isinstance(turn, dict) and isinstance(turn.get("order"), list) and bool(turn["order"])
+    problems = ["units: a battle needs at least one unit"] if data.get("units") == [] and not ordered else []
     return problems + duplicate_ids(data, ("units", "terrain")) + turn_side_problems(data)
 
 
