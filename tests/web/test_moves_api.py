@@ -313,3 +313,50 @@ def test_an_empty_dress_on_the_colors_file_needs_its_sides_named():
     assert ruleset.sides(battle) == [UNION, CONFEDERATE] and ruleset.side_to_act(battle) is None
     with pytest.raises(ScenarioError, match="at least one unit"):
         battle_from_mapping({"ruleset": "dress-on-the-colors", "units": []}, source="t")
+
+
+def test_a_removed_unit_is_unknown_and_a_long_decimal_number_is_named(client):
+    battle = set_up(client)
+    assert battle.post("/edit", UNION, {"op": "remove", "section": "units", "id": "yank"}).status_code == 200
+    error = error_of(battle.post("/move", UNION, {"unit": "yank", "by": [0, 1]}), 404, "unknown_unit")
+    assert error["path"] == "unit"
+    error_of(battle.post("/mark", UNION, {"unit": "yank", "state": "aimed"}), 404, "unknown_unit")
+    raw = b'{"unit": "reb", "to": [30, 0.00000000000000000000000000000000000000001], "check": true}'
+    error = error_of(client.post(battle.url("/move"), headers=battle.as_side(CONFEDERATE), content=raw), 422,
+                     "invalid_input")
+    assert error["path"] == "to[1]"
+    assert battle.state()["actions"] == 5
+
+
+def test_a_killed_server_loses_no_set_up_start_or_move(tmp_path):
+    httpx = pytest.importorskip("httpx")
+    pytest.importorskip("uvicorn")
+    from tests.web.server import Server
+
+    db = tmp_path / "battles.sqlite3"
+    with Server(db) as first, httpx.Client(base_url=first.address, timeout=60) as http:
+        created = http.post("/api/battles", json={"game": "dress-on-the-colors", "sides": [UNION, CONFEDERATE]})
+        assert created.status_code == 201, created.text
+        battle_id, tokens = created.json()["id"], created.json()["tokens"]
+
+        def post(route: str, side: str, body: dict[str, Any]) -> Any:
+            answer = http.post(f"/api/battles/{battle_id}/{route}", json=body,
+                               headers={"Authorization": f"Bearer {tokens['sides'][side]}"})
+            assert answer.status_code == 200, answer.text
+            return answer.json()
+
+        for side, uid, y, facing in ((UNION, "yank", 10, 0), (CONFEDERATE, "reb", 20, 180)):
+            post("edit", side, {"op": "place", "section": "units", "id": uid,
+                                "data": regiment(uid, side, 30, y, facing)})
+        post("ready", CONFEDERATE, {})
+        post("ready", UNION, {})
+        answered = post("move", UNION, {"unit": "yank", "by": [0, 2]})
+        first.kill()
+    with Server(db) as second, httpx.Client(base_url=second.address, timeout=60) as http:
+        spectator = {"Authorization": f"Bearer {tokens['spectator']}"}
+        state = http.get(f"/api/battles/{battle_id}", headers=spectator).json()
+        assert state["actions"] == answered["action"] == 4 and state["ready"] == [UNION, CONFEDERATE]
+        assert state["battle"] == answered["battle"] and state["side_to_act"] == UNION
+        kinds = [a["action"] for a in http.get(f"/api/battles/{battle_id}/actions", headers=spectator)
+                 .json()["actions"]]
+        assert kinds == ["edit", "edit", "start", "move"]
