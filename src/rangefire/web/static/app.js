@@ -1,12 +1,13 @@
 // The table page: the drawing from the server (zoom, pan, click a unit), its targets, the line and the dice of
 // an attack with their clauses, the exact odds as charts, the player's choices, rolling or entering the dice,
-// the log, undo and end of turn; the card game in its own view. Live: another browser's actions arrive as
-// server-sent events and the page reloads what changed.
+// the log, undo and end of turn; the card game in its own view; one's own units moved by dragging them or by keys
+// (moves.js). Live: another browser's actions arrive as server-sent events and the page reloads what changed.
 import { Api, ApiError, battleIdFromPath, takeToken } from "./api.js";
 import { renderCards, renderCombat } from "./cards.js";
 import { outcomeChart } from "./chart.js";
 import { $, clause, clauseLine, h, show } from "./dom.js";
 import { fracText, parseFrac, percent, toNumber } from "./frac.js";
+import { distanceText, KEY_STEP, KEY_TURN, Mover } from "./moves.js";
 import { renderWaiting } from "./pending.js";
 import { parseDrawing, Viewport } from "./viewport.js";
 
@@ -15,6 +16,7 @@ const S = {
   choices: {}, offered: {}, line: [], entered: [], question: null, asked: 0, seq: 0, busy: false,
 };
 let viewport = null;
+let mover = null;
 
 // -- messages --------------------------------------------------------------------------------------------------
 function status(text) { $("status").textContent = text; }
@@ -105,7 +107,10 @@ async function drawTable() {
     if (row) g.classList.add(row.legal ? "target-legal" : "target-refused");
   }
   viewport.show(svg);
+  if (mover.pending() || mover.refusal) mover.draw(false);
+  else mover.decorate();
   renderLine(svg);
+  renderMove();
 }
 
 async function loadLog() {
@@ -125,8 +130,16 @@ function renderLog() {
 
 function logEntry(a) {
   let head;
-  if (a.action === "attack") head = `${a.by || ""}: ${a.attacker}${a.target ? ` at ${a.target}` : ""}`;
-  else head = `${a.by || ""}: ${a.activation ? "end of activation" : "end of turn"}`;
+  const by = a.by ? `${a.by}: ` : "";
+  if (a.action === "attack") head = `${by}${a.attacker}${a.target ? ` at ${a.target}` : ""}`;
+  else if (a.action === "move") {
+    const unit = a.move && a.move.unit;
+    const far = a.distance === null || a.distance === undefined ? "" : ` ${distanceText(a.distance, moveUnit())}`;
+    head = `${by}${unit} moves${far}`;
+  } else if (a.action === "mark") head = `${by}${a.unit}: ${a.state} ${a.on ? "set" : "cleared"}`;
+  else if (a.action === "edit") head = `${by}set-up: ${a.op} ${a.section} ${a.id}`;
+  else if (a.action === "undo") head = `${by}undo of action ${a.takes_back}${a.what ? ` (${a.what})` : ""}`;
+  else head = `${by}${a.activation ? "end of activation" : "end of turn"}`;
   const dice = a.dice && Object.keys(a.dice).length
     ? h("p", { class: "dice" }, "dice: " + Object.entries(a.dice).map(([k, v]) => `${k} ${v.join(" ")}`).join("; "))
     : null;
@@ -667,6 +680,79 @@ function undo() {
   });
 }
 
+// -- moving ----------------------------------------------------------------------------------------------------
+function battleUnit(uid) {
+  const battle = S.state && S.state.battle;
+  const units = battle && Array.isArray(battle.units) ? battle.units : [];
+  return units.find((u) => u.id === uid) || null;
+}
+
+// The game's unit of distance, as the drawing is measured: inches, or steps (Arcane Legions).
+function moveUnit() {
+  const svg = viewport && viewport.svg;
+  const unit = svg ? svg.getAttribute("data-unit") : "";
+  return unit === "steps" ? "steps" : unit ? "in" : "";
+}
+
+// Why this page may not move that unit now (null: it may).
+function cannotMove(uid) {
+  const why = cannotAct();
+  if (why) return why;
+  if (!uid) return "Pick a unit first.";
+  if (sideOf(uid) !== you().side) return `${unitName(uid)} is ${sideOf(uid)}'s, not yours.`;
+  if (S.busy) return "Wait for the last action to land.";
+  if (!battleUnit(uid)) return `${unitName(uid)} has no place on the table to move from.`;
+  return null;
+}
+
+function renderMove() {
+  const bar = $("move-bar");
+  const uid = mover && (mover.uid || S.attacker);
+  const piece = uid && mover.piece(uid);
+  const why = uid ? cannotMove(uid) : null;
+  const own = uid && sideOf(uid) === you().side && you().role === "side";
+  show(bar, Boolean(piece && (!why || own)));
+  if (bar.hidden) return;
+  const unit = moveUnit();
+  const turns = piece.facing !== null;
+  for (const id of ["move-left", "move-right", "move-up", "move-down", "turn-left", "turn-right"]) {
+    $(id).disabled = Boolean(why) || mover.busy || (id.startsWith("turn") && !turns);
+  }
+  $("move-send").disabled = Boolean(why) || mover.busy || !mover.pending();
+  $("move-cancel").disabled = mover.busy || !(mover.pending() || mover.refusal);
+  for (const id of ["move-left", "move-right", "move-up", "move-down"]) {
+    $(id).setAttribute("aria-label", `Move ${id.slice(5)} ${KEY_STEP} ${unit}`);
+  }
+  const what = $("move-what");
+  if (why) what.textContent = `${unitName(uid)}: ${why}`;
+  else if (mover.busy) what.textContent = `Moving ${unitName(uid)}…`;
+  else if (mover.pending()) {
+    what.replaceChildren(h("strong", { id: "move-distance" }, mover.text(piece)),
+      " — Enter or Send to move it, Escape or Cancel to put it back.");
+  } else if (!mover.refusal) {
+    what.textContent = `Move ${unitName(uid)}: drag it on the table, or the arrows (${KEY_STEP} ${unit} a press)`
+      + (turns ? `, [ and ] or its handle to turn (${KEY_TURN}°)` : "") + "; Enter sends, Escape puts it back.";
+  }
+  const refusals = mover.refusal && mover.refusal.uid === uid ? mover.refusal.items : [];
+  $("move-refusals").replaceChildren(...refusals.map((r) => clauseLine("li", r.reason, r.clause)));
+}
+
+async function moved(uid, result) {
+  const far = distanceText(result.distance, result.unit_of_distance || moveUnit());
+  $("move-refusals").replaceChildren();
+  const text = `${unitName(uid)} moved${far ? ` ${far}` : ""}`;
+  $("result").replaceChildren(h("h3", {}, `Action ${result.action}: ${text}`),
+    ...(result.log || []).map((l) => clauseLine("p", l.text, l.clause)));
+  $("result-section").hidden = false;
+  await refresh(`${text} (as the rules measure it).`);
+}
+
+function moveRefused(uid, exc, items) {
+  if (exc instanceof ApiError && (exc.status === 401 || exc.status === 0 || exc.status >= 500)) fail(exc);
+  status(`${unitName(uid)} was not moved: ${items.map((r) => (r.clause ? `[${r.clause}] ` : "") + r.reason).join("; ")}`);
+  renderMove();
+}
+
 // -- live ------------------------------------------------------------------------------------------------------
 function listen() {
   if (!window.EventSource) return;
@@ -676,11 +762,12 @@ function listen() {
     let data = {};
     try { data = JSON.parse(e.data); } catch (exc) { data = {}; }
     // our own attack or end of turn, already shown (an attack waiting changes no count: always fetched)
-    if (S.state && data.actions === S.state.actions && ["attack", "end-turn"].includes(data.kind)) return;
+    if (S.state && data.actions === S.state.actions && ["attack", "end-turn", "move", "mark"].includes(data.kind)) return;
     clearTimeout(timer);
     const what = data.kind === "undo" ? "undid the last action" : data.kind === "end-turn" ? "ended the turn"
       : data.kind === "pending" ? `acted; the attack waits for ${data.awaiting}'s choice`
-      : data.kind === "withdrawn" ? "withdrew the attack" : "played an attack";
+      : data.kind === "withdrawn" ? "withdrew the attack" : data.kind === "move" ? "moved a unit"
+      : data.kind === "mark" ? "marked a unit" : "played an attack";
     timer = setTimeout(() => refresh(`${data.by || "someone"} ${what}; ${data.actions} action${data.actions === 1 ? "" : "s"} in the log.`), 150);
   });
   source.addEventListener("open", () => $("live").textContent = "live");
@@ -690,6 +777,24 @@ function listen() {
 // -- start -----------------------------------------------------------------------------------------------------
 async function main() {
   viewport = new Viewport($("viewport"), pick);
+  mover = new Mover(viewport, $("viewport").parentElement, {
+    unit: battleUnit, why: cannotMove, picked: () => S.attacker, say: status, changed: renderMove,
+    send: (uid, body) => S.api.post("/move", body), done: moved, refused: moveRefused,
+  });
+  // the move's keys wherever the focus is but a form's field (the table's own keys are taken by the viewport)
+  document.addEventListener("keydown", (e) => {
+    if (e.defaultPrevented || $("viewport").contains(e.target)) return;
+    if (mover.key(e)) e.preventDefault();
+  });
+  const nudge = (dx, dy, turn) => () => mover.nudge(dx, dy, turn);
+  $("move-left").addEventListener("click", nudge(-KEY_STEP, 0, 0));
+  $("move-right").addEventListener("click", nudge(KEY_STEP, 0, 0));
+  $("move-up").addEventListener("click", nudge(0, KEY_STEP, 0));
+  $("move-down").addEventListener("click", nudge(0, -KEY_STEP, 0));
+  $("turn-left").addEventListener("click", nudge(0, 0, -KEY_TURN));
+  $("turn-right").addEventListener("click", nudge(0, 0, KEY_TURN));
+  $("move-send").addEventListener("click", () => mover.send());
+  $("move-cancel").addEventListener("click", () => mover.cancel("Move cancelled: the unit stays where it stood."));
   $("zoom-in").addEventListener("click", () => viewport.zoom(1.25));
   $("zoom-out").addEventListener("click", () => viewport.zoom(0.8));
   $("zoom-fit").addEventListener("click", () => viewport.fit());

@@ -1,6 +1,7 @@
 // Zoom and pan over the table's drawing by its viewBox: the wheel zooms about the pointer, a drag pans, two
 // fingers pinch, buttons and keys (+, -, 0, arrows) do the same for those without a mouse. A press that does
-// not move is a click, handed to onPick with the unit under it (the drawing's g[data-unit]).
+// not move is a click, handed to onPick with the unit under it (the drawing's g[data-unit]). A press on a piece the
+// page's mover takes (one's own unit, its turning handle) drags that piece instead of the table.
 
 const MIN_SPAN = 40;     // pixels of the drawing at the most zoomed in
 const CLICK_SLOP = 6;
@@ -15,11 +16,16 @@ export class Viewport {
     this.view = null;     // the part shown
     this.pointers = new Map();
     this.moved = 0;
+    this.mover = null;    // moves.js's Mover, once the page has one
+    this.onView = null;   // called whenever the part shown changes
     host.addEventListener("wheel", (e) => this.wheel(e), { passive: false });
     host.addEventListener("pointerdown", (e) => this.down(e));
     host.addEventListener("pointermove", (e) => this.move(e));
     host.addEventListener("pointerup", (e) => this.up(e));
-    host.addEventListener("pointercancel", (e) => this.pointers.delete(e.pointerId));
+    host.addEventListener("pointercancel", (e) => {
+      if (this.pointers.get(e.pointerId)?.grab) this.mover?.abandon();
+      this.pointers.delete(e.pointerId);
+    });
     host.addEventListener("keydown", (e) => this.key(e));
     window.addEventListener("resize", () => this.size());  // a tablet turned, a window narrowed
   }
@@ -52,6 +58,7 @@ export class Viewport {
 
   apply() {
     if (this.svg) this.svg.setAttribute("viewBox", this.view.map((v) => v.toFixed(2)).join(" "));
+    this.onView?.();
   }
 
   // The table itself (its title above it), the legend and notes below left for panning or "whole drawing".
@@ -66,6 +73,15 @@ export class Viewport {
     const s = Math.max(w / r.width, h / r.height);  // "meet": the larger ratio governs, the rest is centred
     const ox = x - (r.width * s - w) / 2, oy = y - (r.height * s - h) / 2;
     return [ox + (clientX - r.left) * s, oy + (clientY - r.top) * s, s];
+  }
+
+  // The point of the screen a point of the drawing is shown at.
+  toScreen(x, y) {
+    const r = this.host.getBoundingClientRect();
+    const [vx, vy, w, h] = this.view;
+    const s = Math.max(w / r.width, h / r.height);
+    const ox = vx - (r.width * s - w) / 2, oy = vy - (r.height * s - h) / 2;
+    return [r.left + (x - ox) / s, r.top + (y - oy) / s];
   }
 
   zoom(factor, clientX, clientY) {
@@ -96,9 +112,14 @@ export class Viewport {
   down(e) {
     if (e.button !== undefined && e.button > 0) return;
     this.host.setPointerCapture?.(e.pointerId);
-    this.pointers.set(e.pointerId, { x: e.clientX, y: e.clientY, target: e.target });
-    if (this.pointers.size === 1) this.moved = 0;
-    else this.moved = CLICK_SLOP + 1;  // a second finger: a pinch, never a click
+    const first = this.pointers.size === 0;
+    const grab = first && this.mover ? this.mover.grab(e.target, this.toDrawing(e.clientX, e.clientY)) : false;
+    this.pointers.set(e.pointerId, { x: e.clientX, y: e.clientY, target: e.target, grab });
+    if (first) { this.moved = 0; return; }
+    this.moved = CLICK_SLOP + 1;  // a second finger: a pinch, never a click, nor a piece dragged
+    for (const p of this.pointers.values()) {
+      if (p.grab) { p.grab = false; this.mover?.abandon(); }
+    }
   }
 
   move(e) {
@@ -112,16 +133,26 @@ export class Viewport {
       if (before > 0 && after > 0) this.zoom(after / before, (a.x + b.x) / 2, (a.y + b.y) / 2);
       return;
     }
-    const [, , s] = this.toDrawing(e.clientX, e.clientY);
+    const [qx, qy, s] = this.toDrawing(e.clientX, e.clientY);
     const dx = e.clientX - p.x, dy = e.clientY - p.y;
     this.moved += Math.abs(dx) + Math.abs(dy);
     p.x = e.clientX; p.y = e.clientY;
-    if (this.moved > CLICK_SLOP) this.pan(-dx * s, -dy * s);
+    if (this.moved <= CLICK_SLOP) return;
+    if (p.grab) this.mover.drag([qx, qy]);
+    else this.pan(-dx * s, -dy * s);
   }
 
   up(e) {
     const p = this.pointers.get(e.pointerId);
     this.pointers.delete(e.pointerId);
+    if (p && p.grab && this.moved > CLICK_SLOP) {
+      const r = this.host.getBoundingClientRect();
+      const inside = e.clientX >= r.left && e.clientX <= r.right && e.clientY >= r.top && e.clientY <= r.bottom;
+      const [qx, qy] = this.toDrawing(e.clientX, e.clientY);
+      this.mover.drop([qx, qy], inside);
+      return;
+    }
+    if (p && p.grab) this.mover.grabbed = null;
     if (!p || this.pointers.size || this.moved > CLICK_SLOP) return;
     const hit = document.elementFromPoint(e.clientX, e.clientY) || p.target;
     if (!hit || !hit.closest) return;
@@ -137,6 +168,7 @@ export class Viewport {
 
   key(e) {
     if (!this.view) return;
+    if (this.mover && this.mover.key(e)) { e.preventDefault(); e.stopPropagation(); return; }
     const step = this.view[2] / 10;
     const keys = {
       "+": () => this.zoom(1.25), "=": () => this.zoom(1.25), "-": () => this.zoom(0.8), "0": () => this.fit(),
