@@ -360,3 +360,25 @@ def test_a_killed_server_loses_no_set_up_start_or_move(tmp_path):
         kinds = [a["action"] for a in http.get(f"/api/battles/{battle_id}/actions", headers=spectator)
                  .json()["actions"]]
         assert kinds == ["edit", "edit", "start", "move"]
+
+
+@pytest.mark.parametrize("example", ["ford", "temple"])
+def test_each_game_with_a_table_is_set_up_from_empty_and_started(client, new_battle, example):
+    """The units of an example placed by their own sides on an empty battle; both ready, turn 1 of the first side
+    (Arcane Legions' turn.side, Bushido's active_side), and the actions replay to the state."""
+    source = new_battle(example).state()
+    sides = source["sides"]
+    created = client.post("/api/battles", json={"game": source["ruleset"], "sides": sides})
+    assert created.status_code == 201, created.text
+    battle = Battle(client, created.json())
+    for unit in source["battle"]["units"]:
+        data = {k: v for k, v in unit.items() if k != "id"}
+        placed = battle.post("/edit", unit["side"], {"op": "place", "section": "units", "id": unit["id"],
+                                                     "data": data})
+        assert placed.status_code == 200, placed.text
+    for side in sides:
+        assert battle.post("/ready", side).status_code == 200
+    state = battle.state()
+    assert state["side_to_act"] == sides[0] and state["ready"] == sides
+    assert state["battle"]["turn"]["order"] == sides
+    assert replayed_state(battle) == state["battle"]
