@@ -382,3 +382,24 @@ def test_each_game_with_a_table_is_set_up_from_empty_and_started(client, new_bat
     assert state["side_to_act"] == sides[0] and state["ready"] == sides
     assert state["battle"]["turn"]["order"] == sides
     assert replayed_state(battle) == state["battle"]
+
+
+def test_a_swerve_battle_is_set_up_from_empty_by_its_players(client, new_battle):
+    """swerve's cards placed by their owners (another owner's refused), both ready: turn 1 of the first player."""
+    source = new_battle("sawblade").state()
+    players = source["sides"]
+    created = client.post("/api/battles", json={"game": "swerve", "sides": players})
+    battle = Battle(client, created.json())
+    for card in source["battle"]["cards"]:
+        data = {k: v for k, v in card.items() if k != "id"}
+        other = next(p for p in players if p != card["owner"])
+        error = error_of(battle.post("/edit", other, {"op": "place", "section": "cards", "id": card["id"],
+                                                      "data": data}), 403, "forbidden")
+        assert error["path"] == "data.owner"
+        assert battle.post("/edit", card["owner"], {"op": "place", "section": "cards", "id": card["id"],
+                                                    "data": data}).status_code == 200
+    for player in players:
+        assert battle.post("/ready", player).status_code == 200
+    state = battle.state()
+    assert state["side_to_act"] == players[0] and state["turn"]["number"] == 1
+    assert replayed_state(battle) == state["battle"]
