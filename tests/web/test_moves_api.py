@@ -403,3 +403,16 @@ def test_a_swerve_battle_is_set_up_from_empty_by_its_players(client, new_battle)
     state = battle.state()
     assert state["side_to_act"] == players[0] and state["turn"]["number"] == 1
     assert replayed_state(battle) == state["battle"]
+
+
+def test_every_page_is_told_of_each_move_mark_edit_ready_and_start(client):
+    told: list[dict[str, Any]] = []
+    client.app.state.battles.publish = lambda battle_id, event: told.append(event)
+    battle = set_up(client)
+    battle.post("/ready", UNION)
+    battle.post("/ready", CONFEDERATE)
+    battle.post("/move", UNION, {"unit": "yank", "by": [0, 1]})
+    battle.post("/move", UNION, {"unit": "yank", "by": [0, 1], "check": True})  # a question: nobody is told
+    assert [(e["kind"], e["by"], e["actions"]) for e in told] == [
+        ("edit", CONFEDERATE, 1), ("edit", UNION, 2), ("edit", CONFEDERATE, 3), ("edit", UNION, 4),
+        ("ready", UNION, 4), ("start", CONFEDERATE, 5), ("move", UNION, 6)]
