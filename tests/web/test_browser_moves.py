@@ -161,6 +161,9 @@ def test_moved_and_turned_by_keys(server: str, browser: Any) -> None:
     wait_log(page, 1)
     after = unit_of(state(server, created), "20th-maine")
     assert [number(v) for v in after["position"]] == [10, 2] and number(after["facing"]) == 15
+    page.click("#undo")  # undo takes a move back as it takes back an attack
+    until(lambda: [number(v) for v in unit_of(state(server, created), "20th-maine")["position"]] == [10, 0])
+    until(lambda: "undone" in page.locator("#status").text_content())
     assert page.errors == []
 
 

@@ -709,12 +709,13 @@ function renderMove() {
   const bar = $("move-bar");
   const uid = mover && (mover.uid || S.attacker);
   const piece = uid && mover.piece(uid);
-  const why = uid ? cannotMove(uid) : null;
-  const own = uid && sideOf(uid) === you().side && you().role === "side";
-  show(bar, Boolean(piece && (!why || own)));
+  const why = uid ? cannotMove(uid) : "Pick one of your units first.";
+  // shown whenever this side may move (the table's size then stays put while a piece is dragged)
+  const table = Boolean(moveUnit() && S.state && S.state.battle && Array.isArray(S.state.battle.units));
+  show(bar, table && !cannotAct());
   if (bar.hidden) return;
   const unit = moveUnit();
-  const turns = piece.facing !== null;
+  const turns = Boolean(piece && piece.facing !== null);
   for (const id of ["move-left", "move-right", "move-up", "move-down", "turn-left", "turn-right"]) {
     $(id).disabled = Boolean(why) || mover.busy || (id.startsWith("turn") && !turns);
   }
@@ -724,12 +725,16 @@ function renderMove() {
     $(id).setAttribute("aria-label", `Move ${id.slice(5)} ${KEY_STEP} ${unit}`);
   }
   const what = $("move-what");
-  if (why) what.textContent = `${unitName(uid)}: ${why}`;
+  if (!uid || !piece) {
+    what.textContent = `Drag one of your units on the table to move it, or pick one to move it by the arrows (${KEY_STEP} ${unit} a press) and turn it by [ and ] (${KEY_TURN}°).`;
+  } else if (why) what.textContent = `${unitName(uid)}: ${why}`;
   else if (mover.busy) what.textContent = `Moving ${unitName(uid)}…`;
-  else if (mover.pending()) {
+  else if (mover.refusal) {
+    what.textContent = `${unitName(uid)} was not moved: drag it again, or Escape or Cancel to put it back.`;
+  } else if (mover.pending()) {
     what.replaceChildren(h("strong", { id: "move-distance" }, mover.text(piece)),
       " — Enter or Send to move it, Escape or Cancel to put it back.");
-  } else if (!mover.refusal) {
+  } else {
     what.textContent = `Move ${unitName(uid)}: drag it on the table, or the arrows (${KEY_STEP} ${unit} a press)`
       + (turns ? `, [ and ] or its handle to turn (${KEY_TURN}°)` : "") + "; Enter sends, Escape puts it back.";
   }

@@ -337,19 +337,22 @@ export class Mover {
     const [sx, sy] = this.vp.toScreen(p.pivot[0] + this.dx * p.f.s, p.pivot[1] - this.dy * p.f.s);
     const clampX = (x, w) => Math.min(Math.max(x, host.left + 4), host.right - w - 4);
     const clampY = (y, hh) => Math.min(Math.max(y, host.top + 4), host.bottom - hh - 4);
+    const refused = Boolean(this.refusal && this.refusal.uid === this.uid);
+    if (refused) this.readout.hidden = true;  // the refusal says it all, and the table stays in sight around it
     if (!this.readout.hidden) {
       const w = this.readout.offsetWidth, hh = this.readout.offsetHeight;
       this.readout.style.left = `${clampX(sx - w / 2, w) - pane.left}px`;
       this.readout.style.top = `${clampY(sy - hh - 34, hh) - pane.top}px`;
     }
-    if (this.refusal && this.refusal.uid === this.uid) {
+    if (refused) {
       this.note.replaceChildren(h("strong", {}, `${this.uid} cannot move there`),
-        h("ul", {}, ...this.refusal.items.map((r) => clauseLine("li", r.reason, r.clause))),
-        h("p", { class: "hint" }, "Drag it again, or Escape to put it back."));
+        h("ul", {}, ...this.refusal.items.map((r) => clauseLine("li", r.reason, r.clause))));
       this.note.hidden = false;
       const w = this.note.offsetWidth, hh = this.note.offsetHeight;
+      // below where the unit would go, or above it where there is more room there
+      const below = host.bottom - sy, above = sy - host.top;
       this.note.style.left = `${clampX(sx - w / 2, w) - pane.left}px`;
-      this.note.style.top = `${clampY(sy + 18, hh) - pane.top}px`;
+      this.note.style.top = `${clampY(below >= hh + 24 || below >= above ? sy + 22 : sy - hh - 22, hh) - pane.top}px`;
     } else {
       this.note.hidden = true;
     }
