@@ -244,3 +244,32 @@ def test_turned_by_its_handle(server: str, browser: Any, size: dict[str, int]) -
     until(lambda: state(server, created)["actions"] == 1)
     assert number(unit_of(state(server, created), "archers")["facing"]) == 90
     assert page.errors == []
+
+
+def test_a_bushido_model_dragged_and_marked(server: str, browser: Any) -> None:
+    """Bushido: yoichi dragged 2 in by its base centre (a model has no facing: no handle); then will move set and
+    aimed cleared by their buttons [BU-9.1], each read back from the server."""
+    created = create(server, "temple", entered_dice=False)
+    page = open_side(browser, server, created, "prefecture")
+    k = screen_per_unit(page)
+    x, y = centre(page, '#viewport g[data-unit="yoichi"] > circle.base')
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x - 2 * k, y, steps=6)
+    assert re.fullmatch(r"yoichi: (1\.9\d|2\.0\d) in", page.locator("#move-readout").text_content())
+    page.mouse.up()
+    wait_log(page, 1)
+    after = unit_of(state(server, created), "yoichi")
+    assert abs(number(after["position"][0]) + 2) < 0.05 and abs(number(after["position"][1])) < 0.05
+    assert "moved" in after["states"]
+    page.click('#units button[data-unit="yoichi"]')
+    page.wait_for_selector('#marks button[data-mark="aimed"][aria-pressed="true"]')
+    assert page.locator("#viewport .move-handle").count() == 0
+    page.click('#marks button[data-mark="will_move"]')
+    page.wait_for_selector('#marks button[data-mark="will_move"][aria-pressed="true"]')
+    page.click('#marks button[data-mark="aimed"]')
+    page.wait_for_selector('#marks button[data-mark="aimed"][aria-pressed="false"]')
+    states = unit_of(state(server, created), "yoichi")["states"]
+    assert "will_move" in states and "aimed" not in states
+    wait_log(page, 3)
+    assert page.errors == []

@@ -738,8 +738,45 @@ function renderMove() {
     what.textContent = `Move ${unitName(uid)}: drag it on the table, or the arrows (${KEY_STEP} ${unit} a press)`
       + (turns ? `, [ and ] or its handle to turn (${KEY_TURN}°)` : "") + "; Enter sends, Escape puts it back.";
   }
+  renderMarks(piece && !why ? uid : null);
   const refusals = mover.refusal && mover.refusal.uid === uid ? mover.refusal.items : [];
   $("move-refusals").replaceChildren(...refusals.map((r) => clauseLine("li", r.reason, r.clause)));
+}
+
+// The states a player sets on a model of theirs in its activation (Bushido's will move, aimed, prone: BU-9.1),
+// each a button pressed while the model has it.
+const MARKS = { bushido: ["will_move", "aimed", "prone"] };
+
+function renderMarks(uid) {
+  const host = $("marks");
+  const states = (S.state && MARKS[S.state.ruleset]) || [];
+  show(host, Boolean(uid && states.length));
+  if (host.hidden) { host.replaceChildren(); return; }
+  const has = new Set((battleUnit(uid) || {}).states || []);
+  host.replaceChildren(h("span", { class: "marks-label" }, `${uid}:`), ...states.map((state) => {
+    const on = has.has(state);
+    return h("button", { type: "button", "data-mark": state, "aria-pressed": on ? "true" : "false",
+                         disabled: S.busy || mover.busy, onclick: () => mark(uid, state, !on) },
+      state.replace(/_/g, " "));
+  }));
+}
+
+function mark(uid, state, on) {
+  return act("mark", async () => {
+    try {
+      const result = await S.api.post("/mark", { unit: uid, state, on });
+      $("move-refusals").replaceChildren();
+      $("result").replaceChildren(h("h3", {}, `Action ${result.action}: ${uid} ${state.replace(/_/g, " ")} ${on ? "set" : "cleared"}`),
+        ...(result.log || []).map((l) => clauseLine("p", l.text, l.clause)));
+      $("result-section").hidden = false;
+      await refresh(`${unitName(uid)}: ${state.replace(/_/g, " ")} ${on ? "set" : "cleared"}.`);
+    } catch (exc) {
+      const e = exc instanceof ApiError ? exc.error : {};
+      const items = Array.isArray(e.refusals) && e.refusals.length ? e.refusals : [{ clause: e.clause, reason: exc.message }];
+      $("move-refusals").replaceChildren(...items.map((r) => clauseLine("li", r.reason, r.clause)));
+      throw exc;
+    }
+  });
 }
 
 async function moved(uid, result) {
