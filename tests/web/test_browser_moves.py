@@ -273,3 +273,55 @@ def test_a_bushido_model_dragged_and_marked(server: str, browser: Any) -> None:
     assert "will_move" in states and "aimed" not in states
     wait_log(page, 3)
     assert page.errors == []
+
+
+def test_a_battle_set_up_from_empty(server: str, browser: Any) -> None:
+    """The home page makes an empty Dress on the Colors table; each side places a unit from the form the game's
+    schema gives, union drags its own where it should stand (placed again, not moved: DC-10.4), both say they are
+    ready and the battle starts with union to act."""
+    home = new_page(browser, NARROW)
+    home.goto(server + "/")
+    home.click("#empty summary")
+    home.wait_for_selector('#empty-game option[value="dress-on-the-colors"]', state="attached")
+    home.select_option("#empty-game", "dress-on-the-colors")
+    home.fill("#empty-sides", "union, confederate")
+    home.click("#empty-form button[type=submit]")
+    home.wait_for_selector('#created li[data-side="union"] a')
+    links = {side: home.get_attribute(f'#created li[data-side="{side}"] a', "href")
+             for side in ("union", "confederate")}
+    battle_id = links["union"].split("/battle/")[1].split("#")[0]
+    shoot(home, "setup-home-narrow")
+
+    def place(page: Any, uid: str, at: str, facing: str) -> None:
+        page.wait_for_selector("#setup-section:not([hidden]) #setup-id")
+        page.fill("#setup-id", uid)
+        page.fill("#setup-stands", "4")
+        page.select_option("#setup-weapon", "rifled-musket")
+        page.select_option("#setup-formation", "line")
+        page.fill("#setup-position", at)
+        page.fill("#setup-facing", facing)
+        page.click("#setup-form button[type=submit]")
+        page.wait_for_selector(f'#viewport g[data-unit="{uid}"]')
+
+    union, rebel = new_page(browser), new_page(browser)
+    union.goto(links["union"])
+    rebel.goto(links["confederate"])
+    place(union, "20th-maine", "24, 10", "0")
+    place(rebel, "15th-alabama", "24, 30", "180")
+    shoot(union, "setup-placed-wide")
+    k = screen_per_unit(union)
+    x, y = centre(union, '#viewport g[data-unit="20th-maine"] > polygon.stand >> nth=1')
+    union.mouse.move(x, y)
+    union.mouse.down()
+    union.mouse.move(x, y - 2 * k, steps=6)
+    union.mouse.up()
+    created = {"id": battle_id, "tokens": {"spectator": union.evaluate(
+        "() => sessionStorage.getItem(Object.keys(sessionStorage)[0])")}}
+    until(lambda: abs(number(unit_of(state(server, created), "20th-maine")["position"][1]) - 12) < 0.05)
+    assert not unit_of(state(server, created), "20th-maine").get("moved")  # placed, not moved in play
+    union.click("#ready")
+    until(lambda: "union" in (state(server, created).get("ready") or []))
+    rebel.click("#ready")
+    until(lambda: state(server, created)["side_to_act"] == "union")
+    union.wait_for_selector("#setup-section", state="hidden")
+    assert union.errors == [] and rebel.errors == [] and home.errors == []

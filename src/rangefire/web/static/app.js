@@ -9,6 +9,7 @@ import { $, clause, clauseLine, h, show } from "./dom.js";
 import { fracText, parseFrac, percent, toNumber } from "./frac.js";
 import { distanceText, KEY_STEP, KEY_TURN, Mover } from "./moves.js";
 import { renderWaiting } from "./pending.js";
+import { buildFields, readFields } from "./setup.js";
 import { parseDrawing, Viewport } from "./viewport.js";
 
 const S = {
@@ -137,6 +138,7 @@ function logEntry(a) {
     const far = a.distance === null || a.distance === undefined ? "" : ` ${distanceText(a.distance, moveUnit())}`;
     head = `${by}${unit} moves${far}`;
   } else if (a.action === "mark") head = `${by}${a.unit}: ${a.state} ${a.on ? "set" : "cleared"}`;
+  else if (a.action === "start") head = `the battle starts${Array.isArray(a.order) ? `: ${a.order.join(", ")}` : ""}`;
   else if (a.action === "edit") head = `${by}set-up: ${a.op} ${a.section} ${a.id}`;
   else if (a.action === "undo") head = `${by}undo of action ${a.takes_back}${a.what ? ` (${a.what})` : ""}`;
   else head = `${by}${a.activation ? "end of activation" : "end of turn"}`;
@@ -259,7 +261,7 @@ function renderHeader() {
   bits.push(st.side_to_act ? `${st.side_to_act} to act` : "either side may act");
   $("who").replaceChildren(...bits.flatMap((b, i) => (i ? [" · ", b] : [b])));
   if (me.role === "side") $("who").prepend(h("span", { class: `swatch side-${sideIndex(me.side)}`, "aria-hidden": "true" }));
-  const why = cannotAct();
+  const why = cannotAct() || (inSetup() ? "The battle is in set-up: it starts once every side says it is ready." : null);
   for (const id of ["end-turn", "end-activation"]) {
     $(id).disabled = Boolean(why);
     $(id).title = why || "";
@@ -501,6 +503,7 @@ function renderSwerve() {
 
 function renderPanels() {
   renderPending();
+  renderSetup();
   const swerve = S.state && S.state.ruleset === "swerve";
   show($("units-section"), !swerve);  // the card game shows its cards in their own view (hands stay hidden)
   show($("attack-section"), Boolean(S.attacker));
@@ -779,6 +782,79 @@ function mark(uid, state, on) {
   });
 }
 
+// -- set-up --------------------------------------------------------------------------------------------------------
+function inSetup() { return Boolean(S.state && Array.isArray(S.state.ready) && !S.state.side_to_act); }
+
+// In set-up a unit dragged is placed again where it is put (an edit, DC-10.4): it has not moved in play.
+function sendMove(uid, body) {
+  if (!inSetup()) return S.api.post("/move", body);
+  const u = battleUnit(uid) || {};
+  const [x, y] = (u.position || [0, 0]).map(Number);
+  const data = { position: [round2(x + ((body.by || [0, 0])[0])), round2(y + ((body.by || [0, 0])[1]))] };
+  if (body.turn) data.facing = (((Number(u.facing || 0) + body.turn) % 360) + 360) % 360;
+  return S.api.post("/edit", { op: "change", section: "units", id: uid, data });
+}
+
+function round2(v) { return Math.round(v * 100) / 100; }
+
+let setupFields = null;
+
+async function renderSetup() {
+  const on = inSetup() && you().role === "side" && S.ruleset && S.state.ruleset !== "swerve";
+  show($("setup-section"), Boolean(on));
+  if (!on) return;
+  const ready = S.state.ready || [];
+  const mine = ready.includes(you().side);
+  $("setup-what").textContent = `The battle is in set-up: place ${you().side}'s units, drag them where they stand, then `
+    + `say you are ready. Ready: ${ready.length ? ready.join(", ") : "nobody yet"}.`;
+  $("ready").disabled = mine || S.busy;
+  $("ready").textContent = mine ? "Ready: waiting for the other sides" : "Ready: start when every side is";
+  if (setupFields) return;
+  setupFields = [];
+  try {
+    const schema = await S.api.get(`/api/rulesets/${encodeURIComponent(S.state.ruleset)}/schema`);
+    const table = (S.state.battle && S.state.battle.table) || {};
+    const centre = [Number(table.width) / 2 || 0, Number(table.depth) / 2 || 0];
+    $("setup-fields").replaceChildren();
+    setupFields = buildFields($("setup-fields"), schema, centre);
+  } catch (exc) {
+    setupFields = null;
+    fail(exc);
+  }
+}
+
+function placeUnit(e) {
+  e.preventDefault();
+  let data;
+  try {
+    data = readFields(setupFields || [], you().side);
+  } catch (exc) {
+    $("setup-refusals").replaceChildren(h("li", {}, exc.message));
+    return;
+  }
+  const { id, ...rest } = data;
+  act("place", async () => {
+    try {
+      const result = await S.api.post("/edit", { op: "place", section: "units", id, data: { id, ...rest } });
+      $("setup-refusals").replaceChildren();
+      await refresh(`${id} placed (action ${result.action}): drag it where it should stand.`);
+      $("setup-id").value = "";
+    } catch (exc) {
+      const err = exc instanceof ApiError ? exc.error : {};
+      const items = Array.isArray(err.refusals) && err.refusals.length ? err.refusals : [{ clause: err.clause, reason: exc.message }];
+      $("setup-refusals").replaceChildren(...items.map((r) => clauseLine("li", r.reason, r.clause)));
+      throw exc;
+    }
+  });
+}
+
+function ready() {
+  return act("ready", async () => {
+    await S.api.post("/ready", {});
+    await refresh("Ready: the battle starts once every side is.");
+  });
+}
+
 async function moved(uid, result) {
   const far = distanceText(result.distance, result.unit_of_distance || moveUnit());
   $("move-refusals").replaceChildren();
@@ -804,12 +880,13 @@ function listen() {
     let data = {};
     try { data = JSON.parse(e.data); } catch (exc) { data = {}; }
     // our own attack or end of turn, already shown (an attack waiting changes no count: always fetched)
-    if (S.state && data.actions === S.state.actions && ["attack", "end-turn", "move", "mark"].includes(data.kind)) return;
+    if (S.state && data.actions === S.state.actions && ["attack", "end-turn", "move", "mark", "edit"].includes(data.kind)) return;
     clearTimeout(timer);
     const what = data.kind === "undo" ? "undid the last action" : data.kind === "end-turn" ? "ended the turn"
       : data.kind === "pending" ? `acted; the attack waits for ${data.awaiting}'s choice`
       : data.kind === "withdrawn" ? "withdrew the attack" : data.kind === "move" ? "moved a unit"
-      : data.kind === "mark" ? "marked a unit" : "played an attack";
+      : data.kind === "mark" ? "marked a unit" : data.kind === "edit" ? "set up a unit"
+      : data.kind === "ready" ? "is ready" : data.kind === "start" ? "started the battle" : "played an attack";
     timer = setTimeout(() => refresh(`${data.by || "someone"} ${what}; ${data.actions} action${data.actions === 1 ? "" : "s"} in the log.`), 150);
   });
   source.addEventListener("open", () => $("live").textContent = "live");
@@ -821,7 +898,7 @@ async function main() {
   viewport = new Viewport($("viewport"), pick);
   mover = new Mover(viewport, $("viewport").parentElement, {
     unit: battleUnit, why: cannotMove, picked: () => S.attacker, say: status, changed: renderMove,
-    send: (uid, body) => S.api.post("/move", body), done: moved, refused: moveRefused,
+    send: sendMove, done: moved, refused: moveRefused,
   });
   // the move's keys wherever the focus is but a form's field (the table's own keys are taken by the viewport)
   document.addEventListener("keydown", (e) => {
@@ -836,6 +913,8 @@ async function main() {
   $("turn-left").addEventListener("click", nudge(0, 0, -KEY_TURN));
   $("turn-right").addEventListener("click", nudge(0, 0, KEY_TURN));
   $("move-send").addEventListener("click", () => mover.send());
+  $("setup-form").addEventListener("submit", placeUnit);
+  $("ready").addEventListener("click", ready);
   $("move-cancel").addEventListener("click", () => mover.cancel("Move cancelled: the unit stays where it stood."));
   $("zoom-in").addEventListener("click", () => viewport.zoom(1.25));
   $("zoom-out").addEventListener("click", () => viewport.zoom(0.8));

@@ -69,6 +69,8 @@ async function main() {
   try {
     const [{ examples }, { rulesets }] = await Promise.all([call("GET", "/api/examples"), call("GET", "/api/rulesets")]);
     const names = Object.fromEntries(rulesets.map((r) => [r.key, r.name]));
+    $("empty-game").replaceChildren(...rulesets.filter((r) => r.key !== "swerve")
+      .map((r) => h("option", { value: r.key }, r.name)));
     $("examples").replaceChildren(...examples.map((ex) => h("li", { class: "example", "data-example": ex.name },
       h("h3", {}, ex.title || ex.name), h("p", { class: "game" }, names[ex.ruleset] || ex.ruleset),
       h("button", { type: "button", class: "primary", onclick: () => create(ex.title || ex.name, { example: ex.name }) },
@@ -76,6 +78,15 @@ async function main() {
   } catch (exc) {
     fail(exc);
   }
+  $("empty-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const game = $("empty-game").value;
+    const sides = $("empty-sides").value.split(",").map((x) => x.trim()).filter(Boolean);
+    const body = { game, sides };
+    const width = Number($("empty-width").value), depth = Number($("empty-depth").value);
+    if (game !== "swerve" && width > 0 && depth > 0) body.table = { width, depth };
+    create(`an empty table (${game})`, body);
+  });
   $("scenario-form").addEventListener("submit", (e) => {
     e.preventDefault();
     let scenario;
