@@ -37,14 +37,20 @@ def test_place_change_and_remove_a_unit_in_set_up_dc_10_4():
 
 
 def test_the_order_of_the_sides_follows_the_set_up_dc_10_4_dc_9_4():
-    """DC-10.4 with DC-9.4: a side placed in set-up takes its place in the order; removing a side's every unit in
-    set-up takes it out (the order is still being written)."""
+    """DC-10.4 with DC-9.4: a side first named by a unit placed in set-up takes its place after the sides recorded;
+    a side whose units are all removed keeps its place (its player places again), as do sides named before any
+    unit (a battle created empty for two sides)."""
     ruleset, battle = dc(unit("b1", "blue", (0, 0)))
     assert battle.turn.order == ("blue",)
     placed, _ = edit(ruleset, battle, Edit("place", "units", "g1", unit("g1", "grey", (0, 12), 180)))
     assert placed.turn.order == ("blue", "grey")
     gone, _ = edit(ruleset, placed, Edit("remove", "units", "b1"))
-    assert gone.turn.order == ("grey",)
+    assert gone.turn.order == ("blue", "grey") and ruleset.unit_ids(gone) == ["g1"]
+    _, named = dc(unit("g1", "grey", (0, 12), 180), turn={"order": ["blue", "grey"]})
+    first, _ = edit(ruleset, named, Edit("place", "units", "b1", unit("b1", "blue", (0, 0))))
+    assert first.turn.order == ("blue", "grey")
+    empty, _ = edit(ruleset, first, Edit("remove", "units", "g1"))
+    assert ruleset.unit_ids(empty) == ["b1"] and empty.turn.order == ("blue", "grey")
 
 
 def test_terrain_is_placed_and_removed_in_set_up_dc_10_4():

@@ -3,8 +3,8 @@ placed, changed and removed freely; once a turn is recorded only moves and the r
 
 An edit is checked as a file is: the battle with the edit made is validated whole, so a placement is held to every
 rule a scenario is (ids used once, bases that do not overlap, sides under the players block), and an error names
-the item's path. The order of the sides is still being written in set-up: it is taken again from the battle as it
-now stands (DC-9.4, AL-9.3, BU-8.4).
+the item's path. The order of the sides is still being written in set-up: the sides it records keep their places,
+and a side a placed unit names first comes after them (DC-9.4, AL-9.3, BU-8.4).
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from pydantic import BaseModel
 from rangefire.core import LogLine, RangefireError, Refusal, Ruleset
 from rangefire.core.moves import Edit, MoveCheck
 from rangefire.rulesets import battle_from_mapping
+from rangefire.scenario.order import with_order
 
 #: The sections a set-up edit may change, by game: its pieces and its terrain.
 SECTIONS = {"dress-on-the-colors": ("units", "terrain"), "arcane-legions": ("units", "terrain"),
@@ -66,8 +67,11 @@ def check_edit(ruleset: Ruleset[Any, Any], battle: Any, edit: Edit) -> MoveCheck
         done = f"{edit.id} removed"
     data[edit.section] = items
     turn = data.get("turn")
-    if isinstance(turn, dict):  # still being written: taken again from the battle as it now stands
-        data["turn"] = {k: v for k, v in turn.items() if k != "order"}
+    if isinstance(turn, dict) and isinstance(turn.get("order"), list):
+        # still being written: the sides it records keep their places (a side whose units are all removed in
+        # set-up too), a side first named by a unit placed now comes after them [DC-9.4, AL-9.3, BU-8.4]
+        recorded = [str(side) for side in turn["order"]]
+        data = with_order({**data, "turn": {k: v for k, v in turn.items() if k != "order"}}, recorded)
     _, after = battle_from_mapping(data, source=f"set-up ({edit.op} {edit.section} {edit.id})")
     return MoveCheck(edit.id, after=after, log=(LogLine(clause, f"set-up: {done} ({edit.section})"),))
 
