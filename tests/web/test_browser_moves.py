@@ -11,7 +11,19 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.web.test_browser import NARROW, SHOTS, TIMEOUT, WIDE, browser, create, new_page, server, until, wait_log
+from tests.web.test_browser import (
+    NARROW,
+    SHOTS,
+    TIMEOUT,
+    WIDE,
+    browser,
+    create,
+    new_page,
+    server,
+    sync_api,
+    until,
+    wait_log,
+)
 
 __all__ = ["browser", "server"]  # the fixtures, shared with test_browser.py
 
@@ -290,6 +302,8 @@ def test_a_battle_set_up_from_empty(server: str, browser: Any) -> None:
     links = {side: home.get_attribute(f'#created li[data-side="{side}"] a', "href")
              for side in ("union", "confederate")}
     battle_id = links["union"].split("/battle/")[1].split("#")[0]
+    sync_api.expect(home.locator("#created h2")).to_be_in_viewport()  # the links brought into sight
+    home.wait_for_timeout(500)  # the smooth scroll come to rest before the picture
     shoot(home, "setup-home-narrow")
 
     def place(page: Any, uid: str, at: str, facing: str) -> None:
@@ -308,6 +322,7 @@ def test_a_battle_set_up_from_empty(server: str, browser: Any) -> None:
     rebel.goto(links["confederate"])
     place(union, "20th-maine", "24, 10", "0")
     place(rebel, "15th-alabama", "24, 30", "180")
+    union.wait_for_selector('#viewport g[data-unit="15th-alabama"]')  # the other side's placing has landed here
     shoot(union, "setup-placed-wide")
     k = screen_per_unit(union)
     x, y = centre(union, '#viewport g[data-unit="20th-maine"] > polygon.stand >> nth=1')
