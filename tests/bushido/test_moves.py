@@ -19,11 +19,12 @@ from hypothesis import strategies as st
 
 from rangefire.core import Attack, RangefireError, ScenarioError, UnknownUnitError
 from rangefire.core.moves import IllegalMoveError, Mark, Move
+from rangefire.core.moves import square_root as root
 from rangefire.core.options import house_rules, option_rows
 from rangefire.geometry import Point, Polygon
 from rangefire.geometry.discs import Disc
 from rangefire.rulesets import battle_from_mapping
-from rangefire.rulesets.bushido.moves import overlaps_polygon, root
+from rangefire.rulesets.bushido.moves import overlaps_polygon
 from rangefire.rulesets.bushido.scenario import Options
 from tests.bushido.test_rules import BU, R30, R40, S, T, battle, box, model
 

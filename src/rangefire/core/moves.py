@@ -137,6 +137,24 @@ def square_root(square: Fraction, *, up: bool = False) -> Fraction:
     return Fraction(math.isqrt(n * scale * scale // d) + up, scale)
 
 
+def turn_refusals(acting: str | None, number: int, uid: str, side: str, clause: str) -> list[Refusal]:
+    """Only the side whose turn it is (``acting``) moves its units (``clause``: DC-10.1, AL-10.1); before a side to
+    act is recorded nothing limits whose unit moves, as nothing limits who fires then (:func:`free_note`)."""
+    if acting is not None and side != acting:
+        return [Refusal(clause, f"it is {acting}'s turn ({number}); only its units move, and {uid} is on {side}'s "
+                                "side")]
+    return []
+
+
+def free_note(acting: str | None, uid: str, side: str, clause: str) -> list[LogLine]:
+    """Where no side to act is recorded (set-up, or a battle that keeps no turns yet), the log line that says
+    nothing limited whose unit moved (``clause``: the game's set-up clause)."""
+    if acting is not None:
+        return []
+    return [LogLine(clause, f"no side to act is recorded: nothing limits which side's units move ({uid} is one of "
+                            f"{side}'s)")]
+
+
 def shown_beyond(distance: Fraction, limit: Fraction) -> str:
     """A distance refused as longer than ``limit``, to two places where they show it longer, else in full.
 
@@ -278,5 +296,5 @@ class MoveCheck:
                 "log": [line.to_dict() for line in self.log]}
 
 
-__all__ = ["DISTANCE_PLACES", "EDIT_OPS", "XY", "Edit", "IllegalMoveError", "Mark", "Move", "MoveCheck", "move_number",
-           "shown_beyond", "square_root", "written_back"]
+__all__ = ["DISTANCE_PLACES", "EDIT_OPS", "XY", "Edit", "IllegalMoveError", "Mark", "Move", "MoveCheck", "free_note",
+           "move_number", "shown_beyond", "square_root", "turn_refusals", "written_back"]

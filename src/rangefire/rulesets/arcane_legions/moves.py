@@ -14,7 +14,17 @@ from __future__ import annotations
 from fractions import Fraction
 
 from rangefire.core import LogLine, RangefireError, Refusal
-from rangefire.core.moves import XY, Move, MoveCheck, move_number, shown_beyond, square_root, written_back
+from rangefire.core.moves import (
+    XY,
+    Move,
+    MoveCheck,
+    free_note,
+    move_number,
+    shown_beyond,
+    square_root,
+    turn_refusals,
+    written_back,
+)
 from rangefire.core.numbers import dump_exact
 from rangefire.geometry import Polygon
 from rangefire.rulesets.arcane_legions.scenario import Battle, Unit
@@ -54,24 +64,12 @@ def wanted(unit: Unit, move: Move) -> dict[str, object]:
     return update
 
 
-def turn_refusals(battle: Battle, unit: Unit) -> list[Refusal]:
-    """Only the side whose turn it is moves its units [AL-10.1]. Before a side to act is recorded nothing limits
-    whose unit moves, as nothing limits who fires then [AL-10.3] (the log says so: :func:`no_side_note`)."""
-    side = battle.turn.side if battle.turn is not None else None
-    if side is not None and unit.side != side:
-        number = battle.turn.number if battle.turn is not None else 1
-        return [Refusal("AL-10.1", f"it is {side}'s turn ({number}); only its units move, and {unit.id} is on "
-                                   f"{unit.side}'s side")]
-    return []
+def _acting(battle: Battle) -> str | None:
+    return battle.turn.side if battle.turn is not None else None  # [AL-10.1, AL-10.3]
 
 
-def no_side_note(battle: Battle, unit: Unit) -> list[LogLine]:
-    """Where no side to act is recorded (set-up, or a battle that keeps no turns yet), the log says that nothing
-    limited whose unit moved [AL-10.3]."""
-    if battle.turn is not None and battle.turn.side is not None:
-        return []
-    return [LogLine("AL-10.3", "no side to act is recorded: nothing limits which side's units move "
-                                f"({unit.id} is one of {unit.side}'s)")]
+def _number(battle: Battle) -> int:
+    return battle.turn.number if battle.turn is not None else 1
 
 
 def overlapped(battle: Battle, unit: Unit, placed: Polygon) -> tuple[list[str], list[str]]:
@@ -89,7 +87,7 @@ def check_move(battle: Battle, move: Move) -> MoveCheck:
     unit = battle.unit(move.unit)
     moved = unit.model_copy(update=wanted(unit, move))
     placed = base_of(moved).polygon
-    refusals = turn_refusals(battle, unit)
+    refusals = turn_refusals(_acting(battle), _number(battle), unit.id, unit.side, "AL-10.1")
     bases, blocking = overlapped(battle, unit, placed)
     if bases:
         refusals.append(Refusal("AL-10.1", f"{unit.id}'s base would overlap the base of {', '.join(bases)} (bases "
@@ -126,7 +124,7 @@ def _log(battle: Battle, unit: Unit, moved: Unit, distance: Fraction) -> list[Lo
     player = battle.players.get(unit.side)
     points = f" ({unit.side} keeps {player.order_points})" if player is not None else ""
     return [
-        *no_side_note(battle, unit),
+        *free_note(_acting(battle), unit.id, unit.side, "AL-10.3"),
         LogLine("AL-10.1", f"{unit.id} moves: " + ("; ".join(changes) if changes else
                                                  "it stands where it stood, as it faced")),
         LogLine("AL-10.2", f"moved {shown_steps(distance)} between base centres"

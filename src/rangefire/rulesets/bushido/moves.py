@@ -4,17 +4,16 @@ marked ``moved`` or ``ran`` [BU-5.3]; ``will_move``, ``aimed`` and ``prone`` set
 Verdicts are exact: a base may touch another base (edge distance 0, BU-2.3) or the edge of solid terrain but not
 share area with either, and a base that touches the table's edge is still on it. The distance moved (base centre
 to base centre) is compared with ``max_move`` squared, exactly; the distance reported is exact where it is
-rational and otherwise rounded to 10^-12 in (:data:`REPORTED_PLACES`; up for a move refused as too long): it is
-only shown.
+rational and otherwise rounded to 10^-12 in (``DISTANCE_PLACES`` of :mod:`rangefire.core.moves`; up for a move
+refused as too long): it is only shown.
 """
 
 from __future__ import annotations
 
-import math
 from fractions import Fraction
 
 from rangefire.core import LogLine, RangefireError, Refusal
-from rangefire.core.moves import Mark, Move, MoveCheck
+from rangefire.core.moves import Mark, Move, MoveCheck, square_root
 from rangefire.core.numbers import MAX_MAGNITUDE, dump_exact, parse_exact
 from rangefire.core.options import house_note
 from rangefire.geometry import Point, Polygon
@@ -23,7 +22,6 @@ from rangefire.geometry.exact import Where, closest_on_segment
 from rangefire.rulesets.bushido.scenario import Battle, Unit
 
 #: Decimal places of a distance reported where it is irrational (a verdict never uses it).
-REPORTED_PLACES = 12
 
 #: What each state a player sets stands for, with the clause that gives it its effect [BU-5.3, BU-5.4].
 MARK_EFFECTS = {
@@ -54,7 +52,7 @@ def check_move(battle: Battle, move: Move) -> MoveCheck:
     moved2 = (to[0] - start[0]) ** 2 + (to[1] - start[1]) ** 2
     allowance = battle.options.max_move
     too_far = allowance != "none" and moved2 > allowance * allowance
-    distance = root(moved2, up=too_far)
+    distance = square_root(moved2, up=too_far)
     if allowance != "none" and too_far:
         refusals.append(Refusal("BU-9.2", f"{unit.id} would move {_beyond(distance, allowance)}, more than "
                                           f"max_move {_in(allowance)} {house_note(_in(allowance), 'no allowance')}"))
@@ -182,18 +180,6 @@ def _coordinate(name: str, axis: str, value: object) -> Fraction:
         raise RangefireError(f"{name}: {axis} {exc}") from None
 
 
-def root(square: Fraction, *, up: bool = False) -> Fraction:
-    """The square root of a distance squared: exact where it is rational, otherwise rounded down (``up``: up) to
-    :data:`REPORTED_PLACES` places; a move refused as too long reports its distance rounded up, beyond the
-    allowance as the exact one is."""
-    n, d = square.numerator, square.denominator
-    rn, rd = math.isqrt(n), math.isqrt(d)
-    if rn * rn == n and rd * rd == d:
-        return Fraction(rn, rd)
-    scale = 10**REPORTED_PLACES
-    return Fraction(math.isqrt(n * scale * scale // d) + up, scale)
-
-
 def _in(value: Fraction) -> str:
     return f"{float(value):g} in"
 
@@ -216,4 +202,4 @@ def _with_unit(battle: Battle, unit: Unit) -> Battle:
     return battle.model_copy(update={"units": tuple(unit if u.id == unit.id else u for u in battle.units)})
 
 
-__all__ = ["MARK_EFFECTS", "REPORTED_PLACES", "check_mark", "check_move", "overlaps_polygon", "root"]
+__all__ = ["MARK_EFFECTS", "check_mark", "check_move", "overlaps_polygon"]

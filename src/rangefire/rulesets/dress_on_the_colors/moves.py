@@ -17,7 +17,17 @@ import typing
 from fractions import Fraction
 
 from rangefire.core import LogLine, RangefireError, Refusal
-from rangefire.core.moves import XY, Move, MoveCheck, move_number, shown_beyond, square_root, written_back
+from rangefire.core.moves import (
+    XY,
+    Move,
+    MoveCheck,
+    free_note,
+    move_number,
+    shown_beyond,
+    square_root,
+    turn_refusals,
+    written_back,
+)
 from rangefire.core.numbers import dump_exact
 from rangefire.core.options import house_note
 from rangefire.geometry import Point
@@ -68,24 +78,12 @@ def wanted(unit: Unit, move: Move) -> dict[str, object]:
 
 
 # -- the rules ----------------------------------------------------------------------------------------
-def turn_refusals(battle: Battle, unit: Unit) -> list[Refusal]:
-    """Only the side whose turn it is moves its units [DC-10.1]. Before a side to act is recorded nothing limits
-    whose unit moves, as nothing limits who fires then [DC-10.4] (the log says so: :func:`no_side_note`)."""
-    side = battle.turn.side if battle.turn is not None else None
-    if side is not None and unit.side != side:
-        number = battle.turn.number if battle.turn is not None else 1
-        return [Refusal("DC-10.1", f"it is {side}'s turn ({number}); only its units move, and {unit.id} is on "
-                                   f"{unit.side}'s side")]
-    return []
+def _acting(battle: Battle) -> str | None:
+    return battle.turn.side if battle.turn is not None else None  # [DC-10.1, DC-10.4]
 
 
-def no_side_note(battle: Battle, unit: Unit) -> list[LogLine]:
-    """Where no side to act is recorded (set-up, or a battle that keeps no turns yet), the log says that nothing
-    limited whose unit moved [DC-10.4]."""
-    if battle.turn is not None and battle.turn.side is not None:
-        return []
-    return [LogLine("DC-10.4", "no side to act is recorded: nothing limits which side's units move "
-                                f"({unit.id} is one of {unit.side}'s)")]
+def _number(battle: Battle) -> int:
+    return battle.turn.number if battle.turn is not None else 1
 
 
 def overlapped(battle: Battle, unit: Unit, placed: Footprint) -> list[str]:
@@ -145,7 +143,7 @@ def check_move(battle: Battle, move: Move) -> MoveCheck:
     moved = unit.model_copy(update=update)
     before, placed = footprint(unit), footprint(moved)
     options = battle.options
-    refusals = turn_refusals(battle, unit)
+    refusals = turn_refusals(_acting(battle), _number(battle), unit.id, unit.side, "DC-10.1")
     if unit.engaged and not options.engaged_may_move:
         refusals.append(Refusal("DC-10.2", f"{unit.id} is engaged in melee: an engaged unit does not move "
                                            "(engaged_may_move = false)"))
@@ -183,7 +181,7 @@ def _log(battle: Battle, unit: Unit, moved: Unit, placed: Footprint, distance: F
         ("position", shown_xy(unit.position), shown_xy(moved.position), unit.position != moved.position),
         ("facing", f"{dump_exact(unit.facing)}°", f"{dump_exact(moved.facing)}°", unit.facing != moved.facing),
         ("formation", unit.formation, moved.formation, unit.formation != moved.formation)) if differs]
-    log = no_side_note(battle, unit)
+    log = free_note(_acting(battle), unit.id, unit.side, "DC-10.4")
     log.append(LogLine("DC-10.1", f"{unit.id} moves: " + ("; ".join(changes) if changes else
                                                         "it stands where it stood, as it faced")))
     limit = battle.options.max_move
