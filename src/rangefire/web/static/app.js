@@ -257,8 +257,11 @@ function renderHeader() {
   const me = you();
   const bits = [S.ruleset ? S.ruleset.name : st.ruleset];
   bits.push(me.role === "side" ? `you play ${me.side}` : "you watch");
-  if (st.turn) bits.push(`turn ${st.turn.number ?? ""}`.trim());
-  bits.push(st.side_to_act ? `${st.side_to_act} to act` : "either side may act");
+  if (inSetup()) bits.push(`set-up (ready: ${st.ready.length ? st.ready.join(", ") : "nobody yet"})`);
+  else {
+    if (st.turn) bits.push(`turn ${st.turn.number ?? ""}`.trim());
+    bits.push(st.side_to_act ? `${st.side_to_act} to act` : "either side may act");
+  }
   $("who").replaceChildren(...bits.flatMap((b, i) => (i ? [" · ", b] : [b])));
   if (me.role === "side") $("who").prepend(h("span", { class: `swatch side-${sideIndex(me.side)}`, "aria-hidden": "true" }));
   const why = cannotAct() || (inSetup() ? "The battle is in set-up: it starts once every side says it is ready." : null);
