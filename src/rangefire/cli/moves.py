@@ -256,7 +256,11 @@ def undo(
         if first is not None and first != battle_digest(ruleset.dump(start)):
             raise RangefireError(f"{scenario} is not the battle {log_file} starts from (its line 1 was played on "
                                  "another); name the scenario the log began with, as for replay")
-        current, restored, undone = take_back(ruleset, start, actions)
+        try:
+            current, restored, undone = take_back(ruleset, start, actions)
+        except RangefireError as exc:  # a line of the log that does not replay: say which file it is in
+            exc.args = (f"{log_file}: {exc}",)
+            raise
         before, after_data = battle_digest(ruleset.dump(current)), ruleset.dump(restored)
         writes.after = battle_digest(after_data)
         record = undone.model_copy(update={"battle_before": before, "battle_after": writes.after})

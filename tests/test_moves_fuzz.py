@@ -1,0 +1,23 @@
+"""Hostile input to the move, set-up and undo commands: refused in our words, naming the file, nothing written."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.test_moves_cli import play_through, run
+
+
+def test_undo_of_a_hand_edited_log_names_the_log_and_its_line_writes_nothing(tmp_path: Path) -> None:
+    """A log line whose move no longer replays is refused by undo as by replay: the log's file and line named
+    (exit 2), neither the log nor --out touched."""
+    scenario, _now, log = play_through(tmp_path, "wheatfield.yaml", [("move", "20th-maine", "--by", "0,1")])
+    record = json.loads(log.read_text())
+    record["move"]["by"] = [0, 3]
+    log.write_text(json.dumps(record) + "\n")
+    before, out = log.read_bytes(), tmp_path / "undone.yaml"
+    for verb in (("replay", scenario, log), ("undo", scenario, "--log", log, "--out", out)):
+        proc = run(*verb, ok=2)
+        assert proc.stderr.startswith(f"rangefire: {log}: line 1: "), proc.stderr
+        assert "Traceback" not in proc.stderr
+    assert log.read_bytes() == before and not out.exists()
