@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from rangefire.demo import example_path
 from tests.test_moves_cli import play_through, run
 
 
@@ -20,4 +21,16 @@ def test_undo_of_a_hand_edited_log_names_the_log_and_its_line_writes_nothing(tmp
         proc = run(*verb, ok=2)
         assert proc.stderr.startswith(f"rangefire: {log}: line 1: "), proc.stderr
         assert "Traceback" not in proc.stderr
+    assert log.read_bytes() == before and not out.exists()
+
+
+def test_a_move_is_not_appended_to_the_log_of_another_game(tmp_path: Path) -> None:
+    """A Bushido game's log given to a Dress on the Colors move is refused before anything is written: appended,
+    the move would stop every later replay of that log at its line."""
+    _, _, log = play_through(tmp_path, "temple.yaml", [("mark", "yoichi", "prone")])
+    before, out = log.read_bytes(), tmp_path / "moved.yaml"
+    field = tmp_path / "wheatfield.yaml"
+    field.write_bytes(example_path("wheatfield.yaml").read_bytes())
+    proc = run("move", field, "20th-maine", "--by", "0,1", "--log", log, "--out", out, ok=2)
+    assert proc.stderr.startswith(f"rangefire: --log {log}: the log is of a game of bushido"), proc.stderr
     assert log.read_bytes() == before and not out.exists()

@@ -66,7 +66,7 @@ def _played(scenario: Path, settings: list[str] | None, out_file: Path | None, l
     rules is said with its clauses (exit 1), nothing written."""
     from rangefire.cli.writing import BATTLE, Writes, check_log, check_log_name, check_output
     from rangefire.core.moves import IllegalMoveError
-    from rangefire.record import battle_digest, check_appendable
+    from rangefire.record import battle_digest, check_appendable, check_log_game
 
     writes = Writes(scenario, None, out_file, what)
     with user_errors(as_json), writes.guarded():
@@ -83,6 +83,7 @@ def _played(scenario: Path, settings: list[str] | None, out_file: Path | None, l
         writes.ruleset = ruleset
         before_data = as_written or ruleset.dump(battle)
         if log_file is not None:
+            check_log_game(log_file, ruleset.key)  # a log of another game: said
             check_log(log_file, scenario, out_file, battle_digest(before_data))  # a log past this battle: said
         checked = check(ruleset, battle)
         if not checked.is_legal:

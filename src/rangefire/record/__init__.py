@@ -54,12 +54,19 @@ from rangefire.record.actions import (
     move_action,
     start_action,
 )
-from rangefire.record.log import append_action, battle_positions, check_appendable, log_digests, read_log
+from rangefire.record.log import (
+    append_action,
+    battle_positions,
+    check_appendable,
+    check_log_game,
+    log_digests,
+    read_log,
+)
 from rangefire.record.play import Step, play, replay, replay_steps, take_back
 
 __all__ = ["DIGESTS", "FORMAT", "KINDS", "MAX_ACTIONS", "MAX_LINE_BYTES", "MAX_LOG_BYTES", "Action", "AttackAction",
            "EditAction", "EndTurnAction", "Line", "LogError", "MarkAction", "MoveAction", "StartAction", "Step",
            "UndoAction",
            "action_line", "append_action", "attack_action", "battle_digest", "battle_positions", "check_appendable",
-           "describe", "edit_action", "end_turn_action", "log_digests", "mark_action", "move_action", "play",
-           "read_log", "replay", "replay_steps", "start_action", "take_back"]
+           "check_log_game", "describe", "edit_action", "end_turn_action", "log_digests", "mark_action", "move_action",
+           "play", "read_log", "replay", "replay_steps", "start_action", "take_back"]

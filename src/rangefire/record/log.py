@@ -182,6 +182,24 @@ def log_digests(path: str | Path) -> list[tuple[str | None, str | None]]:
     return found
 
 
+def check_log_game(path: str | Path, game: str) -> None:
+    """Refuse to append an action of ``game`` to a log whose lines are another game's: every later replay of it
+    would stop at that line. Read cheaply, as :func:`log_digests` is; a line that names no game is not judged."""
+    path = Path(path)
+    if not path.exists():
+        return
+    for number, text in enumerate(_read_limited(path).split(b"\n")[:-1], start=1):
+        try:
+            data = json.loads(text)
+        except (ValueError, RecursionError):
+            continue
+        other = data.get("ruleset") if isinstance(data, dict) else None
+        if isinstance(other, str) and other != game:
+            raise LogError(f"--log {path}: the log is of a game of {other} (line {number}), and this battle is "
+                           f"{game}: an action of it would make the log unreplayable; name the log of this battle, "
+                           "or a new file to start another log")
+
+
 def battle_positions(digests: Sequence[tuple[str | None, str | None]], digest: str) -> set[int]:
     """Where in a log a battle of this digest stands, as the numbers of the lines it comes before: ``n`` where
     line ``n`` was played on it, ``n + 1`` where it is the battle after line ``n`` (so ``len(digests) + 1``:
