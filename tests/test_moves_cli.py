@@ -28,15 +28,17 @@ def run(*args: Any, ok: int | None = 0) -> Any:
     return run_text(*map(str, args), ok=ok)
 
 
-def start(tmp_path: Path, example: str) -> tuple[Path, Path, Path]:
-    scenario = tmp_path / example
-    shutil.copy(example_path(example), scenario)
+def start(tmp_path: Path, example: str | Path) -> tuple[Path, Path, Path]:
+    """The example (a name in examples/, or a scenario file a test wrote) copied to begin a game from."""
+    source = example if isinstance(example, Path) else example_path(example)
+    scenario = tmp_path / source.name
+    shutil.copy(source, scenario)
     now = tmp_path / "now.yaml"
     shutil.copy(scenario, now)
     return scenario, now, tmp_path / "game.jsonl"
 
 
-def play_through(tmp_path: Path, example: str, steps: list[tuple[Any, ...]]) -> tuple[Path, Path, Path]:
+def play_through(tmp_path: Path, example: str | Path, steps: list[tuple[Any, ...]]) -> tuple[Path, Path, Path]:
     """Run each step on the battle now (``undo`` on the scenario the log starts from), logging every action."""
     scenario, now, log = start(tmp_path, example)
     for verb, *args in steps:
@@ -227,3 +229,62 @@ def test_the_log_holds_the_undo_with_what_it_took_back(tmp_path):
     assert undo.action == "undo" and undo.takes_back == 1 and undo.what == "20th-maine's attack"
     assert undo.dice == first.dice and undo.battle_before == first.battle_after
     assert undo.battle_after == first.battle_before
+
+
+# -- swerve: cards move between missions -------------------------------------------------------------------
+TWO_MISSIONS = """\
+# two missions, a card of each player at each, so that a card moves to another mission (SW-9.1)
+ruleset: swerve
+name: two missions
+players:
+  jason: {deck: [5, 10, 0, 15, 5, 10], deck_order: known}
+  tyler: {deck: [10, 0, 5, 5, 10, 0], deck_order: known}
+cards:
+  - {id: launcher, owner: jason, type: weapon, name: Sawblade Launcher, mission: canyon,
+     timing: main, ranged: {accuracy: 30, damage: 1, cost: swerve-self, targets: [unit, vehicle]}}
+  - {id: buggy, owner: jason, type: vehicle, name: Buggy, speed: 10, toughness: 2, mission: mesa}
+  - {id: road-warrior, owner: tyler, type: unit, name: Road Warrior, speed: 20, toughness: 4, mission: canyon}
+  - {id: truck, owner: tyler, type: vehicle, name: Truck, speed: 5, mission: mesa}
+  - {id: cannon, owner: tyler, type: weapon, name: Cannon, mission: mesa,
+     timing: main, ranged: {accuracy: 25, damage: 1, cost: swerve-self, targets: [unit, vehicle]}}
+turn: {number: 1, side: jason}
+"""
+
+
+def test_swerve_three_turns_with_moves_between_missions_replay_exactly_sw_9_1_sw_8_1(tmp_path):
+    """SW-9.1, SW-8.1: three turns at two missions, one log: jason's launcher fires at the canyon and moves to the
+    mesa (the move taken back, the buggy moved instead), tyler's cannon moves to the canyon and fires at the buggy
+    there, jason's launcher, unswerved at the start of his turn (SW-8.1), fires again; the replay rebuilds the
+    battle written step by step; a moved card keeps its swerved state and damage counters (SW-9.1)."""
+    written = tmp_path / "written" / "missions.yaml"
+    written.parent.mkdir()
+    written.write_text(TWO_MISSIONS)
+    passes = ("--actions", "attacker:pass,defender:pass")
+    scenario, now, log = play_through(tmp_path, written, [
+        ("resolve", "-a", "launcher", "-t", "road-warrior", "--seed", "1", *passes),
+        ("move", "launcher", "--mission", "mesa"),
+        ("undo",),
+        ("move", "buggy", "--mission", "canyon"),
+        ("end-turn",),
+        ("move", "cannon", "--mission", "canyon"),
+        ("resolve", "-a", "cannon", "-t", "buggy", "--seed", "2", *passes),
+        ("end-turn",),
+        ("resolve", "-a", "launcher", "-t", "road-warrior", "--seed", "3", *passes),
+        ("move", "launcher", "--mission", "mesa"),
+        ("end-turn",),
+        ("move", "road-warrior", "--mission", "mesa"),
+        ("end-turn",),
+        ("resolve", "-a", "launcher", "-t", "road-warrior", "--seed", "4", "--actions", "attacker:pass"),
+    ])
+    assert kinds(log).count("move") == 5 and kinds(log).count("undo") == 1
+    assert kinds(log).count("end-turn") == 4 and kinds(log).count("attack") == 4
+    data = rebuilt_equals_written(tmp_path, scenario, now, log)
+    assert data["battle"]["turn"] == {"number": 3, "side": "jason"}
+    cards = {c["id"]: c for c in data["battle"]["cards"]}
+    assert [s["summary"] for s in data["steps"]][2].startswith("undo of line 2")
+    assert [cards[c]["mission"] for c in ("buggy", "cannon", "truck")] == ["canyon", "canyon", "mesa"]
+    assert cards["launcher"]["mission"] == cards["road-warrior"]["mission"] == "mesa"
+    assert cards["launcher"]["swerved"] is True  # swerved to fire in turn 3, after it was unswerved [SW-8.1]
+    # road-warrior moved with its 2 counters (SW-9.1); in the last attack tyler, playing his best, swerves it
+    assert cards["road-warrior"]["counters"] == 2 and cards["road-warrior"]["swerved"] is True
+    assert cards["buggy"]["counters"] == 1
