@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from rangefire.demo import example_path
 from tests.test_moves_cli import play_through, run
@@ -34,3 +37,22 @@ def test_a_move_is_not_appended_to_the_log_of_another_game(tmp_path: Path) -> No
     proc = run("move", field, "20th-maine", "--by", "0,1", "--log", log, "--out", out, ok=2)
     assert proc.stderr.startswith(f"rangefire: --log {log}: the log is of a game of bushido"), proc.stderr
     assert log.read_bytes() == before and not out.exists()
+
+
+@pytest.mark.parametrize(("field", "value", "needle"), [
+    ("what", "[bold]another action", "line 2: what: the undo takes back"),
+    ("dice", {}, "line 2: dice: the action taken back (line 1) had"),
+])
+def test_an_undo_line_edited_by_hand_does_not_replay(tmp_path: Path, field: str, value: Any, needle: str) -> None:
+    """An undo records what it took back and that action's dice; a record that says otherwise is refused by replay
+    and undo (exit 2, the file and line named) rather than replayed as "every step as recorded"."""
+    scenario, _now, log = play_through(tmp_path, "wheatfield.yaml", [("resolve", "-a", "20th-maine", "--seed", "4")])
+    run("undo", scenario, "--log", log, "--out", tmp_path / "now.yaml")
+    attack, undo = (json.loads(x) for x in log.read_text().splitlines())
+    assert undo["dice"] == attack["dice"]
+    undo[field] = value
+    log.write_text(json.dumps(attack) + "\n" + json.dumps(undo) + "\n")
+    proc = run("replay", scenario, log, ok=2)
+    assert proc.stderr.startswith(f"rangefire: {log}: {needle}"), proc.stderr
+    proc = run("undo", scenario, "--log", log, "--out", tmp_path / "x.yaml", ok=2)
+    assert needle in proc.stderr and not (tmp_path / "x.yaml").exists()

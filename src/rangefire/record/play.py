@@ -123,6 +123,13 @@ def _replay_undo(standing: list[tuple[int, Action, Any]], action: UndoAction, li
     if action.takes_back != taken:
         raise LogError(f"line {line}: takes back line {action.takes_back}, but the last action standing is line "
                        f"{taken} ({describe(what)})")
+    if action.what != describe(what):
+        raise LogError(f"line {line}: what: the undo takes back {_short(describe(what))} (line {taken}), the record "
+                       f"holds {_short(action.what)}")
+    dice = dict(what.dice) if isinstance(what, AttackAction) else {}
+    if dict(action.dice) != dice:
+        raise LogError(f"line {line}: dice: the action taken back (line {taken}) had {_short(dice)}, the record "
+                       f"holds {_short(dict(action.dice))}")
     return before, f"undo of line {taken}: {describe(what)} taken back"
 
 
