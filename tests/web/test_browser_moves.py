@@ -1,7 +1,8 @@
 """Moving units on the table page, in a real browser (Debian's Chromium driven by Playwright, as in
 test_browser.py): a unit dragged with the mouse and with a finger, moved and turned by keys, a move the rules
-refuse shown by the unit with its clause, and a drop off the table sending nothing. Each move is read back from
-the server's state. Screenshots of a wide and a narrow window go to ``build/screenshots/``."""
+refuse shown by the unit with its clause, a drop off the table sending nothing, and a battle set up from empty
+(units and terrain). Each move is read back from the server's state. Screenshots of a wide and a narrow window go
+to ``build/screenshots/``."""
 
 from __future__ import annotations
 
@@ -340,3 +341,42 @@ def test_a_battle_set_up_from_empty(server: str, browser: Any) -> None:
     until(lambda: state(server, created)["side_to_act"] == "union")
     union.wait_for_selector("#setup-section", state="hidden")
     assert union.errors == [] and rebel.errors == [] and home.errors == []
+
+
+def test_terrain_placed_in_set_up_by_either_side(server: str, browser: Any) -> None:
+    """In set-up, the confederate side places a rectangle of light cover (a kind from the game's schema) from the
+    terrain form; the server holds it as a four-cornered polygon, and the union page draws it. A depth of 0 is
+    refused on the page, with no request."""
+    response = httpx.post(f"{server}/api/battles", json={"game": "dress-on-the-colors",
+                                                        "sides": ["union", "confederate"]})
+    assert response.status_code == 201, response.text
+    created = response.json()
+    rebel, union = new_page(browser), new_page(browser, NARROW)
+    rebel.goto(server + created["links"]["confederate"])
+    union.goto(server + created["links"]["union"])
+    rebel.wait_for_selector("#terrain-form:not([hidden]) #terrain-kind option[value=light]", state="attached")
+    kinds = rebel.locator("#terrain-kind option").evaluate_all("els => els.map(e => e.value)")
+    assert kinds == ["open", "light", "heavy", "gunsmoke"]
+    requests: list[str] = []
+    rebel.on("request", lambda r: requests.append(f"{r.method} {r.url}"))
+    rebel.fill("#terrain-id", "wheat")
+    rebel.select_option("#terrain-kind", "light")
+    rebel.fill("#terrain-x", "10")
+    rebel.fill("#terrain-y", "20")
+    rebel.fill("#terrain-width", "8")
+    rebel.fill("#terrain-depth", "0")
+    rebel.click("#terrain-form button[type=submit]")
+    until(lambda: "depth" in rebel.locator("#terrain-refusals").text_content())
+    assert not [r for r in requests if r.endswith("/edit")]
+    rebel.fill("#terrain-depth", "5.5")
+    rebel.click("#terrain-form button[type=submit]")
+    until(lambda: state(server, created)["actions"] == 1)
+    terrain = state(server, created)["battle"]["terrain"]
+    assert [t["id"] for t in terrain] == ["wheat"] and terrain[0]["kind"] == "light"
+    assert [[number(v) for v in p] for p in terrain[0]["polygon"]] == [[10, 20], [18, 20], [18, 25.5], [10, 25.5]]
+    until(lambda: rebel.locator("#terrain-id").input_value() == "")
+    assert rebel.locator("#terrain-refusals li").count() == 0
+    union.wait_for_selector("#viewport svg")
+    until(lambda: "wheat" in union.locator("#viewport svg").text_content())
+    shoot(rebel, "setup-terrain-wide")
+    assert rebel.errors == [] and union.errors == []

@@ -9,7 +9,7 @@ import { $, clause, clauseLine, h, show } from "./dom.js";
 import { fracText, parseFrac, percent, toNumber } from "./frac.js";
 import { distanceText, KEY_STEP, KEY_TURN, Mover } from "./moves.js";
 import { renderWaiting } from "./pending.js";
-import { buildFields, readFields } from "./setup.js";
+import { buildFields, readFields, terrainKinds, terrainRect } from "./setup.js";
 import { parseDrawing, Viewport } from "./viewport.js";
 
 const S = {
@@ -820,6 +820,9 @@ async function renderSetup() {
     const centre = [Number(table.width) / 2 || 0, Number(table.depth) / 2 || 0];
     $("setup-fields").replaceChildren();
     setupFields = buildFields($("setup-fields"), schema, centre);
+    const kinds = terrainKinds(schema);
+    $("terrain-kind").replaceChildren(...kinds.map((k) => h("option", { value: k }, k)));
+    show($("terrain-form"), kinds.length > 0);
   } catch (exc) {
     setupFields = null;
     fail(exc);
@@ -846,6 +849,32 @@ function placeUnit(e) {
       const err = exc instanceof ApiError ? exc.error : {};
       const items = Array.isArray(err.refusals) && err.refusals.length ? err.refusals : [{ clause: err.clause, reason: exc.message }];
       $("setup-refusals").replaceChildren(...items.map((r) => clauseLine("li", r.reason, r.clause)));
+      throw exc;
+    }
+  });
+}
+
+// A rectangle of terrain, placed by either side (DC-10.4, AL-10.3, BU-9.3: terrain is not a side's own).
+function placeTerrain(e) {
+  e.preventDefault();
+  let data;
+  try {
+    const v = (name) => $(`terrain-${name}`).value;
+    data = terrainRect(v("id").trim(), v("kind"), { x: v("x"), y: v("y"), width: v("width"), depth: v("depth") });
+  } catch (exc) {
+    $("terrain-refusals").replaceChildren(h("li", {}, exc.message));
+    return;
+  }
+  act("terrain", async () => {
+    try {
+      const result = await S.api.post("/edit", { op: "place", section: "terrain", id: data.id, data });
+      $("terrain-refusals").replaceChildren();
+      await refresh(`${data.id} placed (action ${result.action}).`);
+      $("terrain-id").value = "";
+    } catch (exc) {
+      const err = exc instanceof ApiError ? exc.error : {};
+      const items = Array.isArray(err.refusals) && err.refusals.length ? err.refusals : [{ clause: err.clause, reason: exc.message }];
+      $("terrain-refusals").replaceChildren(...items.map((r) => clauseLine("li", r.reason, r.clause)));
       throw exc;
     }
   });
@@ -888,7 +917,7 @@ function listen() {
     const what = data.kind === "undo" ? "undid the last action" : data.kind === "end-turn" ? "ended the turn"
       : data.kind === "pending" ? `acted; the attack waits for ${data.awaiting}'s choice`
       : data.kind === "withdrawn" ? "withdrew the attack" : data.kind === "move" ? "moved a unit"
-      : data.kind === "mark" ? "marked a unit" : data.kind === "edit" ? "set up a unit"
+      : data.kind === "mark" ? "marked a unit" : data.kind === "edit" ? "changed the set-up"
       : data.kind === "ready" ? "is ready" : data.kind === "start" ? "started the battle" : "played an attack";
     timer = setTimeout(() => refresh(`${data.by || "someone"} ${what}; ${data.actions} action${data.actions === 1 ? "" : "s"} in the log.`), 150);
   });
@@ -917,6 +946,7 @@ async function main() {
   $("turn-right").addEventListener("click", nudge(0, 0, KEY_TURN));
   $("move-send").addEventListener("click", () => mover.send());
   $("setup-form").addEventListener("submit", placeUnit);
+  $("terrain-form").addEventListener("submit", placeTerrain);
   $("ready").addEventListener("click", ready);
   $("move-cancel").addEventListener("click", () => mover.cancel("Move cancelled: the unit stays where it stood."));
   $("zoom-in").addEventListener("click", () => viewport.zoom(1.25));

@@ -74,3 +74,27 @@ export function readFields(fields, side) {
   }
   return data;
 }
+
+// The kinds of terrain the game's schema allows (its terrain items' `kind` enum), or [] where it has none.
+export function terrainKinds(schema) {
+  const { resolve } = unitSchema(schema);
+  const terrain = resolve(schema && schema.properties && schema.properties.terrain);
+  const item = resolve(terrain.items);
+  const kind = resolve((item.properties || {}).kind);
+  return Array.isArray(kind.enum) ? kind.enum.map(String) : [];
+}
+
+// A rectangle of terrain from its corner, width and depth, as the scenario holds it (throws naming the field).
+export function terrainRect(id, kind, values) {
+  if (!id) throw new Error("id: needed");
+  const n = {};
+  for (const name of ["x", "y", "width", "depth"]) {
+    const text = String(values[name] ?? "").trim();
+    const v = Number(text);
+    if (!text || !Number.isFinite(v)) throw new Error(`${name}: a number`);
+    if ((name === "width" || name === "depth") && v <= 0) throw new Error(`${name}: more than 0`);
+    n[name] = v;
+  }
+  const { x, y, width, depth } = n;
+  return { id, kind, polygon: [[x, y], [x + width, y], [x + width, y + depth], [x, y + depth]] };
+}
