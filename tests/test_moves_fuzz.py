@@ -56,3 +56,37 @@ def test_an_undo_line_edited_by_hand_does_not_replay(tmp_path: Path, field: str,
     assert proc.stderr.startswith(f"rangefire: {log}: {needle}"), proc.stderr
     proc = run("undo", scenario, "--log", log, "--out", tmp_path / "x.yaml", ok=2)
     assert needle in proc.stderr and not (tmp_path / "x.yaml").exists()
+
+
+@pytest.mark.parametrize("verb", [("end-turn",), ("resolve", "-a", "20th-maine", "--seed", "1")])
+def test_an_end_of_turn_or_an_attack_is_not_appended_to_the_log_of_another_game(tmp_path: Path, verb: Any) -> None:
+    """As for moves: resolve and end-turn refuse a log of another game before writing anything."""
+    _, _, log = play_through(tmp_path, "temple.yaml", [("mark", "yoichi", "prone")])
+    before, out = log.read_bytes(), tmp_path / "after.yaml"
+    field = tmp_path / "wheatfield.yaml"
+    field.write_bytes(example_path("wheatfield.yaml").read_bytes())
+    proc = run(verb[0], field, *verb[1:], "--log", log, "--out", out, ok=2)
+    assert "the log is of a game of bushido" in proc.stderr, proc.stderr
+    assert log.read_bytes() == before and not out.exists()
+
+
+def test_a_replayed_line_must_give_the_battle_it_records_after_it(tmp_path: Path) -> None:
+    """A line whose log lines still match but whose recorded battle_after is another battle's (a log played on
+    another battle, or edited) is refused by replay at its line."""
+    scenario, _now, log = play_through(tmp_path, "wheatfield.yaml", [("move", "20th-maine", "--by", "0,1"),
+                                                                     ("move", "83rd-pennsylvania", "--by", "0,1")])
+    first, second = (json.loads(x) for x in log.read_text().splitlines())
+    first["battle_after"] = second["battle_after"]
+    log.write_text(json.dumps(first) + "\n" + json.dumps(second) + "\n")
+    proc = run("replay", scenario, log, ok=2)
+    assert "line 1: the battle after 20th-maine's move is not the one the record holds" in proc.stderr, proc.stderr
+
+
+def test_a_facing_past_a_whole_turn_is_written_within_it_dc_10_1(tmp_path: Path) -> None:
+    """DC-10.1, AL-10.1: --facing 720 faces as 0 does, and is written so (it was written 720, logged 0° to 720°)."""
+    for example, unit in (("wheatfield.yaml", "20th-maine"), ("ford.yaml", "archers")):
+        now = tmp_path / example
+        now.write_bytes(example_path(example).read_bytes())
+        data = json.loads(run("move", now, unit, "--facing", "750", "--json").stdout)
+        moved = next(u for u in data["battle"]["units"] if u["id"] == unit)
+        assert moved["facing"] == 30, moved

@@ -256,8 +256,9 @@ def resolve(
         before_data = as_written or ruleset.dump(battle)
         writes.ruleset = ruleset
         if log_file is not None:
-            from rangefire.record import battle_digest
+            from rangefire.record import battle_digest, check_log_game
 
+            check_log_game(log_file, ruleset.key)  # a log of another game: said
             check_log(log_file, scenario, out_file, battle_digest(before_data))  # a log past this battle: said
         if dice and seed is not None:
             raise RangefireError("give either --seed or --dice, not both")

@@ -73,6 +73,9 @@ def end_turn(
                                  "--activation out)")
         before_data = as_written or ruleset.dump(battle)
         if log_file is not None:
+            from rangefire.record import check_log_game
+
+            check_log_game(log_file, ruleset.key)  # a log of another game: said
             check_log(log_file, scenario, out_file, battle_digest(before_data))  # a log past this battle: said
         try:
             after, log = ruleset.end_activation(battle) if activation else ruleset.end_turn(battle)

@@ -26,6 +26,7 @@ from rangefire.record.actions import (
     UndoAction,
     _json_ready,
     _lines,
+    battle_digest,
     describe,
 )
 from rangefire.record.log import _short
@@ -46,7 +47,8 @@ def replay_steps(ruleset: Ruleset[Any, Any], battle: Any, actions: Sequence[Acti
     """Play the actions again on ``battle``, one step at a time, checking each against its record.
 
     An attack is checked, resolved with its recorded dice stage by stage, and must give the recorded dice,
-    outcome and log lines; an end of turn must give its recorded log lines. Any difference is a
+    outcome and log lines; every other action must give its recorded log lines; and where a line records the
+    digest of the battle after it (``battle_after``), the battle replayed must have it. Any difference is a
     :class:`LogError` naming the line and what differs.
     """
     standing: list[tuple[int, Action, Any]] = []  # the actions not taken back: line, action, battle before it
@@ -63,8 +65,18 @@ def replay_steps(ruleset: Ruleset[Any, Any], battle: Any, actions: Sequence[Acti
             battle, log = _step(line, lambda b=battle, a=action: play(ruleset, b, a))
             _same_log(line, action.log, _lines(log))
             summary = _summary(ruleset, battle, action)
+        _same_battle(ruleset, line, action, battle)
         standing.append((line, action, before))
         yield Step(line, action, battle, summary)
+
+
+def _same_battle(ruleset: Ruleset[Any, Any], line: int, action: Action, battle: Any) -> None:
+    """The battle replayed is the one the line records after it, where it records one (the command line's lines
+    do; the server keeps its battles with their actions)."""
+    recorded = getattr(action, "battle_after", None)
+    if recorded is not None and battle_digest(ruleset.dump(battle)) != recorded:
+        raise LogError(f"line {line}: the battle after {describe(action)} is not the one the record holds (its "
+                       "digest differs): the log was played on another battle, or edited")
 
 
 def play(ruleset: Ruleset[Any, Any], battle: Any, action: Action) -> tuple[Any, list[LogLine]]:

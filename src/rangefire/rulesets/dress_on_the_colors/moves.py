@@ -63,7 +63,7 @@ def wanted(unit: Unit, move: Move) -> dict[str, object]:
         dx, dy = (move_number(v, "by") for v in move.by)
         update["position"] = (written_back(unit.position[0] + dx, "by"), written_back(unit.position[1] + dy, "by"))
     if move.facing is not None:
-        update["facing"] = written_back(move_number(move.facing, "facing"), "facing")
+        update["facing"] = written_back(move_number(move.facing, "facing") % 360, "facing")  # 720 faces as 0 does
     elif move.turn is not None:
         update["facing"] = written_back((unit.facing + move_number(move.turn, "turn")) % 360, "turn")
     if move.formation is not None:
