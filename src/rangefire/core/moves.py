@@ -137,6 +137,23 @@ def square_root(square: Fraction, *, up: bool = False) -> Fraction:
     return Fraction(math.isqrt(n * scale * scale // d) + up, scale)
 
 
+def placed(move: Move, position: XY, facing: Fraction) -> dict[str, object]:
+    """The new position and facing a move asks of a piece standing at ``position`` facing ``facing``: ``to`` or
+    ``by``, ``facing`` or ``turn`` (clockwise; a facing kept within 0 to 360), each number checked as a scenario's
+    and one a battle file can write back. Only what the move gives."""
+    update: dict[str, object] = {}
+    if move.to is not None:
+        update["position"] = tuple(written_back(move_number(v, "to"), "to") for v in move.to)
+    elif move.by is not None:
+        dx, dy = (move_number(v, "by") for v in move.by)
+        update["position"] = (written_back(position[0] + dx, "by"), written_back(position[1] + dy, "by"))
+    if move.facing is not None:
+        update["facing"] = written_back(move_number(move.facing, "facing") % 360, "facing")  # 720 faces as 0 does
+    elif move.turn is not None:
+        update["facing"] = written_back((facing + move_number(move.turn, "turn")) % 360, "turn")
+    return update
+
+
 def turn_refusals(acting: str | None, number: int, uid: str, side: str, clause: str) -> list[Refusal]:
     """Only the side whose turn it is (``acting``) moves its units (``clause``: DC-10.1, AL-10.1); before a side to
     act is recorded nothing limits whose unit moves, as nothing limits who fires then (:func:`free_note`)."""
@@ -297,4 +314,4 @@ class MoveCheck:
 
 
 __all__ = ["DISTANCE_PLACES", "EDIT_OPS", "XY", "Edit", "IllegalMoveError", "Mark", "Move", "MoveCheck", "free_note",
-           "move_number", "shown_beyond", "square_root", "turn_refusals", "written_back"]
+           "move_number", "placed", "shown_beyond", "square_root", "turn_refusals", "written_back"]

@@ -19,11 +19,10 @@ from rangefire.core.moves import (
     Move,
     MoveCheck,
     free_note,
-    move_number,
+    placed,
     shown_beyond,
     square_root,
     turn_refusals,
-    written_back,
 )
 from rangefire.core.numbers import dump_exact
 from rangefire.geometry import Polygon
@@ -48,16 +47,7 @@ def wanted(unit: Unit, move: Move) -> dict[str, object]:
         if given:
             raise RangefireError(f"{name}: an Arcane Legions move gives a unit a new position and/or facing, no "
                                  f"{name} [AL-10.1]")
-    update: dict[str, object] = {}
-    if move.to is not None:
-        update["position"] = tuple(written_back(move_number(v, "to"), "to") for v in move.to)
-    elif move.by is not None:
-        dx, dy = (move_number(v, "by") for v in move.by)
-        update["position"] = (written_back(unit.position[0] + dx, "by"), written_back(unit.position[1] + dy, "by"))
-    if move.facing is not None:
-        update["facing"] = written_back(move_number(move.facing, "facing") % 360, "facing")  # 720 faces as 0 does
-    elif move.turn is not None:
-        update["facing"] = written_back((unit.facing + move_number(move.turn, "turn")) % 360, "turn")
+    update = placed(move, unit.position, unit.facing)
     if not update:
         raise RangefireError("a move gives the unit a new position (to or by) and/or facing (facing or turn); this "
                              "one gives neither [AL-10.1]")

@@ -22,11 +22,10 @@ from rangefire.core.moves import (
     Move,
     MoveCheck,
     free_note,
-    move_number,
+    placed,
     shown_beyond,
     square_root,
     turn_refusals,
-    written_back,
 )
 from rangefire.core.numbers import dump_exact
 from rangefire.core.options import house_note
@@ -56,16 +55,7 @@ def wanted(unit: Unit, move: Move) -> dict[str, object]:
                              "formation) [DC-10.1]")
     if move.mission is not None:
         raise RangefireError("mission: a Dress on the Colors move has no mission [DC-10.1]")
-    update: dict[str, object] = {}
-    if move.to is not None:
-        update["position"] = tuple(written_back(move_number(v, "to"), "to") for v in move.to)
-    elif move.by is not None:
-        dx, dy = (move_number(v, "by") for v in move.by)
-        update["position"] = (written_back(unit.position[0] + dx, "by"), written_back(unit.position[1] + dy, "by"))
-    if move.facing is not None:
-        update["facing"] = written_back(move_number(move.facing, "facing") % 360, "facing")  # 720 faces as 0 does
-    elif move.turn is not None:
-        update["facing"] = written_back((unit.facing + move_number(move.turn, "turn")) % 360, "turn")
+    update = placed(move, unit.position, unit.facing)
     if move.formation is not None:
         if move.formation not in FORMATIONS:
             raise RangefireError(f"formation: must be {', '.join(FORMATIONS[:-1])} or {FORMATIONS[-1]}, got "
