@@ -154,19 +154,22 @@ def placed(move: Move, position: XY, facing: Fraction) -> dict[str, object]:
     return update
 
 
-def turn_refusals(acting: str | None, number: int, uid: str, side: str, clause: str) -> list[Refusal]:
-    """Only the side whose turn it is (``acting``) moves its units (``clause``: DC-10.1, AL-10.1); before a side to
-    act is recorded nothing limits whose unit moves, as nothing limits who fires then (:func:`free_note`)."""
+def turn_refusals(turn: Any, uid: str, side: str, clause: str) -> list[Refusal]:
+    """Only the side whose turn it is (the battle's recorded ``turn``: its ``side`` and ``number``) moves its units
+    (``clause``: DC-10.1, AL-10.1); before a side to act is recorded nothing limits whose unit moves, as nothing
+    limits who fires then (:func:`free_note`)."""
+    acting = getattr(turn, "side", None)
     if acting is not None and side != acting:
+        number = getattr(turn, "number", 1)
         return [Refusal(clause, f"it is {acting}'s turn ({number}); only its units move, and {uid} is on {side}'s "
                                 "side")]
     return []
 
 
-def free_note(acting: str | None, uid: str, side: str, clause: str) -> list[LogLine]:
-    """Where no side to act is recorded (set-up, or a battle that keeps no turns yet), the log line that says
-    nothing limited whose unit moved (``clause``: the game's set-up clause)."""
-    if acting is not None:
+def free_note(turn: Any, uid: str, side: str, clause: str) -> list[LogLine]:
+    """Where the battle's ``turn`` records no side to act (set-up, or a battle that keeps no turns yet), the log
+    line that says nothing limited whose unit moved (``clause``: the game's set-up clause)."""
+    if getattr(turn, "side", None) is not None:
         return []
     return [LogLine(clause, f"no side to act is recorded: nothing limits which side's units move ({uid} is one of "
                             f"{side}'s)")]

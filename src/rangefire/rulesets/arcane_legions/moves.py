@@ -54,14 +54,6 @@ def wanted(unit: Unit, move: Move) -> dict[str, object]:
     return update
 
 
-def _acting(battle: Battle) -> str | None:
-    return battle.turn.side if battle.turn is not None else None  # [AL-10.1, AL-10.3]
-
-
-def _number(battle: Battle) -> int:
-    return battle.turn.number if battle.turn is not None else 1
-
-
 def overlapped(battle: Battle, unit: Unit, placed: Polygon) -> tuple[list[str], list[str]]:
     """The other units' bases and the blocking terrain the placed base overlaps (interiors sharing area: touching
     is not) [AL-10.1], each in file order."""
@@ -77,7 +69,7 @@ def check_move(battle: Battle, move: Move) -> MoveCheck:
     unit = battle.unit(move.unit)
     moved = unit.model_copy(update=wanted(unit, move))
     placed = base_of(moved).polygon
-    refusals = turn_refusals(_acting(battle), _number(battle), unit.id, unit.side, "AL-10.1")
+    refusals = turn_refusals(battle.turn, unit.id, unit.side, "AL-10.1")
     bases, blocking = overlapped(battle, unit, placed)
     if bases:
         refusals.append(Refusal("AL-10.1", f"{unit.id}'s base would overlap the base of {', '.join(bases)} (bases "
@@ -114,7 +106,7 @@ def _log(battle: Battle, unit: Unit, moved: Unit, distance: Fraction) -> list[Lo
     player = battle.players.get(unit.side)
     points = f" ({unit.side} keeps {player.order_points})" if player is not None else ""
     return [
-        *free_note(_acting(battle), unit.id, unit.side, "AL-10.3"),
+        *free_note(battle.turn, unit.id, unit.side, "AL-10.3"),
         LogLine("AL-10.1", f"{unit.id} moves: " + ("; ".join(changes) if changes else
                                                  "it stands where it stood, as it faced")),
         LogLine("AL-10.2", f"moved {shown_steps(distance)} between base centres"

@@ -68,14 +68,6 @@ def wanted(unit: Unit, move: Move) -> dict[str, object]:
 
 
 # -- the rules ----------------------------------------------------------------------------------------
-def _acting(battle: Battle) -> str | None:
-    return battle.turn.side if battle.turn is not None else None  # [DC-10.1, DC-10.4]
-
-
-def _number(battle: Battle) -> int:
-    return battle.turn.number if battle.turn is not None else 1
-
-
 def overlapped(battle: Battle, unit: Unit, placed: Footprint) -> list[str]:
     """The other units any of whose stands the placed stands overlap (interiors sharing area: touching is not)
     [DC-10.2], in file order."""
@@ -133,7 +125,7 @@ def check_move(battle: Battle, move: Move) -> MoveCheck:
     moved = unit.model_copy(update=update)
     before, placed = footprint(unit), footprint(moved)
     options = battle.options
-    refusals = turn_refusals(_acting(battle), _number(battle), unit.id, unit.side, "DC-10.1")
+    refusals = turn_refusals(battle.turn, unit.id, unit.side, "DC-10.1")
     if unit.engaged and not options.engaged_may_move:
         refusals.append(Refusal("DC-10.2", f"{unit.id} is engaged in melee: an engaged unit does not move "
                                            "(engaged_may_move = false)"))
@@ -171,7 +163,7 @@ def _log(battle: Battle, unit: Unit, moved: Unit, placed: Footprint, distance: F
         ("position", shown_xy(unit.position), shown_xy(moved.position), unit.position != moved.position),
         ("facing", f"{dump_exact(unit.facing)}°", f"{dump_exact(moved.facing)}°", unit.facing != moved.facing),
         ("formation", unit.formation, moved.formation, unit.formation != moved.formation)) if differs]
-    log = free_note(_acting(battle), unit.id, unit.side, "DC-10.4")
+    log = free_note(battle.turn, unit.id, unit.side, "DC-10.4")
     log.append(LogLine("DC-10.1", f"{unit.id} moves: " + ("; ".join(changes) if changes else
                                                         "it stands where it stood, as it faced")))
     limit = battle.options.max_move
