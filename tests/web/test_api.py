@@ -501,7 +501,9 @@ def test_end_of_an_activation(new_battle):
 
 
 def test_undo_takes_back_the_last_action_of_its_own_side(new_battle):
-    battle = new_battle("wheatfield")
+    """In friendly play (``undo: any``) an attack the server rolled is taken back by its side: the undo is one
+    more action, naming it and its dice; the battle is the one before the attack."""
+    battle = new_battle("wheatfield", undo="any")
     error = error_of(battle.post("/undo", UNION), 409, "conflict")
     assert "nothing to undo" in error["message"]
     before = battle.state()
@@ -510,8 +512,13 @@ def test_undo_takes_back_the_last_action_of_its_own_side(new_battle):
     assert "union" in error["message"]
     undone = battle.post("/undo", UNION)
     assert undone.status_code == 200
-    assert undone.json()["actions"] == 0 and undone.json()["battle"] == before["battle"]
-    assert battle.state() == before
+    assert undone.json()["actions"] == 2 and undone.json()["battle"] == before["battle"]
+    attack, taken = battle.get("/actions").json()["actions"]
+    assert taken == {"format": 1, "action": "undo", "takes_back": 1, "what": f"{MAINE}'s attack",
+                     "dice": attack["dice"], "number": 2, "by": UNION}
+    assert battle.state()["last_standing"] is None and battle.state()["battle"] == before["battle"]
+    error = error_of(battle.post("/undo", UNION), 409, "conflict")
+    assert "taken back already" in error["message"]
     error_of(battle.post("/undo", UNION, {"extra": 1}), 422, "invalid_request")
 
 

@@ -24,7 +24,7 @@ pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient
 
 from rangefire.web import create_app
-from rangefire.web.service import AttackAsk, Battles
+from rangefire.web.service import AttackAsk, Battles, Settings
 from rangefire.web.store import ConflictError, Role, Store
 from tests.web.conftest import Battle, bearer, error_of
 
@@ -349,6 +349,10 @@ def battles(tmp_path: Path) -> Battles:
     return Battles(Store(tmp_path / "b.sqlite3"))
 
 
+#: A battle played among friends: any action may be taken back by its side, an attack the server rolled too.
+FRIENDLY = Settings(undo="any")
+
+
 def played(battles: Battles, battle_id: str, side: str, attacker: str) -> None:
     battles.resolve(battles.load(battles.row(battle_id)), Role("side", side), AttackAsk(attacker), None, False)
 
@@ -356,32 +360,33 @@ def played(battles: Battles, battle_id: str, side: str, attacker: str) -> None:
 def test_stale_action_after_undo_and_replay_is_refused(battles, tmp_path):
     """An action played on a state that an undo and another action have replaced since (the count of actions
     is the same again) is refused, not recorded on top of a state it was never played on."""
-    battle_id = battles.create(None, "wheatfield", False)["id"]
+    battle_id = battles.create(None, "wheatfield", False, False, FRIENDLY)["id"]
     played(battles, battle_id, UNION, MAINE)
     stale = battles.load(battles.row(battle_id))
     battles.undo(battles.load(battles.row(battle_id)), Role("side", UNION))
     played(battles, battle_id, UNION, PENNSYLVANIA)
     with pytest.raises(ConflictError):
         battles.end_turn(stale, Role("side", UNION), False)
-    assert [a.record["attacker"] for a in battles.store.actions(battle_id)] == [PENNSYLVANIA]
+    stored = battles.store.actions(battle_id)
+    assert [a.kind for a in stored] == ["attack", "undo", "attack"] and stored[-1].record["attacker"] == PENNSYLVANIA
 
 
 def test_undo_never_removes_an_action_played_since_it_was_asked(battles):
-    battle_id = battles.create(None, "wheatfield", False)["id"]
+    battle_id = battles.create(None, "wheatfield", False, False, FRIENDLY)["id"]
     played(battles, battle_id, UNION, MAINE)
     stale = battles.load(battles.row(battle_id))
     battles.undo(battles.load(battles.row(battle_id)), Role("side", UNION))
     played(battles, battle_id, UNION, PENNSYLVANIA)
     with pytest.raises(ConflictError):
         battles.undo(stale, Role("side", UNION))
-    assert len(battles.store.actions(battle_id)) == 1
+    assert [a.kind for a in battles.store.actions(battle_id)] == ["attack", "undo", "attack"]
 
 
 def test_undo_racing_resolve_keeps_the_log_and_the_state_one(db_path, tmp_path):
     """Two clients of one side resolve and undo at once: each answer is a success or a 409/403, and the state
     served at the end is the scenario with the stored actions replayed (a fresh server agrees)."""
     with TestClient(create_app(db_path, workers=4)) as client:
-        created = client.post("/api/battles", json={"example": "wheatfield"}).json()
+        created = client.post("/api/battles", json={"example": "wheatfield", "undo": "any"}).json()
         battle = Battle(client, created)
         statuses: list[int] = []
 

@@ -30,8 +30,8 @@ def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
-def create(client: Any, example: str = "wheatfield") -> dict[str, Any]:
-    response = client.post("/api/battles", json={"example": example})
+def create(client: Any, example: str = "wheatfield", **settings: Any) -> dict[str, Any]:
+    response = client.post("/api/battles", json={"example": example, **settings})
     assert response.status_code == 201, response.text
     created: dict[str, Any] = response.json()
     return created
@@ -60,7 +60,7 @@ def test_serve_prints_its_address_and_each_examples_links(tmp_path):
 def test_a_second_client_sees_each_action_as_it_lands(server):
     events: queue.Queue[dict[str, Any]] = queue.Queue()
     with httpx.Client(base_url=server.address, timeout=WAIT) as client:
-        created = create(client)
+        created = create(client, undo="any")
         battle, union = created["id"], created["tokens"]["sides"][UNION]
         opened = threading.Event()
 
@@ -84,9 +84,9 @@ def test_a_second_client_sees_each_action_as_it_lands(server):
         assert played.status_code == 200, played.text
         assert events.get(timeout=WAIT) == {"actions": 1, "kind": "attack", "by": UNION}
         client.post(f"/api/battles/{battle}/undo", headers=bearer(union), json={})
-        assert events.get(timeout=WAIT) == {"actions": 0, "kind": "undo", "by": UNION}
+        assert events.get(timeout=WAIT) == {"actions": 2, "kind": "undo", "by": UNION}
         client.post(f"/api/battles/{battle}/end-turn", headers=bearer(union), json={})
-        assert events.get(timeout=WAIT) == {"actions": 1, "kind": "end-turn", "by": UNION}
+        assert events.get(timeout=WAIT) == {"actions": 3, "kind": "end-turn", "by": UNION}
         thread.join(WAIT)
 
 

@@ -144,7 +144,8 @@ def test_undo_takes_back_a_move(new_battle):
     error_of(battle.post("/undo", CONFEDERATE), 403, "forbidden")
     undone = battle.post("/undo", UNION)
     assert undone.status_code == 200, undone.text
-    assert undone.json()["actions"] == 0 and undone.json()["battle"] == before["battle"]
+    assert undone.json()["actions"] == 2 and undone.json()["battle"] == before["battle"]  # the move and its undo
+    assert undone.json()["last_standing"] is None
 
 
 # -- marks ------------------------------------------------------------------------------------------------
@@ -284,7 +285,7 @@ def test_the_start_is_undone_as_any_action(client):
     error_of(battle.post("/undo", CONFEDERATE), 403, "forbidden")
     undone = battle.post("/undo", UNION)
     assert undone.status_code == 200, undone.text
-    assert undone.json()["side_to_act"] is None and undone.json()["actions"] == 4
+    assert undone.json()["side_to_act"] is None and undone.json()["actions"] == 6  # the start and its undo
     assert battle.post("/edit", UNION, {"op": "remove", "section": "terrain", "id": "wood"}).status_code == 200
 
 

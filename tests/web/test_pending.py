@@ -40,7 +40,7 @@ def one_request(client: TestClient, battle: Battle, record: dict[str, Any]) -> d
     attack = ruleset.attack(record["attacker"], record["target"], record["choices"])
     resolution, _ = ruleset.play(start, attack, EnteredSource({k: list(v) for k, v in record["dice"].items()},
                                                              ruleset.stages))
-    return attack_action(ruleset, attack, resolution).model_dump(mode="json")
+    return attack_action(ruleset, attack, resolution, dice_source=record["dice_source"]).model_dump(mode="json")
 
 
 def replayed(client: TestClient, battle: Battle, tmp_path: Path) -> dict[str, Any]:
@@ -253,7 +253,7 @@ def test_the_store_lets_nothing_else_write_while_an_attack_waits(new_battle, cli
     with pytest.raises(ConflictError):
         store.append(battle.id, version, "attack", PREFECTURE, {"action": "attack"}, closing=row.step)
     with pytest.raises(ConflictError):
-        store.remove_last(battle.id, version)
+        store.append(battle.id, version, "undo", PREFECTURE, {"action": "undo"})
     with pytest.raises(ConflictError):
         store.withdraw_pending(battle.id, row.step)
     assert store.version(battle.id) == version and store.pending(battle.id) == answered
@@ -320,7 +320,7 @@ def test_an_attack_holding_another_side_s_answer_is_not_undone_by_its_attacker(n
     assert error["clause"] == "SW-3.1" and error["awaiting"] == TYLER
     assert swerve.post("/end-turn", JASON).status_code == 200 and swerve.post("/undo", JASON).status_code == 200
 
-    own = new_battle("ford")
+    own = new_battle("ford", undo="any")  # friendly play: an attack the server rolled may be taken back
     side = own.state()["side_to_act"]
     own.post("/resolve", side, {"attacker": "archers", "target": "orc-band", "choices": {"to_side": "front"}})
     assert own.state()["last_action_stands"] is None

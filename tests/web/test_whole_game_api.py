@@ -39,11 +39,16 @@ def end_turn(battle: Battle, activation: bool = False) -> dict[str, Any]:
 
 
 def undo(battle: Battle) -> dict[str, Any]:
-    """The last action taken back by the side that made it."""
-    last = battle.get("/actions").json()["actions"][-1]
-    before = battle.state()["actions"]
+    """The last action still standing taken back by the side that made it: recorded as one more action, naming
+    what it took back, seen by every side."""
+    state = battle.state()
+    last = state["last_standing"]
     undone = ok(battle.post("/undo", last["by"]))
-    assert undone["actions"] == before - 1
+    assert undone["actions"] == state["actions"] + 1
+    assert undone["last_standing"] != last
+    recorded = battle.get("/actions").json()["actions"][-1]
+    assert (recorded["action"], recorded["takes_back"], recorded["by"]) == ("undo", last["number"], last["by"])
+    assert recorded["what"] == last["what"]
     return undone
 
 
@@ -79,7 +84,14 @@ def attack(battle: Battle, attacker: str, target: str | None = None, answers: tu
 
 
 def kinds(battle: Battle) -> list[str]:
-    return [a["action"] for a in battle.get("/actions").json()["actions"]]
+    """The kinds of the actions standing (each undo taking back the last one before it)."""
+    standing: list[str] = []
+    for action in battle.get("/actions").json()["actions"]:
+        if action["action"] == "undo":
+            standing.pop()
+        else:
+            standing.append(action["action"])
+    return standing
 
 
 def replays_to_the_state(battle: Battle) -> dict[str, Any]:
@@ -146,7 +158,7 @@ def test_bushido_three_turns_marks_moves_and_a_nomination_entered_dice_bu_9_1_bu
     move(battle, unit="yoichi", by=[-1, 0])
     undo(battle)
     played = attack(battle, "yoichi", "takeda", answers=("nominate yojimbo",))
-    assert played["action"] == 2
+    assert played["action"] == 4  # a mark, a move, its undo, then the attack
     end_turn(battle, activation=True)
     move(battle, unit="scout", by=[-2, 0], run=True)
     end_turn(battle, activation=True)

@@ -278,7 +278,8 @@ def resolve(
 
         writes.after = battle_digest(after_data)
         if log_file is not None:
-            writes.append(attack_action(ruleset, attack, resolution, battle_digest(before_data), writes.after))
+            writes.append(attack_action(ruleset, attack, resolution, battle_digest(before_data), writes.after,
+                                         "entered" if entered else "seeded"))
         if out_file is not None:
             writes.write(lambda: write_scenario(out_file, after_data, original=scenario, before=before_data))
         if as_json:

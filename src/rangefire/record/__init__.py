@@ -28,9 +28,9 @@ never reads as a whole action).
 """
 
 from rangefire.record.actions import (
-    DIGESTS,
     FORMAT,
     KINDS,
+    LEFT_OUT,
     MAX_ACTIONS,
     MAX_LINE_BYTES,
     MAX_LOG_BYTES,
@@ -64,7 +64,7 @@ from rangefire.record.log import (
 )
 from rangefire.record.play import Step, play, replay, replay_steps, take_back
 
-__all__ = ["DIGESTS", "FORMAT", "KINDS", "MAX_ACTIONS", "MAX_LINE_BYTES", "MAX_LOG_BYTES", "Action", "AttackAction",
+__all__ = ["FORMAT", "KINDS", "LEFT_OUT", "MAX_ACTIONS", "MAX_LINE_BYTES", "MAX_LOG_BYTES", "Action", "AttackAction",
            "EditAction", "EndTurnAction", "Line", "LogError", "MarkAction", "MoveAction", "StartAction", "Step",
            "UndoAction",
            "action_line", "append_action", "attack_action", "battle_digest", "battle_positions", "check_appendable",

@@ -30,7 +30,10 @@ Face = Annotated[int, Field(strict=True, ge=0, le=1_000_000)]
 Digest = Annotated[str, Field(pattern=r"^[0-9a-f]{32}$")]
 #: The keys of a line that are left out where they are not known (a line written before they were, or by the
 #: HTTP API, which keeps the battle with its actions).
-DIGESTS = ("battle_before", "battle_after")
+LEFT_OUT = ("battle_before", "battle_after", "dice_source")
+#: Where an attack's dice came from: rolled by the server, rolled from a seed (the command line), or entered by
+#: hand by a player (dice rolled at the table).
+DiceSourceName = Literal["rolled", "seeded", "entered"]
 
 
 class LogError(RangefireError):
@@ -46,7 +49,7 @@ class _Record(BaseModel):
     def _known(self, handler: SerializerFunctionWrapHandler) -> Any:
         """The record as data, a digest that is not known left out (not written as null)."""
         data = handler(self)
-        for key in DIGESTS:
+        for key in LEFT_OUT:
             if isinstance(data, dict) and data.get(key, "") is None:
                 del data[key]
         return data
@@ -77,6 +80,8 @@ class AttackAction(_Record):
     log: Annotated[tuple[Line, ...], Field(max_length=1000)] = ()
     battle_before: Digest | None = None
     battle_after: Digest | None = None
+    #: Where the dice came from (left out where not known: a line written before it was kept).
+    dice_source: DiceSourceName | None = None
 
     def attack(self) -> Attack:
         """The attack to check and play again (the choices as the game reads them: lists as tuples)."""
@@ -186,15 +191,17 @@ def _json_ready(value: Any) -> Any:
 
 
 def attack_action(ruleset: Ruleset[Any, Any], attack: Attack, resolution: Resolution,
-                  battle_before: str | None = None, battle_after: str | None = None) -> AttackAction:
+                  battle_before: str | None = None, battle_after: str | None = None,
+                  dice_source: DiceSourceName | None = None) -> AttackAction:
     """The record of an attack played: the attack as asked (the target the rules chose where none was named);
-    with the digests of the battle it was played on and of the battle after it, where they are given."""
+    with the digests of the battle it was played on and of the battle after it, and where its dice came from,
+    where they are given."""
     return AttackAction(ruleset=ruleset.key, attacker=attack.attacker,
                         target=attack.target if attack.target is not None else resolution.plan.target,
                         choices=_json_ready(dict(attack.choices)),
                         dice={stage: tuple(values) for stage, values in resolution.dice.items()},
                         outcome=_json_ready(resolution.outcome.to_dict()), log=_lines(resolution.log),
-                        battle_before=battle_before, battle_after=battle_after)
+                        battle_before=battle_before, battle_after=battle_after, dice_source=dice_source)
 
 
 def end_turn_action(log: Sequence[LogLine], activation: bool = False, battle_before: str | None = None,

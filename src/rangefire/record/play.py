@@ -203,7 +203,8 @@ def _replay_attack(ruleset: Ruleset[Any, Any], battle: Any, action: AttackAction
     after = ruleset.apply(battle, resolution)
     target = checked.plan.target
     dice = ", ".join(f"{stage} {' '.join(map(str, v))}" for stage, v in replayed.items()) or "no dice"
-    return after, f"{attack.attacker} at {target}: {dice}"
+    entered = " (dice entered)" if action.dice_source == "entered" else ""
+    return after, f"{attack.attacker} at {target}: {dice}{entered}"
 
 
 def _same_log(line: int, recorded: Sequence[Line], replayed: Sequence[Line]) -> None:

@@ -43,7 +43,7 @@ from rangefire.web.bodies import (
 from rangefire.web.errors import ApiError, ErrorBody, from_library, validation_path
 from rangefire.web.events import Broker, TooManyStreams
 from rangefire.web.gate import Gate, ask_of
-from rangefire.web.service import MAX_BATTLES, Battles, examples, ruleset_info
+from rangefire.web.service import MAX_BATTLES, Battles, Settings, examples, ruleset_info
 from rangefire.web.store import Store
 
 log = logging.getLogger("rangefire.web")
@@ -216,17 +216,22 @@ def _reading(app: FastAPI, gate: Gate, battles: Battles) -> None:
         """A new battle from an example or a scenario: one secret link per side and one for spectators,
         shown only in this answer."""
         b = await gate.body(request, CreateBody, MAX_CREATE_BYTES)
+        settings = Settings(undo=b.undo, open_hands=b.open_hands)
         if b.game is not None:  # a battle created empty, set up by its sides
-            return await gate.in_thread(battles.create, moves.empty_scenario(b), None, b.entered_dice, True)
+            return await gate.in_thread(battles.create, moves.empty_scenario(b), None, b.entered_dice, True,
+                                        settings)
         if b.sides is not None or b.table is not None:
             raise ApiError(422, "invalid_request", "sides and table are given with a game to set up",
                            path="sides" if b.sides is not None else "table")
-        return await gate.in_thread(battles.create, b.scenario, b.example, b.entered_dice)
+        return await gate.in_thread(battles.create, b.scenario, b.example, b.entered_dice, False, settings)
 
     @app.get("/api/battles/{battle_id}")
-    async def state(request: Request, battle_id: BattleId) -> dict[str, Any]:
-        """The battle now: whose turn, the units, the scenario after every action."""
-        return await gate.run(request, battle_id, battles.state)
+    async def state(request: Request, response: Response, battle_id: BattleId) -> dict[str, Any]:
+        """The battle now: whose turn, the units, the scenario after every action. Its ``ETag`` is its count of
+        actions: an acting request sent with ``If-Match`` set to it acts only on the battle as read here."""
+        answer = await gate.run(request, battle_id, battles.state)
+        response.headers["ETag"] = f'"{answer["actions"]}"'
+        return answer
 
     @app.get("/api/battles/{battle_id}/actions")
     async def actions(request: Request, battle_id: BattleId) -> dict[str, Any]:
@@ -339,7 +344,9 @@ def _acting(app: FastAPI, gate: Gate, battles: Battles) -> None:
 
     @app.post("/api/battles/{battle_id}/undo", openapi_extra=schema(EmptyBody))
     async def undo(request: Request, battle_id: BattleId) -> dict[str, Any]:
-        """Take back the last action (only the side that made it)."""
+        """Take back the last action still standing (only the side that made it), recorded as an undo action
+        naming it; an attack whose dice the server rolled stands, unless the battle was created with
+        ``undo: any``."""
         await gate.body(request, EmptyBody)
         return await gate.run(request, battle_id, battles.undo)
 

@@ -40,7 +40,9 @@ class Table(Body):
 class CreateBody(Body):
     """A new battle: a built-in example by name, a whole scenario (as a scenario file holds it), or an empty battle
     of a game (``game``) between named ``sides`` (in the order their turns pass), its table optional, to be set up
-    by the sides."""
+    by the sides. ``undo``: ``fair`` (an attack whose dice the server rolled stands once they are shown) or ``any``
+    (friendly play: any action may be taken back by its side); ``open_hands``: every side sees every hand of
+    cards (both players agree to play open)."""
 
     example: Name | None = None
     scenario: dict[str, Any] | None = None
@@ -48,6 +50,16 @@ class CreateBody(Body):
     sides: Annotated[list[Name], Field(min_length=1, max_length=16)] | None = None
     table: Table | None = None
     entered_dice: StrictBool = False
+    undo: Literal["fair", "any"] = "fair"
+    open_hands: StrictBool = False
+
+
+class Acting(Body):
+    """A request that acts on a battle: with ``expected_actions``, the count of actions the client last saw
+    (the battle state's ``actions``), taken only while the battle still holds that many (else 409 ``stale``,
+    nothing done), so that a request sent twice never acts twice. ``If-Match: "<actions>"`` says the same."""
+
+    expected_actions: Annotated[int, Field(strict=True, ge=0, le=10_000_000)] | None = None
 
 
 class AttackBody(Body):
@@ -64,7 +76,7 @@ class ChoicesQuery(Body):
     choices: dict[Name, ChoiceValue] = Field(default_factory=dict, max_length=20)
 
 
-class ResolveBody(AttackBody):
+class ResolveBody(AttackBody, Acting):
     """An attack to play: with ``dice`` entered by stage where the battle allows it; with ``ask``, a stage
     not given is answered with the question to ask (400 ``dice-needed``) instead of an error."""
 
@@ -72,7 +84,7 @@ class ResolveBody(AttackBody):
     ask: StrictBool = False
 
 
-class AnswerBody(Body):
+class AnswerBody(Acting):
     """The awaited side's answer to a pending attack's next choice: one of the ``allowed`` answers its
     ``awaiting`` lists (``"nominate yojimbo"``, ``"defender:pass"``), with the pending attack's ``step``."""
 
@@ -82,15 +94,15 @@ class AnswerBody(Body):
     step: Annotated[int, Field(strict=True, ge=1, le=2**53)] | None = None
 
 
-class EndTurnBody(Body):
+class EndTurnBody(Acting):
     activation: StrictBool = False
 
 
-class EmptyBody(Body):
-    pass
+class EmptyBody(Acting):
+    """A request that sends nothing but, where it acts, the count of actions it expects."""
 
 
-class MoveBody(Body):
+class MoveBody(Acting):
     """A move (DC-10, AL-10, BU-9, SW-9): every field as ``rangefire.core.Move`` reads it, each value checked there
     (a bad one is 422 ``invalid_input`` naming it); with ``check`` nothing is recorded."""
 
@@ -105,7 +117,7 @@ class MoveBody(Body):
     check: StrictBool = False
 
 
-class MarkBody(Body):
+class MarkBody(Acting):
     """A state a player sets (``on``) or clears on one of its units (BU-9.1); with ``check`` nothing is recorded."""
 
     unit: Any = None
@@ -114,7 +126,7 @@ class MarkBody(Body):
     check: StrictBool = False
 
 
-class EditBody(Body):
+class EditBody(Acting):
     """A set-up edit (DC-10.4, AL-10.3, BU-9.3, SW-9.2): ``place``, ``change`` or ``remove`` an item of a section;
     with ``check`` nothing is recorded."""
 

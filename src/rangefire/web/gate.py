@@ -11,7 +11,7 @@ import anyio
 import anyio.to_thread
 from fastapi import Request
 
-from rangefire.web.bodies import MAX_BODY_BYTES, AttackBody, B, parse_body, read_limited
+from rangefire.web.bodies import MAX_BODY_BYTES, Acting, AttackBody, B, parse_body, read_limited
 from rangefire.web.errors import ApiError
 from rangefire.web.service import AttackAsk, Battles, Loaded
 from rangefire.web.store import Role, Store
@@ -32,6 +32,28 @@ def token_of(request: Request, query_too: bool = False) -> str:
     if given:
         return given
     raise ApiError(401, "unauthorized", "this needs a battle's token: Authorization: Bearer <token>")
+
+
+def expected_of(request: Request) -> int | None:
+    """The count of actions an acting request expects the battle to hold: its body's ``expected_actions``, else
+    its ``If-Match`` header (``"12"``, as a state's ``ETag`` gives it); None when it says neither."""
+    sent: int | None = getattr(request.state, "expected_actions", None)
+    header = request.headers.get("if-match")
+    if header is None or sent is not None:
+        return sent
+    tag = header.strip().removeprefix("W/").strip('"')
+    if not tag.isascii() or not tag.isdigit() or len(tag) > 9:
+        raise ApiError(400, "invalid_input", f"If-Match must be the battle's ETag (its count of actions, as "
+                                             f"\"12\"), not {header[:40]!r}", path="If-Match")
+    return int(tag)
+
+
+def stale(loaded: Loaded, expected: int | None) -> None:
+    """Refuse (409 ``stale``) a request made on a battle that has changed since the client last saw it."""
+    if expected is not None and expected != loaded.actions:
+        raise ApiError(409, "stale", f"the battle holds {loaded.actions} actions, not the {expected} this request "
+                                     "was made on: it has changed since (or this request was sent twice); fetch it "
+                                     "again and decide afresh", path="expected_actions", actions=loaded.actions)
 
 
 def ask_of(body: AttackBody) -> AttackAsk:
@@ -72,11 +94,14 @@ class Gate:
 
     async def run(self, request: Request, battle_id: str, work: Callable[[Loaded, Role], T],
                   query_token: bool = False) -> T:
-        """``work`` on the battle, for the role the request's token gives, in a worker thread."""
+        """``work`` on the battle, for the role the request's token gives, in a worker thread; refused without
+        acting when the request expects another count of actions (:func:`expected_of`)."""
         token = token_of(request, query_token)
+        expected = expected_of(request)
 
         def job() -> T:
             loaded, role = self.authorised(battle_id, token)
+            stale(loaded, expected)
             return work(loaded, role)
 
         return await self.in_thread(job)
@@ -85,7 +110,11 @@ class Gate:
         """The request's body, read within ``limit`` bytes and validated as ``model``."""
         raw = await read_limited(request.stream(), request.headers.get("content-length"), limit)
         if len(raw) <= 4096:  # an attack's body: read at once
-            return parse_body(raw, model)
-        # a scenario of 40,000 values takes a tenth of a second to read and check: not in the event loop, where
-        # it would hold every other request and event stream that long
-        return await self.in_thread(parse_body, raw, model)
+            body = parse_body(raw, model)
+        else:
+            # a scenario of 40,000 values takes a tenth of a second to read and check: not in the event loop,
+            # where it would hold every other request and event stream that long
+            body = await self.in_thread(parse_body, raw, model)
+        if isinstance(body, Acting):
+            request.state.expected_actions = body.expected_actions
+        return body

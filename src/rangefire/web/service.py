@@ -38,7 +38,9 @@ from rangefire.record import (
     Action,
     AttackAction,
     LogError,
+    UndoAction,
     attack_action,
+    describe,
     end_turn_action,
     replay,
 )
@@ -61,6 +63,33 @@ MAX_TERRAIN_CORNERS = 3000
 #: States kept in memory (the latest ones used, of any battle, by version): a battle whose current state is not
 #: among them is replayed when asked for.
 CACHED_STATES = 2048
+
+
+#: Names a side may not take: a battle's links name the sides and the spectators' role beside them.
+ROLE_NAMES = frozenset({"spectator", "spectators", "side", "sides"})
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How a battle is played over HTTP, chosen when it is created and kept with it.
+
+    ``undo``: ``fair`` (the default) refuses to take back an attack whose dice the server rolled, once they are
+    shown (else a side could undo until the dice please it); ``any`` lets a side take back any action of its own
+    (friendly play). Either way an undo stays in the actions, naming what it took back and the dice it had.
+    ``open_hands``: every side sees every hand of cards, as the command line does (both players agree to it).
+    """
+
+    undo: str = "fair"
+    open_hands: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"undo": self.undo, "open_hands": self.open_hands}
+
+    @classmethod
+    def of(cls, row: BattleRow) -> Settings:
+        """A stored battle's settings (one stored before settings were kept: the defaults)."""
+        kept = row.settings
+        return cls(undo=str(kept.get("undo", "fair")), open_hands=bool(kept.get("open_hands", False)))
 
 
 @dataclass(frozen=True)
@@ -150,10 +179,11 @@ class Battles:
 
     # -- creating and loading ----------------------------------------------------------------------
     def create(self, scenario: dict[str, Any] | None, example: str | None, entered_dice: bool,
-               set_up: bool = False) -> dict[str, Any]:
+               set_up: bool = False, settings: Settings | None = None) -> dict[str, Any]:
         """A new battle, from an example or a scenario: played in turns from its first side, or (``set_up``: a
         battle created empty, :func:`rangefire.web.moves.empty_scenario`) left in set-up until every side is
-        ready."""
+        ready; played under ``settings`` (the defaults where none are given)."""
+        settings = settings or Settings()
         if (scenario is None) == (example is None):
             raise ApiError(422, "invalid_request", "give either an example (by name) or a scenario, not both",
                            path="example" if example is not None else "scenario")
@@ -175,10 +205,17 @@ class Battles:
         if len(sides) > MAX_SIDES:
             raise ApiError(422, "invalid_request", f"the battle has {len(sides)} sides; a battle served here has "
                                                    f"at most {MAX_SIDES}", path="scenario")
-        created = self.store.create(ruleset.key, ruleset.dump(battle), sides, entered_dice, self.max_battles)
+        taken = sorted(set(sides) & ROLE_NAMES)
+        if taken:
+            raise ApiError(422, "invalid_request", f"a side is named {taken[0]!r}, the name of a role of the "
+                                                   "battle's links (the spectators'): a side of that name would "
+                                                   "share its link's name; rename the side", path="sides")
+        created = self.store.create(ruleset.key, ruleset.dump(battle), sides, entered_dice, self.max_battles,
+                                    settings.to_dict())
         links = {side: f"/battle/{created.id}#token={token}" for side, token in created.side_tokens.items()}
         links["spectator"] = f"/battle/{created.id}#token={created.spectator_token}"
         return {"format": FORMAT, "id": created.id, "ruleset": ruleset.key, "entered_dice": entered_dice,
+                "settings": settings.to_dict(),
                 "tokens": {"sides": created.side_tokens, "spectator": created.spectator_token}, "links": links}
 
     def row(self, battle_id: str) -> BattleRow:
@@ -235,15 +272,26 @@ class Battles:
                 "turn": turn.model_dump(mode="json") if isinstance(turn, BaseModel) else None,
                 "side_to_act": ruleset.side_to_act(battle), "sides": list(loaded.row.sides),
                 "actions": loaded.actions, "entered_dice": loaded.row.entered_dice,
+                "settings": Settings.of(loaded.row).to_dict(),
                 "battle": ruleset.dump(battle), "units": units, "pending": self._pending_view(loaded),
                 "ready": [side for side in loaded.row.sides if side in self.store.ready(loaded.row.id)],
-                "last_action_stands": self._stands(loaded)}
+                **self._undo_view(loaded)}
 
-    def _stands(self, loaded: Loaded) -> dict[str, Any] | None:
-        """Why the last action may not be undone by its own side, whatever the asking token: it holds another
-        side's answer (BU-4.2, SW-3.1); None when only whose it is and what waits decide (a page says those)."""
-        refusal = self._held_answer(loaded, self.store.actions(loaded.row.id))
-        return None if refusal is None else {"message": refusal.message, "clause": refusal.clause}
+    def _undo_view(self, loaded: Loaded) -> dict[str, Any]:
+        """What an undo would take back (``last_standing``: the last action not taken back, its number, side and
+        what it was; None when every action is) and why it may not be, whatever the asking token
+        (``last_action_stands``: an attack whose dice the server rolled, or one holding another side's answer,
+        BU-4.2, SW-3.1; None when only whose it is and what waits decide, which a page says itself)."""
+        stored = self.store.actions(loaded.row.id)
+        standing = _standing(stored)
+        if not standing:
+            return {"last_standing": None, "last_action_stands": None}
+        last = standing[-1]
+        refusal = self._stands_refusal(loaded, stored, last)
+        return {"last_standing": {"number": last.number, "by": last.by_side,
+                                  "what": describe(_action(last))},
+                "last_action_stands": None if refusal is None else {"message": refusal.message,
+                                                                    "clause": refusal.clause}}
 
     def _pending_view(self, loaded: Loaded) -> dict[str, Any] | None:
         row = self.store.pending(loaded.row.id)
@@ -436,7 +484,8 @@ class Battles:
                            question={"stage": q.stage, "count": q.count, "sides": q.sides, "faces": list(q.faces),
                                      "prompt": q.prompt(), "problem": q.problem or None}) from None
         after = ruleset.apply(battle, resolution)
-        record = attack_action(ruleset, attack, resolution)
+        record = attack_action(ruleset, attack, resolution,
+                               dice_source="entered" if isinstance(source, EnteredSource) else "rolled")
         number = self._record(loaded, "attack", side, record, after, closing)
         return {"format": FORMAT, **resolution.to_dict(), "battle": ruleset.dump(after), "action": number,
                 "house_rules": _house(battle)}
@@ -461,42 +510,69 @@ class Battles:
                 "action": number}
 
     def undo(self, loaded: Loaded, role: Role) -> dict[str, Any]:
+        """Take back the last action still standing, by the side that made it: recorded as an undo action naming
+        what it took back and the dice it had (nothing is removed), so every side's log shows it. Refused for an
+        attack whose dice the server rolled (unless the battle was created with ``undo: any``) and for one
+        holding another side's answer."""
         side = self._acting_side(role)
         self._not_pending(loaded, "nothing is undone")
         stored = self.store.actions(loaded.row.id)
-        if not stored:
-            raise ApiError(409, "conflict", "nothing to undo: the battle has no actions")
-        last = stored[-1]
-        if (len(stored), last.seq) != loaded.version:  # an action landed or went since the battle was read
+        if (len(stored), stored[-1].seq if stored else 0) != loaded.version:  # an action landed since the read
             raise ConflictError("the battle changed while the undo was asked; fetch it again and retry")
+        standing = _standing(stored)
+        if not standing:
+            raise ApiError(409, "conflict", "nothing to undo: every action of the battle is taken back already"
+                           if stored else "nothing to undo: the battle has no actions")
+        last = standing[-1]
         if last.by_side != side:
             raise ApiError(403, "forbidden", f"the last action ({last.kind}, number {last.number}) is "
                                              f"{last.by_side}'s; only {last.by_side} may undo it")
-        held = self._held_answer(loaded, stored)
-        if held is not None:
-            raise held
-        self.store.remove_last(loaded.row.id, loaded.version)
-        self.publish(loaded.row.id, {"actions": len(stored) - 1, "kind": "undo", "by": side})
+        refusal = self._stands_refusal(loaded, stored, last)
+        if refusal is not None:
+            raise refusal
+        taken = _action(last)
+        dice = dict(taken.dice) if isinstance(taken, AttackAction) else {}
+        record = UndoAction(takes_back=last.number, what=describe(taken), dice=dice)
+        self._record(loaded, "undo", side, record, self._before(loaded, stored, last))
         return self.state(self.load(loaded.row), role)
 
-    def _held_answer(self, loaded: Loaded, stored: Sequence[ActionRow]) -> ApiError | None:
-        """The refusal of an undo of the last action when it is an attack holding another side's answer (a
-        Bushido nomination, BU-4.2; a swerve player's action, SW-3.1): that player's choice is made and shown, so
-        the attack stands, as a pending one is no longer withdrawn once answered; else None. Its answers are told
-        apart on the battle before it."""
-        if not stored or stored[-1].kind != "attack":
+    def _before(self, loaded: Loaded, stored: Sequence[ActionRow], last: ActionRow) -> Any:
+        """The battle before a stored action: kept in memory, else replayed from the actions before it."""
+        earlier = stored[:last.number - 1]
+        version = (len(earlier), earlier[-1].seq if earlier else 0)
+        with self._lock:
+            kept = self._states.get((loaded.row.id, version))
+        if kept is not None:
+            return kept
+        before = replay(loaded.ruleset, self._scenario(loaded.row), [_action(a) for a in earlier])
+        self._keep(loaded.row.id, version, before)
+        return before
+
+    def _stands_refusal(self, loaded: Loaded, stored: Sequence[ActionRow], last: ActionRow) -> ApiError | None:
+        """Why the action ``last`` may not be taken back by its own side: an attack whose dice the server rolled,
+        in a battle whose undo is fair; an attack holding another side's answer. None when it may."""
+        if last.kind != "attack":
             return None
-        last = stored[-1]
+        action = AttackAction.model_validate(last.record)
+        held = self._held_answer(loaded, stored, last, action)
+        if held is None and action.dice_source == "rolled" and action.dice and Settings.of(loaded.row).undo == "fair":
+            return ApiError(403, "forbidden", f"the last action (attack, number {last.number}) was rolled by the "
+                                              "server and its dice are shown, so the attack stands (this battle's "
+                                              "undo is fair; one created with undo: any takes it back)",
+                            path="undo")
+        return held
+
+    def _held_answer(self, loaded: Loaded, stored: Sequence[ActionRow], last: ActionRow,
+                     action: AttackAction) -> ApiError | None:
+        """The refusal of an undo of an attack holding another side's answer (a Bushido nomination, BU-4.2; a
+        swerve player's action, SW-3.1): that player's choice is made and shown, so the attack stands, as a
+        pending one is no longer withdrawn once answered; else None. Its answers are told apart on the battle
+        before it."""
         ruleset = loaded.ruleset
-        attack = AttackAction.model_validate(last.record).attack()
+        attack = action.attack()
         if not ruleset.answers_in(attack)[1]:  # no answers at all (most games): no battle before it to read
             return None
-        before_version = (len(stored) - 1, stored[-2].seq if len(stored) > 1 else 0)
-        with self._lock:
-            before = self._states.get((loaded.row.id, before_version))
-        if before is None:
-            before = replay(ruleset, self._scenario(loaded.row), [_action(a) for a in stored[:-1]])
-        found = other_answer(ruleset, before, attack, last.by_side)
+        found = other_answer(ruleset, self._before(loaded, stored, last), attack, last.by_side)
         if found is None:
             return None
         question, answer = found
@@ -591,6 +667,18 @@ def _in_turns(ruleset: Ruleset[Any, Any], battle: Any, sides: Sequence[str]) -> 
         return battle
 
 
+def _standing(stored: Sequence[ActionRow]) -> list[ActionRow]:
+    """The stored actions not taken back, in order: each undo takes back the last one standing before it."""
+    standing: list[ActionRow] = []
+    for row in stored:
+        if row.kind == "undo":
+            if standing:
+                standing.pop()
+        else:
+            standing.append(row)
+    return standing
+
+
 def _action(row: ActionRow) -> Action:
     """A stored action as the record reads it, by its kind (an attack, an end of turn, a move, a mark, a set-up
     edit)."""
@@ -609,5 +697,5 @@ def _name(battle: Any, uid: str) -> str | None:
     return None
 
 
-__all__ = ["CACHED_STATES", "MAX_BATTLES", "MAX_PIECES", "MAX_SIDES", "MAX_TERRAIN_CORNERS", "AttackAsk", "Battles",
-           "DiceNeeded", "Example", "Loaded", "examples", "ruleset_info"]
+__all__ = ["CACHED_STATES", "MAX_BATTLES", "MAX_PIECES", "MAX_SIDES", "MAX_TERRAIN_CORNERS", "ROLE_NAMES", "AttackAsk",
+           "Battles", "DiceNeeded", "Example", "Loaded", "Settings", "examples", "ruleset_info"]

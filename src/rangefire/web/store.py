@@ -13,6 +13,11 @@ table ``pending``, one per battle, as the choices made so far: it survives a res
 is there no action is added nor removed (each write checks it in its own transaction). When its last choice is
 made it becomes one action and leaves the table in one transaction.
 
+A battle's settings (how it was created: who may undo what, whether hands are open) are kept beside its scenario
+as one JSON object; a database written before they were gains the column, every battle of it with the defaults.
+
+An undo is an action as any other: it is appended, naming what it takes back, and nothing is ever removed.
+
 Tokens are stored as SHA-256 hashes only; the token itself is shown once, when the battle is created, and a
 token presented later is compared against each hash of its battle in constant time.
 """
@@ -27,7 +32,7 @@ import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -47,7 +52,8 @@ CREATE TABLE IF NOT EXISTS battles (
     scenario TEXT NOT NULL,
     sides TEXT NOT NULL,
     entered_dice INTEGER NOT NULL,
-    created TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+    created TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
+    settings TEXT NOT NULL DEFAULT '{}'
 );
 CREATE TABLE IF NOT EXISTS tokens (
     battle TEXT NOT NULL REFERENCES battles(id),
@@ -79,6 +85,13 @@ CREATE TABLE IF NOT EXISTS pending (
     step INTEGER NOT NULL
 );
 """
+
+
+def _migrate(db: sqlite3.Connection) -> None:
+    """Bring a database written by an earlier version up to this schema: the ``settings`` of each battle."""
+    columns = {row[1] for row in db.execute("PRAGMA table_info(battles)")}
+    if "settings" not in columns:
+        db.execute("ALTER TABLE battles ADD COLUMN settings TEXT NOT NULL DEFAULT '{}'")
 
 
 class StoreError(RangefireError):
@@ -114,6 +127,8 @@ class BattleRow:
     scenario: dict[str, Any]
     sides: tuple[str, ...]
     entered_dice: bool
+    #: How the battle was created (``undo``, ``open_hands``): :class:`rangefire.web.service.Settings` reads it.
+    settings: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -166,6 +181,7 @@ class Store:
             with self._connect() as db:
                 db.execute("PRAGMA journal_mode=WAL")
                 db.executescript(_SCHEMA)
+                _migrate(db)
         except (sqlite3.Error, OSError) as exc:
             raise StoreError(f"{self.path}: cannot open the battles database: {exc}") from None
 
@@ -198,7 +214,7 @@ class Store:
 
     # -- battles -----------------------------------------------------------------------------------
     def create(self, ruleset: str, scenario: dict[str, Any], sides: Sequence[str], entered_dice: bool,
-               max_battles: int | None = None) -> Created:
+               max_battles: int | None = None, settings: dict[str, Any] | None = None) -> Created:
         """A new battle with its tokens; refused (:class:`FullError`) when the store already holds
         ``max_battles`` (counted in the same transaction, so that racing creations cannot pass the bound)."""
         battle_id = secrets.token_urlsafe(12)
@@ -210,8 +226,9 @@ class Store:
                 if held >= max_battles:
                     raise FullError(f"this server holds {held} battles, the most it keeps ({max_battles}); "
                                     "ask its keeper to raise the bound or to remove old battles")
-            db.execute("INSERT INTO battles (id, ruleset, scenario, sides, entered_dice) VALUES (?, ?, ?, ?, ?)",
-                       (battle_id, ruleset, json.dumps(scenario), json.dumps(list(sides)), int(entered_dice)))
+            db.execute("INSERT INTO battles (id, ruleset, scenario, sides, entered_dice, settings) VALUES "
+                       "(?, ?, ?, ?, ?, ?)", (battle_id, ruleset, json.dumps(scenario), json.dumps(list(sides)),
+                                               int(entered_dice), json.dumps(settings or {})))
             rows: list[tuple[str, str, str | None, bytes]] = [
                 (battle_id, "side", side, token_hash(token)) for side, token in side_tokens.items()]
             rows.append((battle_id, "spectator", None, token_hash(spectator)))
@@ -223,11 +240,12 @@ class Store:
         return int(self._db().execute("SELECT count(*) FROM battles").fetchone()[0])
 
     def battle(self, battle_id: str) -> BattleRow | None:
-        row = self._db().execute("SELECT id, ruleset, scenario, sides, entered_dice FROM battles WHERE id = ?",
-                                 (battle_id,)).fetchone()
+        row = self._db().execute("SELECT id, ruleset, scenario, sides, entered_dice, settings FROM battles "
+                                 "WHERE id = ?", (battle_id,)).fetchone()
         if row is None:
             return None
-        return BattleRow(row[0], row[1], json.loads(row[2]), tuple(json.loads(row[3])), bool(row[4]))
+        return BattleRow(row[0], row[1], json.loads(row[2]), tuple(json.loads(row[3])), bool(row[4]),
+                         json.loads(row[5]))
 
     def role(self, battle_id: str, token: str) -> Role | None:
         """Whom the token speaks for in this battle, or None. Every hash of the battle is compared, each in
@@ -278,17 +296,6 @@ class Store:
             if closing is not None:
                 db.execute("DELETE FROM pending WHERE battle = ?", (battle_id,))
         return int(count + 1), int(cursor.lastrowid or 0)
-
-    def remove_last(self, battle_id: str, expected: tuple[int, int]) -> None:
-        """Remove the last action (undo), as one transaction, if the battle is still at the ``expected`` version:
-        the action removed is the one the undo was asked of, never one played since."""
-        with self._write() as db:
-            self._no_pending(db, battle_id, None)
-            now = self._version(db, battle_id)
-            if now != expected or now[0] == 0:
-                raise ConflictError(f"the battle changed while the undo was asked ({now[0]} actions now, "
-                                    f"{expected[0]} before); fetch it again and retry")
-            db.execute("DELETE FROM actions WHERE battle = ? AND seq = ?", (battle_id, now[1]))
 
     # -- the sides ready to start a battle set up from empty -------------------------------------------
     def ready(self, battle_id: str) -> set[str]:
