@@ -124,7 +124,8 @@ def option_rows(model: type[BaseModel], prefix: str = "options", *, defaults: Ba
     return rows
 
 
-def option_path_problem(model: type[BaseModel], path: str, prefix: str = "options") -> str | None:
+def option_path_problem(model: type[BaseModel], path: str, prefix: str = "options",
+                        value: Any = None) -> str | None:
     """What is wrong with ``path`` as the path of one of ``model``'s options, or None when it names an option
     or a table of them, spelt as a scenario spells it (``to_hit.rifled-musket``).
 
@@ -132,7 +133,21 @@ def option_path_problem(model: type[BaseModel], path: str, prefix: str = "option
     table has not: the nearest it has is suggested, or its names listed where they differ only in a number,
     as ``roll_1`` to ``roll_10`` do) are said here, where the game's options are known, rather than as the
     value the table's model would find in the wrong place. A step into a mapping of free keys is not followed.
+    A ``value`` that is a mapping (a whole table or row set at once) has each of its keys judged so too, as
+    the path it makes (``options.to_hit.rifled-musket`` set to ``{shrt: 3}`` is
+    ``options.to_hit.rifled-musket.shrt``).
     """
+    problem = _path_problem(model, path, prefix)
+    if problem is not None or not isinstance(value, Mapping):
+        return problem
+    for key, item in value.items():
+        problem = option_path_problem(model, f"{path}.{key}", prefix, item)
+        if problem is not None:
+            return problem
+    return None
+
+
+def _path_problem(model: type[BaseModel], path: str, prefix: str) -> str | None:
     steps = path.split(".")[1:] if path.startswith(prefix + ".") else []
     here: type[BaseModel] | None = model
     for depth, step in enumerate(steps):

@@ -153,8 +153,8 @@ def battle_from_mapping(data: dict[str, Any], source: str = "scenario",
         raise ScenarioError([f"ruleset: {exc}"], source=source) from None
     # a setting's path among the game's options is checked against them: a step past a single value or a
     # misspelt name is said as such, not as the mapping the table's model would find where a value belongs
-    wrong = [p for p in (option_path_problem(ruleset.options_model, s.path) for s in settings
-                         if s.path.startswith("options.")) if p]
+    wrong = [p for p in (option_path_problem(ruleset.options_model, s.path, value=s.value) for s in settings
+                         if s.path.split(".")[0] == "options") if p]
     if wrong:
         raise ScenarioError(wrong, source=source)
     try:

@@ -4,7 +4,9 @@ A path names a value where the scenario holds it, a dot between steps: ``options
 options and tables), ``units.A.stands`` (a list of items with ids is stepped into by id), ``terrain.wall.kind``,
 ``cards.launcher.speed``, ``units.A.position`` (a whole value: ``[3, 4]``). A value is read like a value in a
 scenario file (``3``, ``true``, ``1.5``, ``[3, 4]``, ``heavy``), so it is checked by the same models afterwards:
-a setting can make a battle no file could not.
+a setting can make a battle no file could not. A mapping replaces the whole value at its path, as a file would
+hold it there: ``options.to_hit.rifled-musket={short: 3, medium: 4, long: 5}`` sets a row of a table in one go
+(what it leaves out takes the rules' values, as in a file).
 
 >>> s = parse_setting("options.cover_save.light=3")
 >>> s.path, s.value
@@ -14,6 +16,9 @@ a setting can make a battle no file could not.
 {'units': [{'id': 'A', 'stands': 2}], 'options': {'cover_save': {'light': 3}}}
 >>> doc["units"][0]["stands"]  # the mapping given is left as it was
 4
+>>> row = parse_setting("options.to_hit.rifled-musket={short: 3, medium: 4, long: 5}")
+>>> apply_settings({"options": {"to_hit": {"rifled-musket": {"short": 2, "long": 6}}}}, [row])
+{'options': {'to_hit': {'rifled-musket': {'short': 3, 'medium': 4, 'long': 5}}}}
 """
 
 from __future__ import annotations
@@ -106,8 +111,9 @@ def read_value(raw: str, path: str, source: str = "setting") -> Any:
     except (yaml.YAMLError, ValueError, TypeError, KeyError, IndexError, OverflowError, AttributeError):
         # besides YAML's own errors, a tag its value does not fit: "!!int x", "!!bool maybe", "!!timestamp 2001-02-30"
         raise ScenarioError([f"{path}: cannot read the value {raw!r}{_as_text(raw)}"], source=source) from None
-    if isinstance(value, dict):
-        raise ScenarioError([f"{path}: set one value at a time (a path for each), not a mapping"], source=source)
+    bad_key = _bad_key(value)
+    if bad_key is not None:
+        raise ScenarioError([f"{path}: {bad_key}"], source=source)
     strange = _not_a_value(value)
     if strange == _NOT_FINITE:
         raise ScenarioError([f"{path}: {raw!r} is read as {strange}; a scenario's numbers are finite"], source=source)
@@ -121,6 +127,30 @@ def read_value(raw: str, path: str, source: str = "setting") -> Any:
 _NOT_FINITE = "a number that is not finite (NaN or infinity)"
 
 
+def _bad_key(value: Any, at: str = "") -> str | None:
+    """What is wrong with a key of a mapping given as a value (None where nothing is): a mapping replaces a whole
+    table or row (``{short: 3, medium: 4, long: 5}``), whose keys are names as a scenario writes them.
+
+    >>> _bad_key({"short": 3}), _bad_key({1: 3}), _bad_key([{"a": {"": 1}}])
+    (None, "a mapping's keys are names, got 1", "a mapping's keys are names, got an empty one at [0].a")
+    """
+    if isinstance(value, list):
+        return next((found for i, item in enumerate(value) if (found := _bad_key(item, f"{at}[{i}]")) is not None),
+                    None)
+    if not isinstance(value, dict):
+        return None
+    where = f" at {at.lstrip('.')}" if at else ""
+    for key, item in value.items():
+        if not isinstance(key, str):
+            return f"a mapping's keys are names, got {shown(key)}{where}"
+        if not key.strip():
+            return f"a mapping's keys are names, got an empty one{where}"
+        found = _bad_key(item, f"{at}.{key}")
+        if found is not None:
+            return found
+    return None
+
+
 def _not_a_value(value: Any) -> str | None:
     """What a value YAML read is, where it is none that a scenario holds (None where it is one): a number that is
     not finite (``.nan``, ``.inf``), or what a tag or a bare date makes (``!!binary``, ``!!set``, ``2001-01-01``)."""
@@ -130,7 +160,7 @@ def _not_a_value(value: Any) -> str | None:
         return None
     if isinstance(value, list):
         return next((found for item in value if (found := _not_a_value(item)) is not None), None)
-    if isinstance(value, dict):  # within a list: an item of a list of mappings (slots, say)
+    if isinstance(value, dict):  # a table or row set whole, or an item of a list of mappings (slots, say)
         return next((found for item in value.values() if (found := _not_a_value(item)) is not None), None)
     kinds = {bytes: "binary data (!!binary)", set: "a set (!!set)", tuple: "the pairs of !!omap or !!pairs",
              datetime.date: "a date"}
