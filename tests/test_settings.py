@@ -41,7 +41,7 @@ def test_a_setting_is_read_like_a_scenario_value(text, path, value):
     ("=3", "is not PATH=VALUE"),
     ("units..stands=3", "names joined by dots"),
     ("units.A.stands=", "no value after '='"),
-    ("options.x={a: 1}", "one value at a time"),
+    ("options.x={1: 1}", "a mapping's keys are names, got 1"),  # a mapping sets a whole table; its keys are names
     ("options.x=[1, 2", "cannot read the value"),
     ("a.b.c.d.e.f.g.h.i=1", "at most 8"),
     ("options.x=" + "9" * 2000, "characters; at most"),
