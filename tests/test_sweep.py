@@ -151,7 +151,8 @@ def test_the_odds_read_no_field_of_the_plan_but_those_listed():
     assert numbers(dataclasses.replace(plan, **others)) == (odds["outcomes"], odds["events"])
     changed = {"stands_firing": 3, "enfilade_dice": 2, "need": 3, "save": None, "target_stands": 1,
                "target_micro_hits": 1, "target_disordered": True, "target_discipline": -3, "discipline_dice": 1,
-               "discipline_pass": 9, "dice_per_stand": 2, "discipline_disordered": -3}
+               "discipline_pass": 9, "dice_per_stand": 2, "discipline_disordered": -3, "reroll_to_hit": "misses",
+               "sixes_ignore_cover": True}
     assert set(changed) == set(fields)
     for name, value in changed.items():
         # the penalty of a disordered target's check counts for a disordered target only [DC-5.2]

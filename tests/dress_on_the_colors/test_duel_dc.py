@@ -133,7 +133,7 @@ def test_results_are_shared_by_every_number_their_odds_are_worked_out_from_dc_8_
     # what the key is made of: the dice, the need and save, the discipline check, the target's stands and markers
     read = {"stands_firing", "dice_per_stand", "enfilade_dice", "need", "save", "discipline_dice",
             "target_discipline", "discipline_disordered", "discipline_pass", "target_stands", "target_micro_hits",
-            "target_disordered"}
+            "target_disordered", "reroll_to_hit", "sixes_ignore_cover"}
     assert {f.name for f in dataclasses.fields(VolleyPlan)} == read | set(others)  # a new field is placed here
     for name, value in others.items():
         changed = dataclasses.replace(plan, **{name: value})

@@ -53,6 +53,8 @@ RULES = {
     "options.modifiers.firer_disordered": (-1, "DC-3.3"),
     "options.modifiers.firer_march_column": (-1, "DC-3.3"),
     "options.lowest_hit": (2, "DC-3.4"),  # a natural 1 never hits
+    "options.reroll_to_hit": ("none", "DC-3.4"),  # no second roll
+    "options.sixes_ignore_cover": (False, "DC-4.1"),  # every hit may be saved
     "options.cover_save.open": ("none", "DC-4.1"),  # open ground: no save
     "options.cover_save.light": (5, "DC-4.1"),
     "options.cover_save.heavy": (4, "DC-4.1"),
@@ -172,6 +174,11 @@ CASES = [
          dice_save),
     # a canister's 2+ is held to 3+ when nothing below a natural 3 hits [DC-3.4]
     Case("options.lowest_hit", 3, (F(weapon="artillery"), T(5)), need, dice_save),
+    # a house rule's second roll of the 1s: more hits, the same dice, need and save [DC-3.4]
+    Case("options.reroll_to_hit", "ones", (F(), T(10)), hits, lambda c: (c.plan.dice, c.plan.need, c.plan.save)),
+    # a natural 6 unsaved in the woods: more unsaved hits, the same hits [DC-4.1]
+    Case("options.sixes_ignore_cover", True, (F(), T(10)), lambda c: DOC.odds(c.plan).outcomes["unsaved_hits"].mean(),
+         hits, (WOODS["light"],)),
     Case("options.cover_save.open", 6, (F(), T(10)), save, need),
     Case("options.cover_save.light", 3, (F(), T(10)), save, need, (WOODS["light"],)),
     Case("options.cover_save.heavy", "none", (F(), T(10)), save, need, (WOODS["heavy"],)),

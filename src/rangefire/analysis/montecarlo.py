@@ -13,7 +13,7 @@ from numpy.typing import NDArray
 
 from rangefire.core import LimitError
 from rangefire.dice.intervals import wilson
-from rangefire.rulesets.dress_on_the_colors.volley import VolleyPlan
+from rangefire.rulesets.dress_on_the_colors.volley import VolleyPlan, sampled_to_hit
 
 #: Volleys sampled per block: bounds memory whatever the number asked for.
 BLOCK = 1 << 18
@@ -34,15 +34,13 @@ class VolleySamples:
 def sample_block(plan: VolleyPlan, n: int, rng: np.random.Generator) -> VolleySamples:
     """``n`` volleys of one plan, every die rolled, in the order of DC-8.1."""
     dice = plan.dice
-    roll = rng.integers(1, 7, size=(n, dice), dtype=np.int8)
-    hit = roll >= plan.need  # need >= 2, so a natural 1 never hits [DC-3.4]
+    hit, sure, suppression = sampled_to_hit(plan, n, rng)  # a house rule's second roll too [DC-3.4, DC-5.1]
     hits = hit.sum(axis=1, dtype=np.int64)
-    suppression = (roll == 6).any(axis=1)  # [DC-5.1]
     if plan.save is None:
         unsaved = hits
     else:
         saves = rng.integers(1, 7, size=(n, dice), dtype=np.int8)  # one save die behind each hit [DC-4.1]
-        unsaved = (hit & (saves < plan.save)).sum(axis=1, dtype=np.int64)
+        unsaved = (sure | (hit & (saves < plan.save))).sum(axis=1, dtype=np.int64)  # a house rule's 6s unsaved
     kills = (plan.target_micro_hits + unsaved) // 2  # [DC-4.3]
     lost = np.minimum(kills, plan.target_stands)
     survives = kills < plan.target_stands

@@ -247,11 +247,12 @@ def _volley_odds_key(fields: Sequence[Any]) -> tuple[Any, ...]:
     """What a Dress on the Colors volley's odds depend on: the to-hit dice (stands and enfilade dice alike
     [DC-3.1, DC-6.2]), the need, the save, the target's stands and micro-hit, the discipline check's dice, and
     its margin: the check fails when the dice + discipline (+ the penalty, -1 by the rules, if disordered) fall
-    short of the pass mark, so only pass - discipline - penalty counts [DC-5.2]."""
+    short of the pass mark, so only pass - discipline - penalty counts [DC-5.2]; and the house rules of the dice,
+    a second roll [DC-3.4] and natural 6s unsaved [DC-4.1]."""
     (stands, enfilade, need, save, target_stands, micro_hit, disordered, discipline, dice, pass_mark, per_stand,
-     penalty) = fields
+     penalty, reroll, sixes_unsaved) = fields
     return (stands * per_stand + enfilade, need, save, target_stands, micro_hit, dice,
-            pass_mark - discipline - (penalty if disordered else 0))
+            pass_mark - discipline - (penalty if disordered else 0), reroll, sixes_unsaved)
 
 
 #: By game. Dress on the Colors: the discipline check's dice and pass mark, and the target's discipline,
@@ -265,7 +266,7 @@ SHORTCUTS: dict[str, Shortcuts] = {
                 "micro_hits": "target_micro_hits"},
         odds_fields=("stands_firing", "enfilade_dice", "need", "save", "target_stands", "target_micro_hits",
                      "target_disordered", "target_discipline", "discipline_dice", "discipline_pass", "dice_per_stand",
-                     "discipline_disordered"),
+                     "discipline_disordered", "reroll_to_hit", "sixes_ignore_cover"),
         odds_key=_volley_odds_key,
         units_alone=True,  # the battle model has no validator of its own; its raw checks read ids and sides
     ),

@@ -51,7 +51,7 @@ class DressOnTheColors(Ruleset[Battle, VolleyPlan, DressOutcome]):
     aliases = ("doc", "dress")
     clause_prefix = "DC"
     setup_clause = "DC-10.4"  # set-up edits before the first turn
-    stages = ("hit", "save", "discipline")
+    stages = ("hit", "hit-reroll", "save", "discipline")  # hit-reroll: a house rule's second roll [DC-3.4]
     outcome_names = ("hits", "unsaved_hits", "stands_lost")
     event_names = ("suppression", "disorder")
     main_outcome = "stands_lost"

@@ -21,6 +21,7 @@ from rangefire.rulesets.dress_on_the_colors.volley import (
     VolleyOutcome,
     VolleyPlan,
     casualties,
+    sampled_to_hit,
     volley_distribution,
 )
 
@@ -65,14 +66,15 @@ def _planned(ruleset: DressOnTheColors, battle: Battle, attack: Attack) -> _Plan
 
 
 #: The results of volleys already worked out, by :func:`results_key` (bounded).
-_RESULTS: dict[tuple[int | bool | None, ...], list[_Result]] = {}
+_RESULTS: dict[tuple[int | bool | str | None, ...], list[_Result]] = {}
 
 
-def results_key(plan: VolleyPlan) -> tuple[int | bool | None, ...]:
+def results_key(plan: VolleyPlan) -> tuple[int | bool | str | None, ...]:
     """Every number of a plan that its volley's results are worked out from (:func:`volley_distribution` and
     :func:`casualties`): plans equal in these, whatever their geometry and reasons, share their results."""
     return (plan.dice, plan.need, plan.save, plan.discipline_dice, plan.discipline_modifier, plan.discipline_pass,
-            plan.target_stands, plan.target_micro_hits, plan.target_disordered)
+            plan.target_stands, plan.target_micro_hits, plan.target_disordered, plan.reroll_to_hit,
+            plan.sixes_ignore_cover)
 
 
 def _results(plan: VolleyPlan) -> list[_Result]:
@@ -138,15 +140,13 @@ def sampled_exchanges(ruleset: DressOnTheColors, battle: Battle, attack: Attack,
     plan = _planned(ruleset, battle, attack).plan
     if plan is None:
         return [(n, battle)]
-    roll = rng.integers(1, 7, size=(n, plan.dice), dtype=np.int8)
-    hit = roll >= plan.need  # need >= 2: a natural 1 never hits; above 6 nothing hits [DC-3.4]
+    hit, sure, suppression = sampled_to_hit(plan, n, rng)  # a house rule's second roll too [DC-3.4, DC-5.1]
     hits = hit.sum(axis=1, dtype=np.int64)
-    suppression = (roll == 6).any(axis=1)  # [DC-5.1]
     if plan.save is None:
         unsaved = hits
-    else:  # one save die behind each hit [DC-4.1]
+    else:  # one save die behind each hit [DC-4.1], none behind a house rule's natural 6
         saves = rng.integers(1, 7, size=(n, plan.dice), dtype=np.int8)
-        unsaved = (hit & (saves < plan.save)).sum(axis=1, dtype=np.int64)
+        unsaved = (sure | (hit & (saves < plan.save))).sum(axis=1, dtype=np.int64)
     survives = (plan.target_micro_hits + unsaved) // 2 < plan.target_stands  # [DC-4.3]
     check = rng.integers(1, 7, size=(n, plan.discipline_dice), dtype=np.int8).sum(axis=1, dtype=np.int64)
     disorder = suppression & survives & (check + plan.discipline_modifier < plan.discipline_pass)  # [DC-5.2]

@@ -32,6 +32,7 @@ from rangefire.rulesets.dress_on_the_colors.table import (
     smoke_key,
 )
 from rangefire.rulesets.dress_on_the_colors.volley import (
+    REROLLED,
     RULES,
     WEAPON_NAMES,
     VolleyPlan,
@@ -111,6 +112,7 @@ class VolleyPlanner:
         self._house_rows(save, rules_grade, enfilade, enfilade_dice, rules_extra)
         self._house_to_hit(need, rules_band)
         self._need_notes(need)
+        self._house_dice(need, save)
         return self._volley(band, tn, need, enfilade, enfilade_dice, grade, cover_from, save)
 
     # -- the steps, in the order their lines are read --------------------------------------------
@@ -277,6 +279,22 @@ class VolleyPlanner:
         elif need < 2:
             self.notes.append(LogLine("DC-3.4", f"needs a natural {need}+: {never_hits(self.opts.lowest_hit)}"))
 
+    def _house_dice(self, need: int, save: int | None) -> None:
+        """The house rules of the dice, each said with the rules' way beside it: to-hit dice rolled once more
+        [DC-3.4], hits on a natural 6 beyond any save [DC-4.1]."""
+        reroll = self.opts.reroll_to_hit
+        if reroll != "none":
+            what = REROLLED[reroll]
+            moot = "; here no die can hit, but a 6 still suppresses" if need > 6 else ""
+            self.notes.append(LogLine("DC-3.4", f"house rule: {what} are rolled once more, the second roll standing "
+                                                f"(options.reroll_to_hit = {reroll}; the rules roll each die once)"
+                                                + moot))
+        if self.opts.sixes_ignore_cover:
+            moot = "" if need <= 6 and save is not None else (
+                "; here no save is rolled anyway" if need <= 6 else "; here no die can hit")
+            self.notes.append(LogLine("DC-4.1", "house rule: a hit on a natural 6 cannot be saved (options."
+                                                "sixes_ignore_cover; the rules save every hit alike)" + moot))
+
     def _volley(self, band: str, tn: int, need: int, enfilade: bool, enfilade_dice: int, grade: str,
                 cover_from: tuple[str, ...], save: int | None) -> VolleyPlan:
         firer, target, opts, lof = self.firer, self.target, self.opts, self.lof
@@ -292,5 +310,6 @@ class VolleyPlanner:
             target_discipline=target.discipline, discipline_dice=opts.discipline_dice,
             discipline_pass=opts.discipline_pass, discipline_disordered=opts.discipline_disordered,
             places_gunsmoke=not firer.moved, tied_targets=self.tied, dice_per_stand=opts.dice_per_stand,
-            lowest_hit=opts.lowest_hit, house_notes=tuple(self.house.items()),
+            lowest_hit=opts.lowest_hit, reroll_to_hit=opts.reroll_to_hit,
+            sixes_ignore_cover=opts.sixes_ignore_cover, house_notes=tuple(self.house.items()),
         )

@@ -129,6 +129,11 @@ class Options(OptionsModel):
     modifiers: Modifiers = option(Modifiers(), "DC-3.3", "to-hit modifiers")
     lowest_hit: Annotated[int, Field(strict=True, ge=1, le=6)] = option(
         2, "DC-3.4", "the lowest natural roll that can hit")
+    reroll_to_hit: Literal["none", "ones", "misses"] = option(
+        "none", "DC-3.4", "house rule: to-hit dice rolled once more, the second roll standing: none; ones (a "
+                          "natural 1 that misses); misses (every die that misses)")
+    sixes_ignore_cover: bool = option(
+        False, "DC-4.1", "house rule: a hit on a natural 6 cannot be saved (no cover save is rolled for it)")
     cover_save: CoverSaves = option(CoverSaves(), "DC-4.1", "cover saves by grade")
     cover_reach: Annotated[Exact, Field(ge=0, le=20)] = option(
         Fraction(1), "DC-4.2", "terrain crossed less than this far (inches) from the target gives it cover")

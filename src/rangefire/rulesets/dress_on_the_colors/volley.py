@@ -8,15 +8,20 @@ exact distribution of the sum of its dice. Everything is chained with integer we
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rangefire.core import DiceSource, LogLine, Need, Outcome, Plan
 from rangefire.core.options import house_note
 from rangefire.dice import Dist
 from rangefire.rulesets.dress_on_the_colors.scenario import Options
+
+if TYPE_CHECKING:  # numpy is loaded only where dice are sampled
+    import numpy as np
+    from numpy.typing import NDArray
 
 #: The rules as written, which an explanation quotes beside a house rule's value.
 RULES = Options()
@@ -32,6 +37,8 @@ WEAPON_NAMES = {
 #: The clauses whose modifiers change each to-hit die [DC-3.3, DC-7.2]; enfilade's modifiers change the number
 #: of dice [DC-6.2] and the save [DC-6.3] instead.
 TO_HIT_CLAUSES = ("DC-3.3", "DC-7.2")
+#: The to-hit dice the house rule ``reroll_to_hit`` rolls once more [DC-3.4], as a player reads them.
+REROLLED = {"ones": "1s that miss", "misses": "misses"}
 
 
 def plural(n: int, word: str) -> str:
@@ -123,6 +130,10 @@ class VolleyPlan(Plan):
     tied_targets: tuple[str, ...] = ()
     dice_per_stand: int = 1
     lowest_hit: int = 2
+    #: House rules of the dice: to-hit dice rolled once more ("none", "ones", "misses") [DC-3.4], and hits on a
+    #: natural 6 that no save cancels [DC-4.1].
+    reroll_to_hit: str = "none"
+    sixes_ignore_cover: bool = False
     #: Where a house rule set a value the summary shows: its row and the note saying what the rules say.
     house_notes: tuple[tuple[str, str], ...] = ()
 
@@ -142,11 +153,20 @@ class VolleyPlan(Plan):
         """The unit's discipline modifier, -1 (the house rules' value) if already disordered [DC-5.2]."""
         return self.target_discipline + (self.discipline_disordered if self.target_disordered else 0)
 
+    @property
+    def sixes_unsaved(self) -> bool:
+        """Whether hits on a natural 6 are beyond any save here: the house rule, where a 6 hits and a save is
+        rolled at all [DC-4.1]."""
+        return self.sixes_ignore_cover and self.need <= 6 and self.save is not None
+
     def dice_text(self) -> str:
         """``8 dice, natural 5+, saves 4+``: the to-hit dice [DC-3.1, DC-6.2], the natural roll each needs
-        [DC-3.4] and the target's cover save [DC-4.1]."""
+        [DC-3.4] and the target's cover save [DC-4.1]; the house rules of the dice after them."""
         need = f"natural {self.need}+" if self.need <= 6 else "no die can hit"
-        return f"{self.dice} dice, {need}, " + (f"saves {self.save}+" if self.save is not None else "no save")
+        text = f"{self.dice} dice, {need}, " + (f"saves {self.save}+" if self.save is not None else "no save")
+        if self.reroll_to_hit != "none":
+            text += f", {REROLLED[self.reroll_to_hit]} rolled again"
+        return text + (", 6s unsaved" if self.sixes_unsaved else "")
 
     def summary(self) -> list[tuple[str, str]]:
         dice = plural(self.stands_firing, "stand") + (f" x {self.dice_per_stand}" if self.dice_per_stand != 1 else "")
@@ -160,6 +180,10 @@ class VolleyPlan(Plan):
         state = [plural(self.target_stands, "stand"),
                  "a micro-hit" if self.target_micro_hits else "no micro-hit",
                  "disordered" if self.target_disordered else "in good order"]
+        if self.reroll_to_hit != "none":
+            to_hit += f"; {REROLLED[self.reroll_to_hit]} rolled once more (house rule)"
+        if self.sixes_unsaved:
+            saves += "; a natural 6 cannot be saved (house rule)"
         rows = [
             ("weapon", WEAPON_NAMES.get(self.weapon, self.weapon)),
             ("range", f"{math.sqrt(self.distance2):.2f} in ({self.band})"),
@@ -220,6 +244,8 @@ class VolleyPlan(Plan):
             },
             "places_gunsmoke": self.places_gunsmoke,
             "tied_targets": list(self.tied_targets),
+            "reroll_to_hit": self.reroll_to_hit,
+            "sixes_ignore_cover": self.sixes_ignore_cover,
         }
 
 
@@ -249,29 +275,60 @@ class VolleyOutcome:
     disorder: bool
 
 
-@lru_cache(maxsize=256)
-def to_hit(dice: int, need: int) -> Dist[tuple[int, bool]]:
-    """Joint (hits, any natural 6) of the to-hit roll [DC-3.1, DC-3.4, DC-5.1].
+def face_classes(need: int, reroll: str = "none") -> tuple[int, int, int]:
+    """The weights of one to-hit die's final face in three classes: a natural 6 (a hit whenever ``need <= 6``,
+    and always suppression [DC-5.1]), another hitting face (``need..5``), a miss [DC-3.4]; out of 6, or out of 36
+    where a house rule rolls some dice once more (``reroll``: ``ones``, a natural 1 that misses; ``misses``,
+    every die that misses but a 6; the second roll stands).
 
-    Faces fall in three classes: the 6 (a hit whenever ``need <= 6``, and always suppression), the other
-    hitting faces ``need..5``, the misses. Multinomial counts over the classes, no roll enumerated.
+    >>> face_classes(4), face_classes(4, "ones"), face_classes(4, "misses")
+    ((1, 2, 3), (7, 14, 15), (9, 18, 9))
+    """
+    other = max(0, 6 - need)
+    misses = 5 - other  # faces 1 to need - 1 (1 to 5 where nothing hits): a 6 is never a miss to roll again
+    if reroll == "none":
+        return 1, other, misses
+    again = misses if reroll == "misses" else min(misses, 1)  # a natural 1 misses unless need is 1
+    return 6 + again, (6 + again) * other, 6 * (misses - again) + again * misses
+
+
+def _classes(dice: int, need: int, reroll: str) -> Iterator[tuple[int, int, int]]:
+    """(sixes, other hits, weight) of every split of the dice among the classes of :func:`face_classes`:
+    multinomial counts, no roll enumerated."""
+    six, other, miss = face_classes(need, reroll)
+    for sixes in range(dice + 1):
+        rest = dice - sixes
+        ways_sixes = math.comb(dice, sixes) * six**sixes
+        for hits in range(rest + 1):
+            w = ways_sixes * math.comb(rest, hits) * other**hits * miss ** (rest - hits)
+            if w:
+                yield sixes, hits, w
+
+
+@lru_cache(maxsize=256)
+def to_hit(dice: int, need: int, reroll: str = "none") -> Dist[tuple[int, bool]]:
+    """Joint (hits, any natural 6) of the to-hit roll [DC-3.1, DC-3.4, DC-5.1], with the house rule's dice
+    rolled once more (``reroll``, see :func:`face_classes`).
 
     >>> to_hit(1, 4).probabilities()
     {(0, False): Fraction(1, 2), (1, False): Fraction(1, 3), (1, True): Fraction(1, 6)}
     """
-    other_hits = max(0, 6 - need)
-    misses = 5 - other_hits
-    six_hits = need <= 6
     weights: dict[tuple[int, bool], int] = {}
-    for sixes in range(dice + 1):
-        rest = dice - sixes
-        ways_sixes = math.comb(dice, sixes)
-        for hits in range(rest + 1):
-            w = ways_sixes * math.comb(rest, hits) * other_hits**hits * misses ** (rest - hits)
-            if w:
-                key = (hits + (sixes if six_hits else 0), sixes > 0)
-                weights[key] = weights.get(key, 0) + w
+    for sixes, hits, w in _classes(dice, need, reroll):
+        key = (hits + (sixes if need <= 6 else 0), sixes > 0)
+        weights[key] = weights.get(key, 0) + w
     return Dist(weights)
+
+
+@lru_cache(maxsize=256)
+def sixes_and_hits(dice: int, need: int, reroll: str = "none") -> Dist[tuple[int, int]]:
+    """Joint (natural 6s, other hits) of the to-hit roll, for the house rule under which a hit on a natural 6
+    cannot be saved [DC-4.1]: the 6s hit (``need <= 6``) and suppress [DC-5.1], the others face the save.
+
+    >>> sixes_and_hits(1, 4).probabilities()
+    {(0, 0): Fraction(1, 2), (0, 1): Fraction(1, 3), (1, 0): Fraction(1, 6)}
+    """
+    return Dist({(sixes, hits): w for sixes, hits, w in _classes(dice, need, reroll)})
 
 
 @lru_cache(maxsize=64)
@@ -293,24 +350,80 @@ def volley_distribution(plan: VolleyPlan) -> Dist[VolleyOutcome]:
     check = Dist({True: fails.numerator, False: fails.denominator - fails.numerator}) if 0 < fails < 1 else \
         Dist.constant(fails == 1)
 
-    def after_hits(key: tuple[int, bool]) -> Dist[VolleyOutcome]:
-        hits, suppression = key
+    def after_hits(key: tuple[int, bool, int]) -> Dist[VolleyOutcome]:
+        hits, suppression, sure = key  # sure: hits on a natural 6 that no save cancels (a house rule) [DC-4.1]
 
-        def after_saves(unsaved: int) -> Dist[VolleyOutcome]:
+        def after_saves(failed_saves: int) -> Dist[VolleyOutcome]:
+            unsaved = sure + failed_saves
             lost, _ = casualties(plan.target_stands, plan.target_micro_hits, unsaved)
             survives = lost < plan.target_stands
             if not (suppression and survives):
                 return Dist.constant(VolleyOutcome(hits, unsaved, lost, suppression, False))
             return check.map(lambda failed: VolleyOutcome(hits, unsaved, lost, suppression, failed))
 
-        return Dist.binomial(hits, fail_faces, 6).bind(after_saves)
+        return Dist.binomial(hits - sure, fail_faces, 6).bind(after_saves)
 
-    return to_hit(plan.dice, plan.need).bind(after_hits)
+    rolls: Dist[tuple[int, bool, int]]
+    if plan.sixes_unsaved:
+        rolls = sixes_and_hits(plan.dice, plan.need, plan.reroll_to_hit).map(lambda k: (k[0] + k[1], k[0] > 0, k[0]))
+    else:
+        rolls = to_hit(plan.dice, plan.need, plan.reroll_to_hit).map(lambda k: (k[0], k[1], 0))
+    return rolls.bind(after_hits)
+
+
+def sampled_to_hit(plan: VolleyPlan, n: int, rng: np.random.Generator,
+                   ) -> tuple[NDArray[np.bool_], NDArray[np.bool_], NDArray[np.bool_]]:
+    """``n`` to-hit rolls of the plan's dice, every die rolled (numpy): which dice hit, which of those no save can
+    cancel (a house rule's natural 6s [DC-4.1]), and whether each roll suppresses [DC-3.4, DC-5.1]. A house rule's
+    second roll [DC-3.4] is drawn for every die and kept where it applies; under the rules the draws are the same
+    as ever."""
+    import numpy as np
+
+    roll = rng.integers(1, 7, size=(n, plan.dice), dtype=np.int8)
+    if plan.reroll_to_hit != "none":
+        missed = (roll != 6) & (roll < plan.need)  # a die that does not hit; a 6 is never rolled again
+        if plan.reroll_to_hit == "ones":
+            missed &= roll == 1
+        roll = np.where(missed, rng.integers(1, 7, size=(n, plan.dice), dtype=np.int8), roll)
+    hit = roll >= plan.need  # need >= 2 by the rules: a natural 1 never hits; above 6 nothing hits [DC-3.4]
+    sure = hit & (roll == 6) if plan.sixes_unsaved else np.zeros_like(hit)
+    return hit, sure, (roll == 6).any(axis=1)
 
 
 # -- resolution ------------------------------------------------------------------------------------
 def _faces(values: tuple[int, ...]) -> str:
     return " ".join(str(v) for v in values) or "none"
+
+
+def rolled_again(plan: VolleyPlan, faces: tuple[int, ...]) -> list[int]:
+    """The places of the to-hit dice a house rule rolls once more [DC-3.4]: a natural 1 that misses (``ones``),
+    or every die that misses but a 6, which always suppresses [DC-5.1] (``misses``); none under the rules."""
+    if plan.reroll_to_hit == "none":
+        return []
+    missed = [i for i, v in enumerate(faces) if v != 6 and not (plan.need <= 6 and v >= plan.need)]
+    return missed if plan.reroll_to_hit == "misses" else [i for i in missed if faces[i] == 1]
+
+
+def _rolled_again(plan: VolleyPlan, source: DiceSource, rolled: tuple[int, ...],
+                  say: Callable[[str, str], None]) -> tuple[int, ...]:
+    """The to-hit dice after the house rule's second roll, stage ``hit-reroll``: the second roll stands
+    [DC-3.4]."""
+    again = rolled_again(plan, rolled)
+    if not again:
+        if plan.reroll_to_hit != "none":
+            say("DC-3.4", f"house rule: {REROLLED[plan.reroll_to_hit]} are rolled once more: none to roll")
+        return rolled
+    what = REROLLED[plan.reroll_to_hit]
+    hit_need = f"a natural {plan.need}+ hits" if plan.need <= 6 else "no die can hit, a natural 6 suppresses"
+    second = source.roll("hit-reroll", len(again), need=Need(f"{hit_need}; the second roll stands",
+                                                              f"{plural(len(again), 'die')}: {what}, once more"))
+    final = list(rolled)
+    for i, v in zip(again, second, strict=True):
+        final[i] = v
+    say("DC-3.4", f"house rule: {what} are rolled once more (options.reroll_to_hit = {plan.reroll_to_hit}; the "
+                  f"rules roll once): {_faces(tuple(rolled[i] for i in again))} rolled again: {_faces(second)}; "
+                  f"the dice now {_faces(tuple(final))}")
+    return tuple(final)
 
 
 def resolve_volley(plan: VolleyPlan, source: DiceSource) -> tuple[list[LogLine], DressOutcome]:
@@ -334,6 +447,7 @@ def resolve_volley(plan: VolleyPlan, source: DiceSource) -> tuple[list[LogLine],
     rolled = source.roll("hit", plan.dice, need=Need(hit_need, dice_text))  # [DC-3.1, DC-3.4]
     say("DC-3.1", f"{plan.attacker} fires {plural(plan.dice, 'die')} ({dice_text}) at {plan.target}: "
                   f"{_faces(rolled)}")
+    rolled = _rolled_again(plan, source, rolled, say)
     if plan.need <= 6:
         hits = sum(1 for v in rolled if v >= plan.need)
         say("DC-3.4", f"needs a natural {plan.need}+ (target number {plan.target_number}+, modifiers "
@@ -342,24 +456,30 @@ def resolve_volley(plan: VolleyPlan, source: DiceSource) -> tuple[list[LogLine],
         hits = 0
         say("DC-3.4", f"needs a natural {plan.need}: no die can hit")
     suppression = 6 in rolled
-    if plan.save is None or hits == 0:
+    sure = rolled.count(6) if plan.sixes_unsaved else 0  # a house rule: no save for a natural 6 [DC-4.1]
+    if sure:
+        say("DC-4.1", f"house rule: {plural(sure, 'hit')} on a natural 6 cannot be saved (options.sixes_ignore_cover"
+                      f"; the rules save every hit): {sure} unsaved")
+    if plan.save is None or hits == sure:
         saves: tuple[int, ...] = ()
         unsaved = hits
-        if hits and plan.cover == "open":
+        if plan.save is not None:
+            pass  # every hit on a natural 6, said above: no save to roll
+        elif hits and plan.cover == "open":
             say("DC-4.1", f"target in the open: no cover save{plan.house_note('cover')}, {unsaved} unsaved")
         elif hits:  # a save worsened past 6+ by enfilade [DC-6.3], or none by a house rule [DC-4.1]
             say("DC-4.1", f"{plan.cover} cover ({', '.join(plan.cover_from)}): no save"
                           f"{' (worsened by enfilade) [DC-6.3]' if plan.enfilade else ''}"
                           f"{plan.house_note('cover')}, {unsaved} unsaved")
     else:
-        saves = source.roll("save", hits, need=Need(f"{plan.save}+ saves",  # [DC-4.1]
-                                                    f"{plural(hits, 'hit')} on a natural {plan.need}+"))
+        saving = plural(hits, "hit") + f" on a natural {plan.need}+" + (f", less {sure} on a 6" if sure else "")
+        saves = source.roll("save", hits - sure, need=Need(f"{plan.save}+ saves", saving))  # [DC-4.1]
         saved = sum(1 for v in saves if v >= plan.save)
         unsaved = hits - saved
         grade = f"{plan.cover} cover ({', '.join(plan.cover_from)})"
         worse = " worsened by enfilade [DC-6.3]" if plan.enfilade else ""
         say("DC-4.1", f"cover saves on {plan.save}+{plan.house_note('cover')} for {grade}{worse}: {_faces(saves)}: "
-                      f"{saved} saved, {unsaved} unsaved")
+                      f"{saved} saved, {unsaved} unsaved" + (f" with the {sure} on a 6" if sure else ""))
     lost, marker = casualties(plan.target_stands, plan.target_micro_hits, unsaved)
     left = plan.target_stands - lost
     say("DC-4.3", f"{plural(unsaved, 'unsaved hit')} + {plural(plan.target_micro_hits, 'micro-hit')}: "
