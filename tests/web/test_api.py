@@ -255,7 +255,8 @@ def test_odds_beyond_the_engines_limit_are_refused_at_once(client):
         hands[owner].append(f"t{i}")
     scenario = {"ruleset": "swerve", "players": {"jason": {"deck": [0, 5, 10, 15], "deck_order": "unknown"},
                                                  "tyler": {"deck": [0]}}, "cards": cards, "hands": hands}
-    battle = Battle(client, client.post("/api/battles", json={"scenario": scenario}).json())
+    # both hands open (a battle of open hands): best play searches both players' 400 actions
+    battle = Battle(client, client.post("/api/battles", json={"scenario": scenario, "open_hands": True}).json())
     error = error_of(battle.post("/odds", "jason", {"attacker": "gun", "target": "unit"}), 422, "too_large")
     assert "best play" in error["message"]
     # played over HTTP, each player chooses their own actions [SW-3.1]: no best play is searched, the attack waits

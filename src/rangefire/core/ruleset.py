@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import importlib
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Collection, Hashable, Mapping, Sequence
 from fractions import Fraction
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, NamedTuple, cast
@@ -492,6 +492,19 @@ class Ruleset(ABC, Generic[B, P, OutcomeT]):
     def status(self, battle: B) -> list[dict[str, Any]]:
         """One row per unit for people: what an attack can change. Games add their own columns."""
         return [{"id": uid} for uid in self.unit_ids(battle)]
+
+    # -- what a side may see ---------------------------------------------------------------------------
+    def seen_by(self, battle: B, side: str | None, revealed: Collection[str] = ()) -> B:
+        """The battle as ``side`` may know it (None: a spectator, who is told no secret): what the rules keep
+        from that side left out, so that nothing worked out on it names what it may not see, but for what the
+        player's choices ``revealed`` have shown (a card played from a hand). A game with nothing secret (most)
+        gives the battle itself."""
+        return battle
+
+    def kept_from(self, battle: B, side: str | None) -> dict[str, int]:
+        """What :meth:`seen_by` leaves out for ``side``, as sizes by owner (a card game: each other hand's
+        size); empty where nothing is."""
+        return {}
 
     # -- hooks -------------------------------------------------------------------------------------
     def _unit_ids(self, battle: B) -> Sequence[str]:

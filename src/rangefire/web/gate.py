@@ -90,7 +90,7 @@ class Gate:
         role = self.store.role(battle_id, token)
         if role is None:
             raise ApiError(401, "unauthorized", "the token is not one of this battle's")
-        return self.battles.load(row), role
+        return self.battles.for_role(self.battles.load(row), role), role
 
     async def run(self, request: Request, battle_id: str, work: Callable[[Loaded, Role], T],
                   query_token: bool = False) -> T:

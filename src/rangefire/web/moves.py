@@ -112,7 +112,7 @@ def _made(battles: Battles, loaded: Loaded, kind: str, side: str, record: Any, c
     ruleset = loaded.ruleset
     number = battles.record(loaded, kind, side, record, checked.after)
     return {"format": FORMAT, "action": number, **checked.to_dict(), "unit_of_distance": ruleset.move_unit,
-            "battle": ruleset.dump(checked.after), "side_to_act": ruleset.side_to_act(checked.after)}
+            "battle": ruleset.dump(loaded.shown(checked.after)), "side_to_act": ruleset.side_to_act(checked.after)}
 
 
 def _acting(battles: Battles, loaded: Loaded, role: Role, doing: str) -> str:
@@ -126,7 +126,7 @@ def move(battles: Battles, loaded: Loaded, role: Role, body: MoveBody) -> dict[s
     made = read_move(body)
     ruleset, battle = loaded.ruleset, loaded.state
     side = None if body.check else _acting(battles, loaded, role, "no unit moves")
-    _known(ruleset, battle, made.unit)
+    _known(ruleset, loaded.visible, made.unit)  # a card in a hand this side cannot see is not known to it
     if side is not None:
         _own(ruleset, battle, made.unit, side)
     checked = _asked(lambda: ruleset.check_move(battle, made), MOVE_FIELDS, "to")
@@ -146,7 +146,7 @@ def mark(battles: Battles, loaded: Loaded, role: Role, body: MarkBody) -> dict[s
     asked = Mark(unit, state, body.on)
     ruleset, battle = loaded.ruleset, loaded.state
     side = None if body.check else _acting(battles, loaded, role, "no state is set")
-    _known(ruleset, battle, unit)
+    _known(ruleset, loaded.visible, unit)
     if side is not None:
         _own(ruleset, battle, unit, side)
     checked = _asked(lambda: ruleset.check_mark(battle, asked), ("unit", "state", "on"), "state")

@@ -14,7 +14,7 @@ import random
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -145,13 +145,27 @@ def _ask(question: Question) -> Sequence[int]:
 
 @dataclass(frozen=True)
 class Loaded:
-    """A battle as stored, and its state after every action."""
+    """A battle as stored, and its state after every action; once the asking token is known
+    (:meth:`Battles.for_role`), the battle as that token may see it (``visible``: a card game's other hands left
+    out, SW-1.4) and the sizes of what is kept from it (``kept``)."""
 
     row: BattleRow
     ruleset: Ruleset[Any, Any]
     state: Any
     actions: int
     version: tuple[int, int]
+    seen: Any = None
+    kept: Mapping[str, int] = field(default_factory=dict)
+    viewer: str | None = None
+
+    @property
+    def visible(self) -> Any:
+        """What every read of the asking token is worked out on: never a card it may not see."""
+        return self.state if self.seen is None else self.seen
+
+    def shown(self, battle: Any) -> Any:
+        """A battle after an action, as the asking token may see it."""
+        return battle if self.seen is None else self.ruleset.seen_by(battle, self.viewer)
 
 
 @dataclass(frozen=True)
@@ -242,6 +256,16 @@ class Battles:
         self._keep(row.id, version, state)
         return Loaded(row, ruleset, state, version[0], version)
 
+    def for_role(self, loaded: Loaded, role: Role) -> Loaded:
+        """The loaded battle with what ``role`` may see of it: everything in a battle created with open hands,
+        else what the game keeps from that side left out (a spectator: every hand) [SW-1.4]."""
+        if Settings.of(loaded.row).open_hands:
+            return replace(loaded, viewer=role.side)
+        kept = loaded.ruleset.kept_from(loaded.state, role.side)
+        if not kept:
+            return replace(loaded, viewer=role.side)
+        return replace(loaded, seen=loaded.ruleset.seen_by(loaded.state, role.side), kept=kept, viewer=role.side)
+
     def _scenario(self, row: BattleRow) -> Any:
         """The battle as its scenario holds it, before any action (validated once, then kept)."""
         with self._lock:
@@ -262,7 +286,8 @@ class Battles:
 
     # -- reading -----------------------------------------------------------------------------------
     def state(self, loaded: Loaded, role: Role) -> dict[str, Any]:
-        ruleset, battle = loaded.ruleset, loaded.state
+        loaded = self.for_role(loaded, role)  # a battle loaded again after an action: as this token sees it
+        ruleset, battle = loaded.ruleset, loaded.visible
         turn = getattr(battle, "turn", None)
         rows = {row["id"]: row for row in ruleset.status(battle)}
         units = [{"id": uid, "side": ruleset.side_of(battle, uid), "name": _name(battle, uid),
@@ -275,7 +300,7 @@ class Battles:
                 "settings": Settings.of(loaded.row).to_dict(),
                 "battle": ruleset.dump(battle), "units": units, "pending": self._pending_view(loaded),
                 "ready": [side for side in loaded.row.sides if side in self.store.ready(loaded.row.id)],
-                **self._undo_view(loaded)}
+                **self._undo_view(loaded), **_hidden(loaded)}
 
     def _undo_view(self, loaded: Loaded) -> dict[str, Any]:
         """What an undo would take back (``last_standing``: the last action not taken back, its number, side and
@@ -295,7 +320,29 @@ class Battles:
 
     def _pending_view(self, loaded: Loaded) -> dict[str, Any] | None:
         row = self.store.pending(loaded.row.id)
-        return None if row is None else view(loaded.ruleset, loaded.state, row)
+        return None if row is None else self._shown_pending(loaded, row)
+
+    def _shown_pending(self, loaded: Loaded, row: PendingRow) -> dict[str, Any]:
+        """The pending attack as the asking token may see it: worked out on what it sees; the answers open to
+        another side named only where nothing is kept from this one (a card game's answers are the other hand's
+        cards: only their player sees them, SW-1.4)."""
+        battle = loaded.state
+        if loaded.kept:  # what this side sees, and the cards the attack's choices have played from a hand
+            battle = loaded.ruleset.seen_by(battle, loaded.viewer, _texts(row.attack.get("choices")))
+        shown = view(loaded.ruleset, battle, row)
+        waits = shown["awaiting"]
+        if loaded.kept and waits.get("side") != loaded.viewer:
+            shown["awaiting"] = {key: value for key, value in waits.items()
+                                 if key not in ("allowed", "labels", "options", "options_left")}
+            shown["awaiting"]["hidden"] = (f"{waits.get('who')} chooses from what you cannot see (a hand of cards, "
+                                           "SW-1.4)")
+        return shown
+
+    def _held(self, loaded: Loaded, row: PendingRow, doing: str) -> ApiError:
+        """:func:`held`, its pending attack as the asking token may see it."""
+        error = held(loaded.ruleset, loaded.state, row, doing)
+        error.extra["pending"] = self._shown_pending(loaded, row)
+        return error
 
     def actions(self, battle_id: str) -> dict[str, Any]:
         return {"format": FORMAT, "actions": [{**a.record, "number": a.number, "by": a.by_side}
@@ -304,7 +351,7 @@ class Battles:
     def targets(self, loaded: Loaded, side: str | None, attacker: str | None) -> dict[str, Any]:
         from rangefire.analysis.targets import targets
 
-        rows = targets(loaded.ruleset, loaded.state, side=side, attacker=attacker)
+        rows = targets(loaded.ruleset, loaded.visible, side=side, attacker=attacker)
         return {"format": FORMAT, "targets": [row.to_dict() for row in rows]}
 
     def advice(self, loaded: Loaded, role: Role, side: str | None, outcome: str | None,
@@ -316,17 +363,18 @@ class Battles:
         side = side if side is not None else role.side
         if side is None:
             raise RangefireError("name the side to advise (?side=): a spectator's token has no side of its own")
-        advised = advise(loaded.ruleset, loaded.state, side, outcome)
-        return {"format": FORMAT, **advised.to_dict(refused=refused), "house_rules": _house(loaded.state)}
+        advised = advise(loaded.ruleset, loaded.visible, side, outcome)
+        return {"format": FORMAT, **advised.to_dict(refused=refused), "house_rules": _house(loaded.state),
+                **_hidden(loaded)}
 
     def drawing(self, loaded: Loaded, attacker: str | None, target: str | None,
                 choices: Mapping[str, Any] | None = None) -> str:
         from rangefire.draw import draw_battle
 
-        return draw_battle(loaded.ruleset, loaded.state, attacker, target, choices)
+        return draw_battle(loaded.ruleset, loaded.visible, attacker, target, choices)
 
     def check(self, loaded: Loaded, ask: AttackAsk) -> dict[str, Any]:
-        ruleset, battle = loaded.ruleset, loaded.state
+        ruleset, battle = loaded.ruleset, loaded.visible
         attack = self._attack(ruleset, ask)
         checked = ruleset.check(battle, attack)
         result: dict[str, Any] = {"format": FORMAT, **checked.to_dict(ruleset.key), "house_rules": _house(battle)}
@@ -335,7 +383,7 @@ class Battles:
 
             result["candidates"] = [row.to_dict() for row in targets(ruleset, battle, attacker=ask.attacker)]
         result["next_choice"] = self._next_choice(ruleset, battle, attack) if checked.is_legal else None
-        return result
+        return {**result, **_hidden(loaded)}
 
     def _next_choice(self, ruleset: Ruleset[Any, Any], battle: Any, attack: Attack) -> dict[str, Any] | None:
         """The next choice a player makes in this attack (a swerve action, a Bushido nomination): the side whose
@@ -349,10 +397,11 @@ class Battles:
 
     def odds(self, loaded: Loaded, ask: AttackAsk) -> dict[str, Any]:
         ruleset = loaded.ruleset
-        checked = ruleset.check(loaded.state, self._attack(ruleset, ask))
+        checked = ruleset.check(loaded.visible, self._attack(ruleset, ask))
         if checked.plan is None:
             raise refused(checked.refusals)
-        return {"format": FORMAT, **ruleset.odds(checked.plan).to_dict(), "house_rules": _house(loaded.state)}
+        return {"format": FORMAT, **ruleset.odds(checked.plan).to_dict(), "house_rules": _house(loaded.state),
+                **_hidden(loaded)}
 
     # -- acting ----------------------------------------------------------------------------------------
     def resolve(self, loaded: Loaded, role: Role, ask: AttackAsk, dice: Mapping[str, Sequence[int]] | None,
@@ -400,7 +449,7 @@ class Battles:
         attack = attack_of(ruleset, row.attack)
         question = ruleset.next_choice(battle, attack)
         if question is None:
-            raise held(ruleset, battle, row, "nothing is left to answer")
+            raise self._held(loaded, row, "nothing is left to answer")
         if side != question.side:
             raise ApiError(403, "forbidden", f"the attack waits for {question.who} to choose {question.name} "
                                              f"[{question.clause}]; {side} does not answer for {question.side}",
@@ -430,13 +479,13 @@ class Battles:
             raise ApiError(403, "forbidden", f"the attack waiting is {row.by_side}'s; only {row.by_side} "
                                              "withdraws it")
         if row.answers:
-            raise held(loaded.ruleset, loaded.state, row, "it cannot be withdrawn")
+            raise self._held(loaded, row, "it cannot be withdrawn")
         self.store.withdraw_pending(loaded.row.id, row.step)
         self.publish(loaded.row.id, {"actions": loaded.actions, "kind": "withdrawn", "by": side})
         return self.state(loaded, role)
 
     def _waiting(self, loaded: Loaded, side: str, row: PendingRow) -> dict[str, Any]:
-        shown = view(loaded.ruleset, loaded.state, row)
+        shown = self._shown_pending(loaded, row)
         self.publish(loaded.row.id, {"actions": loaded.actions, "kind": "pending", "by": side,
                                      "awaiting": shown["awaiting"]["side"]})
         return {"format": FORMAT, "pending": shown}
@@ -449,10 +498,10 @@ class Battles:
         ruleset, battle = loaded.ruleset, loaded.state
         attack = attack_of(ruleset, row.attack)
         if side != row.by_side or ruleset.next_choice(battle, attack) is not None:
-            raise held(ruleset, battle, row, "no other attack is played")
+            raise self._held(loaded, row, "no other attack is played")
         sent = plain(dict(self._attack(ruleset, ask).choices))
         if (ask.attacker, ask.target) != (attack.attacker, attack.target) or sent not in ({}, row.attack["choices"]):
-            raise held(ruleset, battle, row, "the dice are for the attack waiting (its attacker and target)")
+            raise self._held(loaded, row, "the dice are for the attack waiting (its attacker and target)")
         self._dice_allowed(loaded, dice, asking)
         checked = ruleset.check(battle, attack)
         if checked.plan is None:
@@ -487,8 +536,8 @@ class Battles:
         record = attack_action(ruleset, attack, resolution,
                                dice_source="entered" if isinstance(source, EnteredSource) else "rolled")
         number = self._record(loaded, "attack", side, record, after, closing)
-        return {"format": FORMAT, **resolution.to_dict(), "battle": ruleset.dump(after), "action": number,
-                "house_rules": _house(battle)}
+        return {"format": FORMAT, **resolution.to_dict(), "battle": ruleset.dump(loaded.shown(after)),
+                "action": number, "house_rules": _house(battle)}
 
     def end_turn(self, loaded: Loaded, role: Role, activation: bool) -> dict[str, Any]:
         ruleset, battle = loaded.ruleset, loaded.state
@@ -606,7 +655,7 @@ class Battles:
     def _not_pending(self, loaded: Loaded, doing: str) -> None:
         row = self.store.pending(loaded.row.id)
         if row is not None:
-            raise held(loaded.ruleset, loaded.state, row, doing)
+            raise self._held(loaded, row, doing)
 
     # -- who may act -------------------------------------------------------------------------------
     @staticmethod
@@ -665,6 +714,28 @@ def _in_turns(ruleset: Ruleset[Any, Any], battle: Any, sides: Sequence[str]) -> 
         return battle_from_mapping(data, source="scenario")[1]
     except RangefireError:  # a game whose turn is recorded otherwise: left as its scenario says
         return battle
+
+
+def _hidden(loaded: Loaded) -> dict[str, Any]:
+    """What an answer says of what is kept from the asking token (nothing where nothing is): the size of each
+    hand it may not see, and that the odds it is shown assume nothing of them [SW-1.4]."""
+    if not loaded.kept:
+        return {}
+    sizes = ", ".join(f"{owner}'s {size} card{'s' if size != 1 else ''}" for owner, size in loaded.kept.items())
+    return {"hidden": {"hands": dict(loaded.kept),
+                       "note": f"worked out on what you can see: {sizes} in hand unknown to you, no tactic from "
+                               "them assumed [SW-1.4]"}}
+
+
+def _texts(value: Any) -> list[str]:
+    """Every text in a choices' value (a line of play's actions, a nomination)."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [text for item in value.values() for text in _texts(item)]
+    if isinstance(value, list | tuple):
+        return [text for item in value for text in _texts(item)]
+    return []
 
 
 def _standing(stored: Sequence[ActionRow]) -> list[ActionRow]:

@@ -7,7 +7,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -33,6 +33,7 @@ from rangefire.core import (
 from rangefire.core.moves import Move, MoveCheck
 from rangefire.core.options import house_note
 from rangefire.dice import Dist
+from rangefire.rulesets.swerve import hidden
 from rangefire.rulesets.swerve.combat import RULES, Action, Combat, State, not_in_play, timings_text
 from rangefire.rulesets.swerve.moves import check_move
 from rangefire.rulesets.swerve.scenario import KEY, Battle, Card, Options, Turn, cross_problems
@@ -167,6 +168,13 @@ class Swerve(Ruleset[Battle, CombatPlan, SwerveOutcome]):
     # -- duels: played by rangefire.rulesets.swerve.duel --------------------
     duel_module = "rangefire.rulesets.swerve.duel"
     duel_left_name = "toughness"
+
+    # -- hidden hands [SW-1.4]: rangefire.rulesets.swerve.hidden ------------------------------------------
+    def seen_by(self, battle: Battle, side: str | None, revealed: Collection[str] = ()) -> Battle:
+        return hidden.seen_by(battle, side, revealed)
+
+    def kept_from(self, battle: Battle, side: str | None) -> dict[str, int]:
+        return hidden.kept_from(battle, side)
 
     def status(self, battle: Battle) -> list[dict[str, Any]]:
         return [{"id": c.id, "owner": c.owner, "type": c.type, "swerved": c.swerved,
