@@ -17,6 +17,7 @@ from rangefire.cli.common import (
     Scenario,
     SetOpt,
     TargetOpt,
+    ViewOpt,
     _emit,
     app,
     ask_choices,
@@ -27,6 +28,8 @@ from rangefire.cli.common import (
     option_named,
     out,
     parse_seed,
+    say_hidden,
+    seen_as,
     shown,
     text,
     user_errors,
@@ -143,13 +146,15 @@ def lines(items: Iterable[str]) -> Text:
 @app.command()
 @with_choice_options
 def check(scenario: Scenario, attacker: AttackerOpt, target: TargetOpt = None, as_json: JsonOpt = False,
-          settings: SetOpt = None, choices: Mapping[str, object] = NO_CHOICES) -> None:
+          settings: SetOpt = None, choices: Mapping[str, object] = NO_CHOICES, side: ViewOpt = None) -> None:
     """May ATTACKER shoot TARGET? The plan, or the refusals with their clauses (exit 1 when refused).
 
     Without TARGET where the player names it (the rules choose none), every enemy is listed as a candidate,
-    legal or not (exit 0 when one is legal)."""
+    legal or not (exit 0 when one is legal). The whole battle is read (every hand of cards); --side S checks it
+    as S sees it."""
     with user_errors(as_json):
         ruleset, battle, _ = load_set(scenario, settings)
+        battle, hidden = seen_as(ruleset, battle, side, as_json)
         checked = ruleset.check(battle, make_attack(ruleset, attacker, target, choices))
         if target is None and ruleset.chooses_target is None:
             from rangefire.analysis.targets import targets
@@ -157,17 +162,20 @@ def check(scenario: Scenario, attacker: AttackerOpt, target: TargetOpt = None, a
 
             rows = targets(ruleset, battle, attacker=attacker)
             if as_json:
-                _emit(check_output(ruleset.key, checked, [row.to_dict() for row in rows], house_rules(battle.options)))
+                _emit(check_output(ruleset.key, checked, [row.to_dict() for row in rows], house_rules(battle.options),
+                                   hidden))
             else:
+                say_hidden(hidden)
                 render_targets(ruleset, rows, f"{attacker}'s candidates (name one with --target)")
             if not any(row.legal for row in rows):
                 raise typer.Exit(1)
             return
         if as_json:
-            _emit(check_output(ruleset.key, checked, house_rules=house_rules(battle.options)))
+            _emit(check_output(ruleset.key, checked, house_rules=house_rules(battle.options), hidden=hidden))
         else:
             from rangefire.cli.render import render_house_rules, render_plan, render_refusals
 
+            say_hidden(hidden)
             render_house_rules(battle.options)
             if checked.plan is not None:
                 render_plan(checked.plan)
@@ -182,18 +190,20 @@ def check(scenario: Scenario, attacker: AttackerOpt, target: TargetOpt = None, a
 def odds(scenario: Scenario, attacker: AttackerOpt, target: TargetOpt = None, as_json: JsonOpt = False,
          settings: SetOpt = None, choices: Mapping[str, object] = NO_CHOICES,
          plot: Annotated[Optional[Path], typer.Option(help="write a chart of the distributions (.png, .svg, .pdf)")] = None,  # noqa: UP045, E501
-         ) -> None:
-    """The exact distribution of every named outcome of an attack."""
+         side: ViewOpt = None) -> None:
+    """The exact distribution of every named outcome of an attack. The whole battle is read (every hand of cards,
+    each player's tactics counted); --side S works the odds out on what S sees."""
     with user_errors(as_json):
         if plot is not None:  # said before any odds are worked out
             from rangefire.cli.writing import check_output
 
             check_output("--plot", plot, "chart", reading=(scenario,))
         ruleset, battle, _ = load_set(scenario, settings)
+        battle, hidden = seen_as(ruleset, battle, side, as_json)
         checked = ruleset.check(battle, make_attack(ruleset, attacker, target, choices))
         if checked.plan is None:
             if as_json:
-                _emit(refused_odds_output(ruleset.key, checked, house_rules(battle.options)))
+                _emit(refused_odds_output(ruleset.key, checked, house_rules(battle.options), hidden))
                 raise typer.Exit(1)
             raise IllegalAttackError(checked.refusals)
         result = ruleset.odds(checked.plan)
@@ -203,10 +213,11 @@ def odds(scenario: Scenario, attacker: AttackerOpt, target: TargetOpt = None, as
             with option_named("--plot"):
                 plot_odds(result, plot, conditions=ruleset.conditions)
         if as_json:
-            _emit(odds_output(result, house_rules(battle.options)))
+            _emit(odds_output(result, house_rules(battle.options), hidden))
             return
         from rangefire.cli.render import render_house_rules, render_lines, render_nominations, render_odds, render_plan
 
+        say_hidden(hidden)
         render_house_rules(battle.options)
         render_plan(checked.plan)
         render_odds(result)

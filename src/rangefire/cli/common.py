@@ -86,6 +86,29 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="print JSON instead of tab
 SetOpt = Annotated[Optional[list[str]], typer.Option("--set", metavar="PATH=VALUE", help="change a value for this run (repeatable): a house rule, options.NAME...=V (see rulesets GAME), or a what-if, units.ID.FIELD=V")]  # noqa: UP045, E501
 
 
+ViewOpt = Annotated[Optional[str], typer.Option("--side", metavar="SIDE", help="see the battle as SIDE sees it: another player's hand of cards unknown, none of its tactics assumed (swerve, SW-1.4); without it, the whole battle the file holds")]  # noqa: UP045, E501
+
+
+def seen_as(ruleset: Ruleset[Any, Any], battle: Any, side: str | None,
+            as_json: bool) -> tuple[Any, dict[str, Any] | None]:
+    """The battle as ``--side`` sees it (the whole battle without it) and what is kept from that side; without
+    it, where a side would not see everything, a person is told that this is the whole battle."""
+    if side is None:
+        if ruleset.kept_from(battle, None) and not as_json:
+            out.print(text("the whole battle, every hand of cards counted (--side S: the battle as S sees it)"))
+        return battle, None
+    sides = ruleset.sides(battle)
+    if side not in sides:
+        raise RangefireError(f"--side {side!r}: not a side of this battle (its sides: {', '.join(sides)})")
+    return ruleset.seen_as(battle, side)
+
+
+def say_hidden(hidden: dict[str, Any] | None) -> None:
+    """Tell a person the answer is worked out on one side's view, where anything is kept from it."""
+    if hidden:
+        out.print(text(hidden["note"]))
+
+
 def settings_from(texts: Sequence[str] | None) -> list[Setting]:
     """The ``--set`` options read into the library's settings."""
     from rangefire.scenario.paths import parse_setting

@@ -88,6 +88,14 @@ def next_in_order(order: Sequence[str], left: Sequence[str], side: str | None) -
     raise ValueError("no side has a unit left to take the turn")
 
 
+def hidden_of(kept: Mapping[str, int]) -> dict[str, Any]:
+    """What an answer says of what is kept from the side it is for: each hand it may not see, by its size,
+    and that the odds it is shown assume nothing of them [SW-1.4]."""
+    sizes = ", ".join(f"{owner}'s {size} card{'s' if size != 1 else ''}" for owner, size in kept.items())
+    return {"hands": dict(kept), "note": f"worked out on what you can see: {sizes} in hand unknown to you, no "
+                                         "tactic from them assumed [SW-1.4]"}
+
+
 class Ruleset(ABC, Generic[B, P, OutcomeT]):
     """A game's ranged combat behind one protocol.
 
@@ -505,6 +513,14 @@ class Ruleset(ABC, Generic[B, P, OutcomeT]):
         """What :meth:`seen_by` leaves out for ``side``, as sizes by owner (a card game: each other hand's
         size); empty where nothing is."""
         return {}
+
+    def seen_as(self, battle: B, side: str | None) -> tuple[B, dict[str, Any] | None]:
+        """The battle as ``side`` sees it (:meth:`seen_by`) and what is kept from it (:func:`hidden_of`), for
+        an answer that is worked out on it; the battle itself and None where nothing is kept."""
+        kept = self.kept_from(battle, side)
+        if not kept:
+            return battle, None
+        return self.seen_by(battle, side), hidden_of(kept)
 
     # -- hooks -------------------------------------------------------------------------------------
     def _unit_ids(self, battle: B) -> Sequence[str]:

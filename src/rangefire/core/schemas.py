@@ -120,6 +120,14 @@ class _Attack(_Out):
     house_rules: list[HouseRuleOut] = Field(description="the options set away from the rules' values")
 
 
+class HiddenOut(_Out):
+    """What is kept from the side an answer was worked out for (``--side``, or a side's token over HTTP): each
+    hand of cards it may not see, by its size [SW-1.4]."""
+
+    hands: dict[str, int]
+    note: str
+
+
 class CheckOutput(_Attack):
     """``check --json``: the plan, or the refusals with their clauses (and without a target named where the
     rules choose none, every candidate)."""
@@ -128,6 +136,7 @@ class CheckOutput(_Attack):
     refusals: list[RefusalOut]
     plan: PlanOut | None
     candidates: list[CandidateOut] | None = None
+    hidden: HiddenOut | None = Field(None, description="what is kept from the side it was worked out for")
 
 
 class LineOut(_Out):

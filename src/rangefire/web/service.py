@@ -33,6 +33,7 @@ from rangefire.core import (
     SeededSource,
 )
 from rangefire.core.options import house_rules, option_rows
+from rangefire.core.ruleset import hidden_of
 from rangefire.record import (
     KINDS,
     Action,
@@ -717,14 +718,8 @@ def _in_turns(ruleset: Ruleset[Any, Any], battle: Any, sides: Sequence[str]) -> 
 
 
 def _hidden(loaded: Loaded) -> dict[str, Any]:
-    """What an answer says of what is kept from the asking token (nothing where nothing is): the size of each
-    hand it may not see, and that the odds it is shown assume nothing of them [SW-1.4]."""
-    if not loaded.kept:
-        return {}
-    sizes = ", ".join(f"{owner}'s {size} card{'s' if size != 1 else ''}" for owner, size in loaded.kept.items())
-    return {"hidden": {"hands": dict(loaded.kept),
-                       "note": f"worked out on what you can see: {sizes} in hand unknown to you, no tactic from "
-                               "them assumed [SW-1.4]"}}
+    """What an answer says of what is kept from the asking token (nothing where nothing is)."""
+    return {"hidden": hidden_of(loaded.kept)} if loaded.kept else {}
 
 
 def _texts(value: Any) -> list[str]:
