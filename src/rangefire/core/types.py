@@ -162,7 +162,9 @@ class NextChoice:
     ``Ruleset.side_of`` name it (so that a program can ask that player and no other); ``who`` says the same for
     people (``"blue (the target's player)"``); ``name`` is the :class:`Choice` the answer goes into, ``allowed``
     the answers open, ``clause`` the rule that gives the choice to that player; ``question`` what is asked, for
-    people, as what the player does (``"take an action or pass"``)."""
+    people, as what the player does (``"take an action or pass"``); ``labels`` each answer of ``allowed`` in
+    the same order as people read it (``"play Smoke Screen: +10 speed"`` for ``defender:play:smoke-screen``),
+    the answers themselves where a game gives none."""
 
     side: str
     who: str
@@ -170,10 +172,16 @@ class NextChoice:
     allowed: tuple[str, ...]
     clause: str
     question: str = ""
+    labels: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.labels and len(self.labels) != len(self.allowed):
+            raise ValueError(f"{len(self.labels)} labels for {len(self.allowed)} answers: one label per answer")
 
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "who": self.who, "side": self.side, "allowed": list(self.allowed),
-                "clause": self.clause, "question": self.question or f"choose {self.name.replace('_', ' ')}"}
+                "labels": list(self.labels or self.allowed), "clause": self.clause,
+                "question": self.question or f"choose {self.name.replace('_', ' ')}"}
 
 
 @dataclass(frozen=True)

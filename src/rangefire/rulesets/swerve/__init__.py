@@ -232,8 +232,9 @@ class Swerve(Ruleset[Battle, CombatPlan, SwerveOutcome]):
         if refusal is not None or state.is_over:
             return None
         side = combat.owner[state.turn]
-        return NextChoice(side, f"{side} ({state.turn})", "actions", tuple(str(a) for a in combat.legal(state)),
-                          "SW-3.1", "take one action or pass")
+        legal = combat.legal(state)
+        return NextChoice(side, f"{side} ({state.turn})", "actions", tuple(str(a) for a in legal),
+                          "SW-3.1", "take one action or pass", tuple(combat.label(a) for a in legal))
 
     def _allowed_values(self, battle: Battle, attack: Attack, choice: Choice) -> Sequence[str]:
         """The actions open to the player who acts next after the line given so far [SW-3.1]."""

@@ -52,6 +52,11 @@ def _ruled(shown: str, rules: str) -> str:
     return "" if shown == rules else f" {house_note(shown, rules)}"
 
 
+def card_name(card: Card) -> str:
+    """A card as a player knows it: its printed name, else its id."""
+    return card.name or card.id
+
+
 def not_in_play(card: Card, holder: str | None) -> str | None:
     """Why a card does not act, or None when it is in play: at a mission and not in ``holder``'s hand [SW-1.5]."""
     if holder is not None:
@@ -190,6 +195,30 @@ class Combat:
         if state.is_over:
             return []
         return [a for a in self.candidates(state.turn) if self.refusal(state, a) is None]
+
+    def label(self, action: Action) -> str:
+        """An action as a player reads it: the card's name and what it adds on the acting role's side, as
+        :meth:`after` counts it (``play Smoke Screen: +10 speed``, ``swerve Dune Buggy: +25 speed``, ``use Spotter:
+        +10 accuracy, swerving it``, ``pass``) [SW-3.1, SW-3.4, SW-3.5]. Text, never a rule: a refused action is
+        labelled all the same, its refusal said by :meth:`refusal`."""
+        if action.kind == "pass":
+            return "pass"
+        if action.kind == "swerve-target" or (action.kind == "swerve" and action.card == self.target.id):
+            speed = (self.target.speed or 0) * self.battle.options.target_swerve_speed
+            return f"swerve {card_name(self.target)}: +{speed} speed"
+        card = self.cards.get(action.card or "")
+        if card is None:
+            return str(action)
+        if action.kind == "swerve" or card.effect is None:
+            return f"{action.kind} {card_name(card)}"
+        effect = card.effect
+        counted = ((("accuracy", effect.accuracy), ("damage", effect.damage)) if action.role == "attacker"
+                   else (("speed", effect.speed),))
+        changes = ", ".join(f"{value:+d} {total}" for total, value in counted if value)
+        text = f"{action.kind} {card_name(card)}: {changes or f'nothing on the {action.role} side'}"
+        if action.kind == "use" and card.ability_cost == "swerve-self":
+            text += ", swerving it"
+        return text
 
     def _is_swerved(self, state: State, card: Card) -> bool:
         return card.swerved or card.id in state.spent or (card.id == self.launcher.id and self.launcher_paid)
