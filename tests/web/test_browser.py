@@ -100,8 +100,9 @@ def new_page(browser: Any, viewport: dict[str, int] = WIDE) -> Any:
     return page
 
 
-def create(base: str, example: str, entered_dice: bool) -> dict[str, Any]:
-    response = httpx.post(f"{base}/api/battles", json={"format": 1, "example": example, "entered_dice": entered_dice})
+def create(base: str, example: str, entered_dice: bool, undo: str = "fair") -> dict[str, Any]:
+    response = httpx.post(f"{base}/api/battles", json={"format": 1, "example": example, "entered_dice": entered_dice,
+                                                      "undo": undo})
     assert response.status_code == 201, response.text
     created: dict[str, Any] = response.json()
     return created
@@ -318,8 +319,8 @@ def test_roll_undo_and_end_turn(server: str, browser: Any, example: str, attacke
                                 choices: tuple[tuple[str, str], ...]) -> None:
     """Arcane Legions: the attack checked against the engine (with a player's choice made through its form
     control), rolled by the server; the log, the casualties as the server's state has them, a spectator
-    sees it, undo, end of turn."""
-    created = create(server, example, entered_dice=False)
+    sees it, undo (a battle of friendly play, where an attack the server rolled may be taken back), end of turn."""
+    created = create(server, example, entered_dice=False, undo="any")
     expected = engine(example, attacker, target)
     side = expected["ruleset"].side_of(expected["battle"], attacker)
     page, watcher = new_page(browser), new_page(browser, NARROW)
@@ -364,11 +365,12 @@ def test_roll_undo_and_end_turn(server: str, browser: Any, example: str, attacke
     assert watcher.locator("#undo").is_disabled() and watcher.locator("#end-turn").is_disabled()
     shoot(watcher, f"{example}-spectator-narrow")
     page.click("#undo")
-    wait_log(page, 0)
-    wait_log(watcher, 0)
+    wait_log(page, 2)  # the undo is an action too, seen by the spectator
+    wait_log(watcher, 2)
+    assert "took back action 1" in (watcher.locator('#log > li[data-action="2"]').text_content() or "")
     page.click("#end-turn")
-    wait_log(page, 1)
-    watcher.wait_for_selector('#log > li[data-action="1"]')
+    wait_log(page, 3)
+    watcher.wait_for_selector('#log > li[data-action="3"]')
     assert page.errors == [] and watcher.errors == []
 
 
@@ -574,11 +576,25 @@ def test_home_page_creates_a_battle(server: str, browser: Any) -> None:
     page = new_page(browser, NARROW)
     page.goto(server + "/")
     page.wait_for_selector('li.example[data-example="wheatfield"] button')
+    assert not page.is_checked("#entered-dice") and not page.is_checked("#undo-any")  # the server's dice, fair undo
     page.click('li.example[data-example="wheatfield"] button')
     page.wait_for_selector('#created li[data-side="union"] a')
     links = page.locator("#created a").evaluate_all("els => els.map(e => e.getAttribute('href'))")
     assert len(links) == 3 and all("/battle/" in link and "#token=" in link for link in links)
     shoot(page, "home-narrow")
+    spectator = links[-1]  # the spectators' link comes last
+    token = spectator.split("#token=")[1]
+    state = httpx.get(f"{server}/api/battles/{spectator.split('/battle/')[1].split('#')[0]}",
+                      headers={"Authorization": f"Bearer {token}"}).json()
+    assert state["entered_dice"] is False and state["settings"] == {"undo": "fair", "open_hands": False}
+    page.check("#undo-any")
+    page.check("#entered-dice")
+    page.click('li.example[data-example="ford"] button')
+    page.wait_for_selector('#created h2:has-text("ford"), #created h2:has-text("Ford")')
+    link = page.locator("#created a").last.get_attribute("href")
+    battle_id, token = link.split("/battle/")[1].split("#token=")
+    state = httpx.get(f"{server}/api/battles/{battle_id}", headers={"Authorization": f"Bearer {token}"}).json()
+    assert state["entered_dice"] is True and state["settings"]["undo"] == "any"
     assert page.errors == []
 
 

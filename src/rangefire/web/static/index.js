@@ -58,7 +58,10 @@ function showCreated(title, created) {
 async function create(title, body) {
   $("error").hidden = true;
   try {
-    const created = await call("POST", "/api/battles", { ...body, entered_dice: $("entered-dice").checked });
+    const created = await call("POST", "/api/battles", {
+      ...body, entered_dice: $("entered-dice").checked,
+      undo: $("undo-any").checked ? "any" : "fair", open_hands: $("open-hands").checked,
+    });
     showCreated(title, created);
   } catch (exc) {
     fail(exc);
