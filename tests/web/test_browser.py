@@ -151,11 +151,15 @@ def click_on_drawing(page: Any, uid: str) -> None:
 
 
 # -- the engine's answers ---------------------------------------------------------------------------------------------
-def engine(example: str, attacker: str, target: str, choices: tuple[tuple[str, Any], ...] = ()) -> dict[str, Any]:
-    """What the library says of this attack on the example as it starts."""
+def engine(example: str, attacker: str, target: str, choices: tuple[tuple[str, Any], ...] = (),
+           seen_by: str | None = None) -> dict[str, Any]:
+    """What the library says of this attack on the example as it starts (with ``seen_by``, on the battle as that
+    side sees it: another player's hand unknown, SW-1.4)."""
     from rangefire.analysis.targets import targets
 
     ruleset, battle = load_battle(example_path(f"{example}.yaml"))
+    if seen_by is not None:
+        battle = ruleset.seen_by(battle, seen_by)
     attack = Attack(attacker, target, choices)
     check = ruleset.check(battle, attack)
     assert check.plan is not None, check.refusals
@@ -485,9 +489,9 @@ def test_swerve_card_view(server: str, browser: Any) -> None:
     assert page.locator('.hand[data-player="jason"] [data-unit="overcharge"]').count() == 1
     assert page.locator('.hand[data-player="tyler"] [data-unit]').count() == 0  # the other hand stays hidden
 
-    expected = engine("ambush", "rail-gun", "dune-buggy")
+    expected = engine("ambush", "rail-gun", "dune-buggy", seen_by="jason")  # what jason's page works out on
     pick_attack(page, expected, "rail-gun", "dune-buggy", on_drawing=False)
-    ruleset, battle = expected["ruleset"], expected["battle"]
+    ruleset, battle = expected["ruleset"], engine("ambush", "rail-gun", "dune-buggy")["battle"]
     attack = Attack("rail-gun", "dune-buggy")
     _, allowed = ruleset.next_choices(battle, attack)
     page.wait_for_selector("#combat .legal-actions button")
@@ -496,7 +500,9 @@ def test_swerve_card_view(server: str, browser: Any) -> None:
     page.click('#combat .legal-actions button[data-action="attacker:pass"]')
     page.wait_for_selector("#combat .line-of-play li")
     page.wait_for_selector("#combat table.lines", state="attached")
-    after = engine("ambush", "rail-gun", "dune-buggy", (("actions", ("attacker:pass",)),))
+    # jason's odds are worked out on what he sees: tyler's hand unknown, none of its tactics assumed [SW-1.4]
+    after = engine("ambush", "rail-gun", "dune-buggy", (("actions", ("attacker:pass",)),), seen_by="jason")
+    assert after["odds"] != engine("ambush", "rail-gun", "dune-buggy", (("actions", ("attacker:pass",)),))["odds"]
     check_odds(page, after, "damage")
     rows = page.locator("#combat table.lines tr").count() - 1
     assert rows == len(after["odds"]["lines"])
@@ -527,7 +533,10 @@ def test_swerve_card_view(server: str, browser: Any) -> None:
     wait_log(page, 2)
     wait_log(other, 2)
     page.click("#undo")  # the end of turn is jason's own
-    wait_log(page, 1)
+    wait_log(page, 3)  # the undo, an action of its own
+    for hidden in ("smoke-screen", "brawl"):  # tyler's hand is never on jason's page
+        assert hidden not in page.content()
+    assert "overcharge" not in other.content()
     assert page.errors == [] and other.errors == []
 
 
