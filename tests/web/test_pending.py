@@ -7,6 +7,7 @@ command line's ``rangefire replay``."""
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -81,7 +82,9 @@ def test_a_nomination_answered_by_the_target_s_side_bu_4_2(new_battle, client, t
     pending = waiting.json()["pending"]
     ruleset, start = scenario_of(client, battle)
     question = ruleset.next_choice(start, Attack("yoichi", "takeda"))
-    assert pending["awaiting"] == {"kind": "choice", **question.to_dict()} and pending["awaiting"]["side"] == ITO
+    shown = {k: v for k, v in pending["awaiting"].items() if k not in ("options", "options_left")}
+    assert shown == {"kind": "choice", **question.to_dict()} and pending["awaiting"]["side"] == ITO
+    assert [o["answer"] for o in pending["awaiting"]["options"]] == list(question.allowed)
     assert pending["by"] == PREFECTURE and pending["choices"] == {} and pending["withdrawable"] is True
     assert seen == [{"actions": 0, "kind": "pending", "by": PREFECTURE, "awaiting": ITO}]
     assert battle.state()["pending"] == pending  # every token sees what is awaited
@@ -194,7 +197,8 @@ def test_entered_dice_are_asked_of_the_attacker_once_ito_has_chosen(new_battle, 
     ready = battle.post("/answer", ITO, {"answer": "nominate yojimbo"})
     assert ready.status_code == 202
     assert ready.json()["pending"]["awaiting"] == {"kind": "dice", "name": "dice", "who": PREFECTURE,
-                                                   "side": PREFECTURE, "allowed": [], "clause": None}
+                                                   "side": PREFECTURE, "allowed": [], "labels": [],
+                                                   "clause": None}
     error_of(battle.post("/answer", ITO, {"answer": "nominate yojimbo"}), 409, "pending")
     error_of(battle.post("/resolve", ITO, {"attacker": "takeda", "target": "yoichi"}), 409, "pending")
     error_of(battle.post("/resolve", PREFECTURE, {"attacker": "kenji", "target": "takeda"}), 409, "pending")
@@ -325,3 +329,93 @@ def test_an_attack_holding_another_side_s_answer_is_not_undone_by_its_attacker(n
     own.post("/resolve", side, {"attacker": "archers", "target": "orc-band", "choices": {"to_side": "front"}})
     assert own.state()["last_action_stands"] is None
     assert own.post("/undo", side).status_code == 200
+
+
+# -- what each answer makes of the attack: the player asked does not choose blind ---------------------------------
+def _line_state(ruleset: Any, battle: Any, attacker: str, target: str) -> str:
+    """The line of fire as the drawing of that attack, made at that target, shows it (an oracle of its own: the
+    whole drawing, every enemy checked)."""
+    from rangefire.core.scene import Group, Segment
+    from rangefire.draw import battle_scene
+
+    def walk(items: Any) -> Any:
+        for item in items:
+            yield item
+            if isinstance(item, Group):
+                yield from walk(item.items)
+
+    [line] = [s for s in walk(battle_scene(ruleset, battle, attacker, target).items)
+              if isinstance(s, Segment) and s.kind == "line-of-fire"]
+    return line.state
+
+
+def _least_one(odds: Any, outcome: str) -> Fraction:
+    dist = odds.to_dict()["outcomes"][outcome]["distribution"]
+    return sum((Fraction(p) for k, p in dist.items() if int(k) >= 1), Fraction(0))
+
+
+def test_the_nominator_sees_each_answer_s_target_range_line_and_odds_bu_4_2(new_battle, client):
+    """ito, asked to keep takeda or nominate yojimbo, is shown for each answer the attack it makes: its target,
+    range, line of fire and exact odds, as the library works that attack out."""
+    battle = new_battle("temple")
+    pending = battle.post("/resolve", PREFECTURE, YOICHI_AT_TAKEDA).json()["pending"]
+    ruleset, start = scenario_of(client, battle)
+    options = {o["answer"]: o for o in pending["awaiting"]["options"]}
+    assert list(options) == ["keep takeda", "nominate yojimbo"] and pending["awaiting"]["options_left"] == 0
+    for answer, target in (("keep takeda", "takeda"), ("nominate yojimbo", "yojimbo")):
+        option = options[answer]
+        chosen = ruleset.with_choice(Attack("yoichi", "takeda"), answer)
+        plan = ruleset.check(start, chosen).plan
+        odds = ruleset.odds(plan)
+        assert option["legal"] is True and option["target"] == target == plan.target
+        assert option["label"] == answer and option["then"] is False
+        assert option["range"] == plan.details()["range"]
+        assert option["line"]["state"] == _line_state(ruleset, start, "yoichi", target)
+        assert "[BU-2.1]" in option["line"]["text"]
+        assert Fraction(option["odds"]["at_least_one"]) == _least_one(odds, "wounds")
+        assert {k: Fraction(v) for k, v in option["odds"]["events"].items()} == dict(odds.events)
+        assert Fraction(option["odds"]["mean"]) == Fraction(odds.to_dict()["outcomes"]["wounds"]["mean"])
+    # the nominee is nearer and in the open: a nomination changes the odds, which is why it is shown
+    assert options["nominate yojimbo"]["range"]["inches"] < options["keep takeda"]["range"]["inches"]
+    assert options["keep takeda"]["line"]["state"] == "hindered"
+    assert options["nominate yojimbo"]["line"]["state"] == "clear"
+    assert Fraction(options["nominate yojimbo"]["odds"]["at_least_one"]) > \
+        Fraction(options["keep takeda"]["odds"]["at_least_one"])
+
+
+def test_each_swerve_answer_reads_as_its_card_with_the_odds_it_leaves_sw_3_1(new_battle, client):
+    """tyler's answers read as the cards say them ("play Smoke Screen: +10 speed", SW-3.5; "swerve Dune Buggy:
+    +25 speed", SW-3.4), each with the attacker's chance the line then leaves under both players' best play."""
+    battle = new_battle("ambush")
+    waiting = battle.post("/resolve", JASON, {"attacker": "rail-gun", "target": "dune-buggy",
+                                              "choices": {"actions": ["attacker:pass"]}})
+    assert waiting.status_code == 202, waiting.text
+    awaiting = battle.get(token=battle.sides[TYLER]).json()["pending"]["awaiting"]  # as tyler is asked
+    assert awaiting["side"] == TYLER
+    assert dict(zip(awaiting["allowed"], awaiting["labels"], strict=True)) == {
+        "defender:pass": "pass", "defender:swerve-target": "swerve Dune Buggy: +25 speed",
+        "defender:play:smoke-screen": "play Smoke Screen: +10 speed"}
+    ruleset, start = scenario_of(client, battle)
+    start = ruleset.seen_by(start, TYLER)  # the odds tyler is shown are worked out on what he sees [SW-1.4]
+    for option in awaiting["options"]:
+        attack = Attack("rail-gun", "dune-buggy", (("actions", ("attacker:pass", option["answer"])),))
+        odds = ruleset.odds(ruleset.check(start, attack).plan)
+        assert option["label"] == awaiting["labels"][awaiting["allowed"].index(option["answer"])]
+        assert Fraction(option["odds"]["events"]["attacker_wins"]) == odds.events["attacker_wins"]
+        assert option["range"] is None and option["line"] is None  # a card game measures no line
+        assert option["then"] is (option["answer"] != "defender:pass")  # both passed: the line is complete
+    assert Fraction(awaiting["options"][0]["odds"]["events"]["attacker_wins"]) == 1  # both pass: 40 v 25
+
+
+def test_only_the_first_answers_are_worked_out(new_battle, client, monkeypatch):
+    """The view works out at most MAX_OPTIONS answers (each is a check and its odds) and says how many it left."""
+    from rangefire.web import pending as pending_module
+
+    monkeypatch.setattr(pending_module, "MAX_OPTIONS", 1)
+    battle = new_battle("ambush")
+    waiting = battle.post("/resolve", JASON, {"attacker": "rail-gun", "target": "dune-buggy",
+                                              "choices": {"actions": ["attacker:pass"]}})
+    assert waiting.status_code == 202, waiting.text
+    awaiting = battle.get(token=battle.sides[TYLER]).json()["pending"]["awaiting"]
+    assert [o["answer"] for o in awaiting["options"]] == awaiting["allowed"][:1]
+    assert awaiting["options_left"] == len(awaiting["allowed"]) - 1 == 2

@@ -5,15 +5,31 @@ model [BU-4.2]; in swerve the players alternate, one action or a pass each [SW-3
 says whose each next choice is (the side); here the server refuses such a choice from any other side's token
 (:func:`own_answers`) and describes an attack kept waiting for one (:func:`view`). The protocol itself (resolve,
 answer, withdraw) is in :class:`rangefire.web.service.Battles`; the table is the store's ``pending``.
+
+The player asked does not choose blind: the view works out, for each answer (the first :data:`MAX_OPTIONS`), the
+attack as it would then be: its target, range, line of fire and odds (:func:`options`).
 """
 
 from __future__ import annotations
 
+import json
+import threading
+from collections import OrderedDict
+from collections.abc import Iterator
+from fractions import Fraction
 from typing import Any
 
-from rangefire.core import Attack, NextChoice, Ruleset
+from rangefire.core import Attack, LimitError, NextChoice, Ruleset
+from rangefire.core.numbers import fraction_str
+from rangefire.core.scene import Group, Segment, Shape
+from rangefire.draw import SCENES
 from rangefire.web.errors import ApiError
 from rangefire.web.store import PendingRow
+
+#: The answers of a question worked out in full (check, line, odds): a question with more says how many it left.
+MAX_OPTIONS = 6
+#: Views of pending attacks kept (each page reads the battle again on every action: the odds are worked out once).
+KEPT_VIEWS = 64
 
 
 def plain(choices: dict[str, Any]) -> dict[str, Any]:
@@ -65,15 +81,95 @@ def awaiting(question: NextChoice | None, row: PendingRow) -> dict[str, Any]:
     whose dice are entered, the dice of the side that made the attack."""
     if question is not None:
         return {"kind": "choice", **question.to_dict()}
-    return {"kind": "dice", "name": "dice", "who": row.by_side, "side": row.by_side, "allowed": [], "clause": None}
+    return {"kind": "dice", "name": "dice", "who": row.by_side, "side": row.by_side, "allowed": [], "labels": [],
+            "clause": None}
+
+
+def _walk(items: tuple[Shape, ...]) -> Iterator[Shape]:
+    for item in items:
+        yield item
+        if isinstance(item, Group):
+            yield from _walk(item.items)
+
+
+def _line(ruleset: Ruleset[Any, Any], battle: Any, checked: Any) -> dict[str, str] | None:
+    """The line of fire of a checked attack as its drawing shows it: its state (clear, hindered, blocked...) and
+    the drawing's words for it, with the clause; None where the game draws none."""
+    scene = SCENES[ruleset.key](battle, checked, [checked], {})
+    for shape in _walk(scene.items):
+        if isinstance(shape, Segment) and shape.kind == "line-of-fire":
+            return {"state": shape.state, "text": shape.title}
+    return None
+
+
+def option(ruleset: Ruleset[Any, Any], battle: Any, attack: Attack, answer: str, label: str) -> dict[str, Any]:
+    """What one answer makes of the attack: its target, whether the rules allow it (else their refusals), the
+    range and the line of fire where the game measures one, and the odds it would then have (the game's main
+    outcome: its mean and the chance of at least one; its events). ``then``: the choices still to come after it
+    (a line of play goes on), whose odds are the rest played best by both players."""
+    chosen = ruleset.with_choice(attack, answer)
+    checked = ruleset.check(battle, chosen)
+    row: dict[str, Any] = {"answer": answer, "label": label, "legal": checked.plan is not None}
+    if checked.plan is None:
+        return {**row, "target": chosen.target, "refusals": [r.to_dict() for r in checked.refusals]}
+    plan = checked.plan
+    distance = plan.details().get("range")
+    row.update(target=plan.target, range=distance,
+               line=_line(ruleset, battle, checked) if distance is not None else None,
+               then=ruleset.next_choice(battle, chosen) is not None)
+    try:
+        odds = ruleset.odds(plan)
+    except LimitError as exc:
+        return {**row, "odds": None, "odds_refused": str(exc)}
+    main = ruleset.main_outcome
+    outcome = odds.outcomes[main].to_dict() if main in odds.outcomes else {}
+    row["odds"] = {"outcome": main, "mean": outcome.get("mean"),
+                   "at_least_one": _at_least_one(outcome.get("distribution") or {}),
+                   "events": {k: fraction_str(v) for k, v in odds.events.items()}, "exact": odds.exact}
+    return row
+
+
+def _at_least_one(distribution: dict[str, str]) -> str:
+    """The chance of at least 1 in a distribution as JSON holds it (values as text, chances as fractions)."""
+    return fraction_str(sum((Fraction(p) for k, p in distribution.items() if Fraction(k) >= 1), Fraction(0)))
+
+
+_kept: OrderedDict[tuple[str, int, str], tuple[Any, list[dict[str, Any]]]] = OrderedDict()
+_kept_lock = threading.Lock()
+
+
+def options(ruleset: Ruleset[Any, Any], battle: Any, row: PendingRow, question: NextChoice) -> list[dict[str, Any]]:
+    """:func:`option` for each of the question's first :data:`MAX_OPTIONS` answers, in its order. Kept for the
+    pending attack at this step on this battle state (nothing else is played while it waits), so that a page
+    reading the battle again does not work the odds out again."""
+    key = (ruleset.key, row.step, json.dumps(row.attack, sort_keys=True))
+    with _kept_lock:
+        kept = _kept.get(key)
+    if kept is not None and kept[0] is battle:
+        return kept[1]
+    attack = attack_of(ruleset, row.attack)
+    labels = question.labels or question.allowed
+    found = [option(ruleset, battle, attack, answer, label)
+             for answer, label in list(zip(question.allowed, labels, strict=True))[:MAX_OPTIONS]]
+    with _kept_lock:
+        _kept[key] = (battle, found)
+        while len(_kept) > KEPT_VIEWS:
+            _kept.popitem(last=False)
+    return found
 
 
 def view(ruleset: Ruleset[Any, Any], battle: Any, row: PendingRow) -> dict[str, Any]:
     """The pending attack as the API shows it: who made it, the attack and its choices made so far, what it waits
     for, how many answers of another side it holds, whether its side may still withdraw it, and its step (an
-    answer naming it is taken only by this attack at this point)."""
+    answer naming it is taken only by this attack at this point). A choice awaited carries ``options``: each
+    answer's attack as it would then be (:func:`option`), and ``options_left``, how many answers it did not work
+    out (beyond :data:`MAX_OPTIONS`)."""
     question = ruleset.next_choice(battle, attack_of(ruleset, row.attack))
-    return {"by": row.by_side, **row.attack, "answers": row.answers, "awaiting": awaiting(question, row),
+    waits = awaiting(question, row)
+    if question is not None:
+        waits["options"] = options(ruleset, battle, row, question)
+        waits["options_left"] = max(0, len(question.allowed) - MAX_OPTIONS)
+    return {"by": row.by_side, **row.attack, "answers": row.answers, "awaiting": waits,
             "dice": "entered" if row.entered else "server", "withdrawable": row.answers == 0, "step": row.step}
 
 
@@ -90,4 +186,5 @@ def held(ruleset: Ruleset[Any, Any], battle: Any, row: PendingRow, doing: str) -
                                     f"{what}{then}", clause=wait["clause"], pending=shown)
 
 
-__all__ = ["attack_data", "attack_of", "awaiting", "held", "other_answer", "own_answers", "plain", "view"]
+__all__ = ["MAX_OPTIONS", "attack_data", "attack_of", "awaiting", "held", "option", "options", "other_answer",
+           "own_answers", "plain", "view"]
