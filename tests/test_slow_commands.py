@@ -1,10 +1,10 @@
 """Commands that answer or refuse before a run of seconds, or show their progress and stop on Ctrl-C (issue 20 §2).
 
-- ``duel``: a duel whose exact chain would be too large (sixty stands a side, 200 turns of the Wheatfield) is
-  refused before any volley is worked out, from bounds the game gives (``rangefire.analysis.duel_work``), saying
-  the turns that would be answered or the Monte Carlo; with ``--samples`` the Monte Carlo is shown alone.
+- ``duel``: a duel whose exact chain would be too large (sixty stands a side) is refused before any volley is
+  worked out, from bounds the game gives (``rangefire.analysis.duel_work``), naming the Monte Carlo; with
+  ``--samples`` the Monte Carlo is shown alone.
 - the bounds hold what the chain really reaches, so that nothing answered is refused by them;
-- ``duel`` and ``table`` tell their progress (half-turns, rows) to a bar on stderr, shown at a terminal only;
+- ``duel`` and ``table`` tell their progress (states and turns, rows) to a bar on stderr, shown at a terminal only;
   Ctrl-C stops them with one line and exit 130, nothing written.
 
 No test here times anything: each shows what was (not) computed, or what was said.
@@ -40,84 +40,83 @@ SIXTY = (Setting("units.20th-maine.stands", 60), Setting("units.15th-alabama.sta
 
 
 @pytest.fixture
-def weighed(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Attack, int]]:
-    """Every volley the exact chain works out (the game's ``exchanges``), recorded as it is asked for: the attack
-    and the number of battles it left."""
-    asked: list[tuple[Attack, int]] = []
-    real = dc_duel.exchanges
+def checked(monkeypatch: pytest.MonkeyPatch) -> list[Attack]:
+    """Every volley the exact chain checks (the game's ``check``), recorded as it is asked for."""
+    from rangefire.rulesets.dress_on_the_colors import DressOnTheColors
 
-    def counted(ruleset: Any, battle: Any, attack: Attack) -> Any:
-        found = real(ruleset, battle, attack)
-        asked.append((attack, len(found)))
-        return found
+    asked: list[Attack] = []
+    real = DressOnTheColors.check
 
-    monkeypatch.setattr(dc_duel, "exchanges", counted)
+    def counted(self: Any, battle: Any, attack: Attack) -> Any:
+        asked.append(attack)
+        return real(self, battle, attack)
+
+    monkeypatch.setattr(DressOnTheColors, "check", counted)
     return asked
 
 
 # -- the duel refused before its work ------------------------------------------------------------------------------
-def test_sixty_stands_a_side_are_refused_before_any_volley_is_worked_out_dc_4_3(weighed):
+def test_sixty_stands_a_side_are_refused_before_any_volley_is_worked_out_dc_4_3(checked):
     """The issue's first case: the Wheatfield's two regiments raised to sixty stands gave no answer in a minute.
-    One volley of 60 dice can leave some 120 battles behind, and the return volley as many of each: refused at
-    once, with the Monte Carlo as the way to an answer; no volley worked out."""
+    Their states (stands, micro-hit marker and disorder of each) are some 115,000 in the two half-turns: refused
+    at once, with the Monte Carlo as the way to an answer; no volley checked."""
     doc, battle = load_battle(WHEATFIELD, list(SIXTY))
-    with pytest.raises(DuelTooLarge, match="too large to answer exactly, even over one turn; smaller units would be "
-                                           "answered, or a Monte Carlo of it, its dice rolled") as refusal:
-        duel(doc, battle, "20th-maine", "15th-alabama", turns=5)
-    assert weighed == []
-    assert refusal.value.work.turns_within == 0 and refusal.value.work.states > 10_000
+    with pytest.raises(DuelTooLarge, match="could reach some 115,200 distinct states of the two units, more than "
+                                           "the 40,000 worked out exactly: too large to answer exactly") as refusal:
+        duel(doc, battle, "20th-maine", "15th-alabama")
+    assert checked == []
+    assert not refusal.value.work.fits and refusal.value.work.nodes > 40_000
 
 
-@pytest.mark.parametrize(("firer", "target", "turns"), [
-    ({"stands": 1}, {"stands": 1}, 40),
-    ({"stands": 2}, {"stands": 3, "micro_hits": 1}, 6),
-    ({"stands": 3, "disordered": True}, {"stands": 2}, 5),
-    ({"stands": 4}, {"stands": 4, "position": (0, 5)}, 3),  # closer: more hits, more battles
-    ({"stands": 12}, {"stands": 10, "position": (0, 5)}, 1),
+@pytest.mark.parametrize(("firer", "target"), [
+    ({"stands": 1}, {"stands": 1}),
+    ({"stands": 2}, {"stands": 3, "micro_hits": 1}),
+    ({"stands": 3, "disordered": True}, {"stands": 2}),
+    ({"stands": 4}, {"stands": 4, "position": (0, 5)}),  # closer: more hits, more states
     # behind the target's front baseline, enfilading: two dice more [DC-6.1, DC-6.2]
-    ({"stands": 4, "position": (-4, -3.5), "facing": 90}, {"stands": 6, "position": (5, 0), "facing": 0}, 2),
+    ({"stands": 4, "position": (-4, -3.5), "facing": 90}, {"stands": 6, "position": (5, 0), "facing": 0}),
 ])
-def test_the_bounds_hold_what_the_chain_reaches_dc_4_3_dc_5_3_dc_6_2(weighed, firer, target, turns):
-    """The estimate is a bound: the battles the chain reaches and the results it weighs are never more (so that
-    no duel answered is refused by it); each attack leaves no more battles than the game's bound for it."""
+def test_the_bounds_hold_what_the_chain_reaches_dc_4_3_dc_5_3_dc_6_2(firer, target):
+    """The estimate is a bound: the states the chain works out are never more (so that no duel answered is
+    refused by it); each attack leaves no more battles than the game's bound for it."""
     doc = find_ruleset("dress-on-the-colors")
     f = unit("F", "blue", firer.pop("position", (0, 0)), firer.pop("facing", 0), **firer)
     t = unit("T", "grey", target.pop("position", (0, 8)), target.pop("facing", 180), **target)
     battle = dc_battle(f, t)
-    bound = estimate_duel(doc, battle, "F", "T", turns)
-    result = duel(doc, battle, "F", "T", turns)
-    total = sum(n for _, n in weighed)
-    assert bound is not None and bound.fits
-    assert result.states <= bound.states and total <= bound.weighed, (result.states, total, bound)
+    bound = estimate_duel(doc, battle, "F", "T")
+    result = duel(doc, battle, "F", "T")
+    assert bound is not None and bound.fits and result.states <= bound.nodes, (result.states, bound)
     start = doc.duel_begin(battle, "F")
-    most = {attack: doc.duel_bounds(start, attack) for attack in (Attack("F", "T"), Attack("T", "F"))}
-    assert all(n <= most[attack][1] for attack, n in weighed), (weighed, most)
+    for attack in (Attack("F", "T"), Attack("T", "F")):
+        most = doc.duel_bounds(start, attack)
+        assert most is not None and len(dc_duel.exchanges(doc, start, attack)) <= most[1]
 
 
 # -- the duel's Monte Carlo alone, and the command -----------------------------------------------------------------
-def test_the_command_names_the_turns_and_the_monte_carlo_that_would_answer():
-    proc = run("duel", str(WHEATFIELD), "20th-maine", "15th-alabama", "--turns", "200", ok=2)
-    assert proc.stdout == "" and proc.stderr.strip().endswith("(--turns 5, or --samples N for a Monte Carlo alone)")
-    data = json.loads(run("duel", str(WHEATFIELD), "20th-maine", "15th-alabama", "--turns", "200", "--json",
-                          ok=2).stdout)
-    assert data["error"]["kind"] == "too_large" and "5 turns or fewer would be answered" in data["error"]["message"]
+def test_the_command_names_the_monte_carlo_that_would_answer():
+    sixty = [arg for s in SIXTY for arg in ("--set", f"{s.path}={s.value}")]
+    proc = run("duel", str(WHEATFIELD), "20th-maine", "15th-alabama", *sixty, ok=2)
+    assert proc.stdout == "" and proc.stderr.strip().endswith("(--samples N for a Monte Carlo alone)")
+    data = json.loads(run("duel", str(WHEATFIELD), "20th-maine", "15th-alabama", *sixty, "--json", ok=2).stdout)
+    assert data["error"]["kind"] == "too_large" and "could reach some 115,200" in data["error"]["message"]
 
 
 def test_a_duel_too_large_with_samples_is_its_monte_carlo_alone(tmp_path):
-    """Twenty stands a side over two turns could reach some 17,000 battles: refused exactly, and with
-    ``--samples`` the Monte Carlo alone is the answer, saying why it is alone (in JSON: ``exact`` false and
-    ``exact_refused``), as ``sample_duel`` gives it."""
-    scenario = tmp_path / "twenty.json"
+    """Fifty stands a side could reach some 80,000 states: refused exactly, and with ``--samples`` the Monte
+    Carlo alone is the answer, saying why it is alone (in JSON: ``exact`` false and ``exact_refused``), as
+    ``sample_duel`` gives it, its intervals beside."""
+    scenario = tmp_path / "fifty.json"
     scenario.write_text(json.dumps({"ruleset": "dress-on-the-colors", "units": [
-        unit("F", "blue", (0, 0), 0, stands=20), unit("T", "grey", (0, 6), 180, stands=20)]}))
+        unit("F", "blue", (0, 0), 0, stands=50), unit("T", "grey", (0, 6), 180, stands=50)]}))
     refused = run("duel", str(scenario), "F", "T", "--turns", "2", ok=2)
-    assert "could reach some 16,961 battles" in refused.stderr and "(--turns 1, or --samples N" in refused.stderr
+    assert "could reach some 80,000 distinct states" in refused.stderr and "--samples N" in refused.stderr
     data = json.loads(run("duel", str(scenario), "F", "T", "--turns", "2", "--samples", "300", "--seed", "4",
                           "--json").stdout)
     assert data["exact"] is False and "too large to answer exactly" in data["exact_refused"]
     assert "winner" not in data and data["left_measure"] == "stands"
     doc, battle = load_battle(scenario)
     assert data["monte_carlo"] == json.loads(json.dumps(sample_duel(doc, battle, "F", "T", 2, 300, 4).to_dict()))
+    assert set(data["monte_carlo"]["intervals"]) == {"a", "b", "both", "neither"}
     shown = run("duel", str(scenario), "F", "T", "--turns", "2", "--samples", "300", columns=300).stdout
     assert "a Monte Carlo of 300 duels with their dice rolled" in shown
     assert "no exact odds: the duel of F and T" in shown
@@ -126,15 +125,15 @@ def test_a_duel_too_large_with_samples_is_its_monte_carlo_alone(tmp_path):
 
 # -- progress ------------------------------------------------------------------------------------------------------
 def test_the_duel_and_the_table_tell_their_progress_as_they_go():
-    """Each half-turn of a duel (of the exact chain and of the Monte Carlo), each row of a table."""
+    """Each turn of a duel (stepped by the exact chain, and played by the Monte Carlo), each row of a table."""
     doc = find_ruleset("dress-on-the-colors")
     battle = dc_battle(unit("F", "blue", (0, 0), 0, stands=2), unit("T", "grey", (0, 8), 180, stands=2))
     told: list[tuple[int, int]] = []
     duel(doc, battle, "F", "T", turns=3, progress=lambda done, total: told.append((done, total)))
-    assert told == [(n, 6) for n in range(1, 7)]
+    assert told == [(n, 3) for n in range(1, 4)]
     told.clear()
     sample_duel(doc, battle, "F", "T", turns=2, samples=50, progress=lambda done, total: told.append((done, total)))
-    assert told == [(1, 4), (2, 4), (3, 4), (4, 4)]
+    assert told == [(1, 2), (2, 2)]
     told.clear()
     axes = [Axis("units.15th-alabama.stands", (4, 6, 8))]
     odds_table(read_scenario(WHEATFIELD), "15th-alabama", None, axes,

@@ -33,7 +33,7 @@ def game(a_slots=BW, t_slots=BW, red=8, blue=8, per_turn=None, **kw):
 
 def _same(result, joint):
     m = marginals(joint)
-    assert dict(result.winner) == {k: m["winner"].get(k, Fraction(0)) for k in ("a", "b", "neither")}
+    assert dict(result.winner) == {k: m["winner"].get(k, Fraction(0)) for k in ("a", "b", "both", "neither")}
     assert dict(result.turns) == m["turns"]
     assert dict(result.left["a"]) == m["a"] and dict(result.left["b"]) == m["b"]
 

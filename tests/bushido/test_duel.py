@@ -197,7 +197,7 @@ def test_a_model_that_cannot_shoot_back_loses_by_its_clause_bu_3_1_bu_3_5():
     result = duel(BU, b, "A", "B", turns=4)
     kill = sum(p for p, after in BU.exchanges(b, Attack("A", "B")) if all(u.id != "B" for u in after.units))
     assert 0 < kill < 1
-    assert result.winner == {"a": kill, "b": 0, "neither": 1 - kill}
+    assert result.winner == {"a": kill, "b": 0, "both": 0, "neither": 1 - kill}
     assert nonzero(result.turns) == {1: kill, 4: 1 - kill}
     assert [r.clause for r in result.refusals["b"]] == ["BU-3.1"]
 

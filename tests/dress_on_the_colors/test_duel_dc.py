@@ -29,7 +29,7 @@ def T(d=8, **kw):
 
 def _same(result, joint):
     m = marginals(joint)
-    assert dict(result.winner) == {k: m["winner"].get(k, Fraction(0)) for k in ("a", "b", "neither")}
+    assert dict(result.winner) == {k: m["winner"].get(k, Fraction(0)) for k in ("a", "b", "both", "neither")}
     assert dict(result.turns) == m["turns"]
     assert dict(result.left["a"]) == m["a"]
     assert dict(result.left["b"]) == m["b"]
@@ -102,7 +102,7 @@ def test_out_of_range_is_neither_dc_2_4(doc):
     """Beyond 20 in neither can fire [DC-2.4]: nothing changes, neither wins, the refusals say why."""
     battle = dc_battle(F(stands=2), T(stands=2, d=30))
     result = duel(doc, battle, "F", "T", turns=3)
-    assert result.winner == {"a": 0, "b": 0, "neither": 1}
+    assert result.winner == {"a": 0, "b": 0, "both": 0, "neither": 1}
     assert result.turns == {3: 1}
     assert result.left == {"a": {2: 1}, "b": {2: 1}}
     assert [r.clause for r in result.refusals["a"]] == ["DC-2.4"]
@@ -113,7 +113,7 @@ def test_to_dict_is_json_with_fractions(doc):
     battle = dc_battle(F(stands=1), T(stands=1), discipline_dice=1)
     data = duel(doc, battle, "F", "T", turns=2).to_dict()
     assert data["format"] == 1 and data["exact"] is True and data["left_measure"] == "stands"
-    assert set(data["winner"]) == {"a", "b", "neither"}
+    assert set(data["winner"]) == {"a", "b", "both", "neither"}
     assert sum(Fraction(p) for p in data["turns"]["distribution"].values()) == 1
 
 

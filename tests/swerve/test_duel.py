@@ -175,7 +175,7 @@ def test_the_rules_example_duel_nobody_is_hurt_sw_7_1():
     is unswerved at the start of each of Jason's turns [SW-8.1] and fires again."""
     sw, b = load_battle("src/rangefire/examples/sawblade.yaml")
     result = duel(sw, b, "sawblade-launcher", "road-warrior", turns=3)
-    assert result.winner == {"a": 0, "b": 0, "neither": 1} and result.turns == {3: 1}
+    assert result.winner == {"a": 0, "b": 0, "both": 0, "neither": 1} and result.turns == {3: 1}
     assert result.left == {"a": {1: 1}, "b": {2: 1}}
     assert [r.clause for r in result.refusals["b"]] == ["SW-2.1"]
     assert result.refusals["a"] == ()

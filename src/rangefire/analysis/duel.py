@@ -1,16 +1,19 @@
-"""Duels: two units exchange fire turn by turn until one is destroyed or a turn limit is reached.
+"""Duels: two units exchange fire turn by turn until one is destroyed, or until a turn limit.
 
-The exact answer is an absorbing Markov chain over battles. A state is the battle itself (an immutable, hashable
-value: casualties, disorder, markers, ammunition and the turn all live in it), and one step is one unit's attack:
-the game's :meth:`~rangefire.core.Ruleset.exchanges` gives every battle the attack can leave behind with its exact
-probability. The chain is walked breadth first, one half-turn at a time: the first unit fires, then the turn passes
-by the game's own end-of-turn clauses (:meth:`~rangefire.core.Ruleset.duel_pass`) and the second unit fires back,
-and so on. Equal battles reached in the same half-turn are merged. A battle is absorbing when a unit is destroyed
-(:meth:`~rangefire.core.Ruleset.duel_left` is 0), or at the end of the last turn.
+The exact answer is an absorbing Markov chain over the distinct states of the two units
+(:mod:`rangefire.analysis.duel_chain`): every state the rules cannot tell apart is one state, whatever turn reaches
+it, and each is worked out once. Without a turn limit the chain is solved to its end (the probability of each
+end exactly, the undecided remainder exactly 0 unless neither unit can ever destroy the other), and its exact
+distribution is stepped turn by turn far enough to tell the median and the 90th percentile of the turn of each
+end; with a limit it is stepped to that turn, the duels still undecided there reported exactly.
 
-The Monte Carlo (:func:`sample_duel`) walks the same turns, but plays every attack with its dice rolled
-(:meth:`~rangefire.core.Ruleset.sampled_exchanges`, vectorised with numpy): it never reads the exact
-transitions, so the two agreeing checks both.
+The model's assumptions are options, the rules' reading by default, and are written in the answer: who fires first
+(``first``: unit a in every turn, unit b, or each in turn); in a game whose rules choose the target, a firer whose
+target is a third unit holds its fire (``third_unit="holds"``) or the other units are taken off the table
+(``"ignored"``).
+
+The Monte Carlo (:func:`sample_duel`, in :mod:`rangefire.analysis.duel_sample`) plays the same turns with every
+die rolled; it never reads the exact transitions, so the two agreeing checks both.
 
 >>> from rangefire.rulesets import battle_from_mapping
 >>> ruleset, battle = battle_from_mapping({"ruleset": "dress-on-the-colors", "units": [
@@ -21,37 +24,55 @@ transitions, so the two agreeing checks both.
 >>> result = duel(ruleset, battle, "N", "S", turns=1)
 >>> result.winner["a"], result.winner["b"], result.winner["neither"]
 (Fraction(0, 1), Fraction(0, 1), Fraction(1, 1))
+>>> ended = duel(ruleset, battle, "N", "S")  # to the end: one stand loses to two unsaved hits [DC-4.3]
+>>> ended.winner["a"] + ended.winner["b"] == 1, ended.winner["a"] > ended.winner["b"]
+(True, True)
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable, Mapping
+import importlib
+import sys
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from rangefire.analysis.duel_work import estimate_duel, refuse_too_large
-from rangefire.core import Attack, LimitError, LogLine, RangefireError, Refusal, Ruleset, UnknownUnitError, fraction_str
+from rangefire.analysis.duel_chain import (
+    PATTERNS,
+    BattleModel,
+    DuelModel,
+    End,
+    Graph,
+    Stepped,
+    WorkLimit,
+    build,
+    solve,
+    step,
+)
+from rangefire.analysis.duel_work import MAX_NODES, estimate_duel, refuse_too_large
+from rangefire.core import LimitError, LogLine, RangefireError, Refusal, Ruleset, UnknownUnitError, fraction_str
 from rangefire.core.types import FORMAT
 
-#: Told of the work done as it goes: ``progress(done, total)`` (half-turns walked, of all the duel's).
+#: Told of the work done as it goes: ``progress(done, total)``.
 Progress = Callable[[int, int], None]
 
-#: The most turns a duel is played for.
-MAX_TURNS = 200
-#: The most battles (states) the exact chain visits over all its half-turns: beyond it the duel is refused with a
-#: message (fewer turns or smaller units), never a run of minutes.
-MAX_STATES = 10_000
-#: The most results of attacks (battles an attack leaves behind, ``exchanges``) the exact chain weighs: the work
-#: of a duel grows with them, not with the battles alone (big units leave dozens of battles behind each attack,
-#: and 10,000 battles of the example's regiments weigh 60,000 results, half a minute). The Wheatfield's two
-#: regiments over the default five turns weigh between 30,000 and 36,000 (about 6 s): answered, not refused.
-MAX_WEIGHED = 40_000
-#: The most duels the Monte Carlo plays, and how many of them are rolled at once (bounding memory).
+#: The most turns a duel is played for (a limit asked for, or the stepping of a duel to its end).
+MAX_TURNS = 1_000
+#: The most work the exact stepping does (weights moved, by their size in machine words): a duel over many turns
+#: past it is refused (fewer turns, or to its end); the stepping of a duel to its end stops there, its quantiles
+#: then said to lie beyond the turns stepped. Some 20 s of work.
+MAX_STEP_WORK = 400_000_000
+#: The most duels the Monte Carlo plays.
 MAX_SAMPLES = 1_000_000
-BLOCK = 1 << 16
+#: Who fires first: unit a in every turn, unit b, or each in turn (a, b; b, a; ...).
+FIRSTS = tuple(PATTERNS)
+#: A firer whose target the rules choose to be a third unit: holds its fire (the rules' reading), or every other
+#: unit is taken off the table (``ignored``).
+THIRD_UNITS = ("holds", "ignored")
 
 ROLES = ("a", "b")
+WINNERS = ("a", "b", "both", "neither")
 
 
 class DuelError(RangefireError):
@@ -60,26 +81,40 @@ class DuelError(RangefireError):
     kind = "invalid_duel"
 
 
-def _add(table: dict[Any, Any], key: Any, value: Any) -> None:
-    table[key] = table.get(key, 0) + value
+@dataclass(frozen=True)
+class EndTurns:
+    """When the duels with one end end: its ``probability``, the ``mean`` turn (exact), the ``median`` and the
+    ``p90`` (the first turn by which half, and nine tenths, of them have ended; None where that lies beyond the
+    turns stepped)."""
+
+    probability: Fraction
+    mean: Fraction | None
+    median: int | None
+    p90: int | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"probability": exact_str(self.probability),
+                "mean": None if self.mean is None else exact_str(self.mean), "median": self.median,
+                "p90": self.p90}
 
 
 @dataclass(frozen=True)
 class DuelResult:
-    """The exact distributions of a duel between units ``a`` (firing first) and ``b``.
+    """The exact duel of units ``a`` and ``b``.
 
-    ``winner`` by role ("a", "b", "neither": no unit destroyed within the turn limit), ``turns`` the turns played
-    until the end (a turn is both units' fire; a duel ends in the turn its loser is destroyed), ``left`` for each
-    role the distribution of what is left of it at the end (:attr:`left_name`: 0 is destroyed). ``refusals``
-    holds, for each role, why it could not fire at the start (empty where it could); ``notes``, for each role,
-    what the duel's model makes of that, with the clause (a unit whose target the rules choose, and choose a third
-    unit, does not fire).
+    ``winner`` by role: "a", "b" (the other destroyed), "both" (destroyed together), "neither" (no unit destroyed
+    within ``turn_limit``, or, where there is none, never: neither can destroy the other). ``turns`` the turn of
+    the end: with a limit, every turn to it (the undecided counted at the limit, as they stop there); to the end,
+    each turn stepped, ``turns_after`` the probability of an end after them. ``ends`` the turns of each end
+    ("a", "b", "both", and "any": every duel that ends). ``left`` for each role what is left of it at the end
+    (:attr:`left_name`: 0 is destroyed), ``losses`` its expected losses. ``refusals`` why each could not fire at
+    the start; ``notes`` what the model makes of that; ``assumptions`` the model's, each option as taken.
     """
 
     ruleset: str
     a: str
     b: str
-    turn_limit: int
+    turn_limit: int | None
     left_name: str
     winner: Mapping[str, Fraction]
     turns: Mapping[int, Fraction]
@@ -88,10 +123,28 @@ class DuelResult:
     notes: Mapping[str, tuple[LogLine, ...]] = field(default_factory=dict)
     states: int = 0
     exact: bool = True
+    first: str = "a"
+    third_unit: str | None = None
+    turns_after: Fraction = Fraction(0)
+    ends: Mapping[str, EndTurns] = field(default_factory=dict)
+    losses: Mapping[str, Fraction] = field(default_factory=dict)
+    assumptions: tuple[LogLine, ...] = ()
+    turns_stepped: int = 0
+    #: For each turn stepped, the probability of each winner's end in it ("a", "b", "both").
+    by_turn: Mapping[int, Mapping[str, Fraction]] = field(default_factory=dict)
 
     @property
     def mean_turns(self) -> Fraction:
+        """The mean turn of the end: with a limit, over every duel (the undecided at the limit); to the end, over
+        the duels that end."""
+        if self.turn_limit is None:
+            mean = self.ends["any"].mean if "any" in self.ends else None
+            return mean if mean is not None else Fraction(0)
         return sum((n * p for n, p in self.turns.items()), Fraction(0))
+
+    def ended_by_winner(self, turn: int) -> dict[str, Fraction]:
+        """The probability of each winner's end in turn ``turn`` (from 1, at most :attr:`turns_stepped`)."""
+        return dict(self.by_turn.get(turn, {}))
 
     def mean_left(self, role: str) -> Fraction:
         return sum((n * p for n, p in self.left[role].items()), Fraction(0))
@@ -103,52 +156,42 @@ class DuelResult:
         """The result as JSON-ready data: probabilities as exact fraction strings."""
 
         def dist(d: Mapping[int, Fraction]) -> dict[str, str]:
-            return {str(k): fraction_str(v) for k, v in sorted(d.items())}
+            return {str(k): exact_str(v) for k, v in sorted(d.items())}
 
         return {
             "format": FORMAT, "ruleset": self.ruleset, "a": self.a, "b": self.b, "turn_limit": self.turn_limit,
-            "exact": self.exact, "states": self.states,
-            "winner": {k: fraction_str(v) for k, v in self.winner.items()},
-            "turns": {"distribution": dist(self.turns), "mean": fraction_str(self.mean_turns)},
+            "first": self.first, "third_unit": self.third_unit, "exact": self.exact, "states": self.states,
+            "assumptions": [n.to_dict() for n in self.assumptions],
+            "winner": {k: exact_str(v) for k, v in self.winner.items()},
+            "undecided": exact_str(self.winner["neither"]),
+            "turns": {"distribution": dist(self.turns), "mean": exact_str(self.mean_turns),
+                      "stepped": self.turns_stepped, "after": exact_str(self.turns_after)},
+            "ends": {k: v.to_dict() for k, v in self.ends.items()},
             "left_measure": self.left_name,
             "left": {role: {"unit": self.unit(role), "distribution": dist(self.left[role]),
-                            "mean": fraction_str(self.mean_left(role))} for role in ROLES},
+                            "mean": exact_str(self.mean_left(role)),
+                            "losses": exact_str(self.losses.get(role, Fraction(0)))} for role in ROLES},
             "refusals": {role: [{"clause": r.clause, "reason": r.reason} for r in self.refusals.get(role, ())]
                          for role in ROLES},
             "notes": {role: [n.to_dict() for n in self.notes.get(role, ())] for role in ROLES},
         }
 
 
-@dataclass(frozen=True)
-class DuelEstimate:
-    """A sampled duel: the same distributions as :class:`DuelResult`, as counts out of ``samples`` (estimates)."""
-
-    ruleset: str
-    a: str
-    b: str
-    turn_limit: int
-    left_name: str
-    samples: int
-    seed: int
-    winner: Mapping[str, int]
-    turns: Mapping[int, int]
-    left: Mapping[str, Mapping[int, int]]
-    exact: bool = False
-
-    def share(self, counts: Mapping[Any, int]) -> dict[Any, float]:
-        return {k: v / self.samples for k, v in counts.items()}
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "exact": False, "samples": self.samples, "seed": self.seed,
-            "winner": self.share(self.winner),
-            "turns": {str(k): v / self.samples for k, v in sorted(self.turns.items())},
-            "left": {role: {str(k): v / self.samples for k, v in sorted(self.left[role].items())}
-                     for role in ROLES},
-        }
+def exact_str(value: Fraction) -> str:
+    """A probability as an exact fraction string, however many digits it has: a duel to its end is exact over
+    thousands of digits, past the length Python writes an integer in by default (its guard against reading
+    huge numbers, lifted here for the writing alone)."""
+    limit = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        return fraction_str(value)
+    finally:
+        sys.set_int_max_str_digits(limit)
 
 
-def check_duel(ruleset: Ruleset[Any, Any, Any], battle: Any, a: str, b: str, turns: int) -> None:
+# -- checks ---------------------------------------------------------------------------------------------------
+def check_duel(ruleset: Ruleset[Any, Any, Any], battle: Any, a: str, b: str, turns: int | None,
+               first: str = "a", third_unit: str | None = None) -> None:
     """Refuse a duel that cannot be set up, before any work, with a sentence naming the value."""
     ids = list(ruleset.unit_ids(battle))
     for uid in (a, b):
@@ -158,8 +201,16 @@ def check_duel(ruleset: Ruleset[Any, Any, Any], battle: Any, a: str, b: str, tur
         raise DuelError(f"a duel needs two units: {a!r} was named twice")
     if ruleset.side_of(battle, a) == ruleset.side_of(battle, b):
         raise DuelError(f"{a} and {b} are both on {ruleset.side_of(battle, a)}'s side: a duel is between enemies")
-    if not 1 <= turns <= MAX_TURNS:
-        raise DuelError(f"turns must be between 1 and {MAX_TURNS}, got {turns}")
+    if turns is not None and not 1 <= turns <= MAX_TURNS:
+        raise DuelError(f"turns must be between 1 and {MAX_TURNS:,}, got {turns:,}")
+    if first not in FIRSTS:
+        raise DuelError(f"who fires first must be one of {', '.join(FIRSTS)}, got {first!r}")
+    if third_unit is not None:
+        if third_unit not in THIRD_UNITS:
+            raise DuelError(f"a third unit must be one of {', '.join(THIRD_UNITS)}, got {third_unit!r}")
+        if ruleset.chooses_target is None:
+            raise DuelError(f"{ruleset.key} does not choose a firer's target: a third unit never takes its place "
+                            "(the option is for a game whose rules choose the target, Dress on the Colors)")
 
 
 def check_samples(samples: int) -> None:
@@ -174,81 +225,59 @@ def check_seed(seed: int) -> None:
         raise DuelError(f"the seed of sampled duels must be 0 or more, got {seed}")
 
 
-def _walk(ruleset: Ruleset[Any, Any, Any], battle: Any, a: str, b: str, turns: int,
-          step: Callable[[Any, Attack, Any], Iterable[tuple[Any, Any]]], one: Any, limit: int | None,
-          weigh_limit: int | None = None, progress: Progress | None = None,
-          ) -> tuple[dict[str, Any], dict[int, Any], dict[str, dict[int, Any]], int]:
-    """The duel's turns, breadth first: ``step(state, attack, weight)`` gives the weighted battles an attack
-    leaves behind (exact probabilities or sampled counts). Returns winner, turns, left, states visited.
-    Refused (:class:`~rangefire.core.LimitError`) past ``limit`` battles visited or ``weigh_limit`` results of
-    attacks weighed. ``progress(done, total)`` is told of each half-turn walked."""
-    winner: dict[str, Any] = {"a": 0 * one, "b": 0 * one, "neither": 0 * one}
-    taken: dict[int, Any] = {}
-    left: dict[str, dict[int, Any]] = {"a": {}, "b": {}}
-    key = ruleset.duel_key
-    start = ruleset.duel_begin(battle, a)
-    # each state by its key: the battle and its weight (equal battles reached in one half-turn are merged)
-    frontier: dict[Hashable, tuple[Any, Any]] = {key(start): (start, one)}
-    visited = 0
-    weighed = 0
-    pairs = (("a", a, "b", b), ("b", b, "a", a))
-    for turn in range(1, turns + 1):
-        for role, shooter, other, target in pairs:
-            attack = ruleset.attack(shooter, target)
-            after_half: dict[Hashable, tuple[Any, Any]] = {}
-            for state, weight in frontier.values():
-                found = list(step(state, attack, weight))
-                weighed += len(found)
-                if weigh_limit is not None and weighed > weigh_limit:
-                    raise LimitError(f"the duel of {a} and {b} weighs more than {weigh_limit:,} results of attacks "
-                                     f"by turn {turn} of {turns}: too large to answer exactly (fewer turns or "
-                                     "smaller units)")
-                for w, after in found:
-                    if ruleset.duel_left(after, target) == 0:  # the target is destroyed: absorbing
-                        _add(winner, role, w)
-                        _add(taken, turn, w)
-                        _add(left[other], 0, w)
-                        _add(left[role], ruleset.duel_left(after, shooter), w)
-                    else:
-                        _merge(after_half, key(after), after, w)
-                if limit is not None and visited + len(after_half) > limit:  # refused as soon as it is known
-                    _too_large(a, b, limit, turn, turns)
-            if turn == turns and role == "b":
-                frontier = after_half
-            else:  # the turn passes to the target, which fires next; battles made equal by it are merged
-                frontier = {}
-                for s, w in after_half.values():
-                    passed = ruleset.duel_pass(s, target)
-                    _merge(frontier, key(passed), passed, w)
-            visited += len(frontier)
-            if limit is not None and visited > limit:
-                _too_large(a, b, limit, turn, turns)
-            if progress is not None:
-                progress(2 * turn - (role == "a"), 2 * turns)
-    for state, weight in frontier.values():  # the turn limit: neither is destroyed
-        _add(winner, "neither", weight)
-        _add(taken, turns, weight)
-        _add(left["a"], ruleset.duel_left(state, a), weight)
-        _add(left["b"], ruleset.duel_left(state, b), weight)
-    return winner, taken, left, visited
+# -- the model's assumptions ----------------------------------------------------------------------------------
+def duel_module(ruleset: Ruleset[Any, Any, Any]) -> Any:
+    """The module that plays the game's duels (the game's own ``NoDuelError`` where it has none)."""
+    if ruleset.duel_module is None:
+        ruleset.exchanges(None, None)  # type: ignore[arg-type]  # raises the game's NoDuelError
+    return importlib.import_module(str(ruleset.duel_module))
 
 
-def _too_large(a: str, b: str, limit: int, turn: int, turns: int) -> None:
-    raise LimitError(f"the duel of {a} and {b} reaches more than {limit} battles by turn {turn} of {turns}: too "
-                     "large to answer exactly (fewer turns or smaller units)")
+def setting(ruleset: Ruleset[Any, Any, Any], battle: Any, a: str, b: str, third_unit: str | None) -> Any:
+    """The battle the duel is played in: as it is, or with the third units taken off the table (``ignored``)."""
+    if third_unit != "ignored":
+        return battle
+    return duel_module(ruleset).alone(battle, a, b)
 
 
-def _merge(table: dict[Hashable, tuple[Any, Any]], k: Hashable, battle: Any, weight: Any) -> None:
-    found = table.get(k)
-    table[k] = (battle, weight) if found is None else (found[0], found[1] + weight)
+def assumptions(ruleset: Ruleset[Any, Any, Any], a: str, b: str, first: str,
+                third_unit: str | None) -> tuple[LogLine, ...]:
+    """The model's assumptions as the answer writes them, each option as taken."""
+    order = {"a": f"{a} fires first in every turn, then {b}",
+             "b": f"{b} fires first in every turn, then {a}",
+             "alternate": f"{a} fires first in the first turn, {b} in the second, and so on"}[first]
+    out = [LogLine("duel", f"{order} (--first {first}); only the two fire, nothing moves or rallies, an attack the "
+                           "rules refuse does nothing")]
+    clause = ruleset.chooses_target
+    if clause is not None:
+        taken = third_unit or "holds"
+        text = ("a unit whose target the rules choose to be a third unit holds its fire; the third unit takes no "
+                "part" if taken == "holds" else "every other unit is taken off the table, so that each fires at "
+                "the other where the rules allow it (an assumption: the rules choose the closest enemy)")
+        out.append(LogLine(clause, f"{text} (--third-unit {taken})"))
+    return tuple(out)
 
 
-def _refusals(ruleset: Ruleset[Any, Any, Any], battle: Any, a: str, b: str) -> dict[str, tuple[Refusal, ...]]:
-    """Why each unit cannot fire as the duel begins (a with the turn its own, b with the turn passed to it)."""
-    start = ruleset.duel_begin(battle, a)
-    first = ruleset.check(start, ruleset.attack(a, b)).refusals
-    second = ruleset.check(ruleset.duel_pass(start, b), ruleset.attack(b, a)).refusals
-    return {"a": tuple(first), "b": tuple(second)}
+def model_of(ruleset: Ruleset[Any, Any, Any], battle: Any) -> DuelModel:
+    """The game's states in a duel: its duel module's ``chain_model``, else its battles by ``state_key``."""
+    module = duel_module(ruleset)
+    if hasattr(module, "chain_model"):
+        return module.chain_model(ruleset, battle)  # type: ignore[no-any-return]
+    key = getattr(module, "state_key", None) or ruleset.duel_key
+    return BattleModel(ruleset, battle, key)
+
+
+def _refusals(ruleset: Ruleset[Any, Any, Any], battle: Any, a: str, b: str,
+              first: str) -> dict[str, tuple[Refusal, ...]]:
+    """Why each unit cannot fire as the duel begins (the first to fire with the turn its own, the other with the
+    turn passed to it)."""
+    one = a if PATTERNS[first][0] == "a" else b
+    two = b if one == a else a
+    start = ruleset.duel_begin(battle, one)
+    first_refused = ruleset.check(start, ruleset.attack(one, two)).refusals
+    second_refused = ruleset.check(ruleset.duel_pass(start, two), ruleset.attack(two, one)).refusals
+    found = {one: tuple(first_refused), two: tuple(second_refused)}
+    return {"a": found[a], "b": found[b]}
 
 
 def _notes(ruleset: Ruleset[Any, Any, Any], battle: Any, a: str, b: str,
@@ -272,48 +301,189 @@ def _notes(ruleset: Ruleset[Any, Any, Any], battle: Any, a: str, b: str,
     return notes
 
 
-def duel(ruleset: Ruleset[Any, Any, Any], battle: Any, a: str, b: str, turns: int = 10,
-         max_states: int = MAX_STATES, max_weighed: int = MAX_WEIGHED, progress: Progress | None = None,
-         ) -> DuelResult:
-    """The exact duel of ``a`` (firing first) and ``b`` over at most ``turns`` turns (an absorbing Markov chain).
+# -- the exact duel -------------------------------------------------------------------------------------------
+def _quantile(cumulative: list[Fraction], total: Fraction, share: Fraction) -> int | None:
+    """The first turn (from 1) by which ``share`` of ``total`` has ended, None if not within the turns given."""
+    for t, c in enumerate(cumulative, start=1):
+        if c >= share * total:
+            return t
+    return None
+
+
+def _by_turn(stepped: Stepped) -> dict[str, list[Fraction]]:
+    """For each winner and for "any", the probability ended by each turn stepped (cumulative)."""
+    out: dict[str, list[Fraction]] = {w: [] for w in (*WINNERS[:3], "any")}
+    running = dict.fromkeys(out, Fraction(0))
+    for t in range(1, stepped.turns + 1):
+        sums = dict.fromkeys(out, 0)
+        for (winner, _, _), weight in stepped.ended[t - 1].items():
+            sums[winner] += weight
+            sums["any"] += weight
+        for k in out:
+            if sums[k]:
+                running[k] += Fraction(sums[k], stepped.denominators[t - 1])
+            out[k].append(running[k])
+    return out
+
+
+def _winners_by_turn(stepped: Stepped) -> dict[int, dict[str, Fraction]]:
+    out: dict[int, dict[str, Fraction]] = {}
+    for t in range(1, stepped.turns + 1):
+        sums: dict[str, int] = {}
+        for (winner, _, _), w in stepped.ended[t - 1].items():
+            sums[winner] = sums.get(winner, 0) + w
+        out[t] = {w: Fraction(v, stepped.denominators[t - 1]) for w, v in sums.items() if v}
+    return out
+
+
+def _end_turns(probability: Fraction, mean: Fraction | None, cumulative: list[Fraction]) -> EndTurns:
+    half, most = Fraction(1, 2), Fraction(9, 10)
+    if not probability:
+        return EndTurns(probability, None, None, None)
+    return EndTurns(probability, mean, _quantile(cumulative, probability, half),
+                    _quantile(cumulative, probability, most))
+
+
+def duel(ruleset: Ruleset[Any, Any, Any], battle: Any, a: str, b: str, turns: int | None = None,
+         first: str = "a", third_unit: str | None = None, max_nodes: int = MAX_NODES,
+         max_work: int = MAX_STEP_WORK, progress: Progress | None = None,
+         reach: Fraction = Fraction(9, 10)) -> DuelResult:
+    """The exact duel of ``a`` and ``b``: to its end (``turns`` None), or over at most ``turns`` turns.
 
     Raises :class:`DuelError` for a duel that cannot be set up; :class:`~rangefire.analysis.duel_work.DuelTooLarge`
-    before any work where the game's bounds say the chain would be too large (:mod:`~rangefire.analysis.duel_work`);
-    :class:`~rangefire.core.LimitError` when the chain visits more than ``max_states`` battles or weighs more than
-    ``max_weighed`` results of attacks all the same. ``progress(done, total)`` is told of each half-turn."""
-    check_duel(ruleset, battle, a, b, turns)
-    refuse_too_large(estimate_duel(ruleset, battle, a, b, turns), a, b)
+    before any work where the game's bounds say the chain would pass ``max_nodes`` states;
+    :class:`~rangefire.core.LimitError` when the chain passes them all the same, or when ``turns`` turns would
+    pass ``max_work``. ``progress(done, total)`` is told of the states worked out, then of the turns stepped. To
+    the end, the exact distribution is stepped until ``reach`` of every end has been reached (at least nine
+    tenths: its median and 90th percentile are then known; a chart asks for more)."""
+    check_duel(ruleset, battle, a, b, turns, first, third_unit)
+    if third_unit is None and ruleset.chooses_target is not None:
+        third_unit = "holds"
+    played = setting(ruleset, battle, a, b, third_unit)
+    work = estimate_duel(ruleset, played, a, b, first)
+    refuse_too_large(work, a, b, max_nodes)
+    expected = work.nodes if work is not None else max_nodes
+    try:
+        graph = build(model_of(ruleset, played), a, b, first, max_nodes,
+                      None if progress is None else lambda done: progress(min(done, expected), expected))
+    except WorkLimit:
+        raise LimitError(f"the duel of {a} and {b} reaches more than {max_nodes:,} distinct states: too large to "
+                         "answer exactly (smaller units), or a Monte Carlo of it, its dice rolled") from None
+    refusals = _refusals(ruleset, played, a, b, first)
+    common = {"ruleset": ruleset.key, "a": a, "b": b, "turn_limit": turns, "left_name": ruleset.duel_left_name,
+              "refusals": refusals, "notes": _notes(ruleset, played, a, b, refusals) if third_unit != "ignored"
+              else {}, "states": graph.size, "first": first, "third_unit": third_unit,
+              "assumptions": assumptions(ruleset, a, b, first, third_unit)}
+    if turns is not None:
+        return _capped(graph, turns, max_work, common, progress)
+    return _to_the_end(graph, max_work, common, progress, max(reach, Fraction(9, 10)))
 
-    def step(state: Any, attack: Attack, p: Fraction) -> list[tuple[Fraction, Any]]:
-        return [(p * q, after) for q, after in ruleset.exchanges(state, attack)]
 
-    winner, taken, left, visited = _walk(ruleset, battle, a, b, turns, step, Fraction(1), max_states,
-                                           max_weighed, progress)
-    refusals = _refusals(ruleset, battle, a, b)
-    return DuelResult(ruleset=ruleset.key, a=a, b=b, turn_limit=turns, left_name=ruleset.duel_left_name,
-                      winner=winner, turns=dict(sorted(taken.items())),
+def _told(progress: Progress | None, total: int) -> Callable[[Stepped, dict[str, int]], bool] | None:
+    if progress is None:
+        return None
+
+    def tell(stepped: Stepped, _: dict[str, int]) -> bool:
+        progress(stepped.turns, total)
+        return False
+
+    return tell
+
+
+def _capped(graph: Graph, turns: int, max_work: int, common: dict[str, Any], progress: Progress | None) -> DuelResult:
+    try:
+        stepped = step(graph, turns, _told(progress, turns), max_work)
+    except WorkLimit:
+        a, b = graph.ids
+        raise LimitError(f"the duel of {a} and {b} over {turns:,} turns is too long to step exactly (its numbers "
+                         "grow with every turn): fewer turns, or the duel to its end (no turn limit), or a Monte "
+                         "Carlo of it, its dice rolled") from None
+    winner = dict.fromkeys(WINNERS, Fraction(0))
+    taken: dict[int, Fraction] = {}
+    left: dict[str, dict[int, Fraction]] = {"a": {}, "b": {}}
+
+    def add(end: End, turn: int, p: Fraction) -> None:
+        who, la, lb = end
+        winner[who] += p
+        taken[turn] = taken.get(turn, Fraction(0)) + p
+        left["a"][la] = left["a"].get(la, Fraction(0)) + p
+        left["b"][lb] = left["b"].get(lb, Fraction(0)) + p
+
+    for t in range(1, stepped.turns + 1):
+        for end, p in stepped.ended_in(t).items():
+            add(end, t, p)
+    for node, weight in stepped.undecided.items():  # the turn limit: neither is destroyed
+        la, lb = graph.lefts[node]
+        add(("neither", la, lb), turns, Fraction(weight, stepped.denominator))
+    cumulative = _by_turn(stepped)
+    ends = {}
+    for w in (*WINNERS[:3], "any"):
+        p = cumulative[w][-1] if cumulative[w] else Fraction(0)
+        mean = None
+        if p:
+            ended = [cumulative[w][0], *(cumulative[w][t] - cumulative[w][t - 1] for t in range(1, stepped.turns))]
+            mean = sum((Fraction(t) * q for t, q in enumerate(ended, start=1)), Fraction(0)) / p
+        ends[w] = _end_turns(p, mean, cumulative[w])
+    return DuelResult(winner=winner, turns=dict(sorted(taken.items())),
                       left={r: dict(sorted(d.items())) for r, d in left.items()},
-                      refusals=refusals, notes=_notes(ruleset, battle, a, b, refusals), states=visited)
+                      ends=ends, losses=_losses(graph, left), turns_stepped=stepped.turns,
+                      by_turn=_winners_by_turn(stepped), **common)
 
 
-def sample_duel(ruleset: Ruleset[Any, Any, Any], battle: Any, a: str, b: str, turns: int = 10,
-                samples: int = 100_000, seed: int = 0, progress: Progress | None = None) -> DuelEstimate:
-    """``samples`` duels played with their dice rolled (numpy, from ``seed``: reproducible). Duels in equal
-    battles are rolled together, one vectorised draw per battle and half-turn. ``progress(done, total)`` is told
-    of each half-turn."""
-    import numpy as np
+def _losses(graph: Graph, left: Mapping[str, Mapping[int, Fraction]]) -> dict[str, Fraction]:
+    """Each unit's expected losses: what it began with less what is left of it at the end."""
+    began = graph.lefts[0]
+    return {role: began[i] - sum((n * p for n, p in left[role].items()), Fraction(0))
+            for i, role in enumerate(ROLES)}
 
-    check_duel(ruleset, battle, a, b, turns)
-    check_samples(samples)
-    check_seed(seed)
-    rng = np.random.default_rng(seed)
 
-    def step(state: Any, attack: Attack, n: int) -> list[tuple[int, Any]]:
-        # rolled in blocks: the dice of a block are held at once, whatever the number of duels
-        return [found for start in range(0, n, BLOCK)
-                for found in ruleset.sampled_exchanges(state, attack, min(BLOCK, n - start), rng)]
+def _to_the_end(graph: Graph, max_work: int, common: dict[str, Any], progress: Progress | None,
+                reach: Fraction) -> DuelResult:
+    solved = solve(graph)
+    by_winner: dict[str, int] = {w: 0 for w in WINNERS}
+    sums: dict[str, int] = {w: 0 for w in WINNERS[:3]}
+    lefts: dict[str, dict[int, int]] = {"a": {}, "b": {}}
+    for (who, la, lb), w in solved.ends.items():
+        by_winner[who] += w
+        lefts["a"][la] = lefts["a"].get(la, 0) + w
+        lefts["b"][lb] = lefts["b"].get(lb, 0) + w
+    for (who, _, _), w in solved.turn_sums.items():
+        if who in sums:
+            sums[who] += w
+    winner = {w: solved.probability(v) for w, v in by_winner.items()}
+    left = {r: {n: solved.probability(v) for n, v in sorted(d.items())} for r, d in lefts.items()}
+    ending = winner["a"] + winner["b"] + winner["both"]
+    means = {w: solved.turns(v) / winner[w] if winner[w] else None for w, v in sums.items()}
+    means["any"] = solved.turns(sum(sums.values())) / ending if ending else None
+    totals = {**{w: winner[w] for w in WINNERS[:3]}, "any": ending}
 
-    winner, taken, left, _ = _walk(ruleset, battle, a, b, turns, step, samples, None, progress=progress)
-    return DuelEstimate(ruleset=ruleset.key, a=a, b=b, turn_limit=turns, left_name=ruleset.duel_left_name,
-                        samples=samples, seed=seed, winner=winner, turns=dict(sorted(taken.items())),
-                        left={r: dict(sorted(d.items())) for r, d in left.items()})
+    shares = {w: (p.numerator, p.denominator) for w, p in totals.items()}
+    share_n, share_d = reach.numerator, reach.denominator
+
+    def enough(stepped: Stepped, ended: dict[str, int]) -> bool:
+        """Whether ``reach`` of every end has been reached (its quantiles are then known): whole numbers
+        compared, no fraction reduced."""
+        if progress is not None:
+            progress(stepped.turns, MAX_TURNS)
+        d = stepped.denominator
+        reached = {**ended, "any": sum(ended.values())}
+        return all(share_d * reached[w] * q >= share_n * p * d for w, (p, q) in shares.items())
+
+    stepped = step(graph, MAX_TURNS, enough, max_work, partial=True)
+    cumulative = _by_turn(stepped)
+    ends = {w: _end_turns(totals[w], means[w], cumulative[w]) for w in totals}
+    turns = {t: Fraction(sum(stepped.ended[t - 1].values()), stepped.denominators[t - 1])
+             for t in range(1, stepped.turns + 1)}
+    after = 1 - (cumulative["any"][-1] if cumulative["any"] else Fraction(0))
+    return DuelResult(winner=winner, turns=turns, left=left, ends=ends, turns_after=after,
+                      losses=_losses(graph, left), turns_stepped=stepped.turns, by_turn=_winners_by_turn(stepped),
+                      **common)
+
+
+def sample_duel(ruleset: Ruleset[Any, Any, Any], battle: Any, a: str, b: str, turns: int | None = None,
+                samples: int = 100_000, seed: int = 0, progress: Progress | None = None, first: str = "a",
+                third_unit: str | None = None) -> Any:
+    """``samples`` duels played with their dice rolled (:func:`rangefire.analysis.duel_sample.sample_duel`)."""
+    from rangefire.analysis.duel_sample import sample_duel as sampled
+
+    return sampled(ruleset, battle, a, b, turns, samples, seed, progress, first, third_unit)

@@ -1,5 +1,6 @@
-"""``rangefire duel``: two units exchange fire turn by turn; the exact odds of how it ends (and a Monte Carlo
-beside them on request). The work is the library's (:mod:`rangefire.analysis.duel`); this maps flags."""
+"""``rangefire duel``: two units exchange fire turn by turn, to the end or to a turn limit; the exact odds of how
+it ends (and a Monte Carlo beside them on request, or alone where the duel is too large to answer exactly). The
+work is the library's (:mod:`rangefire.analysis.duel`); this maps flags."""
 
 from __future__ import annotations
 
@@ -31,58 +32,77 @@ from rangefire.core.numbers import percent
 if TYPE_CHECKING:
     from rich.text import Text
 
-    from rangefire.analysis.duel import DuelEstimate, DuelResult
+    from rangefire.analysis.duel import DuelResult
+    from rangefire.analysis.duel_sample import DuelEstimate
 
 # whole numbers read as text, so that a value that is none is refused in our words (see whole_number)
-TurnsOpt = Annotated[str, typer.Option("--turns", "-n", metavar="INTEGER", help="the most turns played (a turn: both units fire)")]  # noqa: E501
+TurnsOpt = Annotated[Optional[str], typer.Option("--turns", "-n", metavar="INTEGER", help="the most turns played (a turn: both units fire); default: to the end, until a unit is destroyed", show_default=False)]  # noqa: E501, UP045
+FirstOpt = Annotated[str, typer.Option("--first", metavar="a|b|alternate", help="who fires first in each turn: A, B, or A in the first turn, B in the second, and so on")]  # noqa: E501
+ThirdOpt = Annotated[Optional[str], typer.Option("--third-unit", metavar="holds|ignored", help="Dress on the Colors: a unit whose target the rules choose to be a third unit holds its fire (holds, the rules' reading), or every other unit is taken off the table (ignored)", show_default=False)]  # noqa: E501, UP045
 SamplesOpt = Annotated[str, typer.Option("--samples", metavar="INTEGER", help="also play this many duels with their dice rolled (a Monte Carlo beside the exact odds, or alone where the duel is too large to answer exactly)")]  # noqa: E501
-SeedOpt = Annotated[Optional[str], typer.Option("--seed", help="the Monte Carlo's seed (default 0)")]  # noqa: UP045
-PlotOpt = Annotated[Optional[Path], typer.Option("--plot", help="write a chart of the distributions (.png, .svg, .pdf)")]  # noqa: UP045, E501
+SeedOpt = Annotated[Optional[str], typer.Option("--seed", help="the Monte Carlo's seed (default 0): the same seed, the same duels")]  # noqa: UP045, E501
+PlotOpt = Annotated[Optional[Path], typer.Option("--plot", help="write a chart of the probability of each end against the turn (.png, .svg, .pdf)")]  # noqa: UP045, E501
 
 
 @app.command()
 def duel(
     scenario: Scenario,
-    a: Annotated[str, typer.Argument(help="the unit that fires first", show_default=False)],
-    b: Annotated[str, typer.Argument(help="the unit that fires back", show_default=False)],
-    turns_text: TurnsOpt = "5",
+    a: Annotated[str, typer.Argument(help="one unit (it fires first unless --first says otherwise)", show_default=False)],  # noqa: E501
+    b: Annotated[str, typer.Argument(help="the unit it duels with", show_default=False)],
+    turns_text: TurnsOpt = None,
+    first: FirstOpt = "a",
+    third_unit: ThirdOpt = None,
     samples_text: SamplesOpt = "0",
     seed: SeedOpt = None,
     plot: PlotOpt = None,
     settings: SetOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """A and B exchange fire turn by turn, A first, casualties, disorder, markers and ammunition carried over,
-    until one is destroyed or the turn limit: the exact odds of the winner, of the turns taken and of what is
-    left of each. Only A and B fire, and nothing moves or rallies; an attack the rules refuse does nothing (a
-    Dress on the Colors unit whose target the rules choose to be a third unit does not fire [DC-2.3]). In swerve
-    the revealed card stays on top of its deck [SW-4.2], so where a deck's order is unknown its first reveal
-    decides every later combat."""
-    from rangefire.analysis.duel import MAX_SAMPLES, MAX_TURNS, sample_duel
+    """A and B exchange fire turn by turn, casualties, disorder, markers, ammunition and wounds carried over, until
+    one is destroyed (or --turns N turns): the exact odds of each end, when it comes, and what each loses. Only A
+    and B fire, and nothing moves or rallies; an attack the rules refuse does nothing. The model's assumptions are
+    written in the answer (who fires first, --first; a third unit, --third-unit). In swerve the revealed card
+    stays on top of its deck [SW-4.2], so where a deck's order is unknown its first reveal decides every later
+    combat."""
+    from rangefire.analysis.duel import FIRSTS, MAX_SAMPLES, MAX_TURNS, THIRD_UNITS, sample_duel
 
     with user_errors(as_json):
-        # each option named in its refusal (the library's 'turns must be...' names none), before any work
-        turns, samples = whole_number("--turns", turns_text) or 0, whole_number("--samples", samples_text) or 0
-        if not 1 <= turns <= MAX_TURNS:
-            raise RangefireError(f"--turns {turns:,}: must be between 1 and {MAX_TURNS}")
+        # each option named in its refusal, before any work
+        turns = whole_number("--turns", turns_text)
+        samples = whole_number("--samples", samples_text) or 0
+        if turns is not None and not 1 <= turns <= MAX_TURNS:
+            raise RangefireError(f"--turns {turns:,}: must be between 1 and {MAX_TURNS:,} (or left out: to the end)")
         if samples < 0:
             raise RangefireError(f"--samples {samples:,}: must be 0 (none) or more")
         if samples > MAX_SAMPLES:
             raise RangefireError(f"--samples {samples:,}: must be at most {MAX_SAMPLES:,}")
+        if first not in FIRSTS:
+            raise RangefireError(f"--first {first[:40]!r}: must be a (A fires first), b (B fires first) or "
+                                 "alternate (A in the first turn, B in the second, ...)")
+        if third_unit is not None and third_unit not in THIRD_UNITS:
+            raise RangefireError(f"--third-unit {third_unit[:40]!r}: must be holds (the rules' reading: a unit "
+                                 "whose target is a third unit holds its fire) or ignored (the other units taken "
+                                 "off the table)")
         seed_value = parse_seed(seed) or 0  # refused if negative, with samples or without: one rule for seeds
         if plot is not None:
             from rangefire.cli.writing import check_output
 
             check_output("--plot", plot, "chart", reading=(scenario,))
         ruleset, battle, _ = load_set(scenario, settings)
-        result, too_large = _exact(ruleset, battle, a, b, turns, samples, as_json)
+        if third_unit is not None and ruleset.chooses_target is None:
+            raise RangefireError(f"--third-unit {third_unit}: {ruleset.key} does not choose a firer's target, so a "
+                                 "third unit never takes the other's place (the option is Dress on the Colors', "
+                                 "DC-2.3)")
+        result, too_large = _exact(ruleset, battle, a, b, turns, first, third_unit, samples, as_json,
+                                   plot is not None)
         estimate = None
         if samples:
-            with Shown("half-turns, Monte Carlo", quiet=as_json) as shown:
-                estimate = sample_duel(ruleset, battle, a, b, turns, samples, seed_value, progress=shown)
+            with Shown("turns, Monte Carlo", quiet=as_json) as shown:
+                estimate = sample_duel(ruleset, battle, a, b, turns, samples, seed_value, progress=shown,
+                                       first=first, third_unit=third_unit)
         if plot is not None:
             with option_named("--plot"):
-                _plot(result, estimate, plot)
+                _plot(result, estimate, plot, battle_name(battle, scenario), ruleset, a, b, first, third_unit)
     if as_json:
         data = result.to_dict() if result is not None else _sampled_only(estimate, too_large)
         data.pop("format", None)
@@ -100,54 +120,39 @@ def duel(
         out.print(text(f"chart written to {plot}"))
 
 
-def _exact(ruleset: Any, battle: Any, a: str, b: str, turns: int, samples: int,
-           as_json: bool) -> tuple[DuelResult | None, str | None]:
-    """The exact duel, its progress shown. One too large to answer exactly is refused before any work, naming the
-    options that would be answered; where a Monte Carlo is asked for, it is said instead (None and why) and the
-    Monte Carlo shown alone."""
+def battle_name(battle: Any, scenario: str | Path) -> str:
+    name = getattr(battle, "name", None)
+    return str(name) if name else Path(scenario).name
+
+
+def _exact(ruleset: Any, battle: Any, a: str, b: str, turns: int | None, first: str, third_unit: str | None,
+           samples: int, as_json: bool, plotted: bool) -> tuple[DuelResult | None, str | None]:
+    """The exact duel, its progress shown. One too large to answer exactly is refused before any work (from the
+    game's bounds) or as soon as its chain passes the limit, naming --samples; where a Monte Carlo is asked for,
+    it is said instead (None and why) and the Monte Carlo shown alone. To the end, a chart is stepped until 99%
+    of each end is reached, the answer alone until 90%."""
     from rangefire.analysis.duel import duel as exact_duel
-    from rangefire.analysis.duel_work import DuelTooLarge
 
     try:
-        with Shown("half-turns, exact", quiet=as_json) as shown:
-            return exact_duel(ruleset, battle, a, b, turns, progress=shown), None
-    except DuelTooLarge as exc:
+        with Shown("states, exact", quiet=as_json) as shown:
+            return exact_duel(ruleset, battle, a, b, turns, first, third_unit, progress=shown,
+                              reach=Fraction(99, 100) if plotted else Fraction(9, 10)), None
+    except LimitError as exc:
         if samples:
             return None, str(exc)
-        within = exc.work.turns_within
-        raise LimitError(f"{exc} ({f'--turns {within}, or ' if within else ''}--samples N for a Monte Carlo "
-                         "alone)") from None
+        raise LimitError(f"{exc} (--samples N for a Monte Carlo alone)") from None
 
 
-def _names(result: DuelResult | DuelEstimate) -> dict[str, str]:
-    return {"a": result.a, "b": result.b, "neither": "neither"}
+def _plot(result: DuelResult | None, estimate: DuelEstimate | None, path: Path, name: str, ruleset: Any, a: str,
+          b: str, first: str, third_unit: str | None) -> None:
+    from rangefire.analysis.duel import assumptions
+    from rangefire.analysis.duel_plot import plot_duel
 
-
-def _plot(result: DuelResult | None, estimate: DuelEstimate | None, path: Path) -> None:
-    """The exact distributions, and the Monte Carlo's beside them: winner, turns taken, what is left of each (the
-    Monte Carlo's alone where the duel is too large to answer exactly)."""
-    from rangefire.analysis.plots import Series, plot_series
-
-    head = result if result is not None else estimate
-    assert head is not None  # a duel too large to answer exactly is shown only with a Monte Carlo
-    names = _names(head)
-    left = head.left_name
-    labels = {"winner": "winner", "turns": "turns taken", "a": f"{left} left of {head.a}",
-              "b": f"{left} left of {head.b}"}
-
-    def outcomes(winner: Mapping[str, Any], turns: Mapping[int, Any], lefts: Mapping[str, Mapping[int, Any]],
-                 total: int | None) -> dict[str, dict[Any, Fraction]]:
-        def share(d: Mapping[Any, Any]) -> dict[Any, Fraction]:
-            return {k: Fraction(v) if total is None else Fraction(v, total) for k, v in d.items()}
-        return {"winner": share({names[k]: v for k, v in winner.items()}), "turns": share(turns),
-                "a": share(lefts["a"]), "b": share(lefts["b"])}
-
-    series = [] if result is None else [Series("exact", outcomes(result.winner, result.turns, result.left, None))]
-    if estimate is not None:
-        series.append(Series(f"Monte Carlo ({estimate.samples:,} duels, an estimate)",
-                             outcomes(estimate.winner, estimate.turns, estimate.left, estimate.samples)))
-    plot_series(series, path, title=f"duel: {head.a} fires first, {head.b} fires back, at most "
-                                    f"{head.turn_limit} turns", labels=labels)
+    if third_unit is None and ruleset.chooses_target is not None:
+        third_unit = "holds"
+    said = [f"[{n.clause}] {n.text}" if n.clause != "duel" else n.text
+            for n in assumptions(ruleset, a, b, first, third_unit)]
+    plot_duel(result, estimate, path, battle=name, assumptions=said)
 
 
 def _pct(p: Any) -> str:
@@ -155,17 +160,32 @@ def _pct(p: Any) -> str:
     return percent(p or 0, 2)
 
 
+def _turn(value: Any) -> str:
+    return "" if value is None else f"{float(value):.2f}" if isinstance(value, Fraction | float) else str(value)
+
+
+def _head(result: DuelResult | DuelEstimate, how: str) -> None:
+    from rangefire.cli.common import line
+
+    limit = f"at most {result.turn_limit} {'turn' if result.turn_limit == 1 else 'turns'}" if result.turn_limit \
+        else "to the end"
+    out.print(text(f"{result.a} against {result.b}, {limit} ({result.ruleset}, {how})", "bold"))
+    from rangefire.analysis.duel import assumptions
+    from rangefire.rulesets import find_ruleset
+
+    for note in assumptions(find_ruleset(result.ruleset), result.a, result.b, result.first, result.third_unit):
+        out.print(line(note.clause, note.text))
+
+
 def render_duel(result: DuelResult, estimate: DuelEstimate | None) -> None:
-    """The duel for people: why a unit cannot fire, then one small table per distribution (exactly N, at least
-    N, and the Monte Carlo's estimate beside them when asked for); the exact fractions are in ``--json``."""
+    """The duel for people: the model's assumptions, why a unit cannot fire, then how it ends (each end's
+    probability and turns), what each loses and what is left of it (exactly N, at least N), the Monte Carlo's
+    estimate beside them when asked for; the exact fractions are in ``--json``."""
     from rich.table import Table
 
     from rangefire.cli.common import line
 
-    names = _names(result)
-    turn_word = "turn" if result.turn_limit == 1 else "turns"
-    out.print(text(f"{result.a} against {result.b}: {result.a} fires first, at most {result.turn_limit} "
-                   f"{turn_word} ({result.ruleset}, exact)", "bold"))
+    _head(result, "exact")
     for role in ("a", "b"):
         for refusal in result.refusals.get(role, ()):
             other = result.b if role == "a" else result.a
@@ -174,49 +194,78 @@ def render_duel(result: DuelResult, estimate: DuelEstimate | None) -> None:
             out.print(line(note.clause, note.text))
     if result.refusals.get("a") and result.refusals.get("b") and result.winner["neither"] == 1:
         out.print(text("neither unit can fire at the other: no unit is destroyed (neither wins)"))
-
-    def table(title: str, rows: list[tuple[str, Any, Any, Any]], cumulative: bool) -> None:
-        out.print(text(title, "bold"))  # above the table, not its title: a title wraps to the table's width
-        t = Table()
-        t.add_column("", overflow="fold")
-        t.add_column("exactly" if cumulative else "P", justify="right")
-        if cumulative:
-            t.add_column("at least", justify="right")
-        if estimate is not None:
-            t.add_column("sampled", justify="right")
-        for label, p, at_least, sampled in rows:
-            cells: list[Text | str] = [text(label), _pct(p)]
-            if cumulative:
-                cells.append(_pct(at_least))
-            if estimate is not None:
-                cells.append(_pct(sampled))
-            t.add_row(*cells)
-        out.print(t)
-
     n = estimate.samples if estimate is not None else 1
 
-    def sampled(counts: Mapping[Any, int] | None, key: Any) -> float:
-        return 0.0 if counts is None else counts.get(key, 0) / n
+    def sampled(counts: Mapping[Any, int] | None, key: Any) -> str:
+        if counts is None or estimate is None:
+            return ""
+        lo, hi = estimate.interval(counts.get(key, 0))
+        return f"{_pct(counts.get(key, 0) / n)} ({lo:.1%}-{hi:.1%})"
 
-    table("winner", [(names[k] + (f" (none destroyed in {result.turn_limit} {turn_word})" if k == "neither"
-                                  else ""), p, None, sampled(estimate.winner if estimate else None, k))
-                     for k, p in result.winner.items()], cumulative=False)
+    out.print(text("how it ends", "bold"))
+    t = Table()
+    t.add_column("end", overflow="fold")
+    t.add_column("P", justify="right")
+    for name in ("mean turn", "median", "90%"):
+        t.add_column(name, justify="right")
+    if estimate is not None:
+        t.add_column("sampled (95%)", justify="right")
+    undecided = (f"neither (none destroyed in {result.turn_limit} "
+                 f"{'turn' if result.turn_limit == 1 else 'turns'})" if result.turn_limit
+                 else "neither (neither can ever destroy the other)")
+    labels = {"a": f"{result.a} wins", "b": f"{result.b} wins", "both": "both destroyed", "neither": undecided}
+    for k in ("a", "b", "both", "neither"):
+        stats = result.ends.get(k)
+        cells: list[Text | str] = [text(labels[k]), _pct(result.winner[k])]
+        if stats is not None and stats.probability:
+            beyond = f">{result.turns_stepped}"
+            cells += [_turn(stats.mean), _turn(stats.median) if stats.median else beyond,
+                      _turn(stats.p90) if stats.p90 else beyond]
+        else:
+            cells += ["", "", ""]
+        if estimate is not None:
+            cells.append(sampled(estimate.winner, k))
+        t.add_row(*cells)
+    out.print(t)
+    ends = result.ends.get("any")
+    if ends is not None and ends.probability:
+        out.print(text(f"the end comes in turn {_turn(ends.mean)} on average (median {ends.median or '?'}, 90% by "
+                       f"turn {ends.p90 or f'>{result.turns_stepped}'})"
+                       + ("" if result.turn_limit else f"; {_pct(result.turns_after)} after turn "
+                                                       f"{result.turns_stepped}")))
 
-    def dist_rows(d: Mapping[int, Fraction], counts: Mapping[int, int] | None) -> list[tuple[str, Any, Any, Any]]:
+    def table(title: str, rows: list[tuple[str, Any, Any, str]]) -> None:
+        out.print(text(title, "bold"))  # above the table, not its title: a title wraps to the table's width
+        tt = Table()
+        tt.add_column("", overflow="fold")
+        tt.add_column("exactly", justify="right")
+        tt.add_column("at least", justify="right")
+        if estimate is not None:
+            tt.add_column("sampled", justify="right")
+        for label, p, at_least, s in rows:
+            cells: list[Text | str] = [text(label), _pct(p), _pct(at_least)]
+            if estimate is not None:
+                cells.append(s)
+            tt.add_row(*cells)
+        out.print(tt)
+
+    def dist_rows(d: Mapping[int, Fraction], counts: Mapping[int, int] | None) -> list[tuple[str, Any, Any, str]]:
         rows, tail = [], Fraction(1)
         for k, p in sorted(d.items()):
-            rows.append((str(k), p, tail, sampled(counts, k)))
+            rows.append((str(k), p, tail, _pct(counts.get(k, 0) / n) if counts is not None else ""))
             tail -= p
         return rows
 
-    table(f"turns taken (mean {float(result.mean_turns):.2f})",
-          dist_rows(result.turns, estimate.turns if estimate else None), cumulative=True)
+    if result.turn_limit is not None and result.turn_limit <= 12:
+        table(f"turn of the end (mean {float(result.mean_turns):.2f})",
+              dist_rows(result.turns, estimate.turns if estimate else None))
     for role in ("a", "b"):
-        table(f"{result.left_name} left of {result.unit(role)} (mean {float(result.mean_left(role)):.2f})",
-              dist_rows(result.left[role], estimate.left[role] if estimate else None), cumulative=True)
+        table(f"{result.left_name} left of {result.unit(role)} (mean {float(result.mean_left(role)):.2f}, "
+              f"expected losses {float(result.losses[role]):.2f})",
+              dist_rows(result.left[role], estimate.left[role] if estimate else None))
     if estimate is not None:
         out.print(text(f"sampled: {estimate.samples:,} duels with their dice rolled (seed {estimate.seed}): "
-                       "estimates"))
+                       "estimates, with their 95% intervals"))
 
 
 def _sampled_only(estimate: DuelEstimate | None, too_large: str | None) -> dict[str, Any]:
@@ -224,45 +273,44 @@ def _sampled_only(estimate: DuelEstimate | None, too_large: str | None) -> dict[
     beside exact odds)."""
     assert estimate is not None  # a duel too large to answer exactly is answered only with a Monte Carlo
     return {"ruleset": estimate.ruleset, "a": estimate.a, "b": estimate.b,
-            "turn_limit": estimate.turn_limit, "exact": False, "exact_refused": too_large,
-            "left_measure": estimate.left_name}
+            "turn_limit": estimate.turn_limit, "first": estimate.first, "third_unit": estimate.third_unit,
+            "exact": False, "exact_refused": too_large, "left_measure": estimate.left_name}
 
 
 def render_sampled(estimate: DuelEstimate | None, too_large: str | None) -> None:
-    """A duel too large to answer exactly, for people: why, then the Monte Carlo's distributions alone (a share
-    of the duels played, and at least N)."""
+    """A duel too large to answer exactly, for people: why, then the Monte Carlo's ends (with their 95%
+    intervals and turns), and what is left of each."""
     from rich.table import Table
 
     assert estimate is not None  # a duel too large to answer exactly is answered only with a Monte Carlo
     n = estimate.samples
-    turn_word = "turn" if estimate.turn_limit == 1 else "turns"
-    out.print(text(f"{estimate.a} against {estimate.b}: {estimate.a} fires first, at most {estimate.turn_limit} "
-                   f"{turn_word} ({estimate.ruleset}, a Monte Carlo of {n:,} duels with their dice rolled, seed "
-                   f"{estimate.seed}: estimates)", "bold"))
+    _head(estimate, f"a Monte Carlo of {n:,} duels with their dice rolled, seed {estimate.seed}: estimates")
     out.print(text(f"no exact odds: {too_large}"))
-
-    def table(title: str, counts: Mapping[Any, int], cumulative: bool) -> None:
-        out.print(text(title, "bold"))
-        t = Table()
-        t.add_column("", overflow="fold")
-        t.add_column("sampled" if not cumulative else "exactly", justify="right")
-        if cumulative:
-            t.add_column("at least", justify="right")
-        tail = n
-        for key, count in counts.items() if not cumulative else sorted(counts.items()):
-            label = _names(estimate)[key] if not cumulative else str(key)
-            cells: list[Text | str] = [text(label), _pct(count / n)]
-            if cumulative:
-                cells.append(_pct(tail / n))
-                tail -= count
-            t.add_row(*cells)
-        out.print(t)
-
-    def mean(counts: Mapping[int, int]) -> float:
-        return sum(k * c for k, c in counts.items()) / n
-
-    table("winner", estimate.winner, cumulative=False)
-    table(f"turns taken (mean {mean(estimate.turns):.2f})", estimate.turns, cumulative=True)
+    out.print(text("how it ends", "bold"))
+    t = Table()
+    for name, justify in (("end", "left"), ("sampled", "right"), ("95%", "right"), ("mean turn", "right"),
+                          ("median", "right"), ("90%", "right")):
+        t.add_column(name, justify=justify)  # type: ignore[arg-type]  # left or right
+    undecided = (f"neither (none destroyed in {estimate.turn_limit} turns)" if estimate.turn_limit
+                 else "neither (undecided after 1,000 turns)")
+    labels = {"a": f"{estimate.a} wins", "b": f"{estimate.b} wins", "both": "both destroyed", "neither": undecided}
+    for k in ("a", "b", "both", "neither"):
+        count = estimate.winner.get(k, 0)
+        lo, hi = estimate.interval(count)
+        stats = estimate.end_turns(k) if k != "neither" else {"mean": None, "median": None, "p90": None}
+        t.add_row(text(labels[k]), _pct(count / n), f"{lo:.1%}-{hi:.1%}", _turn(stats["mean"]),
+                  _turn(stats["median"]), _turn(stats["p90"]))
+    out.print(t)
     for role in ("a", "b"):
-        table(f"{estimate.left_name} left of {_names(estimate)[role]} (mean {mean(estimate.left[role]):.2f})",
-              estimate.left[role], cumulative=True)
+        counts = estimate.left[role]
+        out.print(text(f"{estimate.left_name} left of {estimate.a if role == 'a' else estimate.b} "
+                       f"(mean {sum(k * c for k, c in counts.items()) / n:.2f})", "bold"))
+        tt = Table()
+        tt.add_column("", overflow="fold")
+        tt.add_column("exactly", justify="right")
+        tt.add_column("at least", justify="right")
+        remaining = n
+        for value, c in sorted(counts.items()):
+            tt.add_row(str(value), _pct(c / n), _pct(remaining / n))
+            remaining -= c
+        out.print(tt)

@@ -98,3 +98,10 @@ def sampled_exchanges(ruleset: ArcaneLegions, battle: Battle, attack: Attack, n:
 def left(battle: Battle, uid: str) -> int:
     """Figures left: 0 once the unit is destroyed and gone [AL-7.2]."""
     return next((u.figures for u in battle.units if u.id == uid), 0)
+
+
+def state_key(battle: Battle) -> Hashable:
+    """A key equal for two battles a duel cannot tell apart: the side to act and everything but the turn's
+    number, which no order and no end of turn reads [AL-9.1, AL-9.2] (only the side to act is read)."""
+    turn = battle.turn
+    return (None if turn is None else (turn.side, turn.order)), fingerprint(battle, skip=("turn",))

@@ -24,7 +24,17 @@ from rangefire.core import Attack, Resolution
 from rangefire.core.fingerprint import fingerprint
 from rangefire.dice import Dist
 from rangefire.rulesets.bushido import Bushido, BushidoOutcome, BushidoPlan
-from rangefire.rulesets.bushido.dice import MAX_CHART_SL, WOUND_CHART, Chart, opposed_dist, wound_dist, wounds_for
+from rangefire.rulesets.bushido.dice import (
+    MAX_CHART_SL,
+    RULES_ROLL,
+    WOUND_CHART,
+    AttackRoll,
+    Chart,
+    opposed_dist,
+    sampled_attack,
+    wound_dist,
+    wounds_for,
+)
 from rangefire.rulesets.bushido.scenario import Battle, Unit
 
 if TYPE_CHECKING:
@@ -91,12 +101,14 @@ def outcome_dist(plan: BushidoPlan) -> Dist[BushidoOutcome]:
     if plan.fails:
         return Dist.constant(BushidoOutcome(hit=False, success_level=0, wounds=0, fails=True))
     return attack_outcomes(plan.attack_dice, plan.defense_dice, plan.supporting_dice_cap, plan.wound_roll_modifier,
-                           plan.target_wounds_left, plan.options.chart, plan.options.attacker_wins_ties)
+                           plan.target_wounds_left, plan.options.chart, plan.options.attacker_wins_ties,
+                           plan.attack_roll)
 
 
 @lru_cache(maxsize=4096)
 def attack_outcomes(attack_dice: int, defense_dice: int, cap: int | None, modifier: int, left: int,
-                    chart: Chart = WOUND_CHART, attacker_wins_ties: bool = True) -> Dist[BushidoOutcome]:
+                    chart: Chart = WOUND_CHART, attacker_wins_ties: bool = True,
+                    roll: AttackRoll = RULES_ROLL) -> Dist[BushidoOutcome]:
     """The opposed test, equal results and dice going as ``attacker_wins_ties`` says [BU-6.1 to BU-6.4], then on a
     hit the wound roll (1D6 + ``modifier``) on ``chart`` (the battle's) at the SL [BU-7.2]; ``removed`` where the
     wounds fill the ``left`` boxes [BU-7.3]. Kept: a duel meets the same dice again and again."""
@@ -109,7 +121,7 @@ def attack_outcomes(attack_dice: int, defense_dice: int, cap: int | None, modifi
             return Dist.constant(miss)
         return rolls.map(lambda roll: _hit(sl, wounds_for(roll, sl, chart), left))
 
-    return opposed_dist(attack_dice, defense_dice, cap, attacker_wins_ties).bind(after)
+    return opposed_dist(attack_dice, defense_dice, cap, attacker_wins_ties, roll).bind(after)  # house rules too
 
 
 def _hit(sl: int, wounds: int, left: int) -> BushidoOutcome:
@@ -127,14 +139,15 @@ def exchanges(rules: Bushido, battle: Battle, attack: Attack) -> list[tuple[Frac
         return applied(rules, battle, plan, [(Fraction(1), outcome_dist(plan).outcomes()[0])])
     return applied(rules, battle, plan, _weighted(plan.attack_dice, plan.defense_dice, plan.supporting_dice_cap,
                                                   plan.wound_roll_modifier, plan.target_wounds_left,
-                                                  plan.options.chart, plan.options.attacker_wins_ties))
+                                                  plan.options.chart, plan.options.attacker_wins_ties,
+                                                  plan.attack_roll))
 
 
 @lru_cache(maxsize=4096)
 def _weighted(attack_dice: int, defense_dice: int, cap: int | None, modifier: int, left: int, chart: Chart,
-              attacker_wins_ties: bool) -> tuple[tuple[Fraction, BushidoOutcome], ...]:
+              attacker_wins_ties: bool, roll: AttackRoll = RULES_ROLL) -> tuple[tuple[Fraction, BushidoOutcome], ...]:
     """:func:`attack_outcomes` as (probability, outcome) pairs."""
-    dist = attack_outcomes(attack_dice, defense_dice, cap, modifier, left, chart, attacker_wins_ties)
+    dist = attack_outcomes(attack_dice, defense_dice, cap, modifier, left, chart, attacker_wins_ties, roll)
     return tuple((p, outcome) for outcome, p in dist.probabilities().items())
 
 
@@ -176,7 +189,7 @@ def sample_outcomes(plan: BushidoPlan, n: int, rng: np.random.Generator,
     if plan.fails:
         zeros = np.zeros(n, dtype=np.int64)
         return np.zeros(n, dtype=np.bool_), zeros, zeros
-    attack = rng.integers(1, 7, size=(n, plan.attack_dice), dtype=np.int64)  # both roll at once [BU-6.1]
+    attack = sampled_attack(n, plan.attack_dice, plan.attack_roll, rng)  # both roll at once [BU-6.1]; house rules
     defense = rng.integers(1, 7, size=(n, plan.defense_dice), dtype=np.int64)
     (ra, ka), (rd, kd) = _side_results(attack, plan.supporting_dice_cap), _side_results(defense,
                                                                                         plan.supporting_dice_cap)
@@ -251,4 +264,11 @@ def pass_to(rules: Bushido, battle: Battle, uid: str) -> Battle:
 
 
 __all__ = ["applied", "attack_outcomes", "battle_key", "begin", "exchanges", "left", "outcome_dist", "pass_to",
-           "plan_of", "sample_outcomes", "sampled_exchanges"]
+           "plan_of", "sample_outcomes", "sampled_exchanges", "state_key"]
+
+
+def state_key(battle: Battle) -> Hashable:
+    """A key equal for two battles a duel cannot tell apart: everything but the turn's number, which no attack and
+    no end of an activation or a turn reads [BU-8.2] (the side active is ``active_side``, kept)."""
+    order = None if battle.turn is None else battle.turn.order
+    return battle.turn is None, order, battle_key(battle, skip=("turn",))

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rangefire.core import Attack, Resolution
 from rangefire.core.fingerprint import fingerprint
@@ -186,3 +186,24 @@ def battle_key(battle: Battle) -> Hashable:
 def left(battle: Battle, uid: str) -> int:
     """Stands left: 0 once the unit is destroyed and gone from the table [DC-4.3]."""
     return next((u.stands for u in battle.units if u.id == uid), 0)
+
+
+def state_key(battle: Battle) -> Hashable:
+    """A key equal for two battles a duel cannot tell apart: the side to act and everything but the turn's
+    number, which no volley and no end of turn reads [DC-9.2, DC-9.3] (only the side to act is read)."""
+    turn = battle.turn
+    return (None if turn is None else (turn.side, turn.order)), fingerprint(battle, skip=("turn",))
+
+
+def chain_model(ruleset: DressOnTheColors, battle: Battle) -> Any:
+    """The duel's states as plain numbers (:class:`~rangefire.rulesets.dress_on_the_colors.duel_states.States`)."""
+    from rangefire.rulesets.dress_on_the_colors.duel_states import States
+
+    return States(ruleset, battle)
+
+
+def alone(battle: Battle, a: str, b: str) -> Battle:
+    """The battle with every unit but ``a`` and ``b`` taken off the table: each then fires at the other where
+    the rules allow it (a duel's assumption, not the rules': a third unit closer in the arc is the target the
+    rules choose [DC-2.3])."""
+    return battle.model_copy(update={"units": tuple(u for u in battle.units if u.id in (a, b))})

@@ -39,6 +39,15 @@ def battle_key(battle: Battle) -> str:
     return json.dumps(battle.model_dump(mode="json"), sort_keys=True)
 
 
+def state_key(battle: Battle) -> str:
+    """A key equal for two battles a duel cannot tell apart: everything but the turn's number, which no combat
+    and no end of turn reads [SW-8.1] (only the player whose turn it is)."""
+    data = battle.model_dump(mode="json")
+    if data.get("turn"):
+        data["turn"].pop("number", None)
+    return json.dumps(data, sort_keys=True)
+
+
 def merge(branches: Iterable[tuple[W, Battle]]) -> list[tuple[W, Battle]]:
     """Equal battles merged, their weights added, in the order each first came."""
     out: dict[str, tuple[W, Battle]] = {}
@@ -139,4 +148,4 @@ def pass_to(rules: Swerve, battle: Battle, uid: str) -> Battle:
     raise AssertionError(f"the turn never passes to {owner}")
 
 
-__all__ = ["battle_key", "begin", "exchanges", "left", "pass_to", "sampled_exchanges"]
+__all__ = ["battle_key", "begin", "exchanges", "left", "pass_to", "sampled_exchanges", "state_key"]

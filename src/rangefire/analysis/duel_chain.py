@@ -1,0 +1,439 @@
+"""The duel as an absorbing Markov chain over the distinct states of its two units.
+
+A **node** is a state of the duel (what the rules can tell apart: stands, micro-hits, disorder, markers, order
+points, ammunition, wounds, turn marks, the side to act; never the turn's number, which no rule of a duel reads)
+together with its place in the order of fire (``phase``: which half-turn of the firing pattern comes next). Each
+node is worked out once, however many turns reach it: its **edges** are the nodes one attack and the turn's
+passing lead to, and its **ends** the results that destroy a unit, each with an exact integer weight over the
+node's denominator (``den``). A game gives its states through a :class:`DuelModel`.
+
+Two ways over the same graph, each exact:
+
+- :func:`step`: the exact distribution half-turn after half-turn, as integer weights over one common denominator
+  (as icepool keeps its weights), every node's mass moved along its edges; the ends reached in each turn are
+  recorded. A turn limit is answered so, the mass still undecided at it reported exactly.
+- :func:`solve`: the chain to its end, by the strongly connected parts of the graph in order (most are one node
+  with a loop: a volley that changes nothing): the expected visits of each node (forward) give the probability of
+  every end, exactly, and the expected turns; the probability of each end from each node (backward) splits the
+  turns by end. A closed part with no way out (neither unit can ever harm the other) ends "never".
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Hashable, Iterator, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Protocol
+
+#: Who fires in each half-turn, by the ``first`` option: a turn is two half-turns, one for each unit.
+PATTERNS: dict[str, tuple[str, ...]] = {"a": ("a", "b"), "b": ("b", "a"), "alternate": ("a", "b", "b", "a")}
+#: An end of the duel: who is left standing ("a", "b", "both" destroyed, or "neither" at a limit or never), with
+#: what is left of unit a and of unit b.
+End = tuple[str, int, int]
+
+
+class DuelModel(Protocol):
+    """A game's states in a duel of units ``a`` and ``b`` (by id), each a hashable key."""
+
+    def start(self, first: str) -> Hashable:
+        """The state as the duel begins, ``first`` (a unit's id) to fire."""
+
+    def fire(self, state: Hashable, shooter: str, target: str, then: str) -> tuple[int, list[tuple[int, Hashable]]]:
+        """``shooter`` fires at ``target``; where neither is destroyed the turn then passes to ``then`` (the same
+        unit as ``shooter``: the turn passes round to it again). Returns a denominator and the states left behind
+        with integer weights summing to it; a state where a unit is destroyed is returned as it is after the
+        attack (never passed on)."""
+
+    def left(self, state: Hashable, uid: str) -> int:
+        """What is left of a unit in a state: 0 when it is destroyed."""
+
+
+class WorkLimit(Exception):
+    """The chain passed a limit while it was being built or stepped (the caller refuses the duel)."""
+
+
+@dataclass
+class Graph:
+    """The chain's nodes (state key, phase), each node's denominator, edges and ends."""
+
+    pattern: tuple[str, ...]
+    ids: tuple[str, str]
+    keys: list[tuple[Hashable, int]] = field(default_factory=list)
+    den: list[int] = field(default_factory=list)
+    edges: list[list[tuple[int, int]]] = field(default_factory=list)
+    ends: list[list[tuple[int, End]]] = field(default_factory=list)
+    lefts: list[tuple[int, int]] = field(default_factory=list)
+
+    @property
+    def size(self) -> int:
+        return len(self.keys)
+
+    @property
+    def weighed(self) -> int:
+        return sum(len(e) for e in self.edges) + sum(len(e) for e in self.ends)
+
+    def turn_start(self, node: int) -> bool:
+        """Whether the node begins a turn (the first half-turn of a turn is next)."""
+        return self.keys[node][1] % 2 == 0
+
+
+def build(model: DuelModel, a: str, b: str, first: str, max_nodes: int | None = None,
+          progress: Callable[[int], None] | None = None) -> Graph:
+    """Every node the duel can reach from its start, each worked out once; :class:`WorkLimit` past ``max_nodes``.
+    ``progress(nodes)`` is told every 256 nodes worked out."""
+    pattern = PATTERNS[first]
+    ids = {"a": a, "b": b}
+    graph = Graph(pattern, (a, b))
+    index: dict[tuple[Hashable, int], int] = {}
+
+    def node(state: Hashable, phase: int) -> int:
+        k = (state, phase)
+        found = index.get(k)
+        if found is None:
+            found = index[k] = len(graph.keys)
+            if max_nodes is not None and found >= max_nodes:
+                raise WorkLimit(f"more than {max_nodes:,} states")
+            graph.keys.append(k)
+            graph.lefts.append((model.left(state, a), model.left(state, b)))
+        return found
+
+    node(model.start(ids[pattern[0]]), 0)
+    done = 0
+    while done < len(graph.keys):
+        state, phase = graph.keys[done]
+        role = pattern[phase]
+        nxt = (phase + 1) % len(pattern)
+        shooter, target = ids[role], ids["b" if role == "a" else "a"]
+        den, found = model.fire(state, shooter, target, ids[pattern[nxt]])
+        edges: dict[int, int] = {}
+        ends: dict[End, int] = {}
+        for weight, after in found:
+            la, lb = model.left(after, a), model.left(after, b)
+            if la == 0 or lb == 0:
+                end: End = ("both" if la == lb == 0 else "a" if lb == 0 else "b", la, lb)
+                ends[end] = ends.get(end, 0) + weight
+            else:
+                j = node(after, nxt)
+                edges[j] = edges.get(j, 0) + weight
+        common = math.gcd(den, *edges.values(), *ends.values())  # the weights in lowest terms: smaller sums
+        graph.den.append(den // common)
+        graph.edges.append([(w // common, j) for j, w in edges.items()])
+        graph.ends.append([(w // common, e) for e, w in ends.items()])
+        done += 1
+        if progress is not None and done % 256 == 0:
+            progress(done)
+    return graph
+
+
+# -- stepping the exact distribution --------------------------------------------------------------------------
+@dataclass
+class Stepped:
+    """The exact distribution half-turn by half-turn: ``ended[t]`` the ends reached in turn ``t + 1`` (weights over
+    ``denominators[t]``, the common denominator at that turn's end), ``undecided`` the nodes' weights after the last
+    turn stepped, over ``denominator``."""
+
+    turns: int = 0
+    ended: list[dict[End, int]] = field(default_factory=list)
+    denominators: list[int] = field(default_factory=list)
+    undecided: dict[int, int] = field(default_factory=dict)
+    denominator: int = 1
+    #: Whether the stepping stopped at its work limit (``partial``) before ``enough`` said so.
+    cut: bool = False
+
+    def ended_in(self, t: int) -> dict[End, Fraction]:
+        """The ends reached in turn ``t`` (from 1), as exact probabilities."""
+        d = self.denominators[t - 1]
+        return {e: Fraction(w, d) for e, w in self.ended[t - 1].items()}
+
+
+def step(graph: Graph, turns: int, enough: Callable[[Stepped, dict[str, int]], bool] | None = None,
+         max_work: int | None = None, partial: bool = False) -> Stepped:
+    """The exact distribution stepped for at most ``turns`` turns (two half-turns each), all mass as integer
+    weights over one common denominator. ``enough(stepped, ended_by_winner)`` is asked after each turn (the
+    weights by winner so far, over ``stepped.denominator``) and stops the stepping when it says so;
+    :class:`WorkLimit` once the work (weights multiplied, by their size in machine words) passes ``max_work``, or
+    where ``partial``, the turns stepped until then (``cut``)."""
+    out = Stepped(undecided={0: 1})
+    cumulative = {"a": 0, "b": 0, "both": 0}
+    work = 0
+    den, edges, ends = graph.den, graph.edges, graph.ends
+    active = [(0, 1)]
+    for _ in range(turns):
+        if max_work is not None:
+            size = out.denominator.bit_length() // 64 + 1
+            work += sum(len(edges[i]) + len(ends[i]) for i, _ in active) * size * 2
+            if work > max_work:
+                if partial:
+                    out.cut = True
+                    return out
+                raise WorkLimit(f"more than {max_work:,} steps of work")
+        ended: dict[End, int] = {}
+        for _half in range(2):
+            lcm = math.lcm(*{den[i] for i, _ in active})
+            moved = [0] * graph.size
+            if lcm != 1:  # what ended earlier is brought over the new common denominator
+                ended = {e: w * lcm for e, w in ended.items()}
+                for k in cumulative:
+                    cumulative[k] *= lcm
+            for i, w in active:
+                wf = w * (lcm // den[i])
+                for num, j in edges[i]:
+                    moved[j] += wf * num
+                for num, e in ends[i]:
+                    ended[e] = ended.get(e, 0) + wf * num
+            out.denominator *= lcm
+            active = [(j, w) for j, w in enumerate(moved) if w]
+        out.turns += 1
+        out.ended.append(ended)
+        out.denominators.append(out.denominator)
+        for (winner, _, _), w in ended.items():
+            cumulative[winner] += w
+        out.undecided = dict(active)
+        if enough is not None and enough(out, cumulative):
+            break
+    return out
+
+
+# -- the chain to its end -------------------------------------------------------------------------------------
+@dataclass
+class Solved:
+    """The chain to its end: for every end (``("neither", left a, left b)``: a closed part of the chain reached,
+    from which neither unit can ever destroy the other) its probability and the expected turn of the end times
+    its indicator, ``E[turn; end]``, as integers over the square of the product of ``factors``; :meth:`probability`
+    and :meth:`turns` make the exact fractions of any sum of them."""
+
+    ends: dict[End, int]
+    turn_sums: dict[End, int]
+    factors: list[int]
+
+    def probability(self, numerator: int) -> Fraction:
+        return over(numerator, self.factors + self.factors)
+
+    def turns(self, numerator: int) -> Fraction:
+        return over(numerator, self.factors + self.factors)
+
+
+def _product(values: list[int]) -> int:
+    """The product of many integers, pairwise (a balanced tree: quick for big ones)."""
+    while len(values) > 1:
+        values = [values[i] * values[i + 1] if i + 1 < len(values) else values[i] for i in range(0, len(values), 2)]
+    return values[0] if values else 1
+
+
+def over(numerator: int, factors: list[int]) -> Fraction:
+    """``numerator / product(factors)`` in lowest terms, reduced against a few thousand bits of the factors at a
+    time (each such gcd is quick, where one gcd of two numbers of tens of thousands of digits is not)."""
+    if numerator == 0:
+        return Fraction(0)
+    groups: list[int] = []
+    group = 1
+    for d in factors:
+        group *= d
+        if group.bit_length() > 4096:
+            groups.append(group)
+            group = 1
+    groups.append(group)
+    left = []
+    for d in groups:
+        g = math.gcd(numerator, d)
+        while g > 1:
+            numerator //= g
+            d //= g
+            g = math.gcd(numerator, d) if d > 1 else 1
+        if d > 1:
+            left.append(d)
+    out = Fraction.__new__(Fraction)  # already in lowest terms: no gcd of the two big numbers again
+    out._numerator, out._denominator = numerator, _product(left)  # type: ignore[attr-defined]
+    return out
+
+
+def components(graph: Graph) -> list[list[int]]:
+    """The strongly connected parts of the graph (Tarjan's, without recursion), each part after every part it
+    leads to (sinks first)."""
+    index = [-1] * graph.size
+    low = [0] * graph.size
+    on_stack = [False] * graph.size
+    stack: list[int] = []
+    out: list[list[int]] = []
+    counter = 0
+    for root in range(graph.size):
+        if index[root] != -1:
+            continue
+        work: list[tuple[int, Iterator[tuple[int, int]]]] = [(root, iter(graph.edges[root]))]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack[root] = True
+        while work:
+            v, it = work[-1]
+            for _, w in it:
+                if index[w] == -1:
+                    index[w] = low[w] = counter
+                    counter += 1
+                    stack.append(w)
+                    on_stack[w] = True
+                    work.append((w, iter(graph.edges[w])))
+                    break
+                if on_stack[w]:
+                    low[v] = min(low[v], index[w])
+            else:
+                work.pop()
+                if work:
+                    u = work[-1][0]
+                    low[u] = min(low[u], low[v])
+                if low[v] == index[v]:
+                    part = []
+                    while True:
+                        w = stack.pop()
+                        on_stack[w] = False
+                        part.append(w)
+                        if w == v:
+                            break
+                    out.append(part)
+    return out
+
+
+def _closed(graph: Graph, part: Sequence[int], members: set[int]) -> bool:
+    """A part with no way out: no end, no edge leaving it (neither unit can ever destroy the other)."""
+    return all(not graph.ends[i] and all(j in members for _, j in graph.edges[i]) for i in part)
+
+
+def _adjugate(matrix: list[list[int]]) -> tuple[int, list[list[int]]]:
+    """The determinant and adjugate of a small integer matrix (exactly: its inverse over Fractions times the
+    determinant); the matrix of a part of an absorbing chain that has a way out is never singular."""
+    n = len(matrix)
+    rows = [[Fraction(v) for v in row] + [Fraction(int(r == c)) for c in range(n)] for r, row in enumerate(matrix)]
+    det = Fraction(1)
+    for c in range(n):
+        pivot = next(r for r in range(c, n) if rows[r][c] != 0)
+        if pivot != c:
+            rows[c], rows[pivot] = rows[pivot], rows[c]
+            det = -det
+        lead = rows[c][c]
+        det *= lead
+        rows[c] = [v / lead for v in rows[c]]
+        for r in range(n):
+            if r != c and rows[r][c] != 0:
+                f = rows[r][c]
+                rows[r] = [v - f * p for v, p in zip(rows[r], rows[c], strict=True)]
+    assert det.denominator == 1 and det != 0
+    adj = [[v * det for v in row[n:]] for row in rows]
+    assert all(v.denominator == 1 for row in adj for v in row)
+    return int(det), [[int(v) for v in row] for row in adj]
+
+
+def solve(graph: Graph) -> Solved:
+    """The chain to its end, exactly (see the module's text).
+
+    In each part C of the graph with a way out, ``B = diag(den) - N`` (the integer weights among its nodes) gives
+    the expected visits ``M`` of its nodes through ``y = M / den``: ``y B = inflow``; and the expected turns
+    counted on arriving, ``V``, through ``v = V / den``: ``v B = turns in + M`` at the nodes that begin a turn.
+    Every value is kept as an integer over one common denominator, ``D**2``, ``D`` the product of the parts'
+    determinants: each part's determinant divides every value reaching it (at most once a probability, twice a
+    turn sum), so each division is exact, no two big numbers are ever multiplied, and nothing is reduced until
+    the end."""
+    parts = components(graph)
+    n = graph.size
+    den, edges, ends_of = graph.den, graph.edges, graph.ends
+    dets: list[int] = []
+    plans: list[tuple[int, list[list[int]], dict[int, int]] | None] = []
+    for part in parts:
+        members = set(part)
+        if _closed(graph, part, members):
+            plans.append(None)
+            continue
+        pos = {i: r for r, i in enumerate(part)}
+        if len(part) == 1:
+            i = part[0]
+            plans.append((den[i] - sum(num for num, j in edges[i] if j == i), [[1]], pos))
+        else:
+            b = [[den[i] * int(r == c) for c in range(len(part))] for r, i in enumerate(part)]
+            for i in part:
+                for num, j in edges[i]:
+                    if j in pos:
+                        b[pos[i]][pos[j]] -= num
+            if len(part) == 2:  # the usual part: a volley each way that changes nothing
+                (p, q), (r, t) = b
+                det, adj = p * t - q * r, [[t, -q], [-r, p]]
+            else:
+                det, adj = _adjugate(b)
+            plans.append((det, adj, pos))
+        dets.append(plans[-1][0])  # type: ignore[index]  # just appended
+    common = _product(list(dets))
+    inflow = [0] * n  # probability arriving from outside a node's part
+    turned = [0] * n  # turns counted so far times that probability
+    inflow[0] = common * common
+    ends: dict[End, int] = {}
+    sums: dict[End, int] = {}
+    for k in range(len(parts) - 1, -1, -1):  # sources first
+        part = parts[k]
+        plan = plans[k]
+        if plan is None:  # no way out: neither unit can ever destroy the other
+            mass = sum(inflow[i] for i in part)
+            if mass:
+                la, lb = graph.lefts[part[0]]
+                ends[("neither", la, lb)] = ends.get(("neither", la, lb), 0) + mass
+            continue
+        det, adj, pos = plan
+        ins = [inflow[i] // det for i in part]
+        y = [sum(ins[r] * adj[r][c] for r in range(len(part))) for c in range(len(part))]
+        # each visit of a node beginning a turn counts a turn: (turns in + M at those nodes) B^-1, over D**2
+        base = [turned[i] + (den[i] * y[pos[i]] if graph.turn_start(i) else 0) for i in part]
+        scaled = [t // det for t in base]
+        v = [sum(scaled[r] * adj[r][c] for r in range(len(part))) for c in range(len(part))]
+        for i in part:
+            yi, vi = y[pos[i]], v[pos[i]]
+            if not yi:
+                continue
+            for num, j in edges[i]:
+                if j not in pos:
+                    inflow[j] += yi * num
+                    turned[j] += vi * num
+            for num, e in ends_of[i]:
+                ends[e] = ends.get(e, 0) + yi * num
+                sums[e] = sums.get(e, 0) + vi * num
+    return Solved(ends, sums, dets)
+
+
+# -- a game's battles as the chain's states -------------------------------------------------------------------
+class BattleModel:
+    """The states of a duel as the game's own battles, merged by the game's ``state_key`` (the battle but the
+    turn's number), every attack the game's ``exchanges`` and every passing of the turn its ``duel_pass``: for a
+    game whose duel module has no states of its own (``chain_model``)."""
+
+    def __init__(self, ruleset: Any, battle: Any, key: Callable[[Any], Hashable]) -> None:
+        self.ruleset, self.battle, self.key = ruleset, battle, key
+        self.battles: dict[Hashable, Any] = {}
+        self.lefts: dict[tuple[Hashable, str], int] = {}
+
+    def _keep(self, battle: Any) -> Hashable:
+        k = self.key(battle)
+        self.battles.setdefault(k, battle)
+        return k
+
+    def start(self, first: str) -> Hashable:
+        return self._keep(self.ruleset.duel_begin(self.battle, first))
+
+    def left(self, state: Hashable, uid: str) -> int:
+        found = self.lefts.get((state, uid))
+        if found is None:
+            found = self.lefts[(state, uid)] = self.ruleset.duel_left(self.battles[state], uid)
+        return found
+
+    def fire(self, state: Hashable, shooter: str, target: str, then: str) -> tuple[int, list[tuple[int, Hashable]]]:
+        from rangefire.core import Attack
+
+        found = self.ruleset.exchanges(self.battles[state], Attack(shooter, target))
+        den = 1
+        for p, _ in found:
+            den = math.lcm(den, p.denominator)
+        out = []
+        for p, after in found:
+            weight = p.numerator * (den // p.denominator)
+            if self.ruleset.duel_left(after, shooter) and self.ruleset.duel_left(after, target):
+                if then == shooter:  # the turn passes round to the unit that fired last
+                    after = self.ruleset.duel_pass(after, target)
+                after = self.ruleset.duel_pass(after, then)
+            out.append((weight, self._keep(after)))
+        return den, out
