@@ -48,6 +48,8 @@ RULES: dict[str, tuple[Any, str]] = {
     "options.melee_penalty": (1, "AL-5.3"),                    # "**-1** when the target is adjacent to a unit friendly"
     "options.hindrance_penalty": (1, "AL-5.3"),                # "**-1** per hindrance"
     "options.refuse_zero_dice": (False, "AL-5.5"),             # "(Option refuse_zero_dice = false.)"
+    "options.reroll_attack_at_most": (0, "AL-6.3"),            # a house rule: rerolls by abilities alone
+    "options.reroll_defense_at_most": (0, "AL-6.3"),           # a house rule: rerolls by abilities alone
     "options.critical.sixes": (3, "AL-6.2"),                   # "three or more 6s"
     "options.critical.hits": (1, "AL-6.2"),                    # "scores 1 extra hit"
     "options.crit_per_three_sixes": (False, "AL-6.2"),         # "(Option crit_per_three_sixes = false ...)"
@@ -149,6 +151,9 @@ CASES: dict[str, tuple[Any, dict[str, Any], dict[str, set[str]]]] = {
                                                   unit("B", "red", (-3, 0))),
                                         "orders": {"A>T": _order(**FRONTS), "B>T": _order("B")}},
                                  {"A>T": EVERYTHING}),
+    "options.reroll_attack_at_most": (2, {"units": (A(), T(4)), "orders": {"A>T": _order()}}, {"A>T": {"hits"}}),
+    "options.reroll_defense_at_most": (2, {"units": (A(), T(4, slots=[WHITE] * 3)), "orders": {"A>T": _order()}},
+                                       {"A>T": {"hits"}}),
     "options.critical.sixes": (2, {"units": (A(), T(4)), "orders": {"A>T": _order()}}, {"A>T": {"hits", "critical"}}),
     "options.critical.hits": (2, {"units": (A(), T(4)), "orders": {"A>T": _order()}}, {"A>T": {"hits"}}),
     "options.crit_per_three_sixes": (True, {"units": (A(slots=[BLUE] * 6), T(4)), "orders": {"A>T": _order()}},

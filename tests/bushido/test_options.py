@@ -55,6 +55,8 @@ RULES: dict[str, tuple[Any, str]] = {
     "options.defense_modifiers.small": (1, "BU-5.4"),  # Small +1
     "options.cover_reach": (1, "BU-5.7"),  # obscuring terrain within 1" of the target's base
     "options.supporting_dice_cap": ("none", "BU-6.2"),  # option supporting_dice_cap = none
+    "options.reroll_failed_attack": (False, "BU-6.2"),  # a house rule: the rules roll each die once
+    "options.exploding_sixes": (0, "BU-6.2"),  # a house rule: the rules add no die
     "options.attacker_wins_ties": (True, "BU-6.3"),  # if still equal, the attacker wins at SL 0
     **{f"options.wound_chart.roll_{roll}.sl_{sl}": (wounds, "BU-7.2")  # the chart's entry
        for roll, row in CHART.items() for sl, wounds in enumerate(row)},
@@ -140,6 +142,8 @@ CASES: dict[str, Case] = {
     "options.cover_reach": (scenario(S(), T(8), terrain=(strip("1.2", "1.6"),)), 2,
                             {"in_cover", "attack_pool"} | ODDS),
     "options.supporting_dice_cap": (scenario(six_dice(), T(3)), 1, ODDS),
+    "options.reroll_failed_attack": (scenario(six_dice(), T(3)), True, ODDS),
+    "options.exploding_sixes": (scenario(six_dice(), T(3, base=30)), 2, ODDS),  # 2 defense dice: a 6 may lose
     "options.attacker_wins_ties": (scenario(six_dice(), T(3)), False, ODDS),
     **{f"options.wound_chart.roll_{roll}.sl_{sl}": (scenario(six_dice(wound_modifier=roll - 3), T(3)), n + 5,
                                                     {"wounds"})
@@ -208,6 +212,9 @@ def explained(data: dict[str, Any]) -> str:
     ("options.cover_reach", "mist within 2 in (house rule; the rules say 1 in) of T on every line of sight"),
     ("options.supporting_dice_cap", "at most 1 supporting die (house rule; the rules say none)"),
     ("options.attacker_wins_ties", "the defender wins at SL 0 (house rule; the rules say the attacker)"),
+    ("options.reroll_failed_attack", "house rule: each attack die that fails (a 1) is rolled once more"),
+    ("options.exploding_sixes", "house rule: each 6 on the attack dice adds an attack die, an added 6 another, at "
+                                "most 2 dice added (options.exploding_sixes; the rules add none)"),
     ("options.wound_chart.roll_6.sl_2", "roll 6 at SL 2 gives 9 (the rules say 4)"),
     ("options.one_attack_per_turn", "a second is made (house rule; the rules say one a turn)"),
 ])

@@ -166,10 +166,16 @@ class OrderPlanner:
                        f"its figures in slots {', '.join(map(str, pushed))}")
             notes.append(LogLine("AL-5.2", f"a second ranged order this turn: {firer.id} is pushed ({removed} "
                                            "removed" + noted(self.options.push_figures, RULES.push_figures) + ")"))
-        for who, at_most, dice in ((self.shooter.id, self.shooter.abilities.reroll_attack_at_most, found.attack_dice),
-                                   (target.id, target.abilities.reroll_defense_at_most, found.defense_dice)):
+        for who, kind, own, dice in ((self.shooter.id, "attack", self.shooter.abilities.reroll_attack_at_most,
+                                      found.attack_dice),
+                                     (target.id, "defense", target.abilities.reroll_defense_at_most, found.defense_dice)):
+            house = getattr(self.options, f"reroll_{kind}_at_most")
+            at_most = max(own, house)
             if at_most and dice:
-                notes.append(LogLine("AL-6.3", f"{who} rerolls once each die showing {at_most} or less"))
+                rule = (f" (house rule: options.reroll_{kind}_at_most = {house}, every unit's {kind} dice; the rules "
+                        "reroll only by a unit's ability" + (f", {who}'s being {own}" if own else "") + ")"
+                        if house > own else "")
+                notes.append(LogLine("AL-6.3", f"{who} rerolls once each {kind} die showing {at_most} or less{rule}"))
         return notes
 
     def _bonuses(self, target: Unit, found: Sides) -> list[Modifier]:
@@ -192,7 +198,9 @@ class OrderPlanner:
             sight=seen.verdict if seen else "adjacent", hindered_by=seen.hindered_by if seen else (),
             touching=seen.touching if seen else (), attack_dice=found.attack_dice, defense_dice=found.defense_dice,
             attack_die_bonus=ab.attack_die_bonus, defense_die_bonus=db.defense_die_bonus,
-            reroll_attack_at_most=ab.reroll_attack_at_most, reroll_defense_at_most=db.reroll_defense_at_most,
+            # a unit's own reroll, or every unit's under a house rule, whichever reaches higher [AL-6.3]
+            reroll_attack_at_most=max(ab.reroll_attack_at_most, options.reroll_attack_at_most),
+            reroll_defense_at_most=max(db.reroll_defense_at_most, options.reroll_defense_at_most),
             crit_per_three=options.crit_per_three_sixes, crit_sixes=options.critical.sixes,
             crit_hits=options.critical.hits, phantom=options.phantom, push_figures=options.push_figures,
             defender_scores=order == "close" or db.defender_scores_in_ranged, cost=self.cost, push=self.push,

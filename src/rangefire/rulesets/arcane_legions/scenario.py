@@ -77,6 +77,12 @@ class Options(OptionsModel):
     melee_penalty: Penalty = option(1, "AL-5.3", "attack dice lost firing into melee")
     hindrance_penalty: Penalty = option(1, "AL-5.3", "attack dice lost per hindrance on the line of sight")
     refuse_zero_dice: bool = option(False, "AL-5.5", "refuse an attack left with no attack dice")
+    reroll_attack_at_most: Annotated[int, Field(strict=True)] = option(
+        0, "AL-6.3", "house rule: every unit's attack dice showing this or less are rolled once more, as the ability "
+                     "reroll_attack_at_most (a unit's own, where higher, stands); 0: none", ge=0, le=5)
+    reroll_defense_at_most: Annotated[int, Field(strict=True)] = option(
+        0, "AL-6.3", "house rule: every unit's defense dice showing this or less are rolled once more, as the ability "
+                     "reroll_defense_at_most (a unit's own, where higher, stands); 0: none", ge=0, le=5)
     critical: Critical = option(Critical(), "AL-6.2", "the critical hit")
     crit_per_three_sixes: bool = option(False, "AL-6.2", "a critical per full set of critical.sixes 6s")
     phantom: Annotated[int, Field(strict=True)] = option(2, "AL-6.4", "the phantom die's value (a side out of dice)",

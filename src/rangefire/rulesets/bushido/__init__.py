@@ -3,7 +3,7 @@ test and the wound chart (BU-*).
 
 >>> from rangefire.rulesets import find_ruleset
 >>> find_ruleset("bushido").stages
-('attack', 'defense', 'wound')
+('attack', 'defense', 'attack-reroll', 'attack-extra', 'wound')
 """
 
 from __future__ import annotations
@@ -44,6 +44,7 @@ from rangefire.rulesets.bushido.plan import (
     BushidoOutcome,
     BushidoPlan,
     count,
+    house_attack_dice,
     inches,
     ruled,
 )
@@ -65,7 +66,7 @@ class Bushido(Ruleset[Battle, BushidoPlan, BushidoOutcome]):
     aliases = ("bu",)
     clause_prefix = "BU"
     setup_clause = "BU-9.3"  # set-up edits before the first turn
-    stages = ("attack", "defense", "wound")
+    stages = ("attack", "defense", "attack-reroll", "attack-extra", "wound")  # the middle two: house rules [BU-6.2]
     outcome_names = ("wounds", "success_level")
     conditions = MappingProxyType({"success_level": "given a hit"})  # the SL of a hit [BU-6.3]
     event_names = ("hit",)
@@ -284,7 +285,8 @@ class Bushido(Ruleset[Battle, BushidoPlan, BushidoOutcome]):
         if plan.fails:
             return {"wounds": Dist.constant(0), "success_level": Dist.constant(0)}, {"hit": 0}
         wounds, sl, hit = attack_odds(plan.attack_dice, plan.defense_dice, plan.wound_roll_modifier,
-                                      plan.supporting_dice_cap, plan.options.chart, plan.options.attacker_wins_ties)
+                                      plan.supporting_dice_cap, plan.options.chart, plan.options.attacker_wins_ties,
+                                      plan.attack_roll)
         return {"wounds": wounds, "success_level": sl}, {"hit": hit}
 
     def _resolve(self, plan: BushidoPlan, source: DiceSource) -> tuple[list[LogLine], BushidoOutcome]:
@@ -302,6 +304,8 @@ class Bushido(Ruleset[Battle, BushidoPlan, BushidoOutcome]):
         d_dice = source.roll("defense", plan.defense_dice, need=Need(f"{counted}, the higher result saves",
                                                                      f"{plan.target}"))
         a, d = side_result(a_dice, cap), side_result(d_dice, cap)
+        a_dice, house = house_attack_dice(plan, source, a_dice)  # house rules: 1s rolled again, 6s add dice
+        log += house
         for who, dice, (result, kept) in (("attack", a_dice, a), ("defense", d_dice, d)):
             log.append(LogLine("BU-6.2", f"{who} dice {', '.join(map(str, dice))}: 1s discarded, "
                                          f"{kept} remain{'s' if kept == 1 else ''}, result {result}"))

@@ -8,9 +8,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from rangefire.core import Modifier, Outcome, Plan
+from rangefire.core import DiceSource, LogLine, Modifier, Need, Outcome, Plan
 from rangefire.core.options import house_note
-from rangefire.rulesets.bushido.dice import WOUND_CHART
+from rangefire.rulesets.bushido.dice import WOUND_CHART, AttackRoll
 from rangefire.rulesets.bushido.scenario import CHART_ROLLS, CHART_SLS, Options
 from rangefire.rulesets.bushido.table import Nominee
 
@@ -96,6 +96,20 @@ class BushidoPlan(Plan):
         return self.band is None
 
     @property
+    def attack_roll(self) -> AttackRoll:
+        """The house rules of the attack dice: failed dice rolled once more, 6s adding dice [BU-6.2]."""
+        return AttackRoll(self.options.reroll_failed_attack, self.options.exploding_sixes)
+
+    def house_dice(self) -> str:
+        """The house rules of the attack dice in a few words (``1s rolled again, each 6 adds a die (at most 2)``),
+        "" under the rules [BU-6.2]."""
+        roll = self.attack_roll
+        said = ["1s rolled again"] if roll.reroll_failed else []
+        if roll.exploding:
+            said.append(f"each 6 adds a die (at most {roll.exploding})")
+        return ", ".join(said)
+
+    @property
     def wound_roll_modifier(self) -> int:
         """The weapon's wound modifier less the target's armour, unless armour piercing [BU-7.2]."""
         return self.wound_modifier - (0 if self.armour_piercing else self.armour)
@@ -115,6 +129,8 @@ class BushidoPlan(Plan):
             "attack_dice": self.attack_dice,
             "defense_dice": self.defense_dice,
             "supporting_dice_cap": "none" if self.supporting_dice_cap is None else self.supporting_dice_cap,
+            "reroll_failed_attack": self.attack_roll.reroll_failed,
+            "exploding_sixes": self.attack_roll.exploding,
             "wound_roll_modifier": self.wound_roll_modifier,
             "ammo": None if self.ammo_before is None else {"before": self.ammo_before, "after": self.ammo_before - 1},
             "target_wounds_left": self.target_wounds_left,
@@ -132,8 +148,9 @@ class BushidoPlan(Plan):
         a redirected attack beyond long range rolls nothing [BU-4.3]."""
         if self.fails:
             return "beyond long range: the attack fails"
+        house = self.house_dice()
         return (f"{count(self.attack_dice, 'attack die', 'attack dice')} v {self.defense_dice} defense, opposed; "
-                f"wound 1D6 {self.wound_roll_modifier:+d}")
+                f"wound 1D6 {self.wound_roll_modifier:+d}" + (f"; attack {house}" if house else ""))
 
     def summary(self) -> list[tuple[str, str]]:
         rows = [("weapon", self.weapon)]
@@ -144,7 +161,9 @@ class BushidoPlan(Plan):
         rows.append(("line of sight", str(self.line_of_sight.get("verdict", ""))))
         rows.append(("cover", f"in cover: {self._cover_text()} [BU-5.7]" if self.in_cover else "none"))
         if not self.fails:
-            rows += [("attack dice", str(self.attack_dice)), ("defense dice", str(self.defense_dice)),
+            house = self.house_dice()
+            rows += [("attack dice", str(self.attack_dice) + (f": {house} (house rules) [BU-6.2]" if house else "")),
+                     ("defense dice", str(self.defense_dice)),
                      ("wound roll", f"1D6 {self.wound_roll_modifier:+d}")]
             cap = self.supporting_dice_cap
             if cap != RULES.cap:  # the result counts at most this many supporting dice [BU-6.2]
@@ -155,3 +174,42 @@ class BushidoPlan(Plan):
         if self.nominees and not self.redirected:
             rows.append(("may be nominated", "; ".join(n.describe() for n in self.nominees)))
         return rows
+
+
+def house_attack_dice(plan: BushidoPlan, source: DiceSource, first: tuple[int, ...]) -> tuple[tuple[int, ...],
+                                                                                             list[LogLine]]:
+    """The attack dice after the house rules of the dice [BU-6.2], and the lines saying what they did: each die that
+    failed (a 1) rolled once more, stage ``attack-reroll`` (the second roll stands); then a die added for each 6,
+    stage ``attack-extra``, in rounds (a 6 among the added dice adds another), at most ``exploding_sixes`` in all.
+    Under the rules, the dice as rolled and no line."""
+    roll = plan.attack_roll
+    dice, lines = list(first), []
+    if roll.reroll_failed:
+        again = [i for i, v in enumerate(dice) if v == 1]
+        said = "house rule: an attack die that fails (a 1) is rolled once more (options.reroll_failed_attack; the " \
+               "rules roll it once)"
+        if again:
+            second = source.roll("attack-reroll", len(again), need=Need(
+                "the second roll stands (a 1 is discarded)", f"{count(len(again), '1', '1s')} of {plan.attacker}'s "
+                                                             f"{' '.join(map(str, first))}"))
+            for i, v in zip(again, second, strict=True):
+                dice[i] = v
+            lines.append(LogLine("BU-6.2", f"{said}: {count(len(again), 'die', 'dice')} rolled again: "
+                                           f"{' '.join(map(str, second))}"))
+        else:
+            lines.append(LogLine("BU-6.2", f"{said}: none failed"))
+    if roll.exploding:
+        sixes = pending = dice.count(6)
+        added: list[int] = []
+        while pending and len(added) < roll.exploding:
+            more = source.roll("attack-extra", min(pending, roll.exploding - len(added)), need=Need(
+                "added attack dice: a 6 adds another", f"{count(pending, 'six', 'sixes')} to add a die for, at most "
+                                                       f"{roll.exploding - len(added)} more"))
+            added += more
+            pending = more.count(6)
+        what = (f"{count(sixes, 'six', 'sixes')}: {count(len(added), 'die', 'dice')} added, "
+                f"{' '.join(map(str, added))}" if added else "no six: no die added")
+        lines.append(LogLine("BU-6.2", f"house rule: each 6 on the attack dice adds a die, an added 6 another, at "
+                                       f"most {roll.exploding} (options.exploding_sixes; the rules add none): {what}"))
+        dice += added
+    return tuple(dice), lines

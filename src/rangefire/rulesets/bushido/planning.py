@@ -175,8 +175,16 @@ def _defense_modifiers(options: Options, target: Unit) -> list[Modifier]:
 
 
 def _house_notes(options: Options) -> list[LogLine]:
-    """House rules the dice are judged by: who wins a tie [BU-6.3], the wound chart [BU-7.2]."""
+    """House rules the dice are judged by: the attack dice rolled again and added [BU-6.2], who wins a tie
+    [BU-6.3], the wound chart [BU-7.2]."""
     notes = []
+    if options.reroll_failed_attack:
+        notes.append(LogLine("BU-6.2", "house rule: each attack die that fails (a 1) is rolled once more, the second "
+                                       "roll standing (options.reroll_failed_attack; the rules roll each die once)"))
+    if options.exploding_sixes:
+        notes.append(LogLine("BU-6.2", "house rule: each 6 on the attack dice adds an attack die, an added 6 another, "
+                                       f"at most {count(options.exploding_sixes, 'die', 'dice')} added "
+                                       "(options.exploding_sixes; the rules add none)"))
     if not options.attacker_wins_ties:
         notes.append(LogLine("BU-6.3", "equal results and equal dice remaining: the defender wins at SL 0 "
                                        f"{house_note('the defender', 'the attacker')}"))

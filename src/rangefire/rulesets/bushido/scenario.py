@@ -29,6 +29,8 @@ Inches = Annotated[Exact, Field(gt=0, le=1000)]
 SIZES = {30: "small", 40: "medium", 50: "large", 60: "large"}
 
 
+#: The most attack dice the house rule ``exploding_sixes`` may add to one attack [BU-6.2].
+MAX_EXPLODING = 20
 #: Wounds the chart may give: a house chart of hostile size is refused when the file is read.
 MAX_CHART_WOUNDS = 100
 #: The wound chart's rows (roll 1 to 10) and columns (SL 0 to 6) [BU-7.2].
@@ -139,6 +141,12 @@ class Options(OptionsModel):
         Fraction(1), "BU-5.7", "inches from the target's base within which obscuring terrain gives cover")
     supporting_dice_cap: Literal["none"] | Annotated[int, Field(strict=True, ge=0, le=MAX_RCP)] = option(
         "none", "BU-6.2", "most supporting dice an attack may add, or none for no cap")
+    reroll_failed_attack: bool = option(
+        False, "BU-6.2", "house rule: each attack die that fails (a 1, discarded) is rolled once more, the second "
+                         "roll standing")
+    exploding_sixes: Annotated[int, Field(strict=True, ge=0, le=MAX_EXPLODING)] = option(
+        0, "BU-6.2", "house rule: each 6 on the attack dice adds an attack die (an added 6 adds another), at most "
+                     "this many added dice in all; 0: none")
     attacker_wins_ties: bool = option(
         True, "BU-6.3", "equal results and equal dice remaining: the attacker wins at SL 0 (false: the defender)")
     wound_chart: WoundChart = option(WoundChart(), "BU-7.2", "the wound chart: wounds by roll and SL")
