@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import subprocess
+import sys
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
-from rangefire.core import LinesOfPlay, Odds, Outcome, Resolution, SeededSource
+from rangefire.core import LinesOfPlay, Odds, Outcome, Resolution, ScenarioError, SeededSource, UnknownRulesetError
 from rangefire.demo import example_path
-from rangefire.rulesets import find_ruleset, load_battle
+from rangefire.rulesets import battle_from_mapping, find_ruleset, load_battle
 from rangefire.rulesets.arcane_legions import ArcaneOutcome
 from rangefire.rulesets.bushido import BushidoOutcome
 from rangefire.rulesets.dress_on_the_colors import DressOutcome
@@ -92,3 +94,81 @@ def test_no_outcome_or_odds_is_read_by_string_key():
             if "self.extra" in text or "action.outcome" in text:
                 continue  # an error body's extra fields; a log record's outcome as JSON: neither a result
             assert not pattern.search(text), f"{path.relative_to(root)}:{number}: {text.strip()}"
+
+
+# -- a user program typed through: each game loaded by name -----------------------------------------------------
+ROOT = Path(__file__).resolve().parents[1]
+PROGRAM = ROOT / "tests" / "typing" / "user_program.py"
+
+
+def _mypy(path: Path) -> subprocess.CompletedProcess[str]:
+    """``mypy --strict`` on one file, from the project's root (its configuration: the pydantic plugin); the file
+    itself asks for ``disallow-any-expr`` in its first line, so that no expression of it may be ``Any``."""
+    return subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-error-summary", str(path)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=600)
+
+
+def test_a_user_program_type_checks_strictly_with_no_any():
+    assert PROGRAM.read_text().startswith("# mypy: disallow-any-expr\n")
+    proc = _mypy(PROGRAM)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+@pytest.mark.parametrize(("change", "said"), [
+    # the loader without the game's name: a ruleset and battle of any game, the plan Any
+    ('game="dress-on-the-colors")', 'Expression has type "Any"'),
+    # a game's values held to another game's type
+    ("assert_type(plan, OrderPlan)", "Expression is of type"),
+])
+def test_the_user_program_fails_where_a_type_degrades(tmp_path, change, said):
+    text = PROGRAM.read_text()
+    if change.startswith("game="):
+        broken = text.replace(', game="dress-on-the-colors")', ")")
+    else:
+        broken = text.replace("assert_type(plan, VolleyPlan)", change)
+    assert broken != text
+    path = tmp_path / "user_program.py"
+    path.write_text(broken)
+    proc = _mypy(path)
+    assert proc.returncode == 1 and said in proc.stdout, proc.stdout + proc.stderr
+
+
+def test_the_user_program_runs():
+    proc = subprocess.run([sys.executable, str(PROGRAM)], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+    said = proc.stdout.splitlines()
+    assert "4th-texas is outside 20th-maine's 45° forward arc [DC-2.1]" in said
+    assert "ito (the target's player): keep takeda, nominate yojimbo [BU-4.2]" in said
+    assert any(line.startswith("[DC-4.1] cover saves on 4+") for line in said)
+
+
+@pytest.mark.parametrize(("game", "example", "kind"), [
+    ("dress-on-the-colors", "wheatfield.yaml", "DressOnTheColors"), ("doc", "wheatfield.yaml", "DressOnTheColors"),
+    ("al", "ford.yaml", "ArcaneLegions"), ("bushido", "temple.yaml", "Bushido"), ("swerve", "ambush.yaml", "Swerve")])
+def test_loading_a_battle_by_its_games_name(game, example, kind):
+    ruleset, battle = load_battle(example_path(example), game=game)
+    assert type(ruleset).__name__ == kind and ruleset is find_ruleset(game)
+    assert battle == load_battle(example_path(example))[1]
+    assert isinstance(battle, ruleset.battle_model)
+
+
+def test_a_battle_of_another_game_is_refused_by_name():
+    with pytest.raises(ScenarioError) as caught:
+        load_battle(example_path("temple.yaml"), game="swerve")
+    assert list(caught.value.problems) == ["ruleset: must be swerve (the game asked for), got bushido"]
+    with pytest.raises(UnknownRulesetError, match="unknown ruleset 'chess'"):
+        load_battle(example_path("temple.yaml"), game="chess")
+    with pytest.raises(ScenarioError, match="must be bushido"):
+        battle_from_mapping({"ruleset": "doc", "units": []}, game="bu")
+
+
+def test_the_game_keys_of_the_typed_loaders_are_the_registrys():
+    """The literal names the loaders are typed by are each game's key and aliases, and no other."""
+    import typing
+
+    from rangefire import rulesets
+
+    typed = {name: set(typing.get_args(getattr(rulesets, name))) for name in
+             ("DressKey", "ArcaneKey", "BushidoKey", "SwerveKey")}
+    assert [typed[k] for k in typed] == [{game.key, *game.aliases} for game in rulesets.GAMES]
+    assert set(typing.get_args(rulesets.GameKey)) == set().union(*typed.values())

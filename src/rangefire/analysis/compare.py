@@ -107,20 +107,20 @@ class Comparison:
         """Every value the outcome takes under any legal variant, from the least to the greatest with none
         skipped."""
         seen = [k for v in self.variants if v.odds is not None
-                for k in v.odds.outcomes[outcome].probabilities()]  # type: ignore[attr-defined]
+                for k in v.odds.outcomes[outcome].probabilities()]
         return list(range(min(seen), max(seen) + 1)) if seen else []
 
     def exactly(self, name: str, outcome: str, n: int) -> Fraction | None:
         odds = self.variant(name).odds
-        return None if odds is None else odds.outcomes[outcome].probability(n)  # type: ignore[attr-defined]
+        return None if odds is None else odds.outcomes[outcome].probability(n)
 
     def at_least(self, name: str, outcome: str, n: int) -> Fraction | None:
         odds = self.variant(name).odds
-        return None if odds is None else odds.outcomes[outcome].at_least(n)  # type: ignore[attr-defined]
+        return None if odds is None else odds.outcomes[outcome].at_least(n)
 
     def mean(self, name: str, outcome: str) -> Fraction | None:
         odds = self.variant(name).odds
-        return None if odds is None else odds.outcomes[outcome].mean()  # type: ignore[attr-defined]
+        return None if odds is None else odds.outcomes[outcome].mean()
 
     def event(self, name: str, event: str) -> Fraction | None:
         odds = self.variant(name).odds

@@ -45,10 +45,10 @@ class TableRow:
     odds: Odds | None
 
     def mean(self, outcome: str) -> Fraction | None:
-        return None if self.odds is None else self.odds.outcomes[outcome].mean()  # type: ignore[attr-defined]
+        return None if self.odds is None else self.odds.outcomes[outcome].mean()
 
     def at_least(self, outcome: str, n: int) -> Fraction | None:
-        return None if self.odds is None else self.odds.outcomes[outcome].at_least(n)  # type: ignore[attr-defined]
+        return None if self.odds is None else self.odds.outcomes[outcome].at_least(n)
 
     def event(self, name: str) -> Fraction | None:
         return None if self.odds is None else self.odds.events.get(name)

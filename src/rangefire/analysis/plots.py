@@ -65,7 +65,7 @@ class Series:
 
 def series_from_odds(odds: Odds, name: str) -> Series:
     """The series of one attack's odds, named ``name`` (a variant's name, or who fires at whom)."""
-    outcomes = {outcome: dict(dist.probabilities())  # type: ignore[attr-defined]  # every Dist has it
+    outcomes = {outcome: dict(dist.probabilities())
                 for outcome, dist in odds.outcomes.items()}
     return Series(name, outcomes, dict(odds.events))
 

@@ -68,10 +68,10 @@ def render_odds(odds: Odds) -> None:
         headers = ("N", "exactly N", "exact", "at least N", "exact")
         for header in headers:
             table.add_column(header, justify="right", style="dim" if header == "exact" else None)
-        probs = dist.probabilities()  # type: ignore[attr-defined]
+        probs = dist.probabilities()
         rows = []
         for k, p in probs.items():
-            at_least = dist.at_least(k)  # type: ignore[attr-defined]
+            at_least = dist.at_least(k)
             rows.append((str(k), percent(p, 2), fraction_str(p), percent(at_least, 2), fraction_str(at_least)))
         for row in fitted(headers, rows, out.width):
             table.add_row(*row)

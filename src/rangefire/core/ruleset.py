@@ -173,7 +173,7 @@ class Ruleset(ABC, Generic[B, P, OutcomeT]):
         return tuple((name, self.choice(name).read(value)) for name, value in given)
 
     # -- the public flow ---------------------------------------------------------------------------
-    def check(self, battle: B, attack: Attack) -> Check:
+    def check(self, battle: B, attack: Attack) -> Check[P]:
         """May this attack be made? A :class:`Check` holding the plan or the refusals.
 
         Raises :class:`UnknownUnitError` for an id the battle does not hold and :class:`ChoiceError` for a choice
@@ -182,7 +182,7 @@ class Ruleset(ABC, Generic[B, P, OutcomeT]):
         attack = self._read_attack(attack, self._unit_ids(battle))
         return self._checked(attack, self._check(battle, attack))
 
-    def check_many(self, battle: B, attacks: Sequence[Attack]) -> list[Check]:
+    def check_many(self, battle: B, attacks: Sequence[Attack]) -> list[Check[P]]:
         """:meth:`check` for every attack of one battle, in order, with the same answers word for word: a game
         that shares work between the checks of one battle (a screen of every pair's sight at once) does it in
         ``_check_many``; by default each attack is checked in turn. Bad input in any attack (an unknown id, a
@@ -203,7 +203,7 @@ class Ruleset(ABC, Generic[B, P, OutcomeT]):
                 raise UnknownUnitError(f"{role} {uid!r} is not in this battle (units: {known})")
         return attack
 
-    def _checked(self, attack: Attack, result: P | Sequence[Refusal]) -> Check:
+    def _checked(self, attack: Attack, result: P | Sequence[Refusal]) -> Check[P]:
         if isinstance(result, Plan):
             return Check(attack.attacker, result.target, plan=result)
         refusals = tuple(result)
@@ -215,13 +215,14 @@ class Ruleset(ABC, Generic[B, P, OutcomeT]):
         checked = self.check(battle, attack)
         if checked.plan is None:
             raise IllegalAttackError(checked.refusals)
-        return checked.plan  # type: ignore[return-value]
+        return checked.plan
 
-    def odds(self, plan: P) -> Odds:
-        """The exact distribution of every named outcome of a planned attack."""
-        return self._odds(plan)
+    def odds(self, plan: P) -> Odds[P]:
+        """The exact distribution of every named outcome of a planned attack, with the plan as given."""
+        # a game's hook builds its Odds on the plan it is given (typed there as a Plan of any game)
+        return cast("Odds[P]", self._odds(plan))
 
-    def resolve(self, plan: P, source: DiceSource) -> Resolution[OutcomeT]:
+    def resolve(self, plan: P, source: DiceSource) -> Resolution[OutcomeT, P]:
         """Play a planned attack out with dice from ``source``; every step logged by clause."""
         recorder = RecordingSource(source)
         log, outcome = self._resolve(plan, recorder)
@@ -233,7 +234,7 @@ class Ruleset(ABC, Generic[B, P, OutcomeT]):
         """The battle after the attack: a new value, the old one untouched."""
         return self._apply(battle, resolution)
 
-    def play(self, battle: B, attack: Attack, source: DiceSource) -> tuple[Resolution[OutcomeT], B]:
+    def play(self, battle: B, attack: Attack, source: DiceSource) -> tuple[Resolution[OutcomeT, P], B]:
         """Check, resolve and apply in one step; nothing changes if any step fails."""
         plan = self.plan(battle, attack)
         resolution = self.resolve(plan, source)

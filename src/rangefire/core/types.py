@@ -22,9 +22,32 @@ FORMAT = 1
 
 
 class Distribution(Protocol):
-    """What a result needs of a distribution (``rangefire.dice.Dist`` is one)."""
+    """The exact distribution of an integer-valued outcome, as a result holds it (``rangefire.dice.Dist`` of
+    whole numbers is one): each value's probability, the mean and the tail, exactly, and the JSON shape."""
 
-    def to_dict(self) -> dict[str, Any]: ...
+    def outcomes(self) -> list[int]:
+        """The values the outcome can take, in order."""
+        ...
+
+    def probability(self, outcome: int) -> Fraction:
+        """The exact probability of exactly this value (0 for a value it cannot take)."""
+        ...
+
+    def probabilities(self) -> dict[int, Fraction]:
+        """Every value's exact probability, in order; they sum to 1."""
+        ...
+
+    def at_least(self, threshold: int) -> Fraction:
+        """The exact probability of this value or more."""
+        ...
+
+    def mean(self) -> Fraction:
+        """The expected value, exactly."""
+        ...
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON contract: ``{"distribution": {"0": "16/81", ...}, "mean": "4/3", ...}``."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -237,13 +260,20 @@ class Plan:
         }
 
 
+#: The plan type of a result: a game's own (``Check[VolleyPlan]``, ``Odds[VolleyPlan]``); a result of any game is
+#: one of :class:`Plan`.
+PlanT = TypeVar("PlanT", bound=Plan, default=Plan, covariant=True)
+
+
 @dataclass(frozen=True)
-class Check:
-    """The answer to "may this attack be made?": a plan, or the refusals (never both, never neither)."""
+class Check(Generic[PlanT]):
+    """The answer to "may this attack be made?": a plan, or the refusals (never both, never neither). ``plan`` is
+    of the game's own plan type (``Ruleset.check`` of a game whose plans are ``VolleyPlan`` gives a
+    ``Check[VolleyPlan]``)."""
 
     attacker: str
     target: str | None
-    plan: Plan | None = None
+    plan: PlanT | None = None
     refusals: tuple[Refusal, ...] = ()
 
     def __post_init__(self) -> None:
@@ -295,8 +325,9 @@ class LinesOfPlay:
 
 
 @dataclass(frozen=True)
-class Odds:
-    """Exact distributions of the named outcomes and probabilities of the named events.
+class Odds(Generic[PlanT]):
+    """Exact distributions of the named outcomes and probabilities of the named events, with the game's own plan
+    (``Ruleset.odds`` of a game whose plans are ``VolleyPlan`` gives an ``Odds[VolleyPlan]``).
 
     ``exact`` is False only when the numbers are a Monte Carlo estimate, which ``estimate`` then describes.
     ``alternatives`` holds the odds were the attack aimed at another target the rules let the defender choose
@@ -304,12 +335,12 @@ class Odds:
     played as a sequence of actions.
     """
 
-    plan: Plan
+    plan: PlanT
     outcomes: Mapping[str, Distribution]
     events: Mapping[str, Fraction]
     exact: bool = True
     estimate: Mapping[str, Any] | None = None
-    alternatives: Mapping[str, Odds] = field(default_factory=dict)
+    alternatives: Mapping[str, Odds[PlanT]] = field(default_factory=dict)
     lines: LinesOfPlay | None = None
 
     def to_dict(self) -> dict[str, Any]:
@@ -359,10 +390,12 @@ OutcomeT = TypeVar("OutcomeT", bound=Outcome, default=Outcome)
 
 
 @dataclass(frozen=True)
-class Resolution(Generic[OutcomeT]):
-    """One attack played out: the dice by stage, every step logged by clause, and the game's typed outcome."""
+class Resolution(Generic[OutcomeT, PlanT]):
+    """One attack played out: the dice by stage, every step logged by clause, and the game's typed outcome and
+    plan (``Resolution[DressOutcome, VolleyPlan]``; ``Resolution[DressOutcome]`` where the plan's type does not
+    matter)."""
 
-    plan: Plan
+    plan: PlanT
     log: tuple[LogLine, ...]
     dice: Mapping[str, tuple[int, ...]]
     outcome: OutcomeT

@@ -13,7 +13,7 @@ import importlib
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, overload
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 from pydantic import BaseModel
 
@@ -25,10 +25,20 @@ from rangefire.scenario.files import source_name
 from rangefire.scenario.paths import Setting, apply_settings
 
 if TYPE_CHECKING:
+    from rangefire.rulesets import arcane_legions, bushido, dress_on_the_colors, swerve
     from rangefire.rulesets.arcane_legions import ArcaneLegions
     from rangefire.rulesets.bushido import Bushido
     from rangefire.rulesets.dress_on_the_colors import DressOnTheColors
     from rangefire.rulesets.swerve import Swerve
+
+#: The names of each game, as ``game=`` of :func:`load_battle` and :func:`find_ruleset` take them: its key and
+#: aliases. Given one of these, the loaders are typed with the game's own classes.
+DressKey = Literal["dress-on-the-colors", "doc", "dress"]
+ArcaneKey = Literal["arcane-legions", "al", "arcane"]
+BushidoKey = Literal["bushido", "bu"]
+SwerveKey = Literal["swerve", "swerve-card-game"]
+#: Any built-in game's key or alias.
+GameKey = Literal[DressKey, ArcaneKey, BushidoKey, SwerveKey]
 
 
 @dataclass(frozen=True)
@@ -108,8 +118,19 @@ class Registry(Sequence[Ruleset[Any, Any]]):
 RULESETS = Registry()
 
 
-def find_ruleset(name: str) -> Ruleset[Any, Any]:
-    """The ruleset whose key or alias is ``name`` (only that game is loaded).
+@overload
+def find_ruleset(name: DressKey) -> DressOnTheColors: ...
+@overload
+def find_ruleset(name: ArcaneKey) -> ArcaneLegions: ...
+@overload
+def find_ruleset(name: BushidoKey) -> Bushido: ...
+@overload
+def find_ruleset(name: SwerveKey) -> Swerve: ...
+@overload
+def find_ruleset(name: str) -> Ruleset[Any, Any, Any]: ...
+def find_ruleset(name: str) -> Ruleset[Any, Any, Any]:
+    """The ruleset whose key or alias is ``name`` (only that game is loaded); named by a literal key or alias,
+    typed as that game's class (``find_ruleset("bushido")`` is a :class:`Bushido`).
 
     >>> find_ruleset("dress-on-the-colors")
     DressOnTheColors()
@@ -133,12 +154,31 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def battle_from_mapping(data: dict[str, Any], source: str = "scenario",
-                        settings: Iterable[Setting] = ()) -> tuple[Ruleset[Any, Any], BaseModel]:
+@overload
+def battle_from_mapping(data: dict[str, Any], source: str = ..., settings: Iterable[Setting] = ..., *,
+                        game: DressKey) -> tuple[DressOnTheColors, dress_on_the_colors.Battle]: ...
+@overload
+def battle_from_mapping(data: dict[str, Any], source: str = ..., settings: Iterable[Setting] = ..., *,
+                        game: ArcaneKey) -> tuple[ArcaneLegions, arcane_legions.Battle]: ...
+@overload
+def battle_from_mapping(data: dict[str, Any], source: str = ..., settings: Iterable[Setting] = ..., *,
+                        game: BushidoKey) -> tuple[Bushido, bushido.Battle]: ...
+@overload
+def battle_from_mapping(data: dict[str, Any], source: str = ..., settings: Iterable[Setting] = ..., *,
+                        game: SwerveKey) -> tuple[Swerve, swerve.Battle]: ...
+@overload
+def battle_from_mapping(data: dict[str, Any], source: str = ..., settings: Iterable[Setting] = ..., *,
+                        game: str | None = None) -> tuple[Ruleset[Any, Any], BaseModel]: ...
+def battle_from_mapping(data: dict[str, Any], source: str = "scenario", settings: Iterable[Setting] = (), *,
+                        game: str | None = None) -> tuple[Ruleset[Any, Any, Any], BaseModel]:
     """Validate a scenario mapping: its ``ruleset`` key picks the game, whose model checks the rest.
 
     ``settings`` change values by path first (house rules, what-ifs); the battle is then checked whole, so a
     setting is held to every rule a file is, and an error names the settings beside the source.
+
+    ``game`` (a key or alias) says which game the scenario must be: one of another is refused
+    (:class:`ScenarioError` at ``ruleset``), and the game and battle are typed as that game's own (see
+    :func:`load_battle`).
     """
     settings = list(settings)
     if settings:
@@ -151,6 +191,9 @@ def battle_from_mapping(data: dict[str, Any], source: str = "scenario",
         ruleset = find_ruleset(key)
     except UnknownRulesetError as exc:
         raise ScenarioError([f"ruleset: {exc}"], source=source) from None
+    if game is not None and find_ruleset(game) is not ruleset:
+        raise ScenarioError([f"ruleset: must be {find_ruleset(game).key} (the game asked for), got {ruleset.key}"],
+                            source=source)
     # a setting's path among the game's options is checked against them: a step past a single value or a
     # misspelt name is said as such, not as the mapping the table's model would find where a value belongs
     wrong = [p for p in (option_path_problem(ruleset.options_model, s.path, value=s.value) for s in settings
@@ -170,11 +213,44 @@ def battle_from_mapping(data: dict[str, Any], source: str = "scenario",
     return ruleset, battle
 
 
-def load_battle(path: str | Path, settings: Iterable[Setting] = ()) -> tuple[Ruleset[Any, Any], BaseModel]:
+@overload
+def load_battle(path: str | Path, settings: Iterable[Setting] = ..., *,
+                game: DressKey) -> tuple[DressOnTheColors, dress_on_the_colors.Battle]: ...
+@overload
+def load_battle(path: str | Path, settings: Iterable[Setting] = ..., *,
+                game: ArcaneKey) -> tuple[ArcaneLegions, arcane_legions.Battle]: ...
+@overload
+def load_battle(path: str | Path, settings: Iterable[Setting] = ..., *,
+                game: BushidoKey) -> tuple[Bushido, bushido.Battle]: ...
+@overload
+def load_battle(path: str | Path, settings: Iterable[Setting] = ..., *,
+                game: SwerveKey) -> tuple[Swerve, swerve.Battle]: ...
+@overload
+def load_battle(path: str | Path, settings: Iterable[Setting] = ..., *,
+                game: str | None = None) -> tuple[Ruleset[Any, Any], BaseModel]: ...
+def load_battle(path: str | Path, settings: Iterable[Setting] = (), *,
+                game: str | None = None) -> tuple[Ruleset[Any, Any, Any], BaseModel]:
     """Read and validate a scenario file (YAML, TOML or JSON; ``-`` reads standard input, JSON or YAML) into its
-    game and battle, with ``settings`` made first (see :func:`battle_from_mapping`)."""
-    return battle_from_mapping(read_scenario(path), source=source_name(path), settings=settings)
+    game and battle, with ``settings`` made first (see :func:`battle_from_mapping`).
+
+    Name the game (``game="bushido"``, a key or alias) and the two come typed as that game's own: the
+    :class:`Bushido` ruleset and its ``Battle``, so that its plans, odds and outcomes are typed through
+    (``plan(...)`` a ``BushidoPlan``, ``odds(plan)`` an ``Odds[BushidoPlan]``, a resolution's ``outcome`` a
+    ``BushidoOutcome``); a file of another game is then refused. Without ``game`` any game's file is read,
+    typed as a ruleset and battle of any game.
+
+    >>> from rangefire.demo import example_path
+    >>> bushido, temple = load_battle(example_path("temple.yaml"), game="bushido")
+    >>> bushido, type(temple).__module__
+    (Bushido(), 'rangefire.rulesets.bushido.scenario')
+    >>> load_battle(example_path("temple.yaml"), game="doc")
+    Traceback (most recent call last):
+    ...
+    rangefire.core.errors.ScenarioError: ...temple.yaml: ruleset: must be dress-on-the-colors (the game asked for), ...
+    """
+    return battle_from_mapping(read_scenario(path), source=source_name(path), settings=settings, game=game)
 
 
-__all__ = ["GAMES", "RULESETS", "ArcaneLegions", "Bushido", "DressOnTheColors", "Game", "Registry", "Swerve",
-           "battle_from_mapping", "find_ruleset", "load_battle"]
+__all__ = ["GAMES", "RULESETS", "ArcaneKey", "ArcaneLegions", "Bushido", "BushidoKey", "DressKey",
+           "DressOnTheColors", "Game", "GameKey", "Registry", "Swerve", "SwerveKey", "battle_from_mapping",
+           "find_ruleset", "load_battle"]
