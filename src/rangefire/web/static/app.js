@@ -2,11 +2,15 @@
 // an attack with their clauses, the exact odds as charts, the player's choices, rolling or entering the dice,
 // the log, undo and end of turn; the card game in its own view; one's own units moved by dragging them or by keys
 // (moves.js). Live: another browser's actions arrive as server-sent events and the page reloads what changed.
+// The next thing to do is kept in view in the dock (dock.js); a question put to this side shows what each answer
+// makes of the attack (pending.js).
 import { Api, ApiError, battleIdFromPath, takeToken } from "./api.js";
-import { renderCards, renderCombat } from "./cards.js";
+import { actionLabel, renderCards, renderCombat } from "./cards.js";
 import { outcomeChart } from "./chart.js";
-import { $, clause, clauseLine, h, show } from "./dom.js";
+import { renderDock } from "./dock.js";
+import { $, chance, clause, clauseLine, h, show } from "./dom.js";
 import { fracText, parseFrac, percent, toNumber } from "./frac.js";
+import { actionHead, logEntry } from "./log.js";
 import { distanceText, KEY_STEP, KEY_TURN, Mover } from "./moves.js";
 import { renderWaiting } from "./pending.js";
 import { buildFields, readFields, terrainKinds, terrainRect } from "./setup.js";
@@ -15,6 +19,8 @@ import { parseDrawing, Viewport } from "./viewport.js";
 const S = {
   api: null, state: null, ruleset: null, attacker: null, target: null, targets: [], check: null, odds: null,
   choices: {}, offered: {}, line: [], entered: [], question: null, asked: 0, seq: 0, busy: false,
+  labels: {},      // swerve: each action the engine has labelled for people ("play Smoke Screen: +10 speed")
+  preview: null,   // a question put to this side: the answer's target whose line the table shows
 };
 let viewport = null;
 let mover = null;
@@ -53,7 +59,7 @@ function unitName(uid) {
 function cannotAct() {
   const me = you();
   if (me.role !== "side") return "You watch this battle (a spectator's link): only the sides act.";
-  if (S.state.pending) return "An attack waits for a choice (above): it is answered or withdrawn first.";
+  if (S.state.pending) return "An attack waits for a choice: it is answered or withdrawn first.";
   const acting = S.state.side_to_act;
   if (acting && acting !== me.side) return `It is ${acting}'s turn; you play ${me.side}.`;
   return null;
@@ -63,7 +69,7 @@ function cannotFire() {
   const why = cannotAct();
   if (why) return why;
   if (S.attacker && sideOf(S.attacker) !== you().side) return `${unitName(S.attacker)} is ${sideOf(S.attacker)}'s, not yours.`;
-  if (S.check && !S.check.legal) return "The rules refuse this attack (see why above).";
+  if (S.check && !S.check.legal) return "The rules refuse this attack (why: under Line and dice).";
   return null;
 }
 
@@ -97,7 +103,10 @@ async function drawTable() {
   const plan = S.check && S.check.legal ? S.check.plan : null;
   const moved = Boolean(plan && plan.target && plan.target !== S.target);
   const { actions, ...chosen } = attackBody().choices;
-  const text = await S.api.drawing(S.attacker, moved ? plan.target : S.target, moved || !S.target ? {} : chosen);
+  // an attack waiting for a choice is drawn at its target, or at the answer's this side is looking at
+  const waiting = !S.attacker && S.state.pending && S.state.ruleset !== "swerve" ? S.state.pending : null;
+  const text = waiting ? await S.api.drawing(waiting.attacker, S.preview || waiting.target)
+    : await S.api.drawing(S.attacker, moved ? plan.target : S.target, moved || !S.target ? {} : chosen);
   const svg = parseDrawing(text);
   for (const g of svg.querySelectorAll("g[data-unit]")) {
     const uid = g.getAttribute("data-unit");
@@ -123,31 +132,11 @@ async function loadLog() {
 function renderLog() {
   const actions = S.actions || [];
   const list = $("log");
-  list.replaceChildren(...[...actions].reverse().map(logEntry));
+  const context = { me: you().side, unitName, distance: (d) => distanceText(d, moveUnit()) };
+  list.replaceChildren(...[...actions].reverse().map((a) => logEntry(a, context)));
   $("log-empty").hidden = actions.length > 0;
   S.lastBy = actions.length ? actions[actions.length - 1].by : null;
   if (S.state) renderUndo();
-}
-
-function logEntry(a) {
-  let head;
-  const by = a.by ? `${a.by}: ` : "";
-  if (a.action === "attack") head = `${by}${a.attacker}${a.target ? ` at ${a.target}` : ""}`;
-  else if (a.action === "move") {
-    const unit = a.move && a.move.unit;
-    const far = a.distance === null || a.distance === undefined ? "" : ` ${distanceText(a.distance, moveUnit())}`;
-    head = `${by}${unit} moves${far}`;
-  } else if (a.action === "mark") head = `${by}${a.unit}: ${a.state} ${a.on ? "set" : "cleared"}`;
-  else if (a.action === "start") head = `the battle starts${Array.isArray(a.order) ? `: ${a.order.join(", ")}` : ""}`;
-  else if (a.action === "edit") head = `${by}set-up: ${a.op} ${a.section} ${a.id}`;
-  else if (a.action === "undo") head = `${by}undo of action ${a.takes_back}${a.what ? ` (${a.what})` : ""}`;
-  else head = `${by}${a.activation ? "end of activation" : "end of turn"}`;
-  const dice = a.dice && Object.keys(a.dice).length
-    ? h("p", { class: "dice" }, "dice: " + Object.entries(a.dice).map(([k, v]) => `${k} ${v.join(" ")}`).join("; "))
-    : null;
-  return h("li", { "data-action": a.number, value: a.number },
-    h("strong", {}, head), dice,
-    h("ul", { class: "lines" }, ...(a.log || []).map((l) => clauseLine("li", l.text, l.clause))));
 }
 
 async function loadTargets(seq) {
@@ -269,22 +258,30 @@ function renderHeader() {
     $(id).disabled = Boolean(why);
     $(id).title = why || "";
   }
-  $("end-activation").hidden = !(S.ruleset && S.ruleset.has_activations);
   renderUndo();
 }
 
-// Undo takes back the last action, and only the side that made it may.
+// Undo takes back the last action still standing, and only the side that made it may. Why it may not is said
+// beside it in words (a touch screen shows no tooltip), and in its tooltip.
 function renderUndo() {
   const me = you(), st = S.state;
-  const by = S.lastBy;
-  let why = null;
+  const last = st.last_standing;  // the last action not taken back, where the server says which
+  const by = last ? last.by : last === null ? null : S.lastBy;
+  const none = last === null || !st.actions;
+  let why = null, code = null;
   if (me.role !== "side") why = "A spectator never acts.";
-  else if (!st.actions) why = "Nothing to undo yet.";
+  else if (none) why = "Nothing to undo yet.";
   else if (by && by !== me.side) why = `The last action is ${by}'s; only ${by} may undo it.`;
   else if (st.pending) why = "An attack waits for a choice: it is answered or withdrawn first.";
-  else if (st.last_action_stands) why = `${st.last_action_stands.message}.`;
+  else if (st.last_action_stands) {
+    why = `${st.last_action_stands.message.replace(/\.$/, "")}.`;
+    code = st.last_action_stands.clause;
+  }
   $("undo").disabled = Boolean(why);
   $("undo").title = why || "Take back the last action";
+  const what = last && last.what ? `Undo takes back your last action: ${last.what}.` : "Undo takes back your last action.";
+  $("undo-why").replaceChildren(...(why ? [clause(code), code ? " " : null, `Undo is off: ${why}`] : [what]).filter(Boolean));
+  show($("undo-why"), me.role === "side");
 }
 
 function statusText(status) {
@@ -370,6 +367,33 @@ function rangeText(plan) {
   return `Range ${Number(value).toFixed(2).replace(/\.?0+$/, "")} ${unit}${r.band ? ` (${r.band})` : ""}`;
 }
 
+// swerve's actions as a player reads them (the engine writes "defender:play:smoke-screen"; the page says
+// "play Smoke Screen: +10 speed"): every action named in a text of the engine's, labelled.
+function said(action, target = S.target) {
+  return actionLabel(action, { battle: (S.state && S.state.battle) || {}, target, known: S.labels });
+}
+
+// An action of a waiting attack's line, with who took it: "you: pass", "tyler: play Smoke Screen: +10 speed".
+function saidOf(pending) {
+  return (action) => {
+    const role = String(action).split(":")[0];
+    const player = role === "attacker" ? pending.by : role === "defender" ? sideOf(pending.target) : role;
+    return `${player && player === you().side ? "you" : player}: ${said(action, pending.target)}`;
+  };
+}
+
+function readable(text) {
+  if (!S.state || S.state.ruleset !== "swerve") return text;
+  return String(text).replace(/\b(attacker|defender):(pass|swerve-target|play:[\w-]+|use:[\w-]+|swerve:[\w-]+)/g,
+    (action) => said(action));
+}
+
+// The labels the engine gives the answers of a question, kept for every later mention of those actions.
+function learnLabels(question) {
+  if (!question || !Array.isArray(question.allowed) || !Array.isArray(question.labels)) return;
+  question.allowed.forEach((a, i) => { if (question.labels[i]) S.labels[a] = question.labels[i]; });
+}
+
 function renderCheck() {
   const c = S.check;
   show($("check-section"), Boolean(S.target));
@@ -390,7 +414,7 @@ function renderCheck() {
   if (row && row.dice && !chosen) $("dice-summary").textContent = `Dice: ${row.dice}`;
   const mods = plan.modifiers || [];
   $("modifiers").replaceChildren(...(mods.length ? mods.map((m) => h("li", { "data-clause": m.clause },
-    h("span", { class: "delta" }, `${m.delta > 0 ? "+" : ""}${m.delta}`), " ", m.reason, " ", clause(m.clause)))
+    h("span", { class: "delta" }, `${m.delta > 0 ? "+" : ""}${m.delta}`), " ", readable(m.reason), " ", clause(m.clause)))
     : [h("li", {}, "no modifier")]));
   $("notes").replaceChildren(...(plan.notes || []).map((n) => clauseLine("li", n.text, n.clause)));
 }
@@ -404,7 +428,7 @@ function renderOdds() {
   if (!S.odds) { if (S.target && S.check && S.check.legal) host.append(h("p", {}, "computing the exact odds…")); return; }
   const events = Object.entries(S.odds.events || {}).map(([k, p]) => {
     const f = parseFrac(p);
-    return h("li", { "data-event": k }, `${k.replace(/_/g, " ")}: `, h("span", { class: "fraction" }, fracText(f)), ` (${percent(f)})`);
+    return h("li", { "data-event": k }, `${k.replace(/_/g, " ")}: `, chance(percent(f), fracText(f)));
   });
   if (events.length) $("events").append(h("ul", { class: "events" }, ...events));
   // the game's main outcome drawn open, the others folded away (a narrow screen has little room)
@@ -433,7 +457,7 @@ function renderChoices() {
     if (theirs(c)) {
       return h("div", { class: "field", "data-choice": c.name },
         h("p", {}, h("strong", {}, c.name.replace(/_/g, " ")), `: chosen by ${next.who} from their own page when you roll `,
-          `(${next.allowed.join(", ")}). `, c.help || "", " ", clause(next.clause || c.clause)));
+          `(${(next.labels || next.allowed).join(", ")}). `, c.help || "", " ", clause(next.clause || c.clause)));
     }
     const id = `choice-${c.name}`;
     // each option: [value sent, what it reads]
@@ -468,7 +492,6 @@ function renderChoices() {
 }
 
 function renderPlay() {
-  show($("play-section"), Boolean(S.target));
   const why = cannotFire();
   $("roll").disabled = Boolean(why) || !S.check || S.busy;
   $("enter").disabled = Boolean(why) || !S.check || S.busy;
@@ -495,7 +518,8 @@ function renderSwerve() {
   show($("combat"), Boolean(S.target));
   if (S.target) {
     renderCombat($("combat"), {
-      check: S.check, odds: S.odds, line: S.line,
+      check: S.check, odds: S.odds, line: S.line, me: you().side,
+      names: { battle: S.state.battle || {}, target: S.target, known: S.labels },
       onAdd: (a) => { S.line = [...S.line, a]; rerun(); },
       onUndo: () => { S.line = S.line.slice(0, -1); rerun(); },
       onClear: () => { S.line = []; rerun(); },
@@ -505,6 +529,8 @@ function renderSwerve() {
 }
 
 function renderPanels() {
+  learnLabels(S.check && S.check.next_choice);
+  learnLabels(S.state && S.state.pending && S.state.pending.awaiting);
   renderPending();
   renderSetup();
   const swerve = S.state && S.state.ruleset === "swerve";
@@ -517,6 +543,25 @@ function renderPanels() {
   renderOdds();
   renderPlay();
   renderSwerve();
+  renderNext();
+}
+
+// The dock: the next thing this side does, in view at the foot of the window.
+function renderNext() {
+  if (!S.state) return;
+  renderDock({
+    me: you(), setup: inSetup(), pending: S.state.pending, question: S.question, attacker: S.attacker,
+    target: S.target, targets: S.targets, check: S.check, odds: S.odds, cannotAct: cannotAct(), unitName,
+    main: mainOutcome(), hasActivations: Boolean(S.ruleset && S.ruleset.has_activations),
+    swerve: S.state.ruleset === "swerve", onTarget: (uid) => select(S.attacker, uid),
+  });
+}
+
+// The game's main outcome for this attack (the one its odds chart opens with).
+function mainOutcome() {
+  const row = S.targets.find((t) => t.target === S.target);
+  const names = Object.keys((S.odds && S.odds.outcomes) || {});
+  return row && row.outcome && names.includes(row.outcome) ? row.outcome : names[0];
 }
 
 // -- acting ----------------------------------------------------------------------------------------------------
@@ -533,6 +578,7 @@ async function act(label, run) {
     S.busy = false;
     renderPlay();
     renderPending();
+    renderNext();
   }
 }
 
@@ -550,10 +596,17 @@ function showResult(title, result) {
   $("result-section").hidden = false;
 }
 
-async function resolved(result) {
+// What an action of this page was, as the log says it ("You fired 20th-maine at 15th-alabama").
+function headOf(record) {
+  return actionHead(record, { me: you().side, unitName, distance: (d) => distanceText(d, moveUnit()) });
+}
+
+// An attack played (or, waiting for a choice, kept): `by` the side whose attack it is (an answer to another
+// side's question plays that side's attack).
+async function resolved(result, by = you().side) {
   if (result && result.pending) return waiting(result.pending);
   S.question = null; S.entered = [];
-  const title = `Action ${result.action}: ${unitName(result.attacker)} at ${result.target ? unitName(result.target) : "—"}`;
+  const title = `Action ${result.action}: ${headOf({ action: "attack", by, attacker: result.attacker, target: result.target })}`;
   showResult(title, result);
   S.attacker = null; S.target = null; S.check = null; S.odds = null; S.targets = []; S.line = []; S.choices = {};
   await refresh(`${title}: done`);
@@ -584,18 +637,35 @@ async function waiting(pending) {
   S.attacker = null; S.target = null; S.check = null; S.odds = null; S.targets = []; S.line = []; S.choices = {};
   $("result-section").hidden = true;
   const wait = pending.awaiting || {};
-  await refresh(wait.side === you().side ? "Your choice: answer it above." : `The attack waits for ${wait.who}.`);
+  await refresh(wait.side === you().side ? "Your choice: answer it at the foot of the page." : `The attack waits for ${wait.who}.`);
 }
 
 function renderPending() {
+  const pending = S.state && S.state.pending;
+  if (!pending) S.preview = null;
   renderWaiting({
-    pending: S.state && S.state.pending, me: you(), enteredDice: Boolean(S.state && S.state.entered_dice),
-    busy: S.busy, unitName, onAnswer: answer, onRoll: rollPending, onEnter: enterPending,
+    pending, me: you(), enteredDice: Boolean(S.state && S.state.entered_dice),
+    busy: S.busy, unitName, said: pending ? saidOf(pending) : said, onAnswer: answer, onRoll: rollPending,
+    onEnter: enterPending,
+    onPreview: preview,
   });
 }
 
+// The table shows the line of the attack were it made as this answer makes it (a nominee's, BU-4.2).
+async function preview(uid) {
+  S.preview = uid;
+  try {
+    await drawTable();
+    status(`The table shows the line to ${unitName(uid)}.`);
+    $("viewport").scrollIntoView({ block: "nearest" });
+  } catch (exc) {
+    fail(exc);
+  }
+}
+
 function answer(text, step) {
-  return act("answer", async () => resolved(await S.api.post("/answer", { answer: text, step })));
+  const by = S.state.pending ? S.state.pending.by : you().side;
+  return act("answer", async () => resolved(await S.api.post("/answer", { answer: text, step }), by));
 }
 
 function rollPending() {
@@ -673,7 +743,7 @@ function cancelDice() {
 function endTurn(activation) {
   return act("end-turn", async () => {
     const result = await S.api.post("/end-turn", { activation });
-    showResult(`Action ${result.action}: end of ${activation ? "activation" : "turn"}`, result);
+    showResult(`Action ${result.action}: ${headOf({ action: "end-turn", by: you().side, activation })}`, result);
     await refresh(`${activation ? "Activation" : "Turn"} ended; ${result.side_to_act ? `${result.side_to_act} to act` : "next"}.`);
   });
 }
@@ -772,7 +842,7 @@ function mark(uid, state, on) {
     try {
       const result = await S.api.post("/mark", { unit: uid, state, on });
       $("move-refusals").replaceChildren();
-      $("result").replaceChildren(h("h3", {}, `Action ${result.action}: ${uid} ${state.replace(/_/g, " ")} ${on ? "set" : "cleared"}`),
+      $("result").replaceChildren(h("h3", {}, `Action ${result.action}: ${headOf({ action: "mark", by: you().side, unit: uid, state, on })}`),
         ...(result.log || []).map((l) => clauseLine("p", l.text, l.clause)));
       $("result-section").hidden = false;
       await refresh(`${unitName(uid)}: ${state.replace(/_/g, " ")} ${on ? "set" : "cleared"}.`);
@@ -891,7 +961,7 @@ async function moved(uid, result) {
   const far = distanceText(result.distance, result.unit_of_distance || moveUnit());
   $("move-refusals").replaceChildren();
   const text = `${unitName(uid)} moved${far ? ` ${far}` : ""}`;
-  $("result").replaceChildren(h("h3", {}, `Action ${result.action}: ${text}`),
+  $("result").replaceChildren(h("h3", {}, `Action ${result.action}: ${headOf({ action: "move", by: you().side, move: { unit: uid }, distance: result.distance })}`),
     ...(result.log || []).map((l) => clauseLine("p", l.text, l.clause)));
   $("result-section").hidden = false;
   await refresh(`${text} (as the rules measure it).`);
@@ -971,6 +1041,10 @@ async function main() {
     return;
   }
   S.api = new Api(id, token);
+  // the panel beside the table ends above the dock (style.css reads its height)
+  const dock = $("dock");
+  const measure = () => document.documentElement.style.setProperty("--dock-h", `${dock.hidden ? 0 : dock.offsetHeight}px`);
+  if (window.ResizeObserver) new ResizeObserver(measure).observe(dock);
   await refresh("Pick a unit to fire.");
   if (S.state) listen();
 }

@@ -1,7 +1,7 @@
 // The exact odds of one outcome as an inline SVG chart: a bar for "exactly N", a line for "at least N", each
-// bar and point focusable, with the exact fraction in its <title> (shown on hover) and in a readout beside the
-// chart (shown on hover and on keyboard focus, and read out by screen readers). Beside it, the same numbers as
-// a table.
+// bar and point focusable (and tapped on a touch screen), its percentage and exact fraction in its <title> (shown
+// on hover) and in a readout under the chart (shown on hover, focus or a tap, and read out by screen readers); a
+// legend says which is the bar and which the line. Below it, the same numbers as a table.
 import { fracText, parseFrac, percent, rows, toNumber } from "./frac.js";
 
 const NS = "http://www.w3.org/2000/svg";
@@ -20,10 +20,32 @@ function html(name, attrs = {}, text = null) {
   return node;
 }
 
-// "exactly 2 hits: 80/243 (32.9%)"
+// "exactly 2 hits: 32.9% (80/243)": the percentage first, the exact fraction beside it.
 function say(kind, item, name) {
   const p = kind === "exactly" ? item.exactly : item.atLeast;
-  return `${kind} ${item.key} ${name}: ${fracText(p)} (${percent(p)})`;
+  return `${kind} ${item.key} ${name}: ${percent(p)} (${fracText(p)})`;
+}
+
+// The legend: a swatch of the bar and of the line as the chart draws them, each with what it shows.
+function legend(label, line) {
+  const key = (cls, draw) => {
+    const svg = el("svg", { viewBox: "0 0 24 12", width: 24, height: 12, class: `key ${cls}`, "aria-hidden": "true" });
+    svg.append(draw);
+    return svg;
+  };
+  const items = [html("span", { class: "legend-item" })];
+  items[0].append(key("key-bar", el("rect", { x: 5, y: 1, width: 14, height: 10, class: "bar" })),
+    document.createTextNode(` bars: exactly N ${label}`));
+  if (line) {
+    const item = html("span", { class: "legend-item" });
+    const swatch = key("key-line", el("line", { x1: 1, y1: 6, x2: 23, y2: 6, class: "at-least" }));
+    swatch.append(el("circle", { cx: 12, cy: 6, r: 3.5, class: "point" }));
+    item.append(swatch, document.createTextNode(` line: at least N ${label}`));
+    items.push(item);
+  }
+  const p = html("p", { class: "legend" });
+  p.append(...items);
+  return p;
 }
 
 export function outcomeChart(name, distribution, mean) {
@@ -36,7 +58,7 @@ export function outcomeChart(name, distribution, mean) {
     let text = String(mean);
     try {
       const f = parseFrac(mean);
-      if (f.den !== 1n) text += ` (≈ ${toNumber(f).toFixed(3)})`;
+      if (f.den !== 1n) text = `≈ ${toNumber(f).toFixed(3)} (exactly ${fracText(f)})`;
     } catch (exc) { /* shown as sent */ }
     caption.append(document.createTextNode(` — mean ${text}`));
   }
@@ -65,7 +87,7 @@ export function outcomeChart(name, distribution, mean) {
     const text = say("exactly", item, label);
     bar.append(el("title", {}, text));
     bar.setAttribute("aria-label", text);
-    for (const ev of ["mouseenter", "focus"]) bar.addEventListener(ev, show(text));
+    for (const ev of ["mouseenter", "focus", "click"]) bar.addEventListener(ev, show(text));
     svg.append(bar);
     if (n <= 24 || i % Math.ceil(n / 24) === 0) {
       svg.append(el("text", { x: x + slot / 2, y: height - 8, class: "axis", "text-anchor": "middle" }, item.key));
@@ -80,11 +102,12 @@ export function outcomeChart(name, distribution, mean) {
       const text = say("at least", item, label);
       dot.append(el("title", {}, text));
       dot.setAttribute("aria-label", text);
-      for (const ev of ["mouseenter", "focus"]) dot.addEventListener(ev, show(text));
+      for (const ev of ["mouseenter", "focus", "click"]) dot.addEventListener(ev, show(text));
       svg.append(dot);
     }
   }
-  figure.append(svg, readout);
+  readout.textContent = "Tap or point at a bar or a point for its exact odds.";
+  figure.append(svg, legend(label, points.length > 0), readout);
 
   const details = html("details", { class: "odds-table" });
   details.append(html("summary", {}, `${label} as a table`));

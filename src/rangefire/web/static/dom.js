@@ -27,3 +27,16 @@ export function clauseLine(tag, text, code, attrs = {}) {
 }
 
 export function show(node, visible) { node.hidden = !visible; }
+
+// A probability for people: its percentage first, the exact fraction a tap away (the percentage is a button that
+// shows the fraction beside it, and hides it again): frac.js's percent and fracText of the same fraction.
+export function chance(pct, exact) {
+  const fraction = h("span", { class: "fraction", hidden: true }, exact);
+  const button = h("button", { type: "button", class: "pct", "aria-expanded": "false",
+                               "aria-label": `${pct}: show the exact fraction` }, pct);
+  button.addEventListener("click", () => {
+    fraction.hidden = !fraction.hidden;
+    button.setAttribute("aria-expanded", String(!fraction.hidden));
+  });
+  return h("span", { class: "chance" }, button, " ", fraction);
+}

@@ -2,10 +2,16 @@
 // fingers pinch, buttons and keys (+, -, 0, arrows) do the same for those without a mouse. A press that does
 // not move is a click, handed to onPick with the unit under it (the drawing's g[data-unit]). A press on a piece the
 // page's mover takes (one's own unit, its turning handle) drags that piece instead of the table.
+//
+// The table's labels (names, badges, the range, terrain) are drawn at least MIN_TEXT pixels high at any zoom, a
+// unit's name and badges grown together away from its piece; the drawing's title is wrapped to the width of the
+// table as fitted, and the view takes the room it needs above the table, so that it is never cut.
 
 const MIN_SPAN = 40;     // pixels of the drawing at the most zoomed in
-const CLICK_SLOP = 6;
-const NARROW = window.matchMedia("(max-width: 820px)");  // as style.css: the table above the panel    // a press that moves less than this (screen pixels) is a click, not a drag
+const CLICK_SLOP = 6;    // a press that moves less than this (screen pixels) is a click, not a drag
+const MIN_TEXT = 11;     // pixels: the least a label of the table or the title is drawn at
+const NARROW = window.matchMedia("(max-width: 820px)");  // as style.css: the table above the panel
+const SVGNS = "http://www.w3.org/2000/svg";
 
 export class Viewport {
   constructor(host, onPick) {
@@ -35,15 +41,36 @@ export class Viewport {
     const box = (svg.getAttribute("viewBox") || "0 0 100 100").split(/[\s,]+/).map(Number);
     const keep = this.view && this.full && this.full[2] === box[2] && this.full[3] === box[3] && this.zoomed();
     this.full = box;
-    this.home = tableBox(svg, box);
-    if (!keep) this.view = [...this.home];
     svg.removeAttribute("width");
     svg.removeAttribute("height");
     svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
     this.host.replaceChildren(svg);
     this.svg = svg;
+    this.readAt = null;
+    this.home = tableBox(svg, box);
     this.size();
+    this.fitTitle();
+    if (!keep) this.view = [...this.home];
     this.apply();
+  }
+
+  // Screen pixels to a unit of the drawing, for a view (the one shown unless told): "meet", so the larger ratio
+  // governs.
+  scale(view = this.view) {
+    const r = this.host.getBoundingClientRect();
+    if (!view || !r.width || !r.height) return 0;
+    return Math.min(r.width / view[2], r.height / view[3]);
+  }
+
+  // The title wrapped to the table's width as fitted, at least MIN_TEXT pixels high there; the fitted view grown
+  // upwards by what it needs (twice over: a taller view may draw a little smaller on a wide screen).
+  fitTitle() {
+    for (let i = 0; i < 3; i++) {
+      const above = wrapTitle(this.svg, this.scale(this.home), this.home);
+      if (above <= 0.5) return;
+      this.home = [this.home[0], this.home[1] - above, this.home[2], this.home[3] + above];
+      this.size();
+    }
   }
 
   // On a narrow screen the table takes the height its shape needs at that width, no more (the panel follows).
@@ -52,12 +79,20 @@ export class Viewport {
     if (!width || !NARROW.matches || !this.home) { this.host.style.height = ""; return; }
     const tall = (width * this.home[3]) / this.home[2];
     this.host.style.height = `${Math.round(Math.min(Math.max(tall + 8, 240), window.innerHeight * 0.7))}px`;
+    this.readAt = null;
   }
 
   zoomed() { return this.view.some((v, i) => Math.abs(v - this.full[i]) > 0.5); }
 
   apply() {
-    if (this.svg) this.svg.setAttribute("viewBox", this.view.map((v) => v.toFixed(2)).join(" "));
+    if (this.svg) {
+      this.svg.setAttribute("viewBox", this.view.map((v) => v.toFixed(2)).join(" "));
+      const s = this.scale();
+      if (s && s !== this.readAt) {  // a pan leaves the scale as it was: nothing to redo
+        this.readAt = s;
+        enlargeLabels(this.svg, s, this.home);
+      }
+    }
     this.onView?.();
   }
 
@@ -180,6 +215,155 @@ export class Viewport {
       keys[e.key]();
     }
   }
+}
+
+// The labels of the table drawn at least MIN_TEXT pixels high at `s` screen pixels to a unit of the drawing, and
+// laid out again so that they stay readable: each grown about its middle, a unit's (its name, its badges, a
+// refusal's clause) together about the edge of them nearest its piece, so that they grow away from it; then, in
+// the drawing's units, each kept on the table's area (the fitted view `home` where the drawing marks none) and
+// moved off the title and the labels placed before it (a unit's name, the range, a clause first; badges and
+// terrain names after, left out where no room is found: the units' list and a zoom show them). Never shrunk: at a
+// zoom where they read, they are as drawn.
+function enlargeLabels(svg, s, home) {
+  const groups = new Map();
+  for (const g of svg.querySelectorAll("g.labels > g.label")) {
+    const key = g.getAttribute("data-for") || g;
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key).push(g);
+  }
+  const plans = new Map();  // label -> its box once grown, how, and its inner group
+  for (const [key, labels] of groups) {
+    const inners = labels.map(grownOf);
+    for (const inner of inners) { inner.removeAttribute("transform"); inner.removeAttribute("display"); }
+    let boxes;
+    try { boxes = inners.map((inner) => inner.getBBox()); } catch (exc) { continue; }  // not laid out yet
+    const sizes = labels.flatMap((g) => [...g.querySelectorAll("text")].map((t) => Number(t.getAttribute("font-size")) || 14));
+    // a hair over, so that rounding never leaves one a fraction of a pixel short
+    const k = sizes.length ? (MIN_TEXT * 1.02) / (Math.min(...sizes) * s) : 1;
+    const grow = k > 1 ? k : 1;
+    const all = union(boxes);
+    let ay = all.y + all.height / 2;
+    const piece = typeof key === "string"
+      ? [...svg.querySelectorAll("g[data-unit]")].find((g) => g.getAttribute("data-unit") === key) : null;
+    if (piece && grow > 1) {
+      const p = piece.getBBox();
+      const py = p.y + p.height / 2;
+      if (py <= all.y) ay = all.y;
+      else if (py >= all.y + all.height) ay = all.y + all.height;
+    }
+    const ax = all.x + all.width / 2;
+    labels.forEach((g, i) => {
+      const b = boxes[i];
+      plans.set(g, { inner: inners[i], k: grow, ax, ay, box: { x: ax + (b.x - ax) * grow, y: ay + (b.y - ay) * grow,
+                                                              width: b.width * grow, height: b.height * grow } });
+    });
+  }
+  const optional = (g) => g.classList.contains("badges") || g.classList.contains("terrain-name");
+  const order = [...plans.keys()].sort((a, b) => Number(optional(a)) - Number(optional(b)));
+  // the labels stay on the table, under the title (which is in the way of none of them)
+  const area = tableArea(svg) || { x: home[0], y: home[1], width: home[2], height: home[3] };
+  const room = [area.x, area.y, area.width, area.height];
+  const placed = [];
+  const title = svg.querySelector("text.title");
+  try { if (title) placed.push(title.getBBox()); } catch (exc) { /* not laid out yet */ }
+  const gap = 6 / s;  // six pixels between labels
+  for (const g of order) {
+    const { inner, k, ax, ay, box } = plans.get(g);
+    if (k === 1) { placed.push(box); continue; }  // as drawn: where the drawing put it
+    const w = box.width + gap, hgt = box.height + gap;
+    const tries = [[0, 0], [0, hgt], [0, -hgt], [w / 2, 0], [-w / 2, 0], [0, 2 * hgt], [0, -2 * hgt]];
+    let at = null;
+    for (const [tx, ty] of tries) {
+      const moved = inside({ ...box, x: box.x + tx, y: box.y + ty }, room);
+      if (!placed.some((o) => overlap(o, moved, gap))) { at = moved; break; }
+    }
+    if (!at) {
+      if (optional(g)) { inner.setAttribute("display", "none"); continue; }
+      at = inside(box, room);
+    }
+    placed.push(at);
+    const dx = at.x - box.x, dy = at.y - box.y;
+    inner.setAttribute("transform", `translate(${dx.toFixed(2)} ${dy.toFixed(2)}) translate(${ax.toFixed(2)} ${ay.toFixed(2)}) `
+      + `scale(${k.toFixed(3)}) translate(${(-ax).toFixed(2)} ${(-ay).toFixed(2)})`);
+  }
+}
+
+// The table's own area in the drawing (rect.table-area), or null.
+function tableArea(svg) {
+  const rect = svg.querySelector("rect.table-area");
+  if (!rect) return null;
+  const [x, y, width, height] = ["x", "y", "width", "height"].map((k) => Number(rect.getAttribute(k)));
+  return [x, y, width, height].every(Number.isFinite) && width > 0 && height > 0 ? { x, y, width, height } : null;
+}
+
+// The group a label's shapes are grown in (the label's own transform is left alone: a terrain piece dragged in
+// set-up moves its name by it); its tooltip stays on the label.
+function grownOf(label) {
+  let inner = label.querySelector(":scope > g.grown");
+  if (!inner) {
+    inner = document.createElementNS(SVGNS, "g");
+    inner.setAttribute("class", "grown");
+    inner.append(...[...label.childNodes].filter((n) => n.nodeName !== "title"));
+    label.append(inner);
+  }
+  return inner;
+}
+
+function union(boxes) {
+  const x0 = Math.min(...boxes.map((b) => b.x)), y0 = Math.min(...boxes.map((b) => b.y));
+  const x1 = Math.max(...boxes.map((b) => b.x + b.width)), y1 = Math.max(...boxes.map((b) => b.y + b.height));
+  return { x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
+}
+
+function overlap(a, b, gap) {
+  return a.x < b.x + b.width + gap && b.x < a.x + a.width + gap && a.y < b.y + b.height + gap && b.y < a.y + a.height + gap;
+}
+
+// A box moved into a view [x, y, w, h] as far as it fits (a box wider than the view keeps its left edge in).
+function inside(box, view) {
+  const [vx, vy, vw, vh] = view;
+  const x = Math.max(vx, Math.min(box.x, vx + vw - box.width));
+  const y = Math.max(vy, Math.min(box.y, vy + vh - box.height));
+  return { ...box, x, y };
+}
+
+// The drawing's title (text.title) in lines no wider than the view `home` leaves right of it, drawn at least
+// MIN_TEXT pixels high at `s` screen pixels to a unit; its last line stays where the title was drawn (above the
+// table). Answers the room the lines need above the view's top, in the drawing's units (0: none).
+function wrapTitle(svg, s, home) {
+  const title = svg && svg.querySelector("text.title");
+  if (!title || !s) return 0;
+  if (title.dataset.text === undefined) {
+    title.dataset.text = title.textContent;
+    title.dataset.size = title.getAttribute("font-size") || "18";
+  }
+  // a hair over: the view grown for the title draws a little smaller on a wide screen
+  const size = Math.max(Number(title.dataset.size) || 18, (MIN_TEXT * 1.05) / s);
+  const x = Number(title.getAttribute("x")) || 0, y = Number(title.getAttribute("y")) || 0;
+  const room = home[0] + home[2] - x - 4;
+  title.setAttribute("font-size", size.toFixed(2));
+  title.replaceChildren();
+  const probe = document.createElementNS(SVGNS, "tspan");
+  title.append(probe);
+  const lines = [];
+  let line = "";
+  for (const word of title.dataset.text.split(/\s+/).filter(Boolean)) {
+    const next = line ? `${line} ${word}` : word;
+    probe.textContent = next;
+    if (line && probe.getComputedTextLength() > room) { lines.push(line); line = word; } else line = next;
+  }
+  lines.push(line);
+  title.replaceChildren();
+  const lead = size * 1.2;
+  lines.forEach((text, i) => {
+    const span = document.createElementNS(SVGNS, "tspan");
+    span.setAttribute("x", String(x));
+    span.setAttribute("y", (y - (lines.length - 1 - i) * lead).toFixed(2));
+    span.textContent = text;
+    title.append(span);
+  });
+  const top = y - (lines.length - 1) * lead - size;
+  return Math.max(0, home[1] - (top - 4));
 }
 
 // The box of the drawing's table area (and the title above it), within the whole drawing.
