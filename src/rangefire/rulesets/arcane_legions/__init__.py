@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rangefire.core import Attack, Choice, DiceSource, LogLine, Move, MoveCheck, Odds, Refusal, Resolution, Ruleset
-from rangefire.rulesets.arcane_legions.moves import check_move
+from rangefire.rulesets.arcane_legions.moves import check_move, starts_cleared
 from rangefire.rulesets.arcane_legions.orders import (
     ArcaneOutcome,
     OrderPlan,
@@ -79,6 +79,8 @@ class ArcaneLegions(Ruleset[Battle, OrderPlan, ArcaneOutcome]):
             units.append(unit)
         if len(log) == cleared:
             log.append(LogLine("AL-9.2", f"no unit of {side} had a ranged order or a push this turn to clear"))
+        units, over = starts_cleared(units, side)  # its moves this turn are over [AL-9.1, AL-10.1]
+        log += over
         players = dict(battle.players)
         player = players.get(side)
         if player is not None and player.order_points_per_turn is not None:

@@ -5,12 +5,15 @@ A move is checked on the unit's base where the move leaves it, with the same exa
 uses (``table.base_of``): bases may touch but not overlap, and a base may not lie (in any part) inside blocking
 terrain, though it may touch it; hindering terrain does not stop a move [AL-10.1]. The table's edge, where the
 scenario gives the table, is a closed boundary. The distance moved is measured in steps between the base's
-centres [AL-10.2]; a move neither costs nor restores order points. It changes no other unit, and returns a new
-battle: the old one is untouched.
+centres [AL-10.2]; a move neither costs nor restores order points. The unit's first move of a turn keeps where
+it stood and faced before it (``start_position``, ``start_facing``) until its side's turn ends, or until a move puts
+it back there, for its trail to be drawn [AL-10.1, AL-9.1]. It changes no other unit, and returns a new battle: the
+old one is untouched.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
 
 from rangefire.core import LogLine, RangefireError, Refusal
@@ -92,8 +95,34 @@ def check_move(battle: Battle, move: Move) -> MoveCheck:
                                            "allowance)"))
     if refusals:
         return MoveCheck(unit.id, tuple(refusals), distance=distance)
+    moved = moved.model_copy(update=kept_start(unit, moved))
     after = battle.model_copy(update={"units": tuple(moved if u.id == unit.id else u for u in battle.units)})
     return MoveCheck(unit.id, after=after, log=tuple(_log(battle, unit, moved, distance)), distance=distance)
+
+
+def kept_start(unit: Unit, moved: Unit) -> dict[str, object]:
+    """Where a unit moving stood and faced at the start of its side's turn, as the battle keeps it: its first move
+    of the turn writes where it stood before it, later ones leave that; a move that puts it back where it began,
+    facing as it began, leaves none written, as before its first [AL-10.1]. Only drawn (its trail); no rule
+    reads it."""
+    position = unit.start_position if unit.start_position is not None else unit.position
+    facing = unit.start_facing if unit.start_facing is not None else unit.facing
+    if (moved.position, moved.facing) == (position, facing):
+        return {"start_position": None, "start_facing": None}
+    return {"start_position": position, "start_facing": facing}
+
+
+def starts_cleared(units: Sequence[Unit], side: str) -> tuple[list[Unit], list[LogLine]]:
+    """The units with the start of turn of ``side``'s units no longer kept, as its turn ends: their moves this turn
+    are over [AL-9.1, AL-10.1]; a log line for each unit that had one."""
+    out, log = [], []
+    for unit in units:
+        if unit.side == side and (unit.start_position is not None or unit.start_facing is not None):
+            log.append(LogLine("AL-9.1", f"{unit.id}: its move this turn is over; where it stood at the start of "
+                                         "the turn is no longer kept"))
+            unit = unit.model_copy(update={"start_position": None, "start_facing": None})
+        out.append(unit)
+    return out, log
 
 
 def _log(battle: Battle, unit: Unit, moved: Unit, distance: Fraction) -> list[LogLine]:
@@ -115,4 +144,4 @@ def _log(battle: Battle, unit: Unit, moved: Unit, distance: Fraction) -> list[Lo
     ]
 
 
-__all__ = ["check_move"]
+__all__ = ["check_move", "kept_start", "starts_cleared"]

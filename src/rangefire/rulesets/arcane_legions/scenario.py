@@ -159,6 +159,11 @@ class Unit(Model):
     ranged_orders_this_turn: Count = 0
     pushed: bool = False
     casualty_order: tuple[Annotated[int, Field(strict=True, ge=0)], ...] | None = None
+    # where it stood and faced at the start of its side's turn, written by its first move of the turn [AL-10.1] and
+    # cleared when that turn ends [AL-9.1] (or by a move back there): its move this turn is drawn from there; none:
+    # it stands where it began the turn
+    start_position: XY | None = None
+    start_facing: Exact | None = None
 
     def ready(self, icon: str) -> int:
         """Ready icons of one kind: the icons of occupied slots [AL-1.5]."""

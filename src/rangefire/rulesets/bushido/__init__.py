@@ -110,10 +110,11 @@ class Bushido(Ruleset[Battle, BushidoPlan, BushidoOutcome]):
         units = []
         for unit in battle.units:
             cleared = [s for s in unit.states if s in TURN_STATES] + (["its attack mark"] if unit.attacked else [])
+            cleared += ["where it stood at the start of the turn"] if unit.start_position is not None else []
             if cleared:
                 log.append(LogLine("BU-8.2", f"{unit.id}: {', '.join(cleared)} cleared"))
                 unit = unit.model_copy(update={"states": tuple(s for s in unit.states if s not in TURN_STATES),
-                                               "attacked": False})
+                                               "attacked": False, "start_position": None})  # its trail [BU-9.1]
             units.append(unit)
         stay = [f"{u.id} prone" for u in battle.units if u.has("prone")]
         stay += [f"{u.id} {u.wounds.marked}/{u.wounds.boxes} wounds" for u in battle.units if u.wounds.marked]

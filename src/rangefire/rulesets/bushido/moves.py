@@ -1,5 +1,7 @@
 """Bushido's moves and states a player sets [BU-9.1, BU-9.2]: a model of the active side given a new position,
-marked ``moved`` or ``ran`` [BU-5.3]; ``will_move``, ``aimed`` and ``prone`` set and cleared by its player.
+marked ``moved`` or ``ran`` [BU-5.3]; ``will_move``, ``aimed`` and ``prone`` set and cleared by its player. A model's
+first move of a turn keeps where it stood before it (``start_position``) until the turn ends with its ``moved`` and
+``ran`` [BU-8.2], or until a move puts it back there, for its trail to be drawn; no rule reads it.
 
 Verdicts are exact: a base may touch another base (edge distance 0, BU-2.3) or the edge of solid terrain but not
 share area with either, and a base that touches the table's edge is still on it. The distance moved (base centre
@@ -65,7 +67,11 @@ def check_move(battle: Battle, move: Move) -> MoveCheck:
     marked = f"already marked {state}" if already else f"marked {state}"
     log.append(LogLine("BU-9.1", f"{unit.id} {'ran' if move.run else 'moved'} {_in2(distance)} from {_at(start)} to "
                                  f"{_at(to)}: {marked} [BU-5.3]"))
-    after = _with_unit(battle, unit.model_copy(update={"position": to, "states": states}))
+    # its first move of the turn keeps where it stood, until the turn ends [BU-8.2] or a move puts it back there: its
+    # trail is drawn from there
+    began = unit.start_position if unit.start_position is not None else start
+    kept = None if to == began else began
+    after = _with_unit(battle, unit.model_copy(update={"position": to, "states": states, "start_position": kept}))
     return MoveCheck(unit.id, after=after, log=tuple(log), distance=distance)
 
 

@@ -215,6 +215,10 @@ class Unit(Model):
     weapon: Weapon | None = None
     traits: Annotated[tuple[Annotated[str, Field(max_length=64)], ...], Field(max_length=50)] = ()
     attacked: bool = False  # it has made a ranged attack this turn [BU-8.1]
+    # where it stood at the start of the turn, written by its first move of the turn [BU-9.1] and cleared when the
+    # turn ends with its moved and ran [BU-8.2] (or by a move back there): its move this turn is drawn from there;
+    # none: it stands where it began the turn
+    start_position: XY | None = None
 
     @property
     def disc(self) -> Disc:
