@@ -205,3 +205,37 @@ def test_show_draws_a_move_made_with_the_library_DC_6_1_DC_10_1(tmp_path: Path):
     after, before = (tmp_path / "moved.png").read_bytes(), (tmp_path / "plain.png").read_bytes()
     assert after.startswith(PNG_MAGIC) and after != before
 
+
+@pytest.mark.parametrize(("name", "uid", "by", "clauses"), [
+    ("wheatfield.yaml", "20th-maine", "0,3", "[DC-10.1]"),
+    ("ford.yaml", "spearmen", "2,-1", "[AL-10.1, AL-10.2]"),
+    ("temple.yaml", "yoichi", "1,4", "[BU-9.1, BU-9.2]"),
+])
+def test_a_unit_moved_at_the_command_line_is_shown_with_its_trail_until_the_turn_ends(tmp_path: Path, name, uid,
+                                                                                       by, clauses):
+    """Each game: ``move`` writes the battle, ``show`` draws the unit's trail from where it stood at the start of
+    its turn to where it stands (SVG: the trail's line, from the start to the unit, with its clauses; PNG: not the
+    unmoved battle's picture); after ``end-turn`` the trail is gone."""
+    import xml.etree.ElementTree as ET
+
+    moved, ended = tmp_path / "moved.yaml", tmp_path / "ended.yaml"
+    run("move", str(example_path(name)), uid, "--by", by, "--out", str(moved))
+    run("show", str(moved), "--out", str(tmp_path / "moved.svg"))
+    root = ET.fromstring((tmp_path / "moved.svg").read_bytes())
+    svg = "{http://www.w3.org/2000/svg}"
+    lines = [el for el in root.iter(svg + "line") if "trail" in el.get("class", "").split()
+             and el.get("data-id") == uid]
+    assert len(lines) == 1
+    (start, end) = ((float(lines[0].get("x1", 0)), float(lines[0].get("y1", 0))),
+                    (float(lines[0].get("x2", 0)), float(lines[0].get("y2", 0))))
+    dx, dy = (float(v) for v in by.split(","))
+    assert (end[0] - start[0]) * dx > 0 or (dx == 0 and abs(end[0] - start[0]) < 0.5)
+    assert (end[1] - start[1]) * -dy > 0  # y runs down the picture, up the table
+    assert clauses in lines[0].findtext(svg + "title", "")
+    run("show", str(moved), "--out", str(tmp_path / "moved.png"))
+    run("show", str(example_path(name)), "--out", str(tmp_path / "plain.png"))
+    assert (tmp_path / "moved.png").read_bytes().startswith(PNG_MAGIC)
+    assert (tmp_path / "moved.png").read_bytes() != (tmp_path / "plain.png").read_bytes()
+    run("end-turn", str(moved), "--out", str(ended))
+    run("show", str(ended), "--out", str(tmp_path / "ended.svg"))
+    assert 'class="trail' not in (tmp_path / "ended.svg").read_text()

@@ -311,6 +311,75 @@ def entering(start: XY, end: XY, outline: Sequence[XY]) -> XY:
     return (float(start[0] + dx * t_in), float(start[1] + dy * t_in))
 
 
+def crosses(line: tuple[XY, XY], box: tuple[float, float, float, float]) -> bool:
+    """Whether a segment reaches into a box ``(x0, y0, x1, y1)``: the segment clipped to the box's slab in x, then
+    in y.
+
+    >>> crosses(((0, 0), (10, 10)), (4, 4, 6, 6)), crosses(((0, 0), (10, 0)), (4, 4, 6, 6))
+    (True, False)
+    """
+    (x1, y1), (x2, y2) = line
+    t0, t1 = 0.0, 1.0
+    for p, d, lo, hi in ((x1, x2 - x1, box[0], box[2]), (y1, y2 - y1, box[1], box[3])):
+        if d == 0:
+            if not lo <= p <= hi:
+                return False
+            continue
+        a, b = (lo - p) / d, (hi - p) / d
+        t0, t1 = max(t0, min(a, b)), min(t1, max(a, b))
+        if t0 > t1:
+            return False
+    return True
+
+
+def text_box(at: XY, anchor: str, width: float, below: float, above: float) -> tuple[float, float, float, float]:
+    """The box a line of text ``width`` wide takes at ``at`` (``anchor``: where the point is on it), reaching
+    ``below`` under the point and ``above`` over it (table units)."""
+    left = at[0] - {"start": 0.0, "middle": width / 2, "end": width}.get(anchor, width / 2)
+    return (left, at[1] - below, left + width, at[1] + above)
+
+
+def clear_first(line: tuple[XY, XY] | None, boxes: Sequence[Sequence[tuple[float, float, float, float]]],
+                obstacles: Sequence[tuple[float, float, float, float]] = (),
+                terrain: Sequence[tuple[float, float, float, float]] = ()) -> list[int]:
+    """The order to try a label's places in: those where every box it takes there (its name, its badges: one list
+    of boxes a place) is clear of ``line`` (a move's trail) first; of those, the ones clear of ``obstacles`` (other
+    pieces, the picture's edge) first, then those over the least of ``terrain``; each kind in the order given.
+
+    >>> clear_first(((0, -5), (0, 0)), [[(-1, -2, 1, -1)], [(2, -1, 4, 0)], [(-4, -1, -2, 0)]])
+    [1, 2, 0]
+    >>> clear_first(((0, -5), (0, 0)), [[(-1, -2, 1, -1)], [(2, -1, 4, 0)], [(-4, -1, -2, 0)]], [(3, -3, 5, 3)])
+    [2, 1, 0]
+    >>> clear_first(((0, -5), (0, 0)), [[(2, -1, 4, 0)], [(-4, -1, -2, 0)]], terrain=[(3.5, -3, 5, 3)])
+    [1, 0]
+    """
+    if line is None:
+        return list(range(len(boxes)))
+
+    def rank(k: int) -> tuple[bool, bool, float]:
+        return (any(crosses(line, box) for box in boxes[k]),
+                any(_shared(box, o) > 0 for box in boxes[k] for o in obstacles),
+                sum(_shared(box, t) for box in boxes[k] for t in terrain))
+
+    return sorted(range(len(boxes)), key=rank)
+
+
+def _shared(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
+    """The area two boxes share."""
+    return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+
+
+def outside(bounds: tuple[float, float, float, float]) -> list[tuple[float, float, float, float]]:
+    """Four boxes round ``bounds`` (x0, y0, x1, y1): what lies off the picture, as obstacles for a label's place.
+
+    >>> outside((0, 0, 4, 2))[0]
+    (-1000000.0, -1000000.0, 0, 1000000.0)
+    """
+    x0, y0, x1, y1 = bounds
+    far = 1e6
+    return [(-far, -far, x0, far), (x1, -far, far, far), (-far, -far, far, y0), (-far, y1, far, far)]
+
+
 def beside(start: XY, end: XY, text: str, title: str, offset: float) -> Label:
     """A range label beside a line's middle, ``offset`` table units off it: on the line's left, or where that
     does not fit, on its right (text running away from the line either way)."""
@@ -373,11 +442,15 @@ __all__ = [
     "badges",
     "beside",
     "bounds_of",
+    "clear_first",
+    "crosses",
     "entering",
     "grown",
     "mark_legend",
+    "outside",
     "points_of",
     "refusal_notes",
     "side_anchor",
     "terrain_name",
+    "text_box",
 ]

@@ -1,7 +1,9 @@
 """Arcane Legions drawn, in steps: bases with their coloured sides, notches and facing, the figures left as a
 badge by the name, terrain by kind with its name, the attacker's reach (the battle's range, 6 steps in the rules),
 targets marked legal or refused, and the line of sight between the chosen notches with what hinders, touches or
-blocks it [AL-1.1 to AL-1.5, AL-3.1, AL-3.3, AL-4.1 to AL-4.4, AL-7.2].
+blocks it [AL-1.1 to AL-1.5, AL-3.1, AL-3.3, AL-4.1 to AL-4.4, AL-7.2]; each unit's move this turn, from where it stood
+and faced at the start of its side's turn to where it stands, base centre to base centre [AL-10.1, AL-10.2], its
+name and badges kept off that trail.
 
 Everything is read from the engine's own geometry (``table``); nothing here decides a rule.
 """
@@ -10,10 +12,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from fractions import Fraction
 
 from rangefire.core import NO_CHOICES, Check
+from rangefire.core.numbers import dump_exact
 from rangefire.core.scene import (
+    BADGE_SIZE,
     XY,
     Circle,
     Group,
@@ -27,13 +32,17 @@ from rangefire.core.scene import (
     badges,
     beside,
     bounds_of,
+    clear_first,
+    entering,
     grown,
     mark_legend,
+    outside,
     points_of,
     refusal_notes,
     ring,
     side_anchor,
     terrain_name,
+    text_box,
     xy,
 )
 from rangefire.geometry import Point
@@ -58,7 +67,9 @@ def _describe(unit: Unit) -> str:
             f"red {unit.ready('red')}, white {unit.ready('white')}; sides {sides}; facing {float(unit.facing):g}°")
 
 
-def _unit_group(unit: Unit) -> Group:
+def _unit_group(unit: Unit, trail: Segment | None = None,
+                obstacles: Sequence[tuple[float, float, float, float]] = (),
+                terrain: Sequence[tuple[float, float, float, float]] = ()) -> Group:
     base = base_of(unit)
     centre = Point(*unit.position)
     items: list[Shape] = [Poly("base", unit.id, unit.side, points=ring(base.polygon.vertices))]
@@ -80,15 +91,113 @@ def _unit_group(unit: Unit) -> Group:
     label_at = back + (back - centre).scale(Fraction(4, 5))
     away = back - centre
     at = xy(label_at)
+    box = base.polygon.box
     if side_anchor(float(away.x), float(away.y)) != "middle":
         # facing along the table: the name above the base, where a long name has room
-        box = base.polygon.box
         at = (float(box.x0 + box.x1) / 2, float(box.y1) + 0.3)
-    items.append(Label("name", unit.id, unit.side, title=_describe(unit), at=at, text=unit.id))
     # figures left (and a push) in a row beside the name, away from the base
-    items += badges(unit.id, unit.side, _marks_of(unit), _describe(unit), at,
-                    -1.3 if at[1] > float(unit.position[1]) else 1.15)
+    lines = -1.3 if at[1] > float(unit.position[1]) else 1.15
+    marks = _marks_of(unit)
+    names: list[tuple[XY, str, float]] = [(at, "middle", lines)]
+    if trail is not None:
+        # a unit that moved this turn: its name and badges where its trail does not run through them: behind the
+        # base, or beside it on any side but its front (the facing arrow), the badges over a name above it
+        nose = front - centre
+        cx, cy = float(unit.position[0]), float(unit.position[1])
+        beside = {"right": ((float(box.x1) + 0.12, cy + 0.05), "start", 1.15),
+                  "left": ((float(box.x0) - 0.12, cy + 0.05), "end", 1.15),
+                  "above": ((cx, float(box.y1) + 0.3), "middle", -1.3),
+                  "below": ((cx, float(box.y0) - 0.35), "middle", 1.15)}
+        along = abs(nose.x) > abs(nose.y)
+        ahead = ("right" if nose.x > 0 else "left") if along else ("above" if nose.y > 0 else "below")
+        behind = "above" if along else ("below" if nose.y > 0 else "above")  # where ``at`` is already
+        names += [place for where, place in beside.items() if where not in (ahead, behind)]
+    # each place's row of badges, at the point that puts it ``lines`` lines from the name as the place asks
+    line = LINE / SCALE
+    rows = [((x, y - (want - lines) * line), anchor) for (x, y), anchor, want in names]
+    order = clear_first(None if trail is None else (trail.start, trail.end),
+                        [_boxes(unit.id, marks, (point, anchor), row, lines)
+                         for (point, anchor, _), row in zip(names, rows, strict=True)], obstacles, terrain)
+    places, rows = [names[k][:2] for k in order], [rows[k] for k in order]
+    items.append(Label("name", unit.id, unit.side, title=_describe(unit), at=places[0][0], text=unit.id,
+                       anchor=places[0][1], alternative=places[1] if len(places) > 1 else None,
+                       further=tuple(places[2:])))
+    items += [replace(row, alternative=rows[1] if len(rows) > 1 else None, further=tuple(rows[2:]))
+              for row in badges(unit.id, unit.side, marks, _describe(unit), rows[0][0], lines, rows[0][1])]
     return Group("unit", unit.id, unit.side, title=_describe(unit), items=tuple(items))
+
+
+#: The renderer's pixels per step (a sortie base's side): the scene is drawn at this scale.
+SCALE = 80.0
+#: Steps of table shown round the pieces.
+MARGIN = 0.8
+#: A line of text at the renderer's normal size, and about how wide a character is, in pixels: of a name (bold)
+#: and of a badge's word (a little wide), to keep them off a move's trail.
+LINE, NAME_CHAR, BADGE_CHAR = 14.0, 10.0, 7.5
+#: A badge's padding and the gap after it, in pixels.
+BADGE_EXTRA = 12.0
+
+
+def _boxes(uid: str, marks: Sequence[tuple[str, str]], name: tuple[XY, str], row: tuple[XY, str],
+           lines: float) -> list[tuple[float, float, float, float]]:
+    """About the boxes a unit's name and its row of badges (``lines`` lines under its point, over it where
+    negative) take at one of their places, in steps."""
+    line, small = LINE / SCALE, LINE * BADGE_SIZE / SCALE
+    name_box = text_box(name[0], name[1], len(uid) * NAME_CHAR / SCALE, 0.3 * line, 0.85 * line)
+    wide = sum(len(text) * BADGE_CHAR + BADGE_EXTRA for _, text in marks) / SCALE
+    (x, y), anchor = row
+    return [name_box, text_box((x, y - lines * line), anchor, wide, 0.35 * small, 0.95 * small)]
+
+
+def _moved(unit: Unit) -> tuple[Group | None, Segment | None]:
+    """Where a unit stood at the start of its side's turn, outlined with its front side, and its move since, from
+    its base centre there to its base's edge here, as the distance moved is measured [AL-10.1, AL-10.2]: none
+    where the battle records no start, or the unit stands and faces as it began."""
+    start = unit.start_position if unit.start_position is not None else unit.position
+    facing = unit.start_facing if unit.start_facing is not None else unit.facing
+    if start == unit.position and facing == unit.facing:
+        return None, None
+    then = base_of(unit.model_copy(update={"position": start, "facing": facing}))
+    began = f"{_point(start)} facing {dump_exact(facing)}°"
+    now = f"{_point(unit.position)} facing {dump_exact(unit.facing)}°"
+    title = f"{unit.id} began its turn at {began} [AL-10.1]"
+    a, b = then.sides["front"].segment
+    ghost = Group("ghost", unit.id, unit.side, title=title, items=(
+        Poly("ghost", unit.id, unit.side, title=title, points=ring(then.polygon.vertices)),
+        Segment("ghost-front", unit.id, unit.side, title=title, start=xy(a), end=xy(b))))
+    if start == unit.position:  # it only turned
+        return ghost, None
+    was, here = xy(start), xy(unit.position)
+    base = base_of(unit)
+    end = entering(was, here, ring(base.polygon.vertices))
+    # a trail coming at the unit's front stops short of its facing arrow, not on it
+    front = xy(base.sides["front"].notches[len(base.sides["front"].notches) // 2])
+    fx, fy = front[0] - here[0], front[1] - here[1]
+    size = math.hypot(fx, fy)
+    ux, uy = fx / size, fy / size
+    tip = (front[0] + fx * 0.7 + ux * 0.15, front[1] + fy * 0.7 + uy * 0.15)  # the arrow's reach, and a little more
+    w = 0.12  # either side of it: more than the two arrowheads take
+    arrow = ((front[0] + uy * w, front[1] - ux * w), (tip[0] + uy * w, tip[1] - ux * w),
+             (tip[0] - uy * w, tip[1] + ux * w), (front[0] - uy * w, front[1] + ux * w))
+    short = entering(was, here, arrow)
+    if short != here and math.dist(was, short) < math.dist(was, end):
+        end = short
+    if math.dist(was, end) < 0.15:  # it began (almost) where it stands: the trail runs to its centre
+        end = here
+    steps = math.dist(was, here)
+    trail = Segment("trail", unit.id, unit.side, title=f"{unit.id} moved this turn from {began} to {now}: "
+                    f"{steps:.2f} steps between base centres [AL-10.1, AL-10.2]", start=was, end=end, arrow=True)
+    return ghost, trail
+
+
+def _point(p: Sequence[Fraction]) -> str:
+    return f"({dump_exact(p[0])}, {dump_exact(p[1])})"
+
+
+def _box(points: Sequence[XY], margin: float = 0.08) -> tuple[float, float, float, float]:
+    """The box round a piece, ``margin`` steps wider each way: a row of words is kept off its edge."""
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    return (min(xs) - margin, min(ys) - margin, max(xs) + margin, max(ys) + margin)
 
 
 def _marks_of(unit: Unit) -> list[tuple[str, str]]:
@@ -269,9 +378,23 @@ def scene(battle: Battle, check: Check | None = None, attacker_checks: Sequence[
     fit = [p for item in items for p in points_of(item)]
     if attacker is not None:
         items.append(_reach(battle.unit(attacker), battle.options.range_steps))
-    groups = [_unit_group(u) for u in battle.units]
-    fit += [p for g in groups for p in points_of(g)]
+    moves = {u.id: _moved(u) for u in battle.units}
+    ghosts = [ghost for ghost, _ in moves.values() if ghost is not None]
+    trails = [trail for _, trail in moves.values() if trail is not None]
+    # what a moved unit's name and badges are best kept off: the terrain, the other bases, where units stood
+    pieces = [(t.id, _box(ring(t.polygon.vertices))) for t in battle.terrain]
+    pieces += [(u.id, _box(ring(base_of(u).polygon.vertices), 0.0)) for u in battle.units]
+    pieces += [("", _box(points_of(g), 0.0)) for g in ghosts]
+    # and the picture's edge, about (the table is drawn round the pieces)
+    edge = outside(bounds_of([p for _, box in pieces for p in ((box[0], box[1]), (box[2], box[3]))], MARGIN))
+    ground = {t.id for t in battle.terrain}
+    groups = [_unit_group(u, moves[u.id][1], [*edge, *(box for pid, box in pieces if pid not in (u.id, *ground))],
+                          [box for pid, box in pieces if pid in ground])
+              for u in battle.units]
+    fit += [p for g in [*groups, *ghosts, *trails] for p in points_of(g)]
+    items += ghosts  # under every unit, the trails over them
     items += groups
+    items += trails
     if attacker is not None and attacker_checks:
         items += _marks(battle, attacker, attacker_checks)
     if check is not None:
@@ -287,7 +410,8 @@ def scene(battle: Battle, check: Check | None = None, attacker_checks: Sequence[
     if attacker is not None:
         legend.append(LegendEntry("range", f"{_range_text(battle.options.range_steps)} from the attacker's base "
                                            "[AL-3.1]", side=battle.unit(attacker).side, sample="line"))
-    legend += mark_legend(items)
+    legend += mark_legend(items, {("ghost", ""): "where it stood at the start of its turn [AL-10.1]",
+                                  ("trail", ""): "its move this turn, base centre to base centre [AL-10.2]"})
     legend += badge_legend(items, BADGE_TEXTS)
     notes: list[str] = []
     if check is not None and check.plan is None:
@@ -300,8 +424,8 @@ def scene(battle: Battle, check: Check | None = None, attacker_checks: Sequence[
     title = battle.name or "Arcane Legions"
     if check is not None and check.target is not None:
         title += f": {check.attacker} shoots at {check.target}"
-    return Scene(title=title, items=tuple(items), bounds=bounds_of(fit, 0.8),
-                 unit="steps", sides=sides, legend=tuple(legend), notes=tuple(notes))
+    return Scene(title=title, items=tuple(items), bounds=bounds_of(fit, MARGIN),
+                 unit="steps", sides=sides, legend=tuple(legend), notes=tuple(notes), scale=SCALE)
 
 
 __all__ = ["scene"]

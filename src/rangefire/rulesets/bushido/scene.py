@@ -2,19 +2,23 @@
 bands, targets marked legal or refused, the line of sight found with what it passes through and what gives cover,
 and the centre line with the models that may be nominated instead [BU-1.2, BU-1.4, BU-1.5, BU-2.1, BU-2.2,
 BU-4.2, BU-4.3, BU-5.1, BU-5.7]; each model's states and wound track as badges under its base [BU-5.3, BU-5.4,
-BU-7.3, BU-8.1].
+BU-7.3, BU-8.1]; each model's move this turn, from where it stood at the start of the turn to where it stands
+[BU-9.1, BU-9.2], its name and badges kept off that trail.
 
 Everything is read from the engine's own geometry (``table``); nothing here decides a rule.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from fractions import Fraction
 
 from rangefire.core import NO_CHOICES, Check
+from rangefire.core.numbers import dump_exact
 from rangefire.core.scene import (
+    BADGE_SIZE,
     XY,
     Circle,
     Group,
@@ -28,11 +32,15 @@ from rangefire.core.scene import (
     badges,
     beside,
     bounds_of,
+    clear_first,
     mark_legend,
+    outside,
     points_of,
     refusal_notes,
     ring,
     terrain_name,
+    text_box,
+    xy,
 )
 from rangefire.rulesets.bushido import BushidoPlan
 from rangefire.rulesets.bushido.scenario import Battle, Options, Unit
@@ -57,6 +65,8 @@ def terrain_text(options: Options) -> dict[str, str]:
 SCALE = 36.0
 #: A line of labels in pixels at the renderer's normal size, to stack a name and badges under a base.
 LINE = 14.0
+#: Inches of table shown round the pieces.
+MARGIN = 1.5
 
 
 def _centre(unit: Unit) -> XY:
@@ -76,7 +86,18 @@ def _describe(unit: Unit) -> str:
             f"{'none' if unit.rcp is None else unit.rcp}, wounds {unit.wounds.marked}/{unit.wounds.boxes}{gun}{states}")
 
 
-def _unit_group(unit: Unit, zone: Fraction) -> Group:
+#: About how wide a character is, in pixels: of a name (bold, at the renderer's normal 14 px) and of a badge's word
+#: (a little wide), to keep them off a move's trail.
+NAME_CHAR, BADGE_CHAR = 10.0, 7.5
+#: A badge's padding and the gap after it, in pixels.
+BADGE_EXTRA = 12.0
+#: Lines of text a model's badges are put under their place.
+BADGE_LINES = 1.15
+
+
+def _unit_group(unit: Unit, zone: Fraction, trail: Segment | None = None,
+                obstacles: Sequence[tuple[float, float, float, float]] = (),
+                terrain: Sequence[tuple[float, float, float, float]] = ()) -> Group:
     c, r = _centre(unit), _radius(unit)
     items: list[Shape] = [
         Circle("zone-of-control", unit.id, unit.side, title=f"{unit.id}'s zone of control: {_in(zone)} beyond its "
@@ -89,11 +110,68 @@ def _unit_group(unit: Unit, zone: Fraction) -> Group:
     names: list[tuple[XY, str]] = [((c[0], c[1] + r + 0.35), "middle"), ((c[0], c[1] - r - line), "middle"),
                                    ((c[0] + r + 0.15, c[1] + 0.1), "start"), ((c[0] - r - 0.15, c[1] + 0.1), "end")]
     rows = [((c[0], c[1] - r + 0.08), "middle"), *names[1:]]
+    if trail is not None:  # a trail under the base: the name above it, the badges over the name
+        names.append(names[0])
+        rows.append(((c[0], c[1] + r + 0.35 + (1.3 + BADGE_LINES) * line), "middle"))
+    marks = _marks_of(unit)
+    # a model that moved this turn: its name and badges first where its trail does not run through them
+    order = clear_first(None if trail is None else (trail.start, trail.end),
+                        [_boxes(unit.id, marks, name, row) for name, row in zip(names, rows, strict=True)],
+                        obstacles, terrain)
+    names, rows = [names[k] for k in order], [rows[k] for k in order]
     items.append(Label("name", unit.id, unit.side, title=_describe(unit), at=names[0][0], text=unit.id,
-                       alternative=names[1], further=tuple(names[2:])))
-    items += [replace(row, alternative=rows[1], further=tuple(rows[2:]))
-              for row in badges(unit.id, unit.side, _marks_of(unit), _describe(unit), rows[0][0], 1.15)]
+                       anchor=names[0][1], alternative=names[1], further=tuple(names[2:])))
+    items += [replace(row, anchor=rows[0][1], alternative=rows[1], further=tuple(rows[2:]))
+              for row in badges(unit.id, unit.side, marks, _describe(unit), rows[0][0], BADGE_LINES)]
     return Group("unit", unit.id, unit.side, title=_describe(unit), items=tuple(items))
+
+
+def _boxes(uid: str, marks: Sequence[tuple[str, str]], name: tuple[XY, str],
+           row: tuple[XY, str]) -> list[tuple[float, float, float, float]]:
+    """About the boxes a model's name and its badges take at one of their places, in inches."""
+    line, small = LINE / SCALE, LINE * BADGE_SIZE / SCALE
+    name_box = text_box(name[0], name[1], len(uid) * NAME_CHAR / SCALE, 0.3 * line, 0.85 * line)
+    wide = sum(len(text) * BADGE_CHAR + BADGE_EXTRA for _, text in marks) / SCALE
+    (x, y), anchor = row
+    baseline = (x, y - BADGE_LINES * line)
+    return [name_box, text_box(baseline, anchor, wide, 0.35 * small, 0.95 * small)]
+
+
+def _moved(unit: Unit) -> tuple[Group | None, Segment | None]:
+    """Where a model stood at the start of the turn, outlined, and its move since, from its base centre there to
+    its base's edge here [BU-9.1, BU-9.2]: none where the battle records no start or the model stands there again."""
+    start = unit.start_position
+    if start is None or start == unit.position:
+        return None, None
+    a, c, r = xy(start), _centre(unit), _radius(unit)
+    began, now = _point(start), _point(unit.position)
+    ghost_title = f"{unit.id} began the turn at {began} [BU-9.1]"
+    ghost = Group("ghost", unit.id, unit.side, title=ghost_title,
+                  items=(Circle("ghost", unit.id, unit.side, title=ghost_title, centre=a, radius=r),))
+    dx, dy = c[0] - a[0], c[1] - a[1]
+    apart = math.hypot(dx, dy)
+    # the arrowhead on the base's edge, not under it; where it began (almost) under its base, at its centre
+    end = (c[0] - dx / apart * r, c[1] - dy / apart * r) if apart - r > 0.3 else c
+    verb = "ran" if unit.has("ran") else "moved"
+    trail = Segment("trail", unit.id, unit.side, title=f"{unit.id} {verb} this turn from {began} to {now}: {apart:.2f} "
+                    "in, base centre to base centre [BU-9.1, BU-9.2]", start=a, end=end, arrow=True)
+    return ghost, trail
+
+
+def _box(points: Sequence[Sequence[Fraction]], margin: float = 0.15) -> tuple[float, float, float, float]:
+    """The box round a piece of terrain, ``margin`` inches wider each way: a row of words is kept off its edge."""
+    xs, ys = [float(p[0]) for p in points], [float(p[1]) for p in points]
+    return (min(xs) - margin, min(ys) - margin, max(xs) + margin, max(ys) + margin)
+
+
+def _disc_box(at: Sequence[Fraction], unit: Unit) -> tuple[float, float, float, float]:
+    """The box round a model's base standing at ``at``, in inches."""
+    (x, y), r = xy(at), _radius(unit)
+    return (x - r, y - r, x + r, y + r)
+
+
+def _point(p: Sequence[Fraction]) -> str:
+    return f"({dump_exact(p[0])}, {dump_exact(p[1])})"
 
 
 #: The states a model may be in, in the order its badges show them, with the words they show [BU-5.3, BU-5.4].
@@ -235,9 +313,24 @@ def scene(battle: Battle, check: Check | None = None, attacker_checks: Sequence[
     if attacker is not None:
         items += _bands(battle.unit(attacker))
     zone = battle.options.zone_of_control
-    groups = [_unit_group(u, zone) for u in battle.units]
-    fit += [p for g in groups for p in points_of(g)]
+    moves = {u.id: _moved(u) for u in battle.units}
+    ghosts = [ghost for ghost, _ in moves.values() if ghost is not None]
+    trails = [trail for _, trail in moves.values() if trail is not None]
+    # what a moved model's name and badges are best kept off: the terrain, the other bases, where models stood
+    boxes = [_box(t.polygon.vertices) for t in battle.terrain]
+    discs = {u.id: [_disc_box(u.position, u), *([_disc_box(u.start_position, u)] if u.start_position else [])]
+             for u in battle.units}
+    # and the picture's edge, about (the table is drawn round the pieces)
+    edge = outside(bounds_of([p for box in [*boxes, *(b for bs in discs.values() for b in bs)]
+                              for p in ((box[0], box[1]), (box[2], box[3]))], MARGIN))
+    groups = [_unit_group(u, zone, moves[u.id][1],
+                          [*edge, *(b for other, bs in discs.items() if other != u.id for b in bs), *discs[u.id][1:]],
+                          boxes)
+              for u in battle.units]
+    fit += [p for g in [*groups, *ghosts, *trails] for p in points_of(g)]
+    items += ghosts  # under every model, the trails over them
     items += groups
+    items += trails
     if attacker is not None and attacker_checks:
         items += _marks(battle, attacker, attacker_checks)
     if check is not None:
@@ -252,7 +345,8 @@ def scene(battle: Battle, check: Check | None = None, attacker_checks: Sequence[
         bounds = "/".join(f"{float(getattr(weapon, b)):g}" for b in ("short", "medium", "long"))
         legend.append(LegendEntry("range", f"{attacker}'s {weapon.name}: short/medium/long {bounds} in from its base "
                                   "edge [BU-5.1]", side=battle.unit(attacker).side, sample="line"))
-    legend += mark_legend(items)
+    legend += mark_legend(items, {("ghost", ""): "where it stood at the start of the turn [BU-9.1]",
+                                  ("trail", ""): "its move this turn, base centre to base centre [BU-9.2]"})
     legend += badge_legend(items, _badge_texts(battle.options))
     notes: list[str] = []
     if battle.active_side is not None:
@@ -267,7 +361,7 @@ def scene(battle: Battle, check: Check | None = None, attacker_checks: Sequence[
     title = battle.name or "Bushido"
     if check is not None and check.target is not None:
         title += f": {check.attacker} shoots at {check.target}"
-    return Scene(title=title, items=tuple(items), bounds=bounds_of(fit, 1.5), unit="in",
+    return Scene(title=title, items=tuple(items), bounds=bounds_of(fit, MARGIN), unit="in",
                  sides=sides, legend=tuple(legend), notes=tuple(notes), scale=SCALE)
 
 
