@@ -28,15 +28,23 @@ export function takeToken(battleId) {
   return sessionStorage.getItem(key);
 }
 
+// The routes that only ask (nothing is recorded): every other POST acts, and says the count of actions this page
+// last saw (If-Match), so that a request sent twice, or after the battle changed, is refused (409 stale) and
+// never acts twice.
+const ASKING = new Set(["/check", "/odds"]);
+
 export class Api {
   constructor(battleId, token) {
     this.base = `/api/battles/${encodeURIComponent(battleId)}`;
     this.token = token;
+    this.seen = null;  // the battle's count of actions as this page last read it
   }
 
   async request(method, path, body, accept = "application/json") {
     const headers = { Accept: accept };
     if (this.token) headers.Authorization = `Bearer ${this.token}`;
+    const acting = method === "POST" && !path.startsWith("/api/") && !ASKING.has(path) && !(body && body.check);
+    if (acting && this.seen !== null) headers["If-Match"] = `"${this.seen}"`;
     const init = { method, headers, cache: "no-store", referrerPolicy: "no-referrer" };
     if (body !== undefined) {
       headers["Content-Type"] = "application/json";
@@ -57,7 +65,14 @@ export class Api {
       }
       throw new ApiError(response.status, error || { kind: "http", message: `the server answered ${response.status}` });
     }
-    return accept === "application/json" ? response.json() : response.text();
+    if (accept !== "application/json") return response.text();
+    const data = await response.json();
+    if (data && typeof data === "object" && !Array.isArray(data)) {
+      if (path === "" && Number.isInteger(data.actions)) this.seen = data.actions;  // the state
+      else if (acting && Number.isInteger(data.actions) && "battle" in data && "you" in data) this.seen = data.actions;
+      else if (acting && Number.isInteger(data.action)) this.seen = data.action;  // the count after an action
+    }
+    return data;
   }
 
   get(path) { return this.request("GET", path); }
