@@ -120,7 +120,7 @@ def other_games() -> None:
     for name, (ruleset, battle), a, b in cases:
         try:
             took, ended = cpu(lambda: duel(ruleset, battle, a, b))  # noqa: B023  (called at once)
-        except Exception as exc:  # noqa: BLE001  (a bench reports what happened)
+        except Exception as exc:  # a bench reports what happened
             print(f"  {name}: {type(exc).__name__}: {exc}")
             continue
         mc, est = cpu(lambda: sample_duel(ruleset, battle, a, b, samples=SAMPLES, seed=1))  # noqa: B023
@@ -145,8 +145,8 @@ def refusals() -> None:
     took = time.process_time() - start
     print(f"  the chain's estimate   {took * 1e3:7.2f} ms CPU, {said}; {met(took, 0.5)} (the command adds "
           "'--samples N for a Monte Carlo alone')")
-    mc, est = cpu(lambda: sample_duel(ruleset, battle, "20th-maine", "15th-alabama", turns=3, samples=1_000,
-                                      seed=1))
+    mc, _ = cpu(lambda: sample_duel(ruleset, battle, "20th-maine", "15th-alabama", turns=3, samples=1_000,
+                                    seed=1))
     print(f"  its Monte Carlo over three turns, 1,000 duels: {mc:.2f} s CPU")
 
 

@@ -321,7 +321,7 @@ def test_a_duel_beyond_the_exact_bound_is_refused_before_any_volley(checked):
     doc = find_ruleset("dress-on-the-colors")
     battle = dc_battle(F(stands=60), T(stands=60, d=5))
     with pytest.raises(DuelTooLarge, match=r"could reach some 115,200 distinct states of the two units, more than "
-                                           r"the 40,000 worked out exactly: too large to answer exactly") as refusal:
+                                           r"the 30,000 worked out exactly: too large to answer exactly") as refusal:
         duel(doc, battle, "F", "T")
     assert checked == [] and not refusal.value.work.fits
 

@@ -62,10 +62,10 @@ def test_sixty_stands_a_side_are_refused_before_any_volley_is_worked_out_dc_4_3(
     at once, with the Monte Carlo as the way to an answer; no volley checked."""
     doc, battle = load_battle(WHEATFIELD, list(SIXTY))
     with pytest.raises(DuelTooLarge, match="could reach some 115,200 distinct states of the two units, more than "
-                                           "the 40,000 worked out exactly: too large to answer exactly") as refusal:
+                                           "the 30,000 worked out exactly: too large to answer exactly") as refusal:
         duel(doc, battle, "20th-maine", "15th-alabama")
     assert checked == []
-    assert not refusal.value.work.fits and refusal.value.work.nodes > 40_000
+    assert not refusal.value.work.fits and refusal.value.work.nodes > 30_000
 
 
 @pytest.mark.parametrize(("firer", "target"), [

@@ -453,8 +453,11 @@ def _to_the_end(graph: Graph, max_work: int, common: dict[str, Any], progress: P
     winner = {w: solved.probability(v) for w, v in by_winner.items()}
     left = {r: {n: solved.probability(v) for n, v in sorted(d.items())} for r, d in lefts.items()}
     ending = winner["a"] + winner["b"] + winner["both"]
-    means = {w: solved.turns(v) / winner[w] if winner[w] else None for w, v in sums.items()}
-    means["any"] = solved.turns(sum(sums.values())) / ending if ending else None
+    # each mean is E[turn; end] / P(end), both integers over the same denominator: one fraction of the two
+    means: dict[str, Fraction | None] = {w: Fraction(v, by_winner[w]) if by_winner[w] else None
+                                         for w, v in sums.items()}
+    ended = sum(by_winner[w] for w in WINNERS[:3])
+    means["any"] = Fraction(sum(sums.values()), ended) if ended else None
     totals = {**{w: winner[w] for w in WINNERS[:3]}, "any": ending}
 
     shares = {w: (p.numerator, p.denominator) for w, p in totals.items()}

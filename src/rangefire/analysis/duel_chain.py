@@ -199,19 +199,16 @@ def step(graph: Graph, turns: int, enough: Callable[[Stepped, dict[str, int]], b
 @dataclass
 class Solved:
     """The chain to its end: for every end (``("neither", left a, left b)``: a closed part of the chain reached,
-    from which neither unit can ever destroy the other) its probability and the expected turn of the end times
-    its indicator, ``E[turn; end]``, as integers over the square of the product of ``factors``; :meth:`probability`
-    and :meth:`turns` make the exact fractions of any sum of them."""
+    from which neither unit can ever destroy the other) its probability, and the expected turn of the end times
+    its indicator, ``E[turn; end]``, each as an integer over ``denominator``; :meth:`probability` makes the exact
+    fraction of any sum of them (a mean turn is the ratio of two sums, over the same denominator)."""
 
     ends: dict[End, int]
     turn_sums: dict[End, int]
-    factors: list[int]
+    denominator: int
 
     def probability(self, numerator: int) -> Fraction:
-        return over(numerator, self.factors + self.factors)
-
-    def turns(self, numerator: int) -> Fraction:
-        return over(numerator, self.factors + self.factors)
+        return Fraction(numerator, self.denominator) if numerator else Fraction(0)
 
 
 def _product(values: list[int]) -> int:
@@ -219,33 +216,6 @@ def _product(values: list[int]) -> int:
     while len(values) > 1:
         values = [values[i] * values[i + 1] if i + 1 < len(values) else values[i] for i in range(0, len(values), 2)]
     return values[0] if values else 1
-
-
-def over(numerator: int, factors: list[int]) -> Fraction:
-    """``numerator / product(factors)`` in lowest terms, reduced against a few thousand bits of the factors at a
-    time (each such gcd is quick, where one gcd of two numbers of tens of thousands of digits is not)."""
-    if numerator == 0:
-        return Fraction(0)
-    groups: list[int] = []
-    group = 1
-    for d in factors:
-        group *= d
-        if group.bit_length() > 4096:
-            groups.append(group)
-            group = 1
-    groups.append(group)
-    left = []
-    for d in groups:
-        g = math.gcd(numerator, d)
-        while g > 1:
-            numerator //= g
-            d //= g
-            g = math.gcd(numerator, d) if d > 1 else 1
-        if d > 1:
-            left.append(d)
-    out = Fraction.__new__(Fraction)  # already in lowest terms: no gcd of the two big numbers again
-    out._numerator, out._denominator = numerator, _product(left)  # type: ignore[attr-defined]
-    return out
 
 
 def components(graph: Graph) -> list[list[int]]:
@@ -393,7 +363,7 @@ def solve(graph: Graph) -> Solved:
             for num, e in ends_of[i]:
                 ends[e] = ends.get(e, 0) + yi * num
                 sums[e] = sums.get(e, 0) + vi * num
-    return Solved(ends, sums, dets)
+    return Solved(ends, sums, common * common)
 
 
 # -- a game's battles as the chain's states -------------------------------------------------------------------

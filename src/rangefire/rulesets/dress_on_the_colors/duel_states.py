@@ -93,6 +93,8 @@ class States:
         self._normal: dict[int, int] = {}
         self._transfer: dict[tuple[int, int], int] = {}
         self._passed: dict[Hashable, State] = {}
+        self._variants: dict[Hashable, VolleyPlan] = {}
+        self._dice: dict[int, tuple[VolleyPlan, Dice]] = {}
 
     # -- the numbers of units and turns -------------------------------------------------------------------
     def _unit(self, unit: Unit) -> int:
@@ -162,7 +164,12 @@ class States:
         shot = self.units[units[target]]
         if (shot.micro_hits, shot.disordered) == (plan.target_micro_hits, plan.target_disordered):
             return plan
-        return dataclasses.replace(plan, target_micro_hits=shot.micro_hits, target_disordered=shot.disordered)
+        variant = (key, shot.micro_hits, shot.disordered)
+        found = self._variants.get(variant)
+        if found is None:
+            found = self._variants[variant] = dataclasses.replace(plan, target_micro_hits=shot.micro_hits,
+                                                                  target_disordered=shot.disordered)
+        return found
 
     def _normal_target(self, n: int) -> int:
         return self._changed_unit(n, micro_hits=0, disordered=False)
@@ -176,7 +183,10 @@ class States:
         at, by = self.position[target], self.position[shooter]
         shot = self.units[units[at]]
         fired = self._changed_unit(units[by], gunsmoke=plan.places_gunsmoke, fired=True)  # [DC-7.1, DC-9.1]
-        results, total = dice(plan)
+        kept = self._dice.get(id(plan))
+        if kept is None or kept[0] is not plan:
+            kept = self._dice[id(plan)] = (plan, dice(plan))  # the plan kept: its identity is not reused
+        results, total = kept[1]
         out: dict[State, int] = {}
         for w, unsaved, disorder in results:
             lost, marker = casualties(shot.stands, shot.micro_hits, unsaved)  # [DC-4.3]
