@@ -304,9 +304,9 @@ class Bushido(Ruleset[Battle, BushidoPlan, BushidoOutcome]):
                                                                    f"{plan.attacker} at {plan.target}"))
         d_dice = source.roll("defense", plan.defense_dice, need=Need(f"{counted}, the higher result saves",
                                                                      f"{plan.target}"))
-        a, d = side_result(a_dice, cap), side_result(d_dice, cap)
         a_dice, house = house_attack_dice(plan, source, a_dice)  # house rules: 1s rolled again, 6s add dice
         log += house
+        a, d = side_result(a_dice, cap), side_result(d_dice, cap)
         for who, dice, (result, kept) in (("attack", a_dice, a), ("defense", d_dice, d)):
             log.append(LogLine("BU-6.2", f"{who} dice {', '.join(map(str, dice))}: 1s discarded, "
                                          f"{kept} remain{'s' if kept == 1 else ''}, result {result}"))
