@@ -27,6 +27,7 @@ import pytest
 from rangefire.analysis.montecarlo import sample_volleys
 from rangefire.core import Attack, DiceError, EnteredSource, SeededSource
 from rangefire.core.options import house_rules
+from rangefire.demo import example_path
 from rangefire.rulesets import battle_from_mapping
 from rangefire.rulesets.bushido.dice import (
     AttackRoll,
@@ -46,7 +47,7 @@ from tests.commands import assert_setting_refused, run
 from tests.conftest import dc_battle, square, unit
 from tests.oracles import brute_lineup, chi_square
 
-WHEATFIELD = "src/rangefire/examples/wheatfield.yaml"
+WHEATFIELD = str(example_path("wheatfield.yaml"))
 P_MIN = 1e-3
 
 
@@ -429,3 +430,39 @@ def test_a_whole_row_reaches_the_odds_at_the_command_line():
     assert one["outcomes"] == three["outcomes"] and one["plan"]["need"] == 4
     assert [r["path"] for r in one["house_rules"]] == ["options.to_hit.rifled-musket.short",
                                                       "options.to_hit.rifled-musket.medium"]
+
+
+# == compare and sweep ============================================================================================
+def test_a_sweep_over_the_house_dice_is_the_plain_loop_dc_3_4_dc_4_1(tmp_path):
+    """DC-3.4, DC-4.1: a sweep whose axes are the house rules of the dice (with an axis the check copies into the
+    plan, so that points share their checks) gives every point the plain loop's numbers, each rule its own."""
+    pq = pytest.importorskip("pyarrow.parquet")
+    from rangefire.analysis.sweep import load_grid
+    from rangefire.analysis.sweep_run import run_sweep
+    from tests.test_sweep import grid_file, plain_rows
+
+    grid = load_grid(grid_file(tmp_path, f"""
+        scenario: {WHEATFIELD}
+        attacker: 15th-alabama
+        axes:
+          - {{path: options.reroll_to_hit, values: [none, ones, misses]}}
+          - {{path: options.sixes_ignore_cover, values: [false, true]}}
+          - {{path: options.discipline_pass, values: [5, 6]}}
+        """))
+    out = tmp_path / "out.parquet"
+    run_sweep(grid, out, workers=1, chunk_size=5)
+    rows = pq.read_table(out).to_pylist()
+    assert rows == plain_rows(grid, range(grid.points))
+    assert len({(r["hits_mean"], r["unsaved_hits_mean"]) for r in rows}) == 6  # each rule moves the odds
+
+
+def test_compare_sets_the_house_dice_side_by_side_dc_3_4_dc_4_1():
+    """DC-3.4, DC-4.1: compare's variants under the house rules have the odds of the game under them, and each
+    variant's house rule is named with its clause."""
+    data = json.loads(run("compare", WHEATFIELD, "-a", "15th-alabama", "--variant", "ones:options.reroll_to_hit=ones",
+                          "--variant", "sixes:options.sixes_ignore_cover=true", "--json").stdout)
+    means = data["outcomes"]["unsaved_hits"]["mean"]["values"]
+    assert means == {"rules": "4/3", "ones": "14/9", "sixes": "2"}  # 8 dice needing 5+, saves on 4+
+    named = {v["name"]: [(r["path"], r["clause"]) for r in v["house_rules"]] for v in data["variants"]}
+    assert named["ones"] == [("options.reroll_to_hit", "DC-3.4")] and named["sixes"] == [
+        ("options.sixes_ignore_cover", "DC-4.1")]
