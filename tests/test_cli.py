@@ -113,7 +113,7 @@ def test_people_output_shows_clauses_and_at_least(scenario):
     assert "DC-7.2" in text and "at least N" in text and "exactly N" in text
     # each fraction's column is headed as the exact answer, not left blank beside its percentage
     headers = [[cell.strip() for cell in row.split("┃")[1:-1]] for row in text.splitlines() if "┃" in row]
-    assert ["N", "exactly N", "exact", "at least N", "exact"] in headers
+    assert ["N", "exactly N", "exact", "at least N", "exact", "at most N", "exact"] in headers
     assert ["event", "probability", "exact"] in headers
 
 

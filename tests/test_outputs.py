@@ -106,7 +106,7 @@ def _broken(data: dict[str, Any], where: list[Any], value: Any) -> dict[str, Any
     ("odds", ["events", "suppression"], 0.5),                   # a float, not an exact fraction
     ("odds", ["events", "suppression"], "1/x"),                 # not a fraction
     ("odds", ["outcomes", "hits", "distribution", "0"], 1),     # a number, not a fraction string
-    ("odds", ["outcomes", "hits", "median"], "1"),              # an unknown key in a distribution
+    ("odds", ["outcomes", "hits", "skew"], "1"),                # an unknown key in a distribution
     ("odds", ["plan", "modifiers", 0, "delta"], "-1"),          # a delta as text
     ("odds", ["plan", "notes"], None),                          # the plan's common keys are typed
     ("check", ["refusals"], [{"clause": "DC-2.1"}]),            # a refusal without its reason

@@ -52,30 +52,56 @@ def fitted(headers: Sequence[str], rows: Sequence[Sequence[str]], width: int) ->
     """The rows of a table of fractions as they fit ``width`` columns: where the table as it is would be wider
     (a narrow terminal, fractions of seven-digit denominators), each fraction breaks after its slash, the
     denominator under the numerator. A fraction is the exact answer: never cut short nor split inside a number."""
-    columns = list(zip(headers, *rows, strict=True))
-    wide = sum(max(len(cell) for cell in column) for column in columns) + 3 * len(columns) + 1  # borders, padding
-    if wide <= width:
+    if _width(headers, rows) <= width:
         return [list(row) for row in rows]
     return [[cell.replace("/", "/\n") if "/" in cell else cell for cell in row] for row in rows]
 
 
+def _width(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> int:
+    """The columns a table of these cells takes (a header may fold at its spaces; a cell holds its lines)."""
+    columns = list(zip(headers, *rows, strict=True))
+    return sum(max(max(len(part) for part in str(cell).split("\n")) for cell in column)
+               for column in columns) + 3 * len(columns) + 1  # borders, padding
+
+
+def _fits(headers: Sequence[str], rows: Sequence[Sequence[str]], width: int) -> bool:
+    """Whether the table fits ``width`` once its fractions are broken after the slash and its headers fold."""
+    folded = [max(header.split(" "), key=len) for header in headers]
+    return _width(folded, fitted(headers, rows, 0)) <= width
+
+
+def statistics_text(data: Mapping[str, Any]) -> str:
+    """An outcome's statistics in a line, from its JSON (:meth:`rangefire.dice.Dist.to_dict`): ``mean 2.667, sd
+    1.333, median 3, 90th percentile 4``."""
+    return (f"mean {float(Fraction(data['mean'])):.3f}, sd {data['sd']:.3f}, median {data['median']}, "
+            f"90th percentile {data['percentile_90']}")
+
+
 def render_odds(odds: Odds) -> None:
     data = odds.to_dict()
-    for name, dist in odds.outcomes.items():
-        mean = float(Fraction(data["outcomes"][name]["mean"]))
-        table = Table(title=text(f"{name} (mean {mean:.3f})"), title_justify="left")
+    for name in odds.outcomes:
+        shown_data = data["outcomes"][name]
+        table = Table(title=text(f"{name} ({statistics_text(shown_data)})"), title_justify="left")
         # each percentage beside its exact fraction, the answer itself: the fraction's column says so
-        headers = ("N", "exactly N", "exact", "at least N", "exact")
-        for header in headers:
-            table.add_column(header, justify="right", style="dim" if header == "exact" else None)
-        probs = dist.probabilities()
-        rows = []
-        for k, p in probs.items():
-            at_least = dist.at_least(k)
-            rows.append((str(k), percent(p, 2), fraction_str(p), percent(at_least, 2), fraction_str(at_least)))
-        for row in fitted(headers, rows, out.width):
-            table.add_row(*row)
-        out.print(table)
+        headers = ("N", "exactly N", "exact", "at least N", "exact", "at most N", "exact")
+        rows: list[tuple[str, ...]] = []
+        for k, p in shown_data["distribution"].items():
+            at_least, at_most = shown_data["at_least"][k], shown_data["at_most"][k]
+            rows.append((k, percent(Fraction(p), 2), p, percent(Fraction(at_least), 2), at_least,
+                         percent(Fraction(at_most), 2), at_most))
+        # where the three side by side would not fit even with their fractions broken, "at most" is a table of
+        # its own under the others: a fraction is never cut short
+        parts: list[tuple[tuple[str, ...], list[tuple[str, ...]]]] = [(headers, rows)]
+        if not _fits(headers, rows, out.width):
+            parts = [(headers[:5], [row[:5] for row in rows]),
+                     ((headers[0], *headers[5:]), [(row[0], *row[5:]) for row in rows])]
+        for i, (heads, part_rows) in enumerate(parts):
+            part = table if i == 0 else Table()
+            for header in heads:
+                part.add_column(header, justify="right", style="dim" if header == "exact" else None)
+            for row in fitted(heads, part_rows, out.width):
+                part.add_row(*row)
+            out.print(part)
     events = Table(title="events", title_justify="left")
     events.add_column("event")
     events.add_column("probability", justify="right")

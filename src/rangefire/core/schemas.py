@@ -78,10 +78,18 @@ class PlanOut(BaseModel):
 
 
 class DistributionOut(_Out):
-    """An integer-valued outcome: the exact probability of each value, and the mean."""
+    """An integer-valued outcome: the exact probability of each value, and the mean; beside them its spread and
+    its tails."""
 
     distribution: dict[WholeKey, Probability]
     mean: Rational
+    variance: Rational = Field(description="exact: the mean square distance from the mean")
+    sd: float = Field(description="the standard deviation: the square root of the variance, not exact")
+    median: Rational = Field(description="the least value with at least half the probability at or below it")
+    percentile_90: Rational = Field(description="the least value with at least 9/10 of the probability at or "
+                                                "below it")
+    at_least: dict[WholeKey, Probability] = Field(description="for each value, the probability of it or more")
+    at_most: dict[WholeKey, Probability] = Field(description="for each value, the probability of it or less")
 
 
 class CandidateOut(_Out):

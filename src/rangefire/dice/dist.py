@@ -6,6 +6,7 @@ binomial coefficients over die faces, and stages are chained with :meth:`Dist.bi
 
 from __future__ import annotations
 
+import decimal
 import math
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from fractions import Fraction
@@ -97,9 +98,38 @@ class Dist(Generic[T]):
     def at_least(self, threshold: Any) -> Fraction:
         return self.p(lambda k: cast(Any, k) >= threshold)
 
+    def at_most(self, threshold: Any) -> Fraction:
+        return self.p(lambda k: cast(Any, k) <= threshold)
+
     def mean(self) -> Fraction:
         """The expected value (numeric outcomes only)."""
         return sum((Fraction(cast(Any, k)) * w for k, w in self._weights.items()), Fraction(0)) / self._total
+
+    def variance(self) -> Fraction:
+        """The variance, exactly: the mean square distance from the mean (numeric outcomes only).
+
+        >>> Dist.die(6).variance()
+        Fraction(35, 12)
+        """
+        return variance(self.probabilities())
+
+    def sd(self) -> float:
+        """The standard deviation: the square root of :meth:`variance`, the float nearest it (it is seldom a
+        fraction)."""
+        return square_root(self.variance())
+
+    def quantile(self, share: Fraction) -> T:
+        """The least outcome that at least ``share`` of the weight is at or below: a value the outcome takes,
+        never one between two (``share`` from 0 exclusive to 1 inclusive; numeric or ordered outcomes).
+
+        >>> Dist({0: 1, 1: 1}).quantile(Fraction(1, 2)), Dist({0: 1, 1: 1}).quantile(Fraction(9, 10))
+        (0, 1)
+        """
+        return quantile(self.probabilities(), share)
+
+    def median(self) -> T:
+        """The least outcome with at least half the weight at or below it (the lower median)."""
+        return self.quantile(Fraction(1, 2))
 
     # -- combining -----------------------------------------------------------------------------------
     def map(self, f: Callable[[T], U]) -> Dist[U]:
@@ -164,11 +194,83 @@ class Dist(Generic[T]):
         return f"Dist({{{body}}})"
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON contract: ``{"distribution": {"0": "16/81", ...}, "mean": "4/3"}``."""
-        return {
-            "distribution": {str(k): fraction_str(p) for k, p in self.probabilities().items()},
-            "mean": fraction_str(self.mean()),
-        }
+        """The JSON contract: ``{"distribution": {"0": "16/81", ...}, "mean": "4/3"}``, and beside them (added to
+        the contract, never in place of its keys) the spread and the tails: ``variance`` (exact), ``sd`` (its
+        square root, a float), ``median`` and ``percentile_90`` (values of the outcome, see :meth:`quantile`),
+        ``at_least`` and ``at_most`` (each value's odds of the outcome at or above it, at or below it)."""
+        return distribution_dict(self.probabilities())
+
+
+def distribution_dict(probabilities: Mapping[Any, Fraction]) -> dict[str, Any]:
+    """:meth:`Dist.to_dict` of a distribution given as ``{value: P(exactly value)}`` (values whole numbers,
+    in order), each tail summed once."""
+    values = _sorted(probabilities)
+    at_most: dict[str, str] = {}
+    running = Fraction(0)
+    for k in values:
+        running += probabilities[k]
+        at_most[str(k)] = fraction_str(running)
+    at_least: dict[str, str] = {}
+    running = Fraction(0)
+    for k in reversed(values):
+        running += probabilities[k]
+        at_least[str(k)] = fraction_str(running)
+    spread = variance(probabilities)
+    return {
+        "distribution": {str(k): fraction_str(probabilities[k]) for k in values},
+        "mean": fraction_str(_mean(probabilities)),
+        "variance": fraction_str(spread),
+        "sd": square_root(spread),
+        "median": fraction_str(quantile(probabilities, Fraction(1, 2))),
+        "percentile_90": fraction_str(quantile(probabilities, Fraction(9, 10))),
+        "at_least": {str(k): at_least[str(k)] for k in values},
+        "at_most": at_most,
+    }
+
+
+def _mean(probabilities: Mapping[Any, Fraction]) -> Fraction:
+    return sum((Fraction(k) * p for k, p in probabilities.items()), Fraction(0))
+
+
+def variance(probabilities: Mapping[Any, Fraction]) -> Fraction:
+    """The exact variance of ``{value: probability}``: E[(X - mean)^2].
+
+    >>> variance({0: Fraction(1, 2), 2: Fraction(1, 2)})
+    Fraction(1, 1)
+    """
+    mean = _mean(probabilities)
+    return sum(((Fraction(k) - mean) ** 2 * p for k, p in probabilities.items()), Fraction(0))
+
+
+def square_root(value: Fraction) -> float:
+    """The float nearest the square root of a non-negative fraction, from its digits (never the rounded float's
+    root).
+
+    >>> square_root(Fraction(35, 12))
+    1.707825127659933
+    """
+    if value < 0:
+        raise ValueError(f"no square root of {value}")
+    with decimal.localcontext() as context:
+        context.prec = 40
+        return float((decimal.Decimal(value.numerator) / decimal.Decimal(value.denominator)).sqrt())
+
+
+def quantile(probabilities: Mapping[T, Fraction], share: Fraction) -> T:
+    """The least value of ``{value: probability}`` with at least ``share`` of the probability at or below it.
+
+    >>> quantile({1: Fraction(1, 4), 2: Fraction(1, 4), 5: Fraction(1, 2)}, Fraction(1, 2))
+    2
+    """
+    if not 0 < share <= 1:
+        raise ValueError(f"a quantile's share is more than 0 and at most 1, got {share}")
+    running = Fraction(0)
+    values = _sorted(probabilities)
+    for k in values:
+        running += probabilities[k]
+        if running >= share:
+            return k
+    return values[-1]  # the probabilities sum to 1: reached only where they fall short of it
 
 
 def _sorted(keys: Iterable[T]) -> list[T]:
