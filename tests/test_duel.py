@@ -75,14 +75,27 @@ CASES = {
     "bushido": lambda: _bushido(),
     "bushido-two-ammo": lambda: _bushido(ammo=2, states=("aimed",)),
     "arcane-legions": lambda: load_battle(ROOT / "examples" / "ford.yaml"),
+    "arcane-legions-spears": lambda: load_battle(ROOT / "examples" / "ford.yaml"),
     "swerve": lambda: load_battle(ROOT / "src" / "rangefire" / "examples" / "sawblade.yaml"),
+    "swerve-buggy": lambda: battle_from_mapping({
+        "ruleset": "swerve", "turn": {"number": 1, "side": "jason"},
+        "players": {"jason": {"deck": [0, 5, 10, 15, 30], "deck_order": "unknown"},
+                    "tyler": {"deck": [0, 10, 20, 25], "deck_order": "unknown"}},
+        "cards": [
+            {"id": "buggy", "owner": "jason", "type": "vehicle", "speed": 20, "toughness": 2, "mission": "canyon",
+             "timing": "main", "ranged": {"accuracy": 25, "damage": 1}},
+            {"id": "truck", "owner": "tyler", "type": "vehicle", "speed": 15, "toughness": 2, "mission": "canyon",
+             "timing": "main", "ranged": {"accuracy": 20, "damage": 1}},
+            {"id": "nitro", "owner": "jason", "type": "tactic", "timing": "combat", "effect": {"accuracy": 5}}],
+        "hands": {"jason": ["nitro"], "tyler": []}}),
 }
-UNITS = {"dc-wheatfield": ("15th-alabama", "20th-maine"), "swerve": ("sawblade-launcher", "road-warrior")}
+UNITS = {"dc-wheatfield": ("15th-alabama", "20th-maine"), "swerve": ("sawblade-launcher", "road-warrior"),
+         "arcane-legions-spears": ("spearmen", "wolf-riders"), "swerve-buggy": ("buggy", "truck")}
 
 
 @pytest.mark.parametrize(("case", "turns"), [("dc-open", 4), ("dc-woods-disordered", 3), ("dc-wheatfield", 2),
                                              ("bushido", 4), ("bushido-two-ammo", 3), ("arcane-legions", 2),
-                                             ("swerve", 3)])
+                                             ("arcane-legions-spears", 3), ("swerve", 3), ("swerve-buggy", 3)])
 def test_the_chain_equals_the_first_algorithm_where_it_finishes(case, turns):
     """DC-4.3, DC-5.3, DC-9.3, BU-3.5, BU-7.3, AL-7.2, SW-4.2: whatever the game carries from one attack to the
     next, the chain over distinct states answers a capped duel as the battles unrolled half-turn by half-turn
@@ -279,6 +292,10 @@ def test_monte_carlo_is_reproducible_and_rolls_its_own_dice(fight, monkeypatch):
         raise AssertionError("the Monte Carlo read the exact transitions")
 
     monkeypatch.setattr(type(doc), "exchanges", no)
+    import rangefire.rulesets.dress_on_the_colors.duel_states as states
+
+    monkeypatch.setattr(states, "dice", no)  # the chain's exact dice
+    monkeypatch.setattr(states.States, "fire", no)
     sample_duel(doc, battle, "F", "T", turns=2, samples=1_000, seed=3)
 
 

@@ -32,6 +32,7 @@ die rolled; it never reads the exact transitions, so the two agreeing checks bot
 from __future__ import annotations
 
 import importlib
+import math
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -59,9 +60,10 @@ Progress = Callable[[int, int], None]
 
 #: The most turns a duel is played for (a limit asked for, or the stepping of a duel to its end).
 MAX_TURNS = 1_000
-#: The most work the exact stepping does (weights moved, by their size in machine words): a duel over many turns
-#: past it is refused (fewer turns, or to its end); the stepping of a duel to its end stops there, its quantiles
-#: then said to lie beyond the turns stepped. Some 20 s of work.
+#: The most work the exact stepping does (weights moved, by their size in machine words): a duel over more turns
+#: than that is refused before the stepping (fewer turns, or to its end); the stepping of a duel to its end stops
+#: there, its quantiles then said to lie beyond the turns stepped. Some 6 s (the Wheatfield's two regiments over
+#: 200 turns).
 MAX_STEP_WORK = 400_000_000
 #: The most duels the Monte Carlo plays.
 MAX_SAMPLES = 1_000_000
@@ -390,11 +392,29 @@ def _told(progress: Progress | None, total: int) -> Callable[[Stepped, dict[str,
     return tell
 
 
+def stepping_work(graph: Graph, turns: int) -> int:
+    """The work of stepping ``turns`` turns, foreseen from the graph (as :func:`~rangefire.analysis.duel_chain.step`
+    counts it: the weights moved, by their size in machine words, which grows with each turn by the bits of the
+    turn's common denominators)."""
+    halves = len(graph.pattern)
+    lcms = [1] * halves
+    for i, (_, phase) in enumerate(graph.keys):
+        lcms[phase] = math.lcm(lcms[phase], graph.den[i])
+    bits = sum(d.bit_length() for d in lcms) * 2 // halves  # per turn
+    per_turn = graph.weighed * 2 // halves
+    return sum(per_turn * ((t * bits) // 64 + 1) * 2 for t in range(turns))
+
+
 def _capped(graph: Graph, turns: int, max_work: int, common: dict[str, Any], progress: Progress | None) -> DuelResult:
+    a, b = graph.ids
+    if stepping_work(graph, turns) > max_work:  # refused before the stepping
+        within = next((t for t in range(turns, 0, -1) if stepping_work(graph, t) <= max_work), 0)
+        raise LimitError(f"the duel of {a} and {b} over {turns:,} turns is too long to step exactly (its numbers "
+                         f"grow with every turn): {within:,} turns or fewer, or the duel to its end (no turn "
+                         "limit), or a Monte Carlo of it, its dice rolled")
     try:
         stepped = step(graph, turns, _told(progress, turns), max_work)
     except WorkLimit:
-        a, b = graph.ids
         raise LimitError(f"the duel of {a} and {b} over {turns:,} turns is too long to step exactly (its numbers "
                          "grow with every turn): fewer turns, or the duel to its end (no turn limit), or a Monte "
                          "Carlo of it, its dice rolled") from None

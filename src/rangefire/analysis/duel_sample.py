@@ -1,10 +1,12 @@
 """The Monte Carlo duel: the same turns as the exact chain, every attack played with its dice rolled.
 
 Every attack is the game's :meth:`~rangefire.core.Ruleset.sampled_exchanges` (vectorised with numpy: the duels in
-equal battles are rolled together), every passing of the turn its ``duel_pass``; it never reads the exact
-transitions, so the two agreeing checks both. A duel is played until one unit is destroyed, or until the turn
-limit (to the end: at most :data:`~rangefire.analysis.duel.MAX_TURNS` turns, the duels still undecided then
-counted as such). Each probability comes with its 95% interval (Wilson's score interval).
+equal battles are rolled together), every passing of the turn its ``duel_pass``; a game whose duel has states of
+its own (``chain_model``) with a ``sample`` plays them instead, its dice rolled the same way (Dress on the Colors:
+quicker than whole battles). It never reads the exact transitions, so the two agreeing checks both. A duel is
+played until one unit is destroyed, or until the turn limit (to the end: at most
+:data:`~rangefire.analysis.duel.MAX_TURNS` turns, the duels still undecided then counted as such). Each
+probability comes with its 95% interval (Wilson's score interval).
 """
 
 from __future__ import annotations
@@ -104,7 +106,15 @@ def sample_duel(ruleset: Ruleset[Any, Any, Any], battle: Any, a: str, b: str, tu
     draw per battle and half-turn. ``progress(done, total)`` is told of each turn."""
     import numpy as np
 
-    from rangefire.analysis.duel import MAX_TURNS, check_duel, check_samples, check_seed, duel_module, setting
+    from rangefire.analysis.duel import (
+        MAX_TURNS,
+        check_duel,
+        check_samples,
+        check_seed,
+        duel_module,
+        model_of,
+        setting,
+    )
     from rangefire.analysis.duel_chain import PATTERNS
 
     check_duel(ruleset, battle, a, b, turns, first, third_unit)
@@ -118,23 +128,30 @@ def sample_duel(ruleset: Ruleset[Any, Any, Any], battle: Any, a: str, b: str, tu
     pattern = PATTERNS[first]
     ids = {"a": a, "b": b}
     limit = turns if turns is not None else MAX_TURNS
-    start = ruleset.duel_begin(played, ids[pattern[0]])
-    frontier: dict[Hashable, tuple[Any, int]] = {key(start): (start, samples)}
+    frontier: dict[Hashable, tuple[Any, int]] = {}
     winner = {"a": 0, "b": 0, "both": 0, "neither": 0}
     taken: dict[int, int] = {}
     left: dict[str, dict[int, int]] = {"a": {}, "b": {}}
     ends: dict[str, dict[int, int]] = {"a": {}, "b": {}, "both": {}, "any": {}}
 
-    def end(who: str, turn: int, after: Any, count: int) -> None:
+    def end(who: str, turn: int, lefts: tuple[int, int], count: int) -> None:
         winner[who] += count
         taken[turn] = taken.get(turn, 0) + count
-        for role in ("a", "b"):
-            n = ruleset.duel_left(after, ids[role])
+        for role, n in zip(("a", "b"), lefts, strict=True):
             left[role][n] = left[role].get(n, 0) + count
         if who != "neither":
             for k in (who, "any"):
                 ends[k][turn] = ends[k].get(turn, 0) + count
 
+    model = model_of(ruleset, played)
+    sample = getattr(model, "sample", None)
+
+    if sample is not None:
+        first_state = model.start(ids[pattern[0]])
+        frontier = {first_state: (first_state, samples)}
+    else:
+        start = ruleset.duel_begin(played, ids[pattern[0]])
+        frontier = {key(start): (start, samples)}
     phase = 0
     turn = 0
     while frontier and turn < limit:
@@ -146,6 +163,16 @@ def sample_duel(ruleset: Ruleset[Any, Any, Any], battle: Any, a: str, b: str, tu
             attack = Attack(shooter, target)
             after_half: dict[Hashable, tuple[Any, int]] = {}
             for state, count in frontier.values():
+                if sample is not None:  # the game's own states, the dice rolled (never weighed)
+                    for n, after in (f for s in range(0, count, BLOCK)
+                                     for f in sample(state, shooter, target, then, min(BLOCK, count - s), rng)):
+                        la, lb = model.left(after, a), model.left(after, b)
+                        if la == 0 or lb == 0:
+                            end("both" if la == lb == 0 else "a" if lb == 0 else "b", turn, (la, lb), n)
+                        else:
+                            seen = after_half.get(after)
+                            after_half[after] = (after, n) if seen is None else (after, seen[1] + n)
+                    continue
                 found = [f for s in range(0, count, BLOCK)
                          for f in ruleset.sampled_exchanges(state, attack, min(BLOCK, count - s), rng)]
                 for n, after in found:
@@ -153,7 +180,7 @@ def sample_duel(ruleset: Ruleset[Any, Any, Any], battle: Any, a: str, b: str, tu
                         continue
                     la, lb = ruleset.duel_left(after, a), ruleset.duel_left(after, b)
                     if la == 0 or lb == 0:
-                        end("both" if la == lb == 0 else "a" if lb == 0 else "b", turn, after, n)
+                        end("both" if la == lb == 0 else "a" if lb == 0 else "b", turn, (la, lb), n)
                         continue
                     if then == shooter:  # the turn passes round to the unit that fired last
                         after = ruleset.duel_pass(after, target)
@@ -165,7 +192,9 @@ def sample_duel(ruleset: Ruleset[Any, Any, Any], battle: Any, a: str, b: str, tu
         if progress is not None:
             progress(turn, limit)
     for state, count in frontier.values():  # the turn limit: neither is destroyed
-        end("neither", limit, state, count)
+        lefts = ((model.left(state, a), model.left(state, b)) if sample is not None
+                 else (ruleset.duel_left(state, a), ruleset.duel_left(state, b)))
+        end("neither", limit, lefts, count)
     return DuelEstimate(ruleset=ruleset.key, a=a, b=b, turn_limit=turns, left_name=ruleset.duel_left_name,
                         samples=samples, seed=seed, winner=winner, turns=dict(sorted(taken.items())),
                         left={r: dict(sorted(d.items())) for r, d in left.items()},

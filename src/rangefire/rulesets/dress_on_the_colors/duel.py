@@ -131,15 +131,11 @@ def exchanges(ruleset: DressOnTheColors, battle: Battle, attack: Attack) -> list
     return [(q, after.model_copy(update={"turn": battle.turn})) for q, after in planned.afters]
 
 
-def sampled_exchanges(ruleset: DressOnTheColors, battle: Battle, attack: Attack, n: int,
-                      rng: np.random.Generator) -> list[tuple[int, Battle]]:
-    """``n`` volleys with every die rolled in the order of DC-8.1 (to-hit dice, a save behind each hit, the
-    discipline check on suppression), counted by the battle each leaves behind."""
+def sampled_volleys(plan: VolleyPlan, n: int, rng: np.random.Generator) -> list[tuple[int, int, bool, int, bool]]:
+    """``n`` volleys of a plan with every die rolled in the order of DC-8.1 (to-hit dice, a save behind each hit,
+    the discipline check on suppression): (count, unsaved hits, disorder, hits, suppression) of each result."""
     import numpy as np
 
-    plan = _planned(ruleset, battle, attack).plan
-    if plan is None:
-        return [(n, battle)]
     hit, sure, suppression = sampled_to_hit(plan, n, rng)  # a house rule's second roll too [DC-3.4, DC-5.1]
     hits = hit.sum(axis=1, dtype=np.int64)
     if plan.save is None:
@@ -150,14 +146,23 @@ def sampled_exchanges(ruleset: DressOnTheColors, battle: Battle, attack: Attack,
     survives = (plan.target_micro_hits + unsaved) // 2 < plan.target_stands  # [DC-4.3]
     check = rng.integers(1, 7, size=(n, plan.discipline_dice), dtype=np.int8).sum(axis=1, dtype=np.int64)
     disorder = suppression & survives & (check + plan.discipline_modifier < plan.discipline_pass)  # [DC-5.2]
+    rows, counts = np.unique(np.stack([unsaved, disorder, hits, suppression], axis=1), axis=0, return_counts=True)
+    return [(c, u, bool(d), h, bool(s)) for (u, d, h, s), c in zip(rows.tolist(), counts.tolist(), strict=True)]
+
+
+def sampled_exchanges(ruleset: DressOnTheColors, battle: Battle, attack: Attack, n: int,
+                      rng: np.random.Generator) -> list[tuple[int, Battle]]:
+    """``n`` volleys with every die rolled (:func:`sampled_volleys`), counted by the battle each leaves behind."""
+    plan = _planned(ruleset, battle, attack).plan
+    if plan is None:
+        return [(n, battle)]
     # apply reads the stands and marker left (from the unsaved hits) and disorder (a disordered target stays so):
     # one apply for each of those, the volleys that leave it counted together
-    rows, counts = np.unique(np.stack([unsaved, disorder, hits, suppression], axis=1), axis=0, return_counts=True)
     firsts: dict[tuple[int, int, bool], tuple[int, int, bool, bool, int]] = {}
-    for (u, d, h, s), c in zip(rows.tolist(), counts.tolist(), strict=True):
-        k = (*casualties(plan.target_stands, plan.target_micro_hits, u), plan.target_disordered or bool(d))
+    for c, u, d, h, s in sampled_volleys(plan, n, rng):
+        k = (*casualties(plan.target_stands, plan.target_micro_hits, u), plan.target_disordered or d)
         seen = firsts.get(k)
-        firsts[k] = (c, u, bool(s), bool(d), h) if seen is None else (seen[0] + c, *seen[1:])
+        firsts[k] = (c, u, s, d, h) if seen is None else (seen[0] + c, *seen[1:])
     return [(c, _after(ruleset, battle, plan, u, s, d, h)) for c, u, s, d, h in firsts.values()]
 
 

@@ -34,6 +34,8 @@ from rangefire.rulesets.dress_on_the_colors.scenario import Battle, Unit
 from rangefire.rulesets.dress_on_the_colors.volley import VolleyPlan, casualties, volley_distribution
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from rangefire.rulesets.dress_on_the_colors import DressOnTheColors
 
 #: A state: the turn's number in :attr:`States.turns` and each unit's in :attr:`States.units` (-1: destroyed).
@@ -201,6 +203,36 @@ class States:
                 k = self._pass((turn, tuple(after)), shooter, target, then)
             out[k] = out.get(k, 0) + w
         return total, [(w, k) for k, w in out.items()]
+
+    def sample(self, state: Hashable, shooter: str, target: str, then: str, n: int,
+               rng: np.random.Generator) -> list[tuple[int, Hashable]]:
+        """``n`` volleys from this state with every die rolled (the game's own rolls, :func:`~rangefire.rulesets.
+        dress_on_the_colors.duel.sampled_volleys`), counted by the state each leaves: as :meth:`fire`, the dice
+        rolled instead of weighed (for the Monte Carlo, which never reads the exact transitions)."""
+        from rangefire.rulesets.dress_on_the_colors.duel import sampled_volleys
+
+        assert isinstance(state, tuple)
+        turn, units = state
+        plan = self._plan(state, Attack(shooter, target))
+        if plan is None:
+            return [(n, self._pass(state, shooter, target, then))]
+        at, by = self.position[target], self.position[shooter]
+        shot = self.units[units[at]]
+        fired = self._changed_unit(units[by], gunsmoke=plan.places_gunsmoke, fired=True)  # [DC-7.1, DC-9.1]
+        out: dict[State, int] = {}
+        for count, unsaved, disorder, _, _ in sampled_volleys(plan, n, rng):
+            lost, marker = casualties(shot.stands, shot.micro_hits, unsaved)  # [DC-4.3]
+            after = list(units)
+            after[by] = fired
+            if lost >= shot.stands:
+                after[at] = -1
+                k: State = (turn, tuple(after))
+            else:
+                after[at] = self._changed_unit(units[at], stands=shot.stands - lost, micro_hits=marker,
+                                               disordered=shot.disordered or disorder)  # [DC-5.3]
+                k = self._pass((turn, tuple(after)), shooter, target, then)
+            out[k] = out.get(k, 0) + count
+        return [(c, k) for k, c in out.items()]
 
     def _pass(self, state: State, shooter: str, target: str, then: str) -> State:
         """The turn passed to ``then``'s side (round to it again where it fired last) by the game's end of turn,
