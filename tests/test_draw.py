@@ -608,3 +608,30 @@ def test_the_png_shows_the_trail_the_ghost_and_each_badge():
     x, y, w, h = (float(rect.get(k, 0)) for k in ("x", "y", "width", "height"))
     inner = (x + 3, y + 3, x + w - 3, y + h - 3)  # the word "moved", inside the box's outline
     assert dark(after_png, inner) > 20 and changed(before_png, after_png, inner) > 20
+
+
+@pytest.mark.parametrize(("game", "name", "clause"), [("dress-on-the-colors", "wheatfield", "DC-10.2"),
+                                                      ("arcane-legions", "ford", "AL-10.1"),
+                                                      ("bushido", "temple", "BU-9.2")])
+def test_a_table_of_a_given_size_is_drawn_whole(game, name, clause):
+    """A battle that gives its table's size is drawn with all of the table, empty or not: an empty one's table
+    area is the table, corner to corner, at the picture's scale, and an example's given a table larger than its
+    pieces spans it (the edge a move may not cross is in sight [clause]); with no size it is drawn around its
+    pieces, smaller."""
+    def area(battle_ruleset: Any, battle: Any) -> tuple[tuple[float, float, float, float], ET.Element]:
+        root = parse(draw_battle(battle_ruleset, battle))
+        [rect] = find(root, "rect", "table-area")
+        return tuple(float(rect.get(k, "0")) for k in ("x", "y", "width", "height")), root  # type: ignore[return-value]
+
+    empty: dict[str, Any] = {"ruleset": game, "units": [], "turn": {"number": 1, "order": ["a", "b"]},
+                             "table": {"width": 30, "depth": 20}}
+    if game == "arcane-legions":
+        empty["players"] = {"a": {}, "b": {}}
+    (x, y, w, h), root = area(*battle_from_mapping(empty))
+    assert close((x, y + h), to_px(root, 0, 0)) and close((x + w, y), to_px(root, 30, 20)), clause
+    ruleset, battle = example(f"{name}.yaml")
+    bare, _ = area(ruleset, battle)
+    (x, y, w, h), root = area(*battle_from_mapping({**ruleset.dump(battle), "table": {"width": 80, "depth": 60}}))
+    corner, far = to_px(root, 0, 0), to_px(root, 80, 60)
+    assert x <= corner[0] + 0.01 and y + h >= corner[1] - 0.01 and x + w >= far[0] - 0.01 and y <= far[1] + 0.01
+    assert bare[2] < w and bare[3] < h

@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -53,9 +54,13 @@ def battle_scene(ruleset: Ruleset[Any, Any], battle: Any, attacker: str | None =
     player's ``choices`` made (an Arcane Legions side, an order: the line is the attack's as it would be made).
     The other enemies are marked as the engine checks them unchosen: a choice is the chosen target's."""
     try:
-        make = SCENES[ruleset.key]
+        game_scene = SCENES[ruleset.key]
     except KeyError:
         raise RangefireError(f"no drawing for the ruleset {ruleset.key!r}") from None
+
+    def make(battle: Any, check: Check | None, checks: Sequence[Check] | None, chosen: Mapping[str, object]) -> Scene:
+        return _whole_table(battle, game_scene(battle, check, checks, chosen))
+
     chosen = next(iter(choices or {}), None)
     if attacker is None:
         if target is not None:
@@ -75,6 +80,18 @@ def battle_scene(ruleset: Ruleset[Any, Any], battle: Any, attacker: str | None =
         # unless a nomination has moved that attack to another model, which keeps its own mark
         checks = [check if c.target == check.target == target else c for c in checks]
     return make(battle, check, checks, choices or {})
+
+
+def _whole_table(battle: Any, scene: Scene) -> Scene:
+    """A battle that gives its table's size (``table: {width, depth}``, its corner at the origin) is drawn with all
+    of the table in the picture, not only around its pieces: an empty table being set up shows where units and
+    terrain may go, and a table's edge a move may not cross (DC-10.2, AL-10.1, BU-9.2) is in sight."""
+    table = getattr(battle, "table", None)
+    if table is None:
+        return scene
+    x0, y0, x1, y1 = scene.bounds if scene.items else (0.0, 0.0, 0.0, 0.0)
+    bounds = (min(x0, 0.0), min(y0, 0.0), max(x1, float(table.width)), max(y1, float(table.depth)))
+    return dataclasses.replace(scene, bounds=bounds)
 
 
 def draw_battle(ruleset: Ruleset[Any, Any], battle: Any, attacker: str | None = None,
