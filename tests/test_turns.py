@@ -79,8 +79,9 @@ def test_a_logged_turn_replays_to_the_battle_written_by_out_dc_9_1_dc_9_2_dc_9_3
     assert [json.loads(x)["action"] for x in lines] == ["attack", "attack", "end-turn", "attack", "attack"]
     first = json.loads(lines[0])
     assert set(first) == {"format", "action", "ruleset", "attacker", "target", "choices", "dice", "outcome", "log",
-                          "battle_before", "battle_after"}  # the digests of the battle played on and after
+                          "battle_before", "battle_after", "dice_source"}  # the digests, where the dice came from
     assert first["format"] == 1 and first["ruleset"] == "dress-on-the-colors" and first["dice"]["hit"]
+    assert first["dice_source"] == "seeded"
     assert all(set(entry) == {"clause", "text"} for entry in first["log"])
     third = json.loads(lines[2])
     assert third == {"format": 1, "action": "end-turn", "activation": False, "log": third["log"],
