@@ -295,14 +295,15 @@ def test_dress_on_the_colors_dice_entered_stage_by_stage(server: str, browser: A
     assert "only union may undo it" in rebel.get_attribute("#undo", "title")
     shoot(union, "dress-on-the-colors-after-wide")
 
-    union.click("#undo")
-    wait_log(union, 0)
-    wait_log(rebel, 0)
+    union.click("#undo")  # dice entered by hand: the attack is union's to take back, and seen taken back
+    wait_log(union, 2)
+    wait_log(rebel, 2)
+    assert "took back action 1" in (rebel.locator('#log > li[data-action="2"]').text_content() or "")
     assert "stands 8," in union.locator('#units li:has(button[data-unit="15th-alabama"]) .status').text_content()
     union.click("#end-turn")
-    wait_log(union, 1)
-    rebel.wait_for_selector('#log > li[data-action="1"]')
-    assert "end of turn" in union.locator('#log > li[data-action="1"]').text_content()
+    wait_log(union, 3)
+    rebel.wait_for_selector('#log > li[data-action="3"]')
+    assert "end of turn" in union.locator('#log > li[data-action="3"]').text_content()
     assert union.errors == [] and rebel.errors == []
 
 
