@@ -72,6 +72,9 @@ CASES = {
         F(stands=3, disordered=True), T(stands=2, d=7),
         terrain=({"id": "wood", "kind": "light", "polygon": [[-4, 7.5], [4, 7.5], [4, 10], [-4, 10]]},))),
     "dc-wheatfield": lambda: load_battle(WHEATFIELD),
+    # 10 in apart: a line of fire out of or through a gunsmoke marker over 6 in is -1 [DC-7.2]; no marker at first
+    "dc-gunsmoke": lambda: (find_ruleset("dress-on-the-colors"), dc_battle(F(stands=2), T(stands=2, d=10),
+                                                                            discipline_dice=1)),
     "bushido": lambda: _bushido(),
     "bushido-two-ammo": lambda: _bushido(ammo=2, states=("aimed",)),
     "arcane-legions": lambda: load_battle(ROOT / "examples" / "ford.yaml"),
@@ -94,10 +97,11 @@ UNITS = {"dc-wheatfield": ("15th-alabama", "20th-maine"), "swerve": ("sawblade-l
 
 
 @pytest.mark.parametrize(("case", "turns"), [("dc-open", 4), ("dc-woods-disordered", 3), ("dc-wheatfield", 2),
+                                             ("dc-gunsmoke", 3),
                                              ("bushido", 4), ("bushido-two-ammo", 3), ("arcane-legions", 2),
                                              ("arcane-legions-spears", 3), ("swerve", 3), ("swerve-buggy", 3)])
 def test_the_chain_equals_the_first_algorithm_where_it_finishes(case, turns):
-    """DC-4.3, DC-5.3, DC-9.3, BU-3.5, BU-7.3, AL-7.2, SW-4.2: whatever the game carries from one attack to the
+    """DC-4.3, DC-5.3, DC-7.1, DC-9.3, BU-3.5, BU-7.3, AL-7.2, SW-4.2: whatever the game carries from one attack to the
     next, the chain over distinct states answers a capped duel as the battles unrolled half-turn by half-turn
     did, exactly."""
     ruleset, battle = CASES[case]()
@@ -159,6 +163,29 @@ def test_the_wheatfield_is_answered_to_the_end():
         assert result.turns[t] == capped.turns.get(t, 0)
     assert result.losses["a"] == 8 - result.mean_left("a") and result.losses["b"] == 6 - result.mean_left("b")
     assert result.ends["any"].median <= result.ends["any"].p90
+
+
+def test_dress_on_the_colors_unit_states_equal_whole_battles_to_the_end_dc_7_1_dc_9_3():
+    """The chain over Dress on the Colors' plain unit states (volleys checked once per state a check can tell
+    apart, apply and the end of turn carried over by field) answers as the same chain over the game's whole
+    battles (its own exchanges, apply and end_turn): a third unit out of the way, gunsmoke, woods, a disordered
+    firer, to the end, either firing first in turn."""
+    from rangefire.analysis.duel_chain import BattleModel, build, solve
+    from rangefire.rulesets.dress_on_the_colors.duel import state_key
+    from rangefire.rulesets.dress_on_the_colors.duel_states import States
+
+    doc = find_ruleset("dress-on-the-colors")
+    battle = dc_battle(F(stands=2, disordered=True, gunsmoke=True), T(stands=2, d=7, micro_hits=1),
+                       unit("P", "grey", (30, 0), 0), terrain=(
+                           {"id": "wood", "kind": "light", "polygon": [[-4, 7.5], [4, 7.5], [4, 10], [-4, 10]]},),
+                       discipline_dice=1)
+    for first in ("a", "alternate"):
+        plain, whole = build(States(doc, battle), "F", "T", first), build(BattleModel(doc, battle, state_key),
+                                                                          "F", "T", first)
+        assert plain.size == whole.size
+        one, other = solve(plain), solve(whole)
+        assert {e: one.probability(v) for e, v in one.ends.items()} == \
+            {e: other.probability(v) for e, v in other.ends.items()}
 
 
 def test_the_undecided_remainder_is_exact_at_the_limit():
@@ -367,6 +394,23 @@ def test_a_limit_too_long_to_step_is_refused():
     doc = find_ruleset("dress-on-the-colors")
     with pytest.raises(LimitError, match="over 900 turns is too long to step exactly"):
         duel(doc, dc_battle(F(stands=3), T(stands=3)), "F", "T", turns=900, max_work=10_000)
+
+
+def test_a_game_without_a_duel_says_so():
+    from rangefire.core import RangefireError, Ruleset
+    from rangefire.core.ruleset import NoDuelError
+
+    class Bare(Ruleset):  # the base's duel hooks, as a game that has not filled them in
+        key = "bare"
+
+        def _check(self, battle, attack): ...
+        def _odds(self, plan): ...
+        def _resolve(self, plan, source): ...
+        def _apply(self, battle, resolution): ...
+
+    with pytest.raises(NoDuelError, match="bare has no duel"):
+        Bare().exchanges(None, None)
+    assert issubclass(NoDuelError, RangefireError)
 
 
 # -- the JSON keys, as documented -------------------------------------------------------------------------------

@@ -1166,7 +1166,7 @@ def outputs_and_moves(corpus: Corpus) -> None:
              ["--log -", "appended to its file"]),
             ("dc-replay-out-not-a-battle", ["replay", wheat, f"{nowhere}/none.jsonl", "--out", "{here}/rows.csv"],
              ["--out", "a battle is written as .yaml"]),
-            ("dc-duel-too-many-turns", [*duel, "--turns", "200"], ["too large to answer exactly", "--samples N"]),
+            ("dc-duel-too-many-turns", [*duel, "--turns", "5000"], ["--turns 5,000: must be between 1 and 1,000"]),
             ("dc-duel-sixty-stands", [*duel, "--set", "units.20th-maine.stands=60", "--set",
                                       "units.15th-alabama.stands=60"], ["too large to answer exactly", "--samples N"]),
             ("dc-move-to-nan", ["move", wheat, "20th-maine", "--to", "nan,1"], ["--to 'nan,1'"]),

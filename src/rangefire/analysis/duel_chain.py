@@ -12,10 +12,10 @@ Two ways over the same graph, each exact:
 - :func:`step`: the exact distribution half-turn after half-turn, as integer weights over one common denominator
   (as icepool keeps its weights), every node's mass moved along its edges; the ends reached in each turn are
   recorded. A turn limit is answered so, the mass still undecided at it reported exactly.
-- :func:`solve`: the chain to its end, by the strongly connected parts of the graph in order (most are one node
-  with a loop: a volley that changes nothing): the expected visits of each node (forward) give the probability of
-  every end, exactly, and the expected turns; the probability of each end from each node (backward) splits the
-  turns by end. A closed part with no way out (neither unit can ever harm the other) ends "never".
+- :func:`solve`: the chain to its end, by the strongly connected parts of the graph in order, sources first
+  (most are two nodes, a volley each way that changes nothing): the expected visits of each node give the
+  probability of every end exactly, and the expected turns counted on arriving give each end's expected turn. A
+  closed part with no way out (neither unit can ever harm the other) ends "never".
 """
 
 from __future__ import annotations
