@@ -240,7 +240,7 @@ def test_a_whole_number_option_given_text_is_refused_in_our_words(tmp_path, args
 
 def test_a_whole_number_option_keeps_its_bounds_and_its_default(tmp_path):
     refused(*DUEL, "--turns", "0",
-            says=("--turns 0: must be between 1 and 200",))
+            says=("--turns 0: must be between 1 and 1,000",))
     refused("serve", "--port", "70000", says=("--port 70000: must be 0 (any free one) to 65535",))
     data = json.loads(run(*DUEL, "-n", " 1", "--json").stdout)
     assert data["turn_limit"] == 1
