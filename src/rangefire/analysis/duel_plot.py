@@ -93,6 +93,9 @@ def plot_duel(result: Any, estimate: Any, path: Path, *, battle: str, assumption
                 if any(lines[k]):
                     ax.plot(turns, lines[k], color=COLOURS[k], ls="--", lw=1.2, marker="x" if len(turns) <= 30
                             else None, ms=4, label=f"{names[k]} (Monte Carlo, {estimate.samples:,} duels)")
+        from matplotlib.ticker import MaxNLocator
+
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # turns are whole
         ax.set_xlabel("turn")
         ax.set_ylabel("probability")
         ax.set_ylim(0, 1)
