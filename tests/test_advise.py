@@ -260,11 +260,12 @@ def test_bad_side_and_outcome_name_the_allowed_values():
 
 
 def test_more_pairs_than_the_bound_are_refused_before_the_work():
+    n = int(MAX_PAIRS**0.5) + 1  # a side of n against n: one pair too many squared
     units = [{"id": f"{s}{i}", "side": s, "stands": 4, "weapon": "rifled-musket", "formation": "line",
-              "position": [i * 3, 0 if s == "u" else 30], "facing": 0} for s in "uc" for i in range(33)]
+              "position": [i * 3, 0 if s == "u" else 30], "facing": 0} for s in "uc" for i in range(n)]
     ruleset, battle = battle_from_mapping({"ruleset": "dress-on-the-colors", "units": units})
-    assert MAX_PAIRS < 33 * 33
-    with pytest.raises(LimitError, match=f"1089 attacker and enemy pairs; advice weighs at most {MAX_PAIRS}"):
+    assert MAX_PAIRS < n * n
+    with pytest.raises(LimitError, match=f"{n * n} attacker and enemy pairs; advice weighs at most {MAX_PAIRS}"):
         advise(ruleset, battle, "u")
 
 

@@ -163,9 +163,10 @@ def test_targets_of_a_side_too_many_pairs_asks_for_one_unit_not_for_the_side_giv
     assert "one side" not in said and said.endswith("ask for one unit's targets")
 
 
-def test_targets_of_60_units_through_the_cli_refused_in_one_line_or_answered_by_side(tmp_path):
-    scenario = tmp_path / "sixty.json"
-    scenario.write_text(json.dumps(many_units(60)), encoding="utf-8")
+def test_targets_of_many_units_through_the_cli_refused_in_one_line_or_answered_by_side(tmp_path):
+    side = next(k for k in range(1, 1000) if 2 * k * k > MAX_PAIRS)  # both sides past the bound, one within it
+    scenario = tmp_path / "many.json"
+    scenario.write_text(json.dumps(many_units(2 * side)), encoding="utf-8")
     proc = run("targets", str(scenario), ok=2)
     assert proc.stderr.startswith("rangefire: ") and proc.stderr.count("\n") == 1
     assert "--side" in proc.stderr and "--attacker" in proc.stderr

@@ -201,10 +201,10 @@ class Bushido(Ruleset[Battle, BushidoPlan, BushidoOutcome]):
         return [self._check_with(battle, attack, look) for attack in attacks]
 
     def _check_with(self, battle: Battle, attack: Attack, look: PairByPair) -> BushidoPlan | Sequence[Refusal]:
-        shooter = battle.unit(attack.attacker)
+        shooter = look.unit(attack.attacker)
         if attack.target is None:
             return [Refusal("BU-3.2", "name the target model")]
-        declared = battle.unit(attack.target)
+        declared = look.unit(attack.target)
         refusals = self._eligibility(battle, shooter, look)
         if declared.side == shooter.side:
             refusals.append(Refusal("BU-3.2", f"{declared.id} is on {shooter.side}'s side, not an enemy model"))
@@ -223,7 +223,7 @@ class Bushido(Ruleset[Battle, BushidoPlan, BushidoOutcome]):
         found = tuple(look.nominees(shooter, declared))
         wanted = attack.choice("redirect_to") or None  # an empty answer keeps the declared target
         if wanted is None:
-            alternatives = tuple(self._plan(battle, look, shooter, declared, battle.unit(n.id), ()) for n in found)
+            alternatives = tuple(self._plan(battle, look, shooter, declared, look.unit(n.id), ()) for n in found)
             return self._plan(battle, look, shooter, declared, declared, found, alternatives)
         if wanted not in self._unit_ids(battle):
             known = ", ".join(self._unit_ids(battle))
@@ -236,7 +236,14 @@ class Bushido(Ruleset[Battle, BushidoPlan, BushidoOutcome]):
         return self._plan(battle, look, shooter, declared, battle.unit(wanted), found)
 
     def _eligibility(self, battle: Battle, shooter: Unit, look: PairByPair) -> list[Refusal]:
-        """Whether this model may make a ranged attack at all [BU-3.1, BU-3.3, BU-3.5]."""
+        """Whether this model may make a ranged attack at all [BU-3.1, BU-3.3, BU-3.5], once a shooter (a side's
+        checks ask it of each shooter once for every enemy)."""
+        known = look.eligible.get(shooter.id)
+        if known is None:
+            known = look.eligible[shooter.id] = tuple(self._eligibility_of(battle, shooter, look))
+        return list(known)
+
+    def _eligibility_of(self, battle: Battle, shooter: Unit, look: PairByPair) -> list[Refusal]:
         refusals = []
         if shooter.attacked and battle.options.one_attack_per_turn:
             refusals.append(Refusal("BU-8.1", f"{shooter.id} has already made a ranged attack this turn (one a "

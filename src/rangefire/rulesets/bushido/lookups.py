@@ -6,8 +6,9 @@ target's models may be nominated instead [BU-4.2, BU-4.3]. :class:`PairByPair` a
 functions of :mod:`~rangefire.rulesets.bushido.table`; :class:`Screened` answers the same questions for every
 attack of one battle together (the ranked advice of a side, its table of targets): one float screen of every
 pair's sight (:func:`~rangefire.rulesets.bushido.table.sights`), one of every range band, contact and zone
-tested once a shooter and enemy, and the nominations' crossings screened in floats, each with exact tests
-wherever the floats come near a boundary. Its answers are those of :class:`PairByPair`, word for word.
+tested once a shooter and enemy, cover read off the sight screened wherever its line settles it, and the
+nominations' crossings screened in floats, each with exact tests wherever the floats come near a boundary. Its
+answers are those of :class:`PairByPair`, word for word.
 """
 
 from __future__ import annotations
@@ -16,18 +17,22 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from rangefire.geometry.discs import Disc
+from rangefire.core import Refusal
+from rangefire.geometry.discs import Disc, lines_between
 from rangefire.geometry.pairs import within_all
 from rangefire.rulesets.bushido.scenario import Battle, Unit, Weapon
 from rangefire.rulesets.bushido.table import (
+    Cover,
     Nominee,
     Sight,
     band,
     bands,
+    cover,
     crossing,
     in_contact,
     in_zone,
     nominees,
+    pieces,
     sight,
     sights,
 )
@@ -45,6 +50,16 @@ class PairByPair:
 
     def __init__(self, battle: Battle) -> None:
         self.battle = battle
+        #: Whether each shooter may make a ranged attack at all, by id: the refusals of the clauses that forbid it
+        #: (contact, zones, Ammo, the turn [BU-3.1, BU-3.3, BU-3.5, BU-8.1, BU-8.3]), worked out once a shooter.
+        self.eligible: dict[str, tuple[Refusal, ...]] = {}
+        self._units: dict[str, Unit] | None = None
+
+    def unit(self, uid: str) -> Unit:
+        """The model of that id (looked up by id, not walked to)."""
+        if self._units is None:
+            self._units = {u.id: u for u in self.battle.units}
+        return self._units[uid]
 
     def in_contact(self, a: Unit, b: Unit) -> bool:
         """Base contact [BU-2.3]."""
@@ -65,6 +80,10 @@ class PairByPair:
     def nominees(self, shooter: Unit, target: Unit) -> list[Nominee]:
         """The models the target's player may nominate instead [BU-4.2]."""
         return nominees(self.battle, shooter, target)
+
+    def cover(self, shooter: Unit, target: Unit) -> Cover:
+        """Whether the target is in cover, with the sight that shows it [BU-5.7, BU-2.1]."""
+        return cover(self.battle, shooter, target)
 
 
 class Screened(PairByPair):
@@ -103,6 +122,22 @@ class Screened(PairByPair):
         got = self._nominees.get((shooter.id, target.id))
         return super().nominees(shooter, target) if got is None else list(got)
 
+    def cover(self, shooter: Unit, target: Unit) -> Cover:
+        """Cover from the sight screened [BU-5.7]: cover needs obscuring terrain within the reach of the target's
+        base on every line of sight, so the first clear line of the family (the screen's) passing through none
+        there settles "no cover", as :func:`~rangefire.rulesets.bushido.table.cover` settles it on the same line,
+        in the same order. Only where that line does pass through such terrain (every line must then be looked
+        at) or the pair was not screened is the family judged line by line."""
+        seen = self._sight.get((shooter.id, target.id))
+        if seen is None or seen.line is None or seen.line.is_obscured_near(self.discs[target.id],
+                                                                            self.battle.options.cover_reach):
+            return super().cover(shooter, target)
+        # the line between the centres, judged first of the family: it is the clear line itself, or what the
+        # notes say blocks it [BU-2.1]
+        centre = seen.line if seen.tried == 1 else next(lines_between(self.discs[shooter.id], self.discs[target.id],
+                                                                      pieces(self.battle)))
+        return Cover(False, seen, (), seen.line, centre)
+
     # -- the screens ---------------------------------------------------------------------------------
     def screen_eligibility(self, shooters: Sequence[Unit]) -> None:
         """Base contact and zones of control between each shooter and every enemy model [BU-3.3, BU-2.2]: the
@@ -133,7 +168,10 @@ class Screened(PairByPair):
         lines cross (screened in floats, exact near the reach [BU-4.3, BU-4.4]), then one screen of the sight of
         every model crossed to its shooter."""
         pairs = _distinct([p for p in pairs if (p[0].id, p[1].id) not in self._nominees])
-        triples = [(s, t, m) for s, t in pairs for m in self.battle.units if m.side == t.side and m.id != t.id]
+        sides: dict[str, list[Unit]] = {}
+        for m in self.battle.units:
+            sides.setdefault(m.side, []).append(m)
+        triples = [(s, t, m) for s, t in pairs for m in sides[t.side] if m.id != t.id]
         apart = self._clear_of_zones(triples)
         crossed: dict[tuple[str, str, str], str] = {}
         for (s, t, m), clear in zip(triples, apart, strict=True):

@@ -22,7 +22,6 @@ from rangefire.rulesets.bushido.table import (
     Cover,
     Nominee,
     Sight,
-    cover,
     gap2_to_piece,
     near_base,
     obscuring_near,
@@ -36,7 +35,7 @@ def plan_attack(key: str, battle: Battle, look: PairByPair, shooter: Unit, decla
     weapon, options = shooter.weapon, battle.options
     assert weapon is not None and shooter.rcp is not None
     band = look.band(shooter, target, weapon)
-    found_cover = cover(battle, shooter, target)
+    found_cover = look.cover(shooter, target)
     covered, seen, cover_by = found_cover.covered, found_cover.sight, found_cover.by
     notes = _target_notes(declared, target, band, found, seen)
     notes += _centre_line_notes(shooter, target, found_cover, options) + _cover_notes(battle, target, found_cover)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from fractions import Fraction
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Annotated, Any, Literal
 
 from pydantic import Field, model_validator
@@ -222,7 +222,7 @@ class Unit(Model):
 
     @property
     def disc(self) -> Disc:
-        return Disc.base(self.position, self.base)
+        return base_disc(self.position, self.base)
 
     @property
     def size(self) -> str:
@@ -231,6 +231,12 @@ class Unit(Model):
 
     def has(self, state: str) -> bool:
         return state in self.states
+
+
+@lru_cache(maxsize=4096)
+def base_disc(position: tuple[Fraction, Fraction], mm: int) -> Disc:
+    """A base as a disc [BU-1.5], made once for a place and size (a side's checks ask every model's many times)."""
+    return Disc.base(position, mm)
 
 
 class Terrain(Model):

@@ -8,7 +8,7 @@ tolerances); everything else here is exact.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -283,21 +283,22 @@ def crossing(battle: Battle, shooter: Unit, target: Unit, model: Unit) -> str | 
     return None
 
 
-def _zone_points(line: Segment, disc: Disc, near: Point, reach: Fraction) -> list[Point]:
+def _zone_points(line: Segment, disc: Disc, near: Point, reach: Fraction) -> Iterator[Point]:
     """The nearest point of the line to the disc, then points spread along the stretch nearer than ``reach``
-    (a point on the zone's edge is only touched [BU-4.4])."""
+    (a point on the zone's edge is only touched [BU-4.4]), each made when it is asked for: the first one the
+    model sees settles the crossing, and it is most often the nearest."""
+    yield near
     d = line.b - line.a
     length = math.sqrt(float(d.norm2())) or 1.0
     half = math.sqrt(max(0.0, float(reach * reach - (near - disc.centre).norm2()))) / length
     t_near = (near - line.a).dot(d) / d.norm2() if d.norm2() else Fraction(0)
-    points = [near]
     for i in range(1, ZONE_SAMPLES + 1):
         offset = Fraction(half * i / (ZONE_SAMPLES + 1)).limit_denominator(10**6)
         for t in (t_near - offset, t_near + offset):
-            p = line.at(t)
-            if 0 <= t <= 1 and (p - disc.centre).norm2() < reach * reach:
-                points.append(p)
-    return points
+            if 0 <= t <= 1:
+                p = line.at(t)
+                if (p - disc.centre).norm2() < reach * reach:
+                    yield p
 
 
 def nominees(battle: Battle, shooter: Unit, target: Unit) -> list[Nominee]:
