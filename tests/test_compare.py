@@ -116,18 +116,24 @@ def test_csv_round_trips_the_exact_fractions_and_their_floats(tmp_path):
                               "difference_float"}
     checked = 0
     for row in rows:
-        if row["kind"] in ("exactly", "at_least"):
+        if row["kind"] in ("exactly", "at_least", "at_most"):
             got = next(r for r in data["outcomes"][row["name"]]["rows"] if r["n"] == int(row["n"]))[row["kind"]]
-        elif row["kind"] == "mean":
-            got = data["outcomes"][row["name"]]["mean"]
+        elif row["kind"] in ("mean", "variance", "sd", "median", "percentile_90"):
+            got = data["outcomes"][row["name"]][row["kind"]]
         else:
             got = data["events"][row["name"]]
-        assert row["value"] == got["values"][row["variant"]]
-        assert row["difference"] == got["differences"][row["variant"]]
-        assert float(row["value_float"]) == float(Fraction(row["value"]))
-        assert float(row["difference_float"]) == float(Fraction(row["difference"]))
+        if row["kind"] == "sd":  # a float, not exact: written as the float it is
+            assert float(row["value"]) == got["values"][row["variant"]] == float(row["value_float"])
+            assert float(row["difference"]) == got["differences"][row["variant"]]
+        else:
+            assert row["value"] == got["values"][row["variant"]]
+            assert row["difference"] == got["differences"][row["variant"]]
+            assert float(row["value_float"]) == float(Fraction(row["value"]))
+            assert float(row["difference_float"]) == float(Fraction(row["difference"]))
         checked += 1
     assert checked == len(rows) > 50
+    assert {row["kind"] for row in rows} == {"mean", "variance", "sd", "median", "percentile_90", "exactly",
+                                             "at_least", "at_most", "event"}
     assert run(*args, "--csv", "-").stdout == path.read_text()  # - is standard output, and nothing else there
 
 
@@ -280,3 +286,65 @@ def test_csv_into_a_named_pipe_nothing_reads_is_refused_not_waited_on(tmp_path):
     run(*args)
     reader.join(timeout=60)
     assert got and got[0].startswith("kind,name,n,variant,value")
+
+
+def test_the_statistics_and_at_most_of_each_variant_are_its_own_distributions(tmp_path):
+    """[DC-3.1, DC-4.1] Each variant's mean, variance, standard deviation, median and 90th percentile, and its
+    odds of at most N, from the distribution worked out directly on the scenario edited by hand: the median and
+    percentile found by walking the values up, at most N as one less the odds of at least N + 1."""
+    import math
+
+    edited = _edited(tmp_path, "stands: 8, weapon: rifled-musket", "stands: 3, weapon: rifled-musket")
+    direct = _direct_odds(edited)
+    data = compare(read_scenario(WHEATFIELD), FIRER, None,
+                   [Variant("rules"), Variant("three", (parse_setting(f"units.{FIRER}.stands=3"),))]).to_dict()
+    for outcome, dist in direct.outcomes.items():
+        probabilities = dist.probabilities()
+        mean = sum(k * p for k, p in probabilities.items())
+        variance = sum((k - mean) ** 2 * p for k, p in probabilities.items())
+        walked, running = {}, Fraction(0)
+        for k in sorted(probabilities):
+            running += probabilities[k]
+            for share, name in ((Fraction(1, 2), "median"), (Fraction(9, 10), "percentile_90")):
+                if running >= share and name not in walked:
+                    walked[name] = k
+        got = data["outcomes"][outcome]
+        assert Fraction(got["mean"]["values"]["three"]) == mean
+        assert Fraction(got["variance"]["values"]["three"]) == variance
+        assert got["sd"]["values"]["three"] == pytest.approx(math.sqrt(variance), rel=1e-15)
+        assert isinstance(got["sd"]["values"]["three"], float)  # not exact: a float, never a fraction string
+        assert int(got["median"]["values"]["three"]) == walked["median"]
+        assert int(got["percentile_90"]["values"]["three"]) == walked["percentile_90"]
+        rules_median = int(got["median"]["values"]["rules"])
+        assert Fraction(got["median"]["differences"]["three"]) == walked["median"] - rules_median
+        for row in got["rows"]:
+            n = row["n"]
+            assert Fraction(row["at_most"]["values"]["three"]) == 1 - dist.at_least(n + 1)
+
+
+def test_the_chart_names_the_battle_and_the_house_rules_every_variant_holds(tmp_path, monkeypatch):
+    """A house rule set with --set is in force in every variant: the chart's heading names it with the rules'
+    value, beside the battle's name; a variant's own change is named in the legend, not there."""
+    import matplotlib.pyplot as plt
+
+    from rangefire.analysis import plots
+    from rangefire.cli.compare import plot_comparison
+    from rangefire.scenario.paths import apply_settings
+
+    base = apply_settings(read_scenario(WHEATFIELD), [parse_setting("options.discipline_pass=7")])
+    result = compare(base, FIRER, None, [Variant("rules"), Variant("cover3", (
+        parse_setting("options.cover_save.heavy=3"),))])
+    assert result.battle == "The Wheatfield, late afternoon"
+    assert [r.path for r in result.shared_house_rules()] == ["options.discipline_pass"]
+    drawn = []
+    original = plots.draw_series
+    monkeypatch.setattr(plots, "draw_series", lambda *a, **k: drawn.append(original(*a, **k)) or drawn[-1])
+    plot_comparison(result, tmp_path / "c.png")
+    try:
+        heading = drawn[0]._suptitle.get_text().replace("\n", " ")
+        assert "The Wheatfield, late afternoon (dress-on-the-colors); in every variant, house rules: " \
+               "discipline_pass=7 (rules: 6)" in heading and "cover_save" not in heading
+        legend = [t.get_text() for legend in drawn[0].legends for t in legend.get_texts()]
+        assert "cover3: options.cover_save.heavy=3" in legend
+    finally:
+        plt.close(drawn[0])

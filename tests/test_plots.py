@@ -221,3 +221,181 @@ def test_series_with_the_same_odds_are_drawn_nested_never_hidden():
         assert [line.get_zorder() for line in lines] == sorted(line.get_zorder() for line in lines)
     finally:
         plt.close(fig)
+
+
+# -- charts over what varies (issue 24) ----------------------------------------------------------------------
+OUTCOMES = ("hits", "unsaved_hits", "stands_lost")
+
+
+@pytest.mark.parametrize(("text", "kind", "outcome", "n"), [
+    ("stands_lost", "mean", "stands_lost", None), ("hits_mean", "mean", "hits", None),
+    ("unsaved_hits_sd", "sd", "unsaved_hits", None), ("hits_median", "median", "hits", None),
+    ("stands_lost_percentile_90", "percentile_90", "stands_lost", None),
+    ("stands_lost_at_least_2", "at_least", "stands_lost", 2), ("unsaved_hits_at_most_0", "at_most", "unsaved_hits", 0),
+    ("disorder", "event", None, None)])
+def test_a_metric_is_named_as_the_columns_name_it(text, kind, outcome, n):
+    from rangefire.analysis.charts import parse_metric
+
+    metric = parse_metric(text, OUTCOMES, ("suppression", "disorder"))
+    assert (metric.kind, metric.outcome, metric.n) == (kind, outcome, n)
+    assert metric.probability is (kind in ("at_least", "at_most", "event"))
+
+
+@pytest.mark.parametrize("text", ["hits_avg", "stands_lost_at_least_x", "nothing", "", "hits_at_least_"])
+def test_a_metric_that_names_nothing_is_refused_saying_what_can_be_named(text):
+    from rangefire.analysis.charts import parse_metric
+
+    with pytest.raises(RangefireError, match=r"--metric .*name an outcome \(hits, unsaved_hits, stands_lost\).*"
+                                             r"an event \(suppression, disorder\)"):
+        parse_metric(text, OUTCOMES, ("suppression", "disorder"))
+
+
+def test_a_point_of_which_one_coordinate_changes_is_placed_by_it():
+    from rangefire.analysis.charts import Varied, varied_from
+
+    moved = varied_from("units.a.position", ["[10, 4]", "[10, 6.5]", "[10,9]"], "in")
+    assert moved.coordinate == 1 and moved.numeric and [moved.place(v) for v in moved.values] == [4, 6.5, 9]
+    assert moved.label() == "a: position y (in)"
+    both = Varied("units.a.position", ([1, 2], [3, 4]))
+    assert both.coordinate is None and not both.numeric and [both.place(v) for v in both.values] == [0, 1]
+    assert Varied("units.a.stands", (2, 4)).label() == "a: stands"
+
+
+def _grid_points(metric_of):
+    """Points of a grid of stands (x), cover (lines) and pass mark (panels), the quantity ``metric_of``."""
+    from rangefire.analysis.charts import Point, Varied
+
+    axes = [Varied("units.a.stands", (2, 4, 6)), Varied("terrain.w.kind", ("light", "heavy")),
+            Varied("options.pass", tuple(range(3, 13)))]
+    points = [Point({"units.a.stands": s, "terrain.w.kind": k, "options.pass": p}, metric_of(s, k, p))
+              for s in (2, 4, 6) for k in ("light", "heavy") for p in range(3, 13)]
+    return axes, points
+
+
+def _heading():
+    from rangefire.analysis.charts import Heading
+    from rangefire.core.options import HouseRule
+
+    return Heading("a fires at b", "The Field", "dress-on-the-colors",
+                   [HouseRule("options.cover_save.heavy", 3, 4, "DC-4.1")], ["a note"])
+
+
+def _lines(fig):
+    """Every drawn line of the figure's panels, by its settings (the line's gid) and panel title."""
+    return {(ax.get_title(), line.get_gid()): (list(line.get_xdata()), list(line.get_ydata()))
+            for ax in fig.axes if ax.get_visible() for line in ax.get_lines() if line.get_gid()}
+
+
+def test_lines_carry_each_points_value_and_many_combinations_make_panels():
+    """Two kinds x ten pass marks: twenty lines would be no legend: a panel per pass mark, a line per kind; the
+    drawn data are the points' values; the heading names the battle, the game and the house rules."""
+    import json
+    import math
+
+    import matplotlib.pyplot as plt
+
+    from rangefire.analysis.charts import draw_lines, parse_metric
+
+    def value(s, k, p):
+        return None if (s, k) == (6, "heavy") and p == 12 else s / 10 + (k == "heavy") / 100 + p / 1000
+
+    axes, points = _grid_points(value)
+    fig = draw_lines(points, axes, "units.a.stands", parse_metric("hits", OUTCOMES, ()), _heading())
+    try:
+        lines = _lines(fig)
+        assert len(lines) == 2 * 10 and len([ax for ax in fig.axes if ax.get_visible() and ax.get_title()]) == 10
+        for (title, gid), (xs, ys) in lines.items():
+            chosen = json.loads(gid)
+            assert title == f"options.pass = {chosen['options.pass']}"
+            assert xs == [2, 4, 6]
+            want = [value(s, chosen["terrain.w.kind"], chosen["options.pass"]) for s in (2, 4, 6)]
+            assert [None if math.isnan(y) else y for y in ys] == want  # a refused point is a gap
+        texts = _texts(fig)
+        assert any("a fires at b: hits: mean" in t and "The Field (dress-on-the-colors)" in t and
+                   "house rules: cover_save.heavy=3 (rules: 4)" in t and "a note" in t for t in texts)
+        legend = [t.get_text() for legend in fig.legends for t in legend.get_texts()]
+        assert legend == ["light", "heavy"] and fig.legends[0].get_title().get_text() == "w: kind"
+    finally:
+        plt.close(fig)
+
+
+def test_more_lines_than_colours_run_along_a_colour_bar():
+    import matplotlib.pyplot as plt
+
+    from rangefire.analysis.charts import Point, Varied, draw_lines, parse_metric
+
+    axes = [Varied("units.a.stands", tuple(range(1, 21))), Varied("units.b.discipline", tuple(range(-6, 7)))]
+    points = [Point({"units.a.stands": s, "units.b.discipline": d}, s * 0.01 + d * 0.001)
+              for s in range(1, 21) for d in range(-6, 7)]
+    fig = draw_lines(points, axes, "units.a.stands", parse_metric("disorder", OUTCOMES, ("disorder",)), _heading())
+    try:
+        lines = _lines(fig)
+        assert len(lines) == 13 and not fig.legends
+        bar = next(ax for ax in fig.axes if ax.get_ylabel() == "b: discipline")  # the colour bar, labelled
+        assert bar is not None
+        colours = {tuple(line.get_color()) for ax in fig.axes for line in ax.get_lines()}
+        assert len(colours) == 13
+        panel = next(ax for ax in fig.axes if ax.get_lines())
+        assert panel.get_ylim() == (-0.02, 1.02)  # a probability: the whole of 0 to 1
+    finally:
+        plt.close(fig)
+
+
+def test_too_many_panels_are_refused_naming_the_paths():
+    from rangefire.analysis.charts import MAX_PANELS, Point, Varied, draw_lines, parse_metric
+
+    axes = [Varied("x", (1, 2)), Varied("a", tuple(range(9))), Varied("b", tuple(range(MAX_PANELS + 1)))]
+    points = [Point({"x": x, "a": a, "b": b}, 0.5) for x in (1, 2) for a in range(9) for b in range(MAX_PANELS + 1)]
+    with pytest.raises(RangefireError, match=rf"13 \(b\) = 13 panels; a chart holds at most {MAX_PANELS}"):
+        draw_lines(points, axes, "x", parse_metric("hits", OUTCOMES, ()), _heading())
+
+
+def test_a_heatmap_holds_each_points_value_and_greys_what_the_rules_refuse():
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    from rangefire.analysis.charts import Point, Varied, draw_heatmap, parse_metric
+
+    axes = [Varied("units.a.stands", (4, 2, 6)), Varied("units.a.position", ([10, 4], [10, 8], [10, 22]))]
+    points = [Point({"units.a.stands": s, "units.a.position": p}, None if p[1] == 22 else s / 10 + p[1] / 100)
+              for s in (4, 2, 6) for p in ([10, 4], [10, 8], [10, 22])]
+    fig = draw_heatmap(points, axes, "units.a.position", "units.a.stands",
+                       parse_metric("stands_lost_at_least_1", OUTCOMES, ()), _heading())
+    try:
+        ax = next(ax for ax in fig.axes if ax.images)
+        cells = ax.images[0].get_array()
+        want = np.ma.masked_invalid([[s / 10 + y / 100 if y != 22 else np.nan for y in (4, 8, 22)]
+                                     for s in (2, 4, 6)])  # stands from the least up, the rows of the map
+        assert (cells.mask == want.mask).all() and np.allclose(cells.compressed(), want.compressed())
+        assert [t.get_text() for t in ax.get_xticklabels()] == ["4", "8", "22"]
+        assert ax.get_xlabel() == "a: position y"
+        assert "refused by the rules" in [t.get_text() for legend in fig.legends for t in legend.get_texts()]
+        assert "64%" in [t.get_text() for t in ax.texts]  # 6 stands at y 4: 0.6 + 0.04, the cells say their value
+    finally:
+        plt.close(fig)
+
+
+def test_odds_chart_names_the_battle_and_its_house_rules(tmp_path, monkeypatch):
+    """The odds command's chart: its heading names the battle (the scenario's name), the game and the house
+    rules in force, each with the rules' value."""
+    import matplotlib.pyplot as plt
+
+    from rangefire.analysis import plots
+    from rangefire.analysis.plots import rules_said
+    from rangefire.core.options import house_rules
+    from rangefire.scenario.paths import parse_setting
+
+    ruleset, battle = load_battle(EXAMPLES / "wheatfield.yaml", [parse_setting("options.cover_save.heavy=3")])
+    rules = house_rules(battle.options)
+    assert rules_said(rules) == "house rules: cover_save.heavy=3 (rules: 4)" and rules_said([]) == "rules as written"
+    odds = ruleset.odds(ruleset.plan(battle, ruleset.attack("15th-alabama", None)))
+    drawn = []
+    original = plots.draw_series
+    monkeypatch.setattr(plots, "draw_series", lambda *a, **k: drawn.append(original(*a, **k)) or drawn[-1])
+    plots.plot_odds(odds, tmp_path / "odds.png", battle=battle.name, house_rules=rules)
+    try:
+        heading = next(t for t in _texts(drawn[0]) if t.startswith("15th-alabama fires at 20th-maine"))
+        assert "The Wheatfield, late afternoon (dress-on-the-colors); house rules: cover_save.heavy=3 (rules: 4); " \
+               "exact odds" in heading.replace("\n", " ")
+    finally:
+        plt.close(drawn[0])

@@ -498,3 +498,179 @@ def test_a_long_axis_is_validated_by_samples_and_a_bad_value_among_the_rest_stop
     said = r"point 101 \(.*options.discipline_pass=6.5\): .*options.discipline_pass: must be a whole number"
     with pytest.raises(SweepError, match=said):
         run_sweep(sweep, tmp_path / "o.parquet", workers=1)
+
+
+# -- charts of the results (issue 24): rangefire plot RESULTS.parquet ---------------------------------------
+@pytest.fixture(scope="module")
+def results_file(grid, tmp_path_factory):
+    """The grid's results as the sweep writes them, to a file."""
+    out = tmp_path_factory.mktemp("plot") / "results.parquet"
+    run_sweep(grid, out, workers=1, chunk_size=40)
+    return out
+
+
+FIXED = ("--at", "units.20th-maine.micro_hits=0", "--at", "options.discipline_pass=4",
+         "--at", "units.20th-maine.discipline=1")
+
+
+def test_the_results_say_what_they_are_of(results_file):
+    """The file's metadata: the game, the battle, the attack, the paths swept, the house rules in force (none
+    in the Wheatfield as written; the pass mark swept is no house rule in force)."""
+    meta = json.loads(pq.read_schema(results_file).metadata[b"rangefire"])
+    assert meta["kind"] == "sweep" and meta["ruleset"] == "dress-on-the-colors"
+    assert meta["battle"] == "The Wheatfield, late afternoon" and meta["attacker"] == "15th-alabama"
+    assert meta["axes"] == [a.path for a in load_grid(grid_file(Path(str(results_file)).parent)).axes]
+    assert meta["house_rules"] == [] and meta["main_outcome"] == "stands_lost" and meta["length_unit"] == "in"
+
+
+def _chart(results_file, **options):
+    from rangefire.analysis.results_plot import parse_at, read_results, results_chart
+
+    found = read_results(results_file)
+    at = options.pop("at", [])
+    return results_chart(found, at=parse_at(at, found), **options)
+
+
+def _value(rows, settings: dict, column: str):
+    row = next(r for r in rows if all(_equal(r[k], v) for k, v in settings.items()))
+    return None if not row["legal"] else row[f"{column}_float"]
+
+
+def _equal(found, wanted) -> bool:
+    if isinstance(found, str) and found.startswith("["):
+        return json.loads(found) == wanted
+    return found == wanted
+
+
+def test_plot_draws_the_files_numbers_a_line_per_value_of_the_other_paths(results_file):
+    """The lines read back from the figure are the file's own floats: disorder against the firer's stands, a
+    line per position (the first other path), a panel per state of the target [DC-5.2]; a refused point a gap."""
+    import math
+
+    import matplotlib.pyplot as plt
+
+    rows = pq.read_table(results_file).to_pylist()
+    fig, drawn = _chart(results_file, metric="disorder", x="units.15th-alabama.stands",
+                        at=["units.20th-maine.micro_hits=0", "options.discipline_pass=4"])
+    try:
+        lines = {line.get_gid(): line for ax in fig.axes for line in ax.get_lines() if line.get_gid()}
+        assert len(lines) == 3 * 2 * 2 and drawn["points"] == 2 * 3 * 2 * 2
+        gaps = 0
+        for gid, line in lines.items():
+            settings = {**json.loads(gid), "units.20th-maine.micro_hits": 0, "options.discipline_pass": 4}
+            assert list(line.get_xdata()) == [1, 6]
+            for x, y in zip(line.get_xdata(), line.get_ydata(), strict=True):
+                want = _value(rows, {**settings, "units.15th-alabama.stands": int(x)}, "disorder")
+                gaps += want is None
+                assert (math.isnan(y) if want is None else y == want), (gid, x)
+        assert gaps  # the refused points [DC-2.3] are among those compared
+        heading = fig._suptitle.get_text().replace("\n", " ")
+        assert "The Wheatfield, late afternoon (dress-on-the-colors); rules as written" in heading
+        assert "options.discipline_pass = 4" in heading
+    finally:
+        plt.close(fig)
+
+
+def test_plot_draws_a_heatmap_over_two_paths(results_file):
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    rows = pq.read_table(results_file).to_pylist()
+    fig, drawn = _chart(results_file, metric="stands_lost_at_least_1", x="units.15th-alabama.position",
+                        y="units.15th-alabama.stands", at=[*FIXED[1::2], "units.20th-maine.disordered=false"])
+    try:
+        ax = next(ax for ax in fig.axes if ax.images)
+        cells = ax.images[0].get_array()
+        positions = [[10, 4], [13, 13], [16, 22]]
+        fixed = {"units.20th-maine.micro_hits": 0, "options.discipline_pass": 4, "units.20th-maine.discipline": 1,
+                 "units.20th-maine.disordered": False}
+        for i, stands in enumerate((1, 6)):
+            for j, position in enumerate(positions):
+                want = _value(rows, {**fixed, "units.15th-alabama.stands": stands,
+                                     "units.15th-alabama.position": position}, "stands_lost_at_least_1")
+                assert (cells.mask[i, j] if want is None else cells[i, j] == want), (stands, position)
+        assert np.ma.count_masked(cells) > 0 and drawn["kind"] == "heatmap"
+    finally:
+        plt.close(fig)
+
+
+def test_plot_at_the_command_line(results_file, tmp_path):
+    chart = tmp_path / "disorder.png"
+    proc = run("plot", str(results_file), "--out", str(chart), "--metric", "disorder", *FIXED, "--json")
+    data = json.loads(proc.stdout)
+    assert data["chart"] == str(chart) and data["x"] == "units.15th-alabama.stands" and data["kind"] == "lines"
+    assert chart.read_bytes()[:4] == b"\x89PNG"
+    heat = tmp_path / "heat.svg"
+    said = run("plot", str(results_file), "--out", str(heat), "--x", "units.15th-alabama.position", "--y",
+               "units.15th-alabama.stands", *FIXED, "--at", "units.20th-maine.disordered=true").stdout
+    assert heat.read_bytes()[:5] == b"<?xml" and f"written to {heat}" in " ".join(said.split())
+
+
+@pytest.mark.parametrize(("extra", "said"), [
+    (("--metric", "hits_sd"), "--metric hits_sd: results.parquet holds hits_mean, unsaved_hits_mean"),
+    (("--metric", "nothing"), "--metric 'nothing': name an outcome"),
+    (("--x", "units.15th-alabama.facing"), "--x 'units.15th-alabama.facing': not a path varied in the rows drawn"),
+    (("--at", "units.nobody.stands=1"), "--at units.nobody.stands: not a path of results.parquet"),
+    (("--at", "options.discipline_pass=5"), "--at options.discipline_pass: no row holds 5; its values: 4, 7"),
+    (("--at", "options.discipline_pass"), "--at 'options.discipline_pass': write PATH=VALUE"),
+    ((), "= 24 panels; a chart holds at most 12: fix the other paths with --at PATH=VALUE"),
+])
+def test_plot_refuses_what_it_cannot_draw_in_our_words(results_file, tmp_path, extra, said):
+    chart = tmp_path / "c.png"
+    args = extra if extra else ("--x", "units.15th-alabama.stands", "--y", "units.20th-maine.disordered")
+    proc = run("plot", str(results_file), "--out", str(chart), *args, ok=2)
+    assert said in proc.stderr and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+    assert not chart.exists()
+
+
+def test_plot_refuses_a_file_that_holds_no_results(tmp_path):
+    import pyarrow as pa
+
+    other = tmp_path / "other.parquet"
+    pq.write_table(pa.table({"a": [1, 2]}), other)
+    proc = run("plot", str(other), "--out", str(tmp_path / "c.png"), ok=2)
+    assert "not the results of a sweep or a table" in proc.stderr
+    text = tmp_path / "t.parquet"
+    text.write_text("no parquet here")
+    assert "not a Parquet file" in run("plot", str(text), "--out", str(tmp_path / "c.png"), ok=2).stderr
+    assert "no such file" in run("plot", str(tmp_path / "none.parquet"), "--out", str(tmp_path / "c.png"),
+                                 ok=2).stderr
+
+
+def test_a_sweep_written_before_its_metadata_is_plotted_by_its_columns(results_file, tmp_path):
+    """A results file without the metadata (a sweep of an earlier version): its paths are the columns between
+    point and target; the chart says the house rules were not recorded rather than 'rules as written'."""
+    import matplotlib.pyplot as plt
+
+    old = tmp_path / "old.parquet"
+    pq.write_table(pq.read_table(results_file).replace_schema_metadata(None), old)
+    fig, drawn = _chart(old, metric="hits_mean", at=[*FIXED[1::2], "units.20th-maine.disordered=false"])
+    try:
+        heading = fig._suptitle.get_text().replace("\n", " ")
+        assert "house rules not recorded" in heading and "rules as written" not in heading
+        assert drawn["x"] == "units.15th-alabama.stands"
+    finally:
+        plt.close(fig)
+
+
+def test_a_tables_parquet_is_plotted_as_a_sweeps(tmp_path):
+    """`table --parquet` writes the same metadata: its rows plot as a sweep's, the numbers the table's."""
+    import matplotlib.pyplot as plt
+
+    rows_file = tmp_path / "t.parquet"
+    run("table", str(WHEATFIELD), "-a", "15th-alabama", "--vary", "units.15th-alabama.stands=2,5",
+        "--vary", "terrain.stone-wall.kind=light,heavy", "--set", "options.cover_save.heavy=3",
+        "--parquet", str(rows_file))
+    meta = json.loads(pq.read_schema(rows_file).metadata[b"rangefire"])
+    assert meta["kind"] == "table" and [r["path"] for r in meta["house_rules"]] == ["options.cover_save.heavy"]
+    rows = pq.read_table(rows_file).to_pylist()
+    fig, _ = _chart(rows_file, metric="unsaved_hits_at_least_2")
+    try:
+        lines = {json.loads(line.get_gid())["terrain.stone-wall.kind"]: line
+                 for ax in fig.axes for line in ax.get_lines() if line.get_gid()}
+        for kind, line in lines.items():
+            want = [r["unsaved_hits_at_least_2_float"] for r in rows if r["terrain.stone-wall.kind"] == kind]
+            assert list(line.get_ydata()) == want and list(line.get_xdata()) == [2, 5]
+        assert "cover_save.heavy=3 (rules: 4)" in fig._suptitle.get_text().replace("\n", " ")
+    finally:
+        plt.close(fig)

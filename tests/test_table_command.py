@@ -172,20 +172,196 @@ def test_the_terminal_at_60_columns_keeps_every_line_within_it():
         assert event in shown  # never broken across lines
 
 
-def test_plot_draws_the_rows_or_refuses_too_many(tmp_path):
+def _figure(result, metric: str, x: str | None = None):
+    """The chart ``table --plot`` draws for these rows, as a figure (the command's own reading of its options)."""
+    from rangefire.cli.odds_table import chart_choices, table_figure
+
+    chosen, path = chart_choices(read_scenario(WHEATFIELD), result.axes, metric, x)
+    return table_figure(result, chosen, path)
+
+
+def _drawn(fig) -> dict[str, tuple[list[float], list[float]]]:
+    """Each line's data by its settings (its gid, as JSON), read back from the figure."""
+    return {line.get_gid(): (list(line.get_xdata()), list(line.get_ydata()))
+            for ax in fig.axes for line in ax.get_lines() if line.get_gid()}
+
+
+@pytest.mark.parametrize("metric", ["stands_lost", "hits_at_least_3", "unsaved_hits_at_most_1", "disorder",
+                                    "stands_lost_median", "hits_sd"])
+def test_the_chart_draws_the_tables_own_numbers(metric):
+    """[DC-3.1, DC-4.1] The lines read back from the figure are the rows' numbers as `table --json` gives them:
+    the x axis the stands (the first --vary of numbers), a line per cover grade, a gap where the rules refuse."""
+    import math
+
+    import matplotlib.pyplot as plt
+
+    args = ("--vary", f"units.{FIRER}.stands=2,5,8", "--vary", "terrain.stone-wall.kind=light,heavy",
+            "--vary", f"units.{FIRER}.position=[10,12],[10,25]")
+    data = json.loads(run("table", str(WHEATFIELD), "-a", FIRER, *args, "--json").stdout)
+    result = odds_table(read_scenario(WHEATFIELD), FIRER, None,
+                        [Axis(f"units.{FIRER}.stands", (2, 5, 8)), Axis("terrain.stone-wall.kind", ("light", "heavy")),
+                         Axis(f"units.{FIRER}.position", ([10, 12], [10, 25]))])
+    fig = _figure(result, metric)
+    try:
+        drawn = _drawn(fig)
+        assert len(drawn) == 4  # two grades by two positions, a line each
+        for gid, (xs, ys) in drawn.items():
+            chosen = json.loads(gid)
+            assert xs == [2, 5, 8]
+            for x, y in zip(xs, ys, strict=True):
+                row = next(r for r in data["rows"] if r["settings"][f"units.{FIRER}.stands"] == x and all(
+                    r["settings"][k] == v for k, v in chosen.items()))
+                if not row["legal"]:
+                    assert math.isnan(y)  # [DC-2.3] 25 in back: no target; a gap, never a 0
+                    continue
+                assert y == _from_json(row, metric)
+    finally:
+        plt.close(fig)
+
+
+def _from_json(row: dict, metric: str) -> float:
+    """The value a row's JSON gives for a metric, the tails summed from its "at least" (not read from the table's
+    own "at most")."""
+    if metric == "disorder":
+        return float(Fraction(row["events"]["disorder"]))
+    outcome, _, rest = metric.partition("_at_")
+    if rest:
+        kind, n = rest.rsplit("_", 1)
+        got = row["outcomes"][outcome]["at_least"]
+        at_least = Fraction(got.get(n, "0")) if kind == "least" else None
+        if kind == "most":  # P(at most N) = 1 - P(at least N + 1)
+            return float(1 - Fraction(got.get(str(int(n) + 1), "0")))
+        return float(at_least)
+    for kind in ("mean", "median", "sd"):
+        if metric.endswith(f"_{kind}"):
+            value = row["outcomes"][metric.removesuffix(f"_{kind}")][kind]
+            return float(value if kind == "sd" else Fraction(value))
+    return float(Fraction(row["outcomes"][metric]["mean"]))
+
+
+def test_a_large_table_is_drawn_whole(tmp_path):
+    """240 rows (twelve firing strengths by twenty discipline values): the chart draws every one, a line per
+    discipline value coloured along a scale; the command writes it and says so."""
+    import matplotlib.pyplot as plt
+
+    stands = tuple(range(1, 13))
+    discipline = tuple(range(-10, 10))
+    result = odds_table(read_scenario(WHEATFIELD), FIRER, "20th-maine",
+                        [Axis(f"units.{FIRER}.stands", stands), Axis("units.20th-maine.discipline", discipline)])
+    fig = _figure(result, "disorder")
+    try:
+        drawn = _drawn(fig)
+        assert len(drawn) == 20 and all(len(ys) == 12 for _, ys in drawn.values())
+        by_settings = {tuple(s.value for s in row.settings): row for row in result.rows}
+        for gid, (xs, ys) in drawn.items():
+            d = json.loads(gid)["units.20th-maine.discipline"]
+            assert ys == [float(by_settings[(int(x), d)].event("disorder")) for x in xs]
+    finally:
+        plt.close(fig)
+    chart = tmp_path / "large.png"
+    proc = run("table", str(WHEATFIELD), "-a", FIRER, "-t", "20th-maine", "--vary",
+               f"units.{FIRER}.stands={','.join(map(str, stands))}", "--vary",
+               f"units.20th-maine.discipline={','.join(map(str, discipline))}", "--plot", str(chart),
+               "--metric", "disorder", "--json")
+    assert chart.read_bytes()[:4] == b"\x89PNG" and json.loads(proc.stdout)["combinations"] == 240
+
+
+def test_the_x_axis_can_be_the_range_the_rules_measured():
+    """--x range: each point at the range its plan measured [DC-2.4], a line per number of stands; the
+    position's values are the range's, not lines of their own."""
+    import matplotlib.pyplot as plt
+
+    result = odds_table(read_scenario(WHEATFIELD), FIRER, None,
+                        [Axis(f"units.{FIRER}.stands", (4, 8)),
+                         Axis(f"units.{FIRER}.position", tuple([10, y] for y in (3, 9, 15, 19, 24)))])
+    fig = _figure(result, "stands_lost_at_least_1", "range")
+    try:
+        drawn = _drawn(fig)
+        assert sorted(json.loads(g)[f"units.{FIRER}.stands"] for g in drawn) == [4, 8]
+        for gid, (xs, ys) in drawn.items():
+            rows = [row for row in result.rows if row.odds is not None
+                    and row.settings[0].value == json.loads(gid)[f"units.{FIRER}.stands"]]
+            by_range = sorted((row.odds.plan.details()["range"]["inches"], float(row.at_least("stands_lost", 1)))
+                              for row in rows)
+            assert list(zip(xs, ys, strict=True)) == by_range
+            assert len(xs) == 4  # 24 in back the attack is refused: no range, no point
+        ax = next(ax for ax in fig.axes if ax.get_lines())
+        assert ax.get_xlabel() == "range (in)" and ax.get_ylabel() == "P(stands lost ≥ 1), %"
+    finally:
+        plt.close(fig)
+
+
+def test_the_chart_names_the_battle_and_the_house_rules_in_force():
+    """A house rule set in every row is named with the rules' value; one varied is not 'in force'."""
+    import matplotlib.pyplot as plt
+
+    from rangefire.scenario.paths import apply_settings, parse_setting
+
+    base = apply_settings(read_scenario(WHEATFIELD), [parse_setting("options.cover_save.heavy=3"),
+                                                      parse_setting("options.discipline_pass=7")])
+    result = odds_table(base, FIRER, None, [Axis(f"units.{FIRER}.stands", (2, 4)),
+                                            Axis("options.discipline_pass", (5, 8))])
+    assert [r.path for r in result.house_rules] == ["options.cover_save.heavy"]
+    fig = _figure(result, "disorder")
+    try:
+        heading = fig._suptitle.get_text().replace("\n", " ")
+        assert heading.startswith("15th-alabama fires at 20th-maine: P(disorder)")
+        assert "The Wheatfield, late afternoon (dress-on-the-colors); house rules: cover_save.heavy=3 (rules: 4)" \
+            in heading and "discipline_pass" not in heading
+    finally:
+        plt.close(fig)
+
+
+@pytest.mark.parametrize(("extra", "said"), [
+    (("--metric", "hits_avg"), "--metric 'hits_avg': name an outcome (hits, unsaved_hits, stands_lost)"),
+    (("--metric", "nothing"), "--metric 'nothing': name an outcome"),
+    (("--metric", "hits_at_least_x"), "--metric 'hits_at_least_x'"),
+    (("--x", "units.nobody.stands"), "--x 'units.nobody.stands': not a varied path; name one of "
+                                     f"units.{FIRER}.stands, terrain.stone-wall.kind"),
+    (("--x", "range", "--metric", "swerved"), "--metric 'swerved'"),
+])
+def test_a_bad_metric_or_x_is_refused_in_our_words_and_nothing_written(tmp_path, extra, said):
+    chart = tmp_path / "c.png"
+    csv_file = tmp_path / "rows.csv"
+    proc = run("table", str(WHEATFIELD), "-a", FIRER, "--vary", f"units.{FIRER}.stands=2,4", "--vary",
+               "terrain.stone-wall.kind=light,heavy", "--plot", str(chart), "--csv", str(csv_file), *extra, ok=2)
+    assert said in proc.stderr and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+    assert not chart.exists() and not csv_file.exists()
+    data = json.loads(run("table", str(WHEATFIELD), "-a", FIRER, "--vary", f"units.{FIRER}.stands=2,4",
+                          "--plot", str(chart), *extra, "--json", ok=2).stdout)
+    assert data["error"]["kind"] == "invalid_input"
+
+
+def test_metric_or_x_without_plot_is_refused():
+    proc = run("table", str(WHEATFIELD), "-a", FIRER, "--vary", f"units.{FIRER}.stands=2,4", "--x", "stands", ok=2)
+    assert "--x chooses what --plot draws: give --plot FILE too" in proc.stderr
+
+
+def test_x_by_its_short_name_and_the_plot_written(tmp_path):
     chart = tmp_path / "t.svg"
-    run("table", str(WHEATFIELD), "-a", FIRER, "--vary", f"units.{FIRER}.stands=2,4,8", "--plot", str(chart))
-    assert chart.read_bytes()[:5] == b"<?xml"
-    many = run("table", str(WHEATFIELD), "-a", FIRER, "--vary", f"units.{FIRER}.stands=1,2,3,4,5,6,7,8,9",
-               "--plot", str(tmp_path / "m.png"), ok=2)
-    assert f"rangefire: --plot {tmp_path / 'm.png'}: 9 rows; a chart draws at most 8" in many.stderr
-    assert not (tmp_path / "m.png").exists()
+    proc = run("table", str(WHEATFIELD), "-a", FIRER, "--vary", f"units.{FIRER}.stands=2,4,8", "--vary",
+               "terrain.stone-wall.kind=light,heavy", "--x", "kind", "--plot", str(chart))
+    assert chart.read_bytes()[:5] == b"<?xml" and f"chart written to {chart}" in proc.stdout
+
+
+def test_a_game_without_a_range_refuses_x_range(tmp_path):
+    """swerve's plans measure no range: --x range is refused naming the game, after the rows (where a plan says)."""
+    example = EXAMPLES / "sawblade.yaml"
+    from rangefire.rulesets import load_battle
+
+    ruleset, battle = load_battle(example)
+    attacker, target = next((a, t) for a in ruleset.unit_ids(battle) for t in ruleset.enemies(battle, a)
+                            if ruleset.check(battle, ruleset.attack(a, t)).plan is not None)
+    proc = run("table", str(example), "-a", attacker, "-t", target, "--vary", "options.empty_deck_bonus=0,10",
+               "--x", "range", "--plot", str(tmp_path / "s.png"), ok=2)
+    assert "--x range: the plans of swerve measure no range" in proc.stderr
+    assert not (tmp_path / "s.png").exists()
 
 
 def test_bushido_table_marks_the_success_level_given_a_hit():
     shown = run("table", str(EXAMPLES / "temple.yaml"), "-a", "yoichi", "-t", "takeda", "--vary",
                 "units.yoichi.states=[aimed],[]").stdout
-    assert "success level (given a hit): mean and at least N" in shown
+    assert "success level (given a hit): mean, spread and at least N" in shown
 
 
 def test_set_holds_in_every_row():

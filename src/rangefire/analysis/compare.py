@@ -92,6 +92,15 @@ class Comparison:
     event_names: tuple[str, ...]
     #: Outcomes that hold only given an event, with the words saying so (the game's ``conditions``).
     conditions: Mapping[str, str] = field(default_factory=dict)
+    #: The battle's name as its scenario gives it (the base scenario's), or "" where it gives none.
+    battle: str = ""
+
+    def shared_house_rules(self) -> list[HouseRule]:
+        """The house rules in force in every variant (set in the scenario or with ``--set``, not by a variant)."""
+        if not self.variants:
+            return []
+        rest = [list(v.house_rules) for v in self.variants[1:]]  # a value may be a list: compared, not hashed
+        return [rule for rule in self.variants[0].house_rules if all(rule in others for others in rest)]
 
     def variant(self, name: str) -> VariantOdds:
         for v in self.variants:
@@ -122,43 +131,67 @@ class Comparison:
         odds = self.variant(name).odds
         return None if odds is None else odds.outcomes[outcome].mean()
 
+    def at_most(self, name: str, outcome: str, n: int) -> Fraction | None:
+        odds = self.variant(name).odds
+        return None if odds is None else odds.outcomes[outcome].at_most(n)  # type: ignore[attr-defined]
+
     def event(self, name: str, event: str) -> Fraction | None:
         odds = self.variant(name).odds
         return None if odds is None else odds.events[event]
 
-    def value(self, variant: str, kind: str, name: str, n: int | None = None) -> Fraction | None:
-        """One value by its kind: ``exactly`` and ``at_least`` (of outcome ``name`` at ``n``), ``mean``,
-        ``event`` (the probability of event ``name``)."""
-        if kind == "exactly":
-            assert n is not None
-            return self.exactly(variant, name, n)
-        if kind == "at_least":
-            assert n is not None
-            return self.at_least(variant, name, n)
+    def statistic(self, name: str, kind: str, outcome: str) -> Fraction | float | None:
+        """One of an outcome's :data:`STATISTICS`: ``mean`` and ``variance`` exact, ``median`` and
+        ``percentile_90`` values of the outcome (as fractions), ``sd`` a float (the root of the variance)."""
+        odds = self.variant(name).odds
+        if odds is None:
+            return None
+        dist: Any = odds.outcomes[outcome]
         if kind == "mean":
-            return self.mean(variant, name)
+            return Fraction(dist.mean())
+        if kind == "variance":
+            return Fraction(dist.variance())
+        if kind == "sd":
+            return float(dist.sd())
+        if kind == "median":
+            return Fraction(dist.median())
+        if kind == "percentile_90":
+            return Fraction(dist.quantile(Fraction(9, 10)))
+        raise ValueError(f"no statistic {kind!r}")
+
+    def value(self, variant: str, kind: str, name: str, n: int | None = None) -> Fraction | float | None:
+        """One value by its kind: ``exactly``, ``at_least`` and ``at_most`` (of outcome ``name`` at ``n``), one
+        of the :data:`STATISTICS` (``mean``, ``sd``...), ``event`` (the probability of event ``name``). Every
+        value is an exact fraction but ``sd``'s, a float."""
+        if kind in ("exactly", "at_least", "at_most"):
+            assert n is not None
+            return {"exactly": self.exactly, "at_least": self.at_least, "at_most": self.at_most}[kind](variant, name, n)
+        if kind in STATISTICS:
+            return self.statistic(variant, kind, name)
         if kind == "event":
             return self.event(variant, name)
         raise ValueError(f"no value of kind {kind!r}")
 
-    def difference(self, variant: str, kind: str, name: str, n: int | None = None) -> Fraction | None:
+    def difference(self, variant: str, kind: str, name: str, n: int | None = None) -> Fraction | float | None:
         """The variant's value less the baseline's; None where either is refused."""
         value, base = self.value(variant, kind, name, n), self.value(self.baseline, kind, name, n)
         return None if value is None or base is None else value - base
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: each variant's own odds, then per outcome and event the values side by side with the
-        differences from the baseline (the baseline's own difference is ``"0"``)."""
+        differences from the baseline (the baseline's own difference is ``"0"``). Every value is an exact
+        fraction string but the standard deviation's (``sd``), a float."""
 
         def side(kind: str, name: str, n: int | None = None) -> dict[str, Any]:
-            return {"values": {v: _frac(self.value(v, kind, name, n)) for v in self.names},
-                    "differences": {v: _frac(self.difference(v, kind, name, n)) for v in self.names}}
+            return {"values": {v: _json(self.value(v, kind, name, n)) for v in self.names},
+                    "differences": {v: _json(self.difference(v, kind, name, n)) for v in self.names}}
 
         outcomes: dict[str, Any] = {}
         for outcome in self.outcome_names:
-            rows = [{"n": n, "exactly": side("exactly", outcome, n), "at_least": side("at_least", outcome, n)}
+            rows = [{"n": n, "exactly": side("exactly", outcome, n), "at_least": side("at_least", outcome, n),
+                     "at_most": side("at_most", outcome, n)}
                     for n in self.values(outcome)]
-            outcomes[outcome] = {"mean": side("mean", outcome), "rows": rows}
+            outcomes[outcome] = {"mean": side("mean", outcome), "rows": rows,
+                                 **{kind: side(kind, outcome) for kind in STATISTICS if kind != "mean"}}
             if outcome in self.conditions:
                 outcomes[outcome]["condition"] = self.conditions[outcome]
         return {"ruleset": self.ruleset, "attacker": self.attacker, "target": self.target,
@@ -167,25 +200,29 @@ class Comparison:
                 "outcomes": outcomes, "events": {event: side("event", event) for event in self.event_names}}
 
     def records(self) -> list[dict[str, Any]]:
-        """One flat record per value shown (for a CSV or a data frame): ``kind`` (exactly, at_least, mean,
-        event, refused), ``name`` (the outcome or event; a refusal's clause), ``n``, ``variant``, then ``value``
-        and ``difference`` as exact fraction strings beside their floats (``value_float``,
-        ``difference_float``); empty where there is none (a refusal's ``value`` is its reason)."""
+        """One flat record per value shown (for a CSV or a data frame): ``kind`` (mean, variance, sd, median,
+        percentile_90, exactly, at_least, at_most, event, refused), ``name`` (the outcome or event; a refusal's
+        clause), ``n``, ``variant``, then ``value`` and ``difference`` as exact fraction strings beside their
+        floats (``value_float``, ``difference_float``; ``sd``'s value is a float, written as one); empty where
+        there is none (a refusal's ``value`` is its reason)."""
         out: list[dict[str, Any]] = []
 
         def add(kind: str, name: str, n: int | None = None) -> None:
             for variant in self.names:
                 value, diff = self.value(variant, kind, name, n), self.difference(variant, kind, name, n)
                 out.append({"kind": kind, "name": name, "n": "" if n is None else n, "variant": variant,
-                            "value": _frac(value) or "", "value_float": "" if value is None else float(value),
-                            "difference": _frac(diff) or "",
+                            "value": _text(value), "value_float": "" if value is None else float(value),
+                            "difference": _text(diff),
                             "difference_float": "" if diff is None else float(diff)})
 
         for outcome in self.outcome_names:
             add("mean", outcome)
+            for kind in STATISTICS[1:]:
+                add(kind, outcome)
             for n in self.values(outcome):
                 add("exactly", outcome, n)
                 add("at_least", outcome, n)
+                add("at_most", outcome, n)
         for event in self.event_names:
             add("event", event)
         for v in self.variants:
@@ -199,8 +236,19 @@ class Comparison:
 RECORD_COLUMNS = ("kind", "name", "n", "variant", "value", "value_float", "difference", "difference_float")
 
 
-def _frac(value: Fraction | None) -> str | None:
-    return None if value is None else fraction_str(value)
+#: An outcome's statistics, in the order they are shown: the mean and the variance (exact), the standard
+#: deviation (a float), the median and the 90th percentile (values of the outcome).
+STATISTICS = ("mean", "variance", "sd", "median", "percentile_90")
+
+
+def _json(value: Fraction | float | None) -> str | float | None:
+    """A value as the JSON writes it: an exact fraction as its string, a float (a standard deviation) as is."""
+    return value if value is None or isinstance(value, float) else fraction_str(value)
+
+
+def _text(value: Fraction | float | None) -> str:
+    """A value as a CSV cell: an exact fraction, a float's shortest repr, or empty."""
+    return "" if value is None else repr(value) if isinstance(value, float) else fraction_str(value)
 
 
 def compare(base: Mapping[str, Any], attacker: str, target: str | None, variants: Sequence[Variant], *,
@@ -246,7 +294,13 @@ def compare(base: Mapping[str, Any], attacker: str, target: str | None, variants
     # the events as the odds name them (a game may report more than its required ones), in their order
     events = dict.fromkeys(name for r in ordered if r.odds is not None for name in r.odds.events)
     return Comparison(game.key, attacker, chosen_target, chosen, tuple(ordered), tuple(game.outcome_names),
-                      tuple(events or game.event_names), dict(game.conditions))
+                      tuple(events or game.event_names), dict(game.conditions), battle_name(base))
+
+
+def battle_name(scenario: Mapping[str, Any]) -> str:
+    """The battle's name as its scenario gives it (``name``), or "" where it gives none."""
+    name = scenario.get("name")
+    return name.strip() if isinstance(name, str) else ""
 
 
 def settings_text(settings: Iterable[Setting]) -> str:

@@ -18,8 +18,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from rangefire.analysis.compare import settings_text, value_text
+from rangefire.analysis.compare import battle_name, settings_text, value_text
 from rangefire.core import NO_CHOICES, Check, LimitError, Odds, RangefireError, fraction_str
+from rangefire.core.options import HouseRule, house_rules
+from rangefire.dice.dist import quantile, square_root, variance
 from rangefire.rulesets import battle_from_mapping
 from rangefire.scenario.paths import Setting
 
@@ -43,12 +45,48 @@ class TableRow:
     settings: tuple[Setting, ...]
     check: Check
     odds: Odds | None
+    _kept: dict[str, tuple[Fraction, float, int, int]] = field(default_factory=dict, compare=False, repr=False)
 
     def mean(self, outcome: str) -> Fraction | None:
         return None if self.odds is None else self.odds.outcomes[outcome].mean()
 
     def at_least(self, outcome: str, n: int) -> Fraction | None:
         return None if self.odds is None else self.odds.outcomes[outcome].at_least(n)
+
+    def at_most(self, outcome: str, n: int) -> Fraction | None:
+        return None if self.odds is None else self.odds.outcomes[outcome].at_most(n)  # type: ignore[attr-defined]
+
+    def variance(self, outcome: str) -> Fraction | None:
+        found = self._spread(outcome)
+        return None if found is None else found[0]
+
+    def sd(self, outcome: str) -> float | None:
+        """The standard deviation: the square root of the exact variance, a float."""
+        found = self._spread(outcome)
+        return None if found is None else found[1]
+
+    def median(self, outcome: str) -> int | None:
+        """The least value of the outcome with at least half the odds at or below it."""
+        found = self._spread(outcome)
+        return None if found is None else found[2]
+
+    def percentile_90(self, outcome: str) -> int | None:
+        """The least value of the outcome with at least nine tenths of the odds at or below it."""
+        found = self._spread(outcome)
+        return None if found is None else found[3]
+
+    def _spread(self, outcome: str) -> tuple[Fraction, float, int, int] | None:
+        """The variance, standard deviation, median and 90th percentile of an outcome, from one reading of its
+        distribution, kept: the JSON and the records both ask for them."""
+        if self.odds is None:
+            return None
+        found = self._kept.get(outcome)
+        if found is None:
+            probabilities = self.odds.outcomes[outcome].probabilities()
+            spread = variance(probabilities)
+            found = self._kept[outcome] = (spread, square_root(spread), int(quantile(probabilities, Fraction(1, 2))),
+                                           int(quantile(probabilities, Fraction(9, 10))))
+        return found
 
     def event(self, name: str) -> Fraction | None:
         return None if self.odds is None else self.odds.events.get(name)
@@ -68,22 +106,47 @@ class OddsTable:
     event_names: tuple[str, ...]
     computed: int
     conditions: Mapping[str, str] = field(default_factory=dict)
+    #: The battle's name as its scenario gives it, or "" where it gives none.
+    battle: str = ""
+    #: The house rules in force in every row: the scenario's (with its ``--set``), those varied left out.
+    house_rules: tuple[HouseRule, ...] = ()
+    #: The game's main outcome, the one a chart draws unless told another.
+    main_outcome: str = ""
+    #: The unit lengths are measured in (positions, the range): "in", "steps", or None.
+    length_unit: str | None = None
 
     def thresholds(self, outcome: str) -> list[int]:
         """The N of "at least N" worth a column: from 1 to the greatest value any row's outcome takes."""
         return list(range(1, self._tops.get(outcome, 0) + 1))
 
+    def thresholds_at_most(self, outcome: str) -> list[int]:
+        """The N of "at most N" worth a column: from the least value any row's outcome takes (0 at most) to one
+        below the greatest (at most the greatest is certain)."""
+        return list(range(min(0, self._bottoms.get(outcome, 0)), self._tops.get(outcome, 0)))
+
     @functools.cached_property
     def _tops(self) -> dict[str, int]:
         """The greatest value each outcome takes in any row, found once: the JSON, the records and the columns ask
         it for every row, and asking every row's distribution each time made a table of 1,000 rows take a minute."""
+        return self._ends[1]
+
+    @functools.cached_property
+    def _bottoms(self) -> dict[str, int]:
+        return self._ends[0]
+
+    @functools.cached_property
+    def _ends(self) -> tuple[dict[str, int], dict[str, int]]:
+        """The least and the greatest value each outcome takes in any row."""
+        bottoms: dict[str, int] = {}
         tops: dict[str, int] = {}
         for row in self.rows:
             if row.odds is not None:
                 for name in self.outcome_names:
-                    found = max(row.odds.outcomes[name], default=0)  # type: ignore[call-overload]  # its values
-                    tops[name] = max(tops.get(name, 0), found)
-        return tops
+                    values = list(row.odds.outcomes[name])  # type: ignore[call-overload]  # its values, in order
+                    if values:
+                        bottoms[name] = min(bottoms.get(name, 0), values[0])
+                        tops[name] = max(tops.get(name, 0), values[-1])
+        return bottoms, tops
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: the axes, then a row per combination with its settings, check and exact values."""
@@ -94,7 +157,12 @@ class OddsTable:
             if row.odds is not None:
                 item["outcomes"] = {o: {"mean": fraction_str(row.mean(o) or 0),
                                         "at_least": {str(n): fraction_str(row.at_least(o, n) or 0)
-                                                     for n in self.thresholds(o)}}
+                                                     for n in self.thresholds(o)},
+                                        "variance": fraction_str(row.variance(o) or 0), "sd": row.sd(o),
+                                        "median": fraction_str(row.median(o) or 0),
+                                        "percentile_90": fraction_str(row.percentile_90(o) or 0),
+                                        "at_most": {str(n): fraction_str(row.at_most(o, n) or 0)
+                                                    for n in self.thresholds_at_most(o)}}
                                     for o in self.outcome_names}
                 item["events"] = {e: fraction_str(p) for e, p in row.odds.events.items()}
                 item["exact"] = row.odds.exact
@@ -115,13 +183,17 @@ class OddsTable:
             cols += [f"{o}_mean", f"{o}_mean_float"]
             for n in self.thresholds(o):
                 cols += [f"{o}_at_least_{n}", f"{o}_at_least_{n}_float"]
+            cols += [f"{o}_variance", f"{o}_variance_float", f"{o}_sd", f"{o}_median", f"{o}_percentile_90"]
+            for n in self.thresholds_at_most(o):
+                cols += [f"{o}_at_most_{n}", f"{o}_at_most_{n}_float"]
         for e in self.event_names:
             cols += [e, f"{e}_float"]
         return cols
 
     def records(self) -> list[dict[str, Any]]:
         """One flat record per row (for a CSV, a Parquet file or a data frame): each axis's value as text, the
-        check, then every exact value as a fraction string beside its float (None where the rules refuse)."""
+        check, then every exact value as a fraction string beside its float, the standard deviation as a float,
+        the median and 90th percentile as whole numbers (None where the rules refuse)."""
         out = []
         for row in self.rows:
             values = {s.path: value_text(s.value) for s in row.settings}
@@ -133,6 +205,11 @@ class OddsTable:
                 _exact(record, f"{o}_mean", row.mean(o))
                 for n in self.thresholds(o):
                     _exact(record, f"{o}_at_least_{n}", row.at_least(o, n))
+                _exact(record, f"{o}_variance", row.variance(o))
+                record.update({f"{o}_sd": row.sd(o), f"{o}_median": row.median(o),
+                               f"{o}_percentile_90": row.percentile_90(o)})
+                for n in self.thresholds_at_most(o):
+                    _exact(record, f"{o}_at_most_{n}", row.at_most(o, n))
             for e in self.event_names:
                 _exact(record, e, row.event(e))
             out.append(record)
@@ -181,9 +258,12 @@ def odds_table(base: Mapping[str, Any], attacker: str, target: str | None, axes:
     worked: dict[str, Odds] = {}
     rows: list[TableRow] = []
     game = None
+    rules: list[HouseRule] = []
     for values in itertools.product(*(a.values for a in axes)):
         settings = tuple(Setting(a.path, v) for a, v in zip(axes, values, strict=True))
         ruleset, battle = battle_from_mapping(dict(base), source=source, settings=settings)
+        if game is None:  # what every row holds: the first row's house rules, those varied left out
+            rules = house_rules_in_force(house_rules(battle.options), [a.path for a in axes])  # type: ignore[attr-defined]
         game = ruleset
         checked = ruleset.check(battle, ruleset.attack(attacker, target, choices))
         odds = None
@@ -199,7 +279,16 @@ def odds_table(base: Mapping[str, Any], attacker: str, target: str | None, axes:
     assert game is not None
     events = dict.fromkeys(name for r in rows if r.odds is not None for name in r.odds.events)
     return OddsTable(game.key, attacker, target, tuple(axes), tuple(rows), tuple(game.outcome_names),
-                     tuple(events or game.event_names), len(worked), dict(game.conditions))
+                     tuple(events or game.event_names), len(worked), dict(game.conditions), battle_name(base),
+                     tuple(rules), game.main_outcome, game.move_unit)
+
+
+def house_rules_in_force(rules: Sequence[HouseRule], varied: Sequence[str]) -> list[HouseRule]:
+    """The house rules that hold at every point of a grid: those of its scenario not under a varied path (nor
+    holding one: a whole table varied)."""
+    return [rule for rule in rules
+            if not any(rule.path == path or rule.path.startswith(path + ".") or path.startswith(rule.path + ".")
+                       for path in varied)]
 
 
 def row_name(row: TableRow) -> str:

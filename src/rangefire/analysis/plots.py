@@ -31,6 +31,7 @@ from typing import Any
 
 from rangefire.core import Odds, RangefireError
 from rangefire.core.numbers import percent
+from rangefire.core.options import HouseRule, shown
 
 #: The formats a chart is written in, by the file's suffix.
 CHART_SUFFIXES = (".png", ".svg", ".pdf")
@@ -77,11 +78,26 @@ def check_chart_path(path: Path) -> None:
                              f"{path.suffix or 'a file without a suffix'}")
 
 
-def plot_odds(odds: Odds, path: Path, conditions: Mapping[str, str] | None = None) -> None:
-    """The chart of one attack's odds (the same figure as a comparison of one series)."""
+def plot_odds(odds: Odds, path: Path, conditions: Mapping[str, str] | None = None, *, battle: str = "",
+              house_rules: Sequence[HouseRule] = ()) -> None:
+    """The chart of one attack's odds (the same figure as a comparison of one series), its heading naming the
+    battle (its scenario's name) and the house rules in force."""
+    exact = "exact odds" if odds.exact else "a Monte Carlo estimate, not exact"
     plot_series([series_from_odds(odds, f"{odds.plan.attacker} fires at {odds.plan.target}")], path,
                 title=f"{odds.plan.attacker} fires at {odds.plan.target}",
-                subtitle=f"{odds.plan.ruleset}: exact odds", conditions=conditions)
+                subtitle=f"{battle or 'a battle without a name'} ({odds.plan.ruleset}); {rules_said(house_rules)}; "
+                         f"{exact}", conditions=conditions)
+
+
+def rules_said(house_rules: Sequence[HouseRule] | None) -> str:
+    """The house rules in force, as a chart's heading names them: ``rules as written``, or each with the rules'
+    value (``house rules: cover_save.heavy=3 (rules: 4)``); None where they were not recorded."""
+    if house_rules is None:
+        return "house rules not recorded"
+    if not house_rules:
+        return "rules as written"
+    return "house rules: " + ", ".join(f"{rule.path.removeprefix('options.')}={shown(rule.value)} (rules: "
+                                       f"{shown(rule.default)})" for rule in house_rules)
 
 
 def plot_series(series: Sequence[Series], path: Path, *, title: str, subtitle: str = "",
@@ -104,6 +120,12 @@ def plot_series(series: Sequence[Series], path: Path, *, title: str, subtitle: s
     check_chart_path(path)
     fig = draw_series(series, title=title, subtitle=subtitle, labels=labels, conditions=conditions,
                       x_label=x_label)
+    write_figure(fig, path)
+
+
+def write_figure(fig: Any, path: Path) -> None:
+    """Write a matplotlib figure to ``path`` (.png, .svg or .pdf by its suffix) and close it; atomically, as a
+    battle is written: a kill mid-write leaves the old chart whole, never an empty file."""
     import io
 
     import matplotlib.pyplot as plt
@@ -111,12 +133,13 @@ def plot_series(series: Sequence[Series], path: Path, *, title: str, subtitle: s
     from rangefire.core.errors import ScenarioError
     from rangefire.scenario.files import atomic_write_bytes
 
+    check_chart_path(path)
     drawn = io.BytesIO()
     try:
         fig.savefig(drawn, dpi=110, format=Path(path).suffix.lower().removeprefix("."))
     finally:
         plt.close(fig)
-    try:  # as a battle is written: a kill mid-write leaves the old chart whole, never an empty file
+    try:
         atomic_write_bytes(path, drawn.getvalue())
     except ScenarioError as exc:
         raise RangefireError(str(exc)) from None

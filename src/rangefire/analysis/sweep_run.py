@@ -186,7 +186,7 @@ def run_sweep(sweep: Sweep, out: str | Path, *, workers: int = 1, client: Any = 
                          f"kept in {folder}: run it again to go on from them") from None
     finally:
         runs.close()
-    _join(folder, out, len(chunks))
+    _join(folder, out, len(chunks), results_metadata(sweep))
     return SweepReport(out=out, points=total, chunks=len(chunks), resumed_chunks=len(done), chunk_size=size,
                        seconds=time.perf_counter() - started, columns=tuple(sweep.columns()),
                        grid_hash=sweep.grid_hash, where=where)
@@ -292,9 +292,38 @@ def _write_part(folder: Path, index: int, table: pa.Table) -> None:
     atomic_write_bytes(_part(folder, index), sink.getvalue().to_pybytes())
 
 
-def _join(folder: Path, out: Path, chunks: int) -> None:
-    """The parts, in order, as one Parquet file at ``out`` (written beside it, then renamed over it); the
-    folder is removed once the output is whole."""
+#: The key of a results file's metadata saying what its rows are of (``rangefire plot`` reads it).
+RESULTS_KEY = "rangefire"
+
+
+def results_metadata(sweep: Sweep) -> dict[str, str]:
+    """What a sweep's rows are of, for the file's metadata: the game, the battle's name, the attack, the paths
+    swept, the house rules in force at every point (the scenario's, those swept left out; null where the
+    scenario as written does not load alone), the outcomes and events, the unit of length."""
+    from rangefire.analysis.compare import battle_name
+    from rangefire.analysis.odds_table import house_rules_in_force
+    from rangefire.core.options import house_rules
+    from rangefire.rulesets import battle_from_mapping, find_ruleset
+
+    ruleset = find_ruleset(sweep.ruleset)
+    paths = [a.path for a in sweep.axes]
+    try:
+        _, battle = battle_from_mapping(dict(sweep.doc), source=sweep.source)
+        rules: list[dict[str, Any]] | None = [
+            rule.to_dict() for rule in house_rules_in_force(house_rules(battle.options), paths)]  # type: ignore[attr-defined]
+    except RangefireError:  # a scenario that loads only with the axes' values
+        rules = None
+    described = {"format": 1, "kind": "sweep", "ruleset": sweep.ruleset, "battle": battle_name(sweep.doc),
+                 "scenario": sweep.source, "attacker": sweep.attacker, "target": sweep.target, "axes": paths,
+                 "house_rules": rules, "outcomes": list(ruleset.outcome_names), "events": list(sweep.events),
+                 "main_outcome": ruleset.main_outcome, "conditions": dict(ruleset.conditions),
+                 "length_unit": ruleset.move_unit, "grid_hash": sweep.grid_hash}
+    return {RESULTS_KEY: json.dumps(described)}
+
+
+def _join(folder: Path, out: Path, chunks: int, metadata: dict[str, str] | None = None) -> None:
+    """The parts, in order, as one Parquet file at ``out`` (written beside it, then renamed over it), with
+    ``metadata`` in its schema; the folder is removed once the output is whole."""
     import pyarrow.parquet as pq
 
     tmp = out.parent / f".{out.name}.joining.tmp"
@@ -302,6 +331,8 @@ def _join(folder: Path, out: Path, chunks: int) -> None:
         writer = None
         for index in range(chunks):
             table = pq.read_table(_part(folder, index))
+            if metadata:
+                table = table.replace_schema_metadata(metadata)
             if writer is None:
                 writer = pq.ParquetWriter(tmp, table.schema)
             writer.write_table(table)

@@ -211,7 +211,8 @@ def odds(scenario: Scenario, attacker: AttackerOpt, target: TargetOpt = None, as
             from rangefire.analysis.plots import plot_odds
 
             with option_named("--plot"):
-                plot_odds(result, plot, conditions=ruleset.conditions)
+                plot_odds(result, plot, conditions=ruleset.conditions, battle=str(getattr(battle, "name", "") or ""),
+                          house_rules=house_rules(battle.options))
         if as_json:
             _emit(odds_output(result, house_rules(battle.options), hidden))
             return

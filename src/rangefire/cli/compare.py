@@ -194,7 +194,7 @@ def write_csv(where: str, records: Sequence[Mapping[str, Any]], columns: Sequenc
 def plot_comparison(result: Comparison, path: Path) -> None:
     """The variants overlaid in one chart, each named in the legend with what it changes."""
     from rangefire.analysis.compare import settings_text
-    from rangefire.analysis.plots import plot_series, series_from_odds
+    from rangefire.analysis.plots import plot_series, rules_said, series_from_odds
 
     legal = [v for v in result.variants if v.odds is not None]
     if not legal:
@@ -204,7 +204,10 @@ def plot_comparison(result: Comparison, path: Path) -> None:
     refused = [f"{v.name} [{', '.join(r.clause for r in v.check.refusals)}]" for v in result.variants
                if v.odds is None]
     others = [v.name for v in result.variants if v.name != result.baseline]
-    subtitle = f"each variant against the baseline, {result.baseline}" + (
+    battle = result.battle or "a battle without a name"
+    shared = result.shared_house_rules()
+    rules = f"in every variant, {rules_said(shared)}" if shared else "rules as written but for each variant's change"
+    subtitle = f"{battle} ({result.ruleset}); {rules}; each against the baseline, {result.baseline}" + (
         f"; refused by the rules, not drawn: {', '.join(refused)}" if refused else "")
     plot_series(series, path, title=f"{result.attacker} fires at {result.target}: {result.baseline} against "
                                     f"{', '.join(others)}", subtitle=subtitle, conditions=result.conditions)
@@ -222,6 +225,11 @@ def _points(d: Fraction) -> str:
 
 #: At the terminal a row is left out when every variant's value is below this (the files and --json hold all).
 SHOWN_BELOW = Fraction(1, 2000)
+#: What the statistics' rows mean, said once above the tables.
+STATISTICS_SAID = ("sd: the standard deviation; median and 90th: the least N such that half (nine tenths) of "
+                   "the attacks come to N or less")
+#: The statistics under each outcome's "exactly N", as their rows are headed (the variance is in the files).
+STATISTIC_ROWS = (("mean", "mean"), ("sd", "sd"), ("median", "median"), ("percentile_90", "90th"))
 
 
 def render_comparison(result: Comparison) -> None:
@@ -251,19 +259,27 @@ def render_comparison(result: Comparison) -> None:
     if not shown:
         return
     out.print(text(f"beside each value its difference from {result.baseline} in percentage points; rows under "
-                   "0.05% in every variant left out (--json and --csv hold every one)", "dim"))
+                   "0.05% (at most N: over 99.95%) in every variant left out (--json and --csv hold every one)",
+                   "dim"))
+    out.print(text(STATISTICS_SAID, "dim"))
     for outcome in result.outcome_names:
         label = outcome.replace("_", " ") + (f" ({result.conditions[outcome]})" if outcome in result.conditions
                                              else "")
         values = result.values(outcome)
-        for kind, title, ns in (("exactly", "exactly N", values), ("at_least", "at least N", values[1:])):
-            # (at least the least value is certain: no row for it)
+        for kind, title, ns in (("exactly", "exactly N", values), ("at_least", "at least N", values[1:]),
+                                ("at_most", "at most N", values[:-1])):
+            # (at least the least value and at most the greatest are certain: no row for them)
             table = _table(shown, f"{label}: {title}")
             for n in ns:
-                if any((result.value(name, kind, outcome, n) or 0) >= SHOWN_BELOW for name in shown):
+                found = [Fraction(result.value(name, kind, outcome, n) or 0) for name in shown]
+                # a row left out where every variant's chance is too small to show (at most N: too near 1)
+                if kind == "at_most" and all(p > 1 - SHOWN_BELOW for p in found):
+                    continue
+                if kind == "at_most" or any(p >= SHOWN_BELOW for p in found):
                     table.add_row(str(n), *_cells(result, shown, kind, outcome, n))
             if kind == "exactly":
-                table.add_row("mean", *_cells(result, shown, "mean", outcome))
+                for statistic, said in STATISTIC_ROWS:
+                    table.add_row(said, *_cells(result, shown, statistic, outcome))
             out.print(table)
     events = _table(shown, "events", first="event")
     for event in result.event_names:
@@ -290,11 +306,14 @@ def _cells(result: Comparison, shown: Sequence[str], kind: str, name: str, n: in
     for variant in shown:
         value, diff = result.value(variant, kind, name, n), result.difference(variant, kind, name, n)
         assert value is not None  # only the variants with odds are shown
-        said = f"{float(value):.3f}" if kind == "mean" else percent(value)
+        whole = kind in ("median", "percentile_90")  # a value of the outcome
+        spread = kind in ("mean", "variance", "sd")  # in the outcome's own units
+        said = str(value) if whole else f"{float(value):.3f}" if spread else percent(Fraction(value))
         if variant == result.baseline or diff is None:
             cells.append(Text(said))
             continue
-        change = ("±0" if diff == 0 else f"{float(diff):+.3f}".replace("-", "−")) if kind == "mean" else _points(diff)
+        change = ("±0" if diff == 0 else f"{int(diff):+d}".replace("-", "−") if whole else
+                  f"{float(diff):+.3f}".replace("-", "−") if spread else _points(Fraction(diff)))
         style = "dim" if diff == 0 else ("green" if diff > 0 else "red")
         cells.append(Text.assemble(said, " ", (change, style)))
     return cells

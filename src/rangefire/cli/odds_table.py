@@ -24,23 +24,28 @@ from rangefire.cli.common import (
     user_errors,
     with_choice_options,
 )
-from rangefire.cli.compare import check_outputs, split_top, write_csv
+from rangefire.cli.compare import STATISTICS_SAID, check_outputs, split_top, write_csv
 from rangefire.cli.progress import Shown
 from rangefire.core import NO_CHOICES, LimitError, RangefireError
 from rangefire.core.numbers import percent
 
 if TYPE_CHECKING:
-    from rangefire.analysis.odds_table import Axis, OddsTable
+    from rangefire.analysis.charts import Metric, Varied
+    from rangefire.analysis.odds_table import Axis, OddsTable, TableRow
 
 VaryOpt = Annotated[Optional[list[str]], typer.Option("--vary", metavar="PATH=V1,V2,...", help="a value of the scenario and the values it takes (repeatable; every combination is a row), e.g. units.20th-maine.stands=2,4,6")]  # noqa: UP045, E501
 CsvOpt = Annotated[Optional[str], typer.Option("--csv", metavar="FILE", help="write the rows as CSV (- for standard output)")]  # noqa: UP045, E501
 ParquetOpt = Annotated[Optional[Path], typer.Option("--parquet", metavar="FILE", help="write the rows as a Parquet file")]  # noqa: UP045, E501
-PlotOpt = Annotated[Optional[Path], typer.Option("--plot", help="write a chart of the rows overlaid (.png, .svg, .pdf; at most 8 rows)")]  # noqa: UP045, E501
+PlotOpt = Annotated[Optional[Path], typer.Option("--plot", help="write a chart (.png, .svg, .pdf): --metric against --x, a line per value of the other --vary")]  # noqa: UP045, E501
+MetricOpt = Annotated[Optional[str], typer.Option("--metric", metavar="COLUMN", help="what --plot draws, named as the --csv columns: OUTCOME (its mean), OUTCOME_sd, _median, _percentile_90, OUTCOME_at_least_N, OUTCOME_at_most_N, or an event (default: the game's main outcome's mean)")]  # noqa: UP045, E501
+XOpt = Annotated[Optional[str], typer.Option("--x", metavar="PATH", help="the --vary path on the chart's x axis (default: the first whose values are numbers), or range: the range the rules measured")]  # noqa: UP045, E501
 
 #: A ``--vary`` of more characters than this is refused before it is read (no grid a table holds needs it).
 MAX_VARY_CHARS = 100_000
 #: The width of a column of "at least N" at the terminal (``100.0%`` and its borders).
 AT_LEAST_WIDTH = 9
+#: The width of the columns of the spread at the terminal: sd (``1.234``), median and 90th, with their borders.
+SPREAD_WIDTH = 8 + 9 + 7
 
 
 def parse_vary(value: str) -> Axis:
@@ -85,28 +90,33 @@ def read_axes(texts: Sequence[str]) -> list[Axis]:
 @with_choice_options
 def odds_table_command(scenario: Scenario, attacker: AttackerOpt, target: TargetOpt = None, vary: VaryOpt = None,
                        as_json: JsonOpt = False, csv_file: CsvOpt = None, parquet: ParquetOpt = None,
-                       plot: PlotOpt = None, settings: SetOpt = None,
+                       plot: PlotOpt = None, metric: MetricOpt = None, x: XOpt = None, settings: SetOpt = None,
                        choices: Mapping[str, object] = NO_CHOICES) -> None:
     """The odds of one attack for every combination of values (--vary PATH=V1,V2,...: a unit's stands or
-    position, units.ID.FIELD; a cover grade, terrain.ID.kind; a house rule, options.NAME): the mean and the
-    "at least N" odds of each outcome, and the events, a row per combination."""
+    position, units.ID.FIELD; a cover grade, terrain.ID.kind; a house rule, options.NAME): the mean, spread and
+    "at least N" odds of each outcome, and the events, a row per combination; --plot draws one of them against
+    a varied value."""
     from rangefire.analysis.odds_table import odds_table
     from rangefire.scenario import read_scenario
     from rangefire.scenario.files import source_name
 
     with user_errors(as_json):
+        if plot is None and (metric is not None or x is not None):
+            raise RangefireError(f"{'--metric' if metric is not None else '--x'} chooses what --plot draws: give "
+                                 "--plot FILE too")
         # before any work; a named pipe would be waited on for ever by Parquet, a device replaced: refused
         check_outputs(csv_file, parquet, plot, as_json, reading=(scenario,))
         axes = read_axes(vary or [])
         from rangefire.scenario.paths import apply_settings
 
         base = apply_settings(read_scenario(scenario), settings_from(settings), source=f"{scenario} with --set")
+        chart = chart_choices(base, axes, metric, x) if plot is not None else None  # before the rows' work
         with Shown("table rows", quiet=as_json) as shown:  # rows are worked out at some 60 a second
             result = odds_table(base, attacker, target, axes, choices=choices, source=source_name(scenario),
                                 progress=shown)
         if plot is not None:
-            with option_named("--plot"):
-                plot_table(result, plot)
+            assert chart is not None
+            plot_table(result, plot, *chart)
         if csv_file is not None:
             with option_named("--csv"):
                 write_csv(csv_file, result.records(), result.columns())
@@ -124,7 +134,11 @@ def odds_table_command(scenario: Scenario, attacker: AttackerOpt, target: Target
 
 
 def write_parquet(path: Path, result: OddsTable) -> None:
-    """The rows as a Parquet file: exact fractions as text beside their floats, the values as typed."""
+    """The rows as a Parquet file: exact fractions as text beside their floats, the values as typed; what the
+    rows are of (the attack, the battle, the house rules, the paths varied) in its metadata, for
+    ``rangefire plot``."""
+    import json
+
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -134,6 +148,13 @@ def write_parquet(path: Path, result: OddsTable) -> None:
     columns = result.columns()
     records = result.records()
     data = pa.table({name: [r[name] for r in records] for name in columns})
+    described = {"format": 1, "kind": "table", "ruleset": result.ruleset, "battle": result.battle,
+                 "attacker": result.attacker, "target": result.target, "axes": [a.path for a in result.axes],
+                 "house_rules": [rule.to_dict() for rule in result.house_rules],
+                 "outcomes": list(result.outcome_names), "events": list(result.event_names),
+                 "main_outcome": result.main_outcome, "conditions": dict(result.conditions),
+                 "length_unit": result.length_unit}
+    data = data.replace_schema_metadata({RESULTS_KEY: json.dumps(described)})
     sink = pa.BufferOutputStream()
     pq.write_table(data, sink)
     try:  # as a battle is written: a kill mid-write leaves the old file whole, never an empty one
@@ -142,29 +163,112 @@ def write_parquet(path: Path, result: OddsTable) -> None:
         raise RangefireError(str(exc)) from None
 
 
-def plot_table(result: OddsTable, path: Path) -> None:
-    """The rows overlaid, each named by its values under the columns' short names; at most as many as a chart
-    draws."""
-    from rangefire.analysis.compare import value_text
-    from rangefire.analysis.plots import MAX_SERIES, plot_series, series_from_odds
+#: The key of a Parquet file's metadata that says what its rows are of (``rangefire plot`` reads it).
+RESULTS_KEY = "rangefire"
 
+
+def chart_choices(base: Mapping[str, Any], axes: Sequence[Axis], metric: str | None,
+                  x: str | None) -> tuple[Metric, str]:
+    """``--metric`` and ``--x`` read and checked before any row is worked out: the quantity (an event the game
+    does not declare is checked once the rows name theirs) and the path on the x axis."""
+    from rangefire.analysis.charts import RANGE, parse_metric
+    from rangefire.rulesets import find_ruleset
+
+    key = base.get("ruleset")
+    game = find_ruleset(key) if isinstance(key, str) else None
+    outcomes = list(game.outcome_names) if game is not None else []
+    chosen = parse_metric(metric if metric is not None else (game.main_outcome if game else "mean"), outcomes, None,
+                          declared=list(game.event_names) if game is not None else [])
+    paths = [a.path for a in axes]
+    if x is None:
+        return chosen, next((a.path for a in axes if _varied(a).numeric), paths[0])
+    if x.strip() == RANGE:
+        return chosen, RANGE
+    for path in paths:
+        if x.strip() in (path, _header(path, paths)):
+            return chosen, path
+    raise RangefireError(f"--x {x[:60]!r}: not a varied path; name one of {', '.join(paths)} (or its last step), "
+                         f"or {RANGE}: the range the rules measured")
+
+
+def _varied(axis: Axis, unit: str | None = None) -> Varied:
+    from rangefire.analysis.charts import varied_from
+
+    return varied_from(axis.path, axis.values, unit)
+
+
+def plot_table(result: OddsTable, path: Path, metric: Metric, x: str) -> None:
+    """The chart of :func:`table_figure`, written to ``path``."""
+    from rangefire.analysis.plots import write_figure
+
+    fig = table_figure(result, metric, x)
+    with option_named("--plot"):
+        write_figure(fig, path)
+
+
+def table_figure(result: OddsTable, metric: Metric, x: str) -> Any:
+    """The chosen quantity of every row against ``x`` (a varied path, or the range each plan measured), a line
+    per value of the other varied paths, the heading naming the attack, the battle and the house rules; a
+    matplotlib ``Figure``."""
+    from rangefire.analysis.charts import RANGE, Heading, Point, check_event, draw_lines
+
+    check_event(metric, result.event_names, outcomes=result.outcome_names)
     legal = [row for row in result.rows if row.odds is not None]
-    if len(legal) > MAX_SERIES:
-        raise RangefireError(f"{path}: {len(legal)} rows; a chart draws at most {MAX_SERIES} (vary fewer values, "
-                             "or write the rows with --csv and chart them there)")
     if not legal:
-        raise RangefireError(f"{path}: no chart: the rules refuse the attack in every row")
-    paths = [a.path for a in result.axes]
-    series = [series_from_odds(row.odds, ", ".join(f"{_header(s.path, paths)}={value_text(s.value)}"
-                                                   for s in row.settings))
-              for row in legal if row.odds is not None]
+        raise RangefireError("--plot: no chart: the rules refuse the attack in every row")
+    unit = None
+    ranges: list[float | None] = [None] * len(result.rows)
+    if x == RANGE:
+        for i, row in enumerate(result.rows):
+            if row.odds is not None:
+                ranges[i], unit = _range(row.odds.plan.details())
+        if all(r is None for r in ranges):
+            raise RangefireError(f"--x {RANGE}: the plans of {result.ruleset} measure no range; name a varied path")
+    points = [Point({s.path: s.value for s in row.settings}, _value(row, metric), measured)
+              for row, measured in zip(result.rows, ranges, strict=True)]
     targets = {row.check.target for row in legal}
     target = result.target or (next(iter(targets)) if len(targets) == 1 else "the target the rules choose")
+    notes = []
     refused = len(result.rows) - len(legal)
-    subtitle = "varied: " + ", ".join(paths) + (f"; {refused} rows refused by the rules, not drawn" if refused
-                                                else "")
-    plot_series(series, path, title=f"{result.attacker} fires at {target}", subtitle=subtitle,
-                conditions=result.conditions)
+    if refused:
+        clauses = sorted({r.clause for row in result.rows if row.odds is None for r in row.check.refusals})
+        notes.append(f"{refused} of {len(result.rows)} rows refused by the rules ({', '.join(clauses)}): not drawn")
+    estimated = sum(1 for row in legal if row.odds is not None and not row.odds.exact)
+    if estimated:
+        notes.append(f"{estimated} rows Monte Carlo estimates, not exact")
+    heading = Heading(f"{result.attacker} fires at {target}", result.battle, result.ruleset, result.house_rules, notes)
+    axes = [_varied(a, result.length_unit) for a in result.axes]
+    return draw_lines(points, axes, x, metric, heading, conditions=result.conditions,
+                      measured_unit=unit or result.length_unit)
+
+
+def _range(details: Mapping[str, Any]) -> tuple[float | None, str | None]:
+    """The range a plan measured and its unit (``{"inches": 12.0}`` is 12 in), None where it measures none."""
+    found = details.get("range")
+    if not isinstance(found, Mapping):
+        return None, None
+    for key, unit in (("inches", "in"), ("steps", "steps"), ("cm", "cm")):
+        value = found.get(key)
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            return float(value), unit
+    return None, None
+
+
+def _value(row: TableRow, metric: Metric) -> float | None:
+    """The quantity of one row, as a float (None where the rules refuse the attack)."""
+    if row.odds is None:
+        return None
+    if metric.kind == "event":
+        found = row.event(metric.column)
+        return None if found is None else float(found)
+    outcome = metric.outcome
+    assert outcome is not None
+    value: Fraction | float | int | None
+    if metric.kind in ("at_least", "at_most"):
+        value = (row.at_least if metric.kind == "at_least" else row.at_most)(outcome, metric.n or 0)
+    else:
+        value = getattr(row, metric.kind)(outcome)  # mean, variance, sd, median, percentile_90
+    return None if value is None else float(value)
 
 
 # -- for people ------------------------------------------------------------------------------------
@@ -198,20 +302,29 @@ def render_table(result: OddsTable) -> None:
     widths = [max(len(_header(p, paths)), *(len(v[i]) for v in values)) + 3 for i, p in enumerate(paths)]
     # what is left beside the values, the mean (8) and the target where rows differ in it, for "at least N"
     room = out.width - sum(widths) - 1 - 8 - (14 if len(targets) > 1 else 0)
+    # the spread (sd, median, 90th) where it leaves room for two columns of "at least N" at least
+    spread = room - SPREAD_WIDTH >= 2 * AT_LEAST_WIDTH
+    if spread:
+        room -= SPREAD_WIDTH
+        out.print(text(STATISTICS_SAID, "dim"))
     for outcome in result.outcome_names:
         label = outcome.replace("_", " ") + (f" ({result.conditions[outcome]})" if outcome in result.conditions
                                              else "")
         thresholds = result.thresholds(outcome)
         shown_n = thresholds[:max(1, room // AT_LEAST_WIDTH)]
         cut = len(shown_n) < len(thresholds)
-        out.print(text(f"{label}: mean and at least N" + (f" (to {shown_n[-1]}; all in --json, --csv)" if cut
-                                                          else ""), "bold"))
+        said = "mean, spread and at least N" if spread else "mean and at least N"
+        elsewhere = ([f"to {shown_n[-1]}"] if cut else []) + ([] if spread else ["sd, median, 90th"]) + ["at most N"]
+        out.print(text(f"{label}: {said} ({'; '.join(elsewhere)} in --json, --csv)", "bold"))
         table = Table()
         for path in paths:
             table.add_column(text(_header(path, paths)), overflow="fold")
         if len(targets) > 1:
             table.add_column("target", overflow="fold")
         table.add_column("mean", justify="right")
+        if spread:
+            for header in ("sd", "median", "90th"):
+                table.add_column(header, justify="right")
         for n in shown_n:
             table.add_column(f"≥{n}", justify="right")
         for row, shown in zip(result.rows, values, strict=True):
@@ -221,9 +334,11 @@ def render_table(result: OddsTable) -> None:
             mean = row.mean(outcome)
             if mean is None:  # why is said once under the tables
                 cells.append(Text("refused", style="red"))
-                cells += [""] * len(shown_n)
+                cells += [""] * (len(shown_n) + (3 if spread else 0))
             else:
                 cells.append(f"{float(mean):.3f}")
+                if spread:
+                    cells += [f"{row.sd(outcome):.3f}", str(row.median(outcome)), str(row.percentile_90(outcome))]
                 cells += [percent(row.at_least(outcome, n) or Fraction(0)) for n in shown_n]
             table.add_row(*cells)
         out.print(table)

@@ -87,6 +87,42 @@ def sweep(grid: GridArg, out_file: OutOpt, workers_text: WorkersOpt = None, sche
     out.print(text(f"written to {report.out} ({len(report.columns)} columns: {', '.join(report.columns[:6])}, ...)"))
 
 
+ResultsArg = Annotated[Path, typer.Argument(help="a Parquet file of results: a sweep's --out, or a table's --parquet",
+                                            show_default=False)]
+ChartOpt = Annotated[Path, typer.Option("--out", "-o", help="the chart to write (.png, .svg, .pdf)",
+                                        show_default=False)]
+MetricOpt = Annotated[Optional[str], typer.Option("--metric", metavar="COLUMN", help="the quantity drawn, a column of the file: OUTCOME_mean, OUTCOME_at_least_N, an event... (default: the main outcome's mean)")]  # noqa: UP045, E501
+XOpt = Annotated[Optional[str], typer.Option("--x", metavar="PATH", help="the path on the x axis (default: the first varied whose values are numbers)")]  # noqa: UP045, E501
+YOpt = Annotated[Optional[str], typer.Option("--y", metavar="PATH", help="a second path, on the y axis: a heatmap of the quantity over --x and --y")]  # noqa: UP045, E501
+AtOpt = Annotated[Optional[list[str]], typer.Option("--at", metavar="PATH=VALUE", help="only the rows where PATH has this value (repeatable); the other paths are lines and panels")]  # noqa: UP045, E501
+
+
+@app.command()
+def plot(results: ResultsArg, out_file: ChartOpt, metric: MetricOpt = None, x: XOpt = None, y: YOpt = None,
+         at: AtOpt = None, as_json: JsonOpt = False) -> None:
+    """Chart a sweep's (or a table's) results: a quantity against one path varied, a line per value of the
+    others (panels where they are many), or with --y a heatmap over two; --at fixes a path at a value. The
+    heading names the attack, the battle and the house rules in force."""
+    with user_errors(as_json):
+        from rangefire.cli.writing import check_output
+
+        check_output("--out", out_file, "chart", reading=(results,))  # before the file is read
+        from rangefire.analysis.plots import write_figure
+        from rangefire.analysis.results_plot import parse_at, read_results, results_chart
+        from rangefire.analysis.sweep_run import needs_pyarrow
+
+        needs_pyarrow()
+        found = read_results(results)
+        fig, drawn = results_chart(found, metric=metric, x=x, y=y, at=parse_at(at or [], found))
+        write_figure(fig, out_file)
+    if as_json:
+        _emit({"chart": str(out_file), **drawn})
+        return
+    what = f"{drawn['metric']} over {drawn['x']} and {drawn['y']}" if drawn["y"] else \
+        f"{drawn['metric']} against {drawn['x']}"
+    out.print(text(f"chart of {what} ({drawn['points']:,} points) written to {out_file}"))
+
+
 class _Interrupted(RangefireError):
     """Ctrl-C: the sweep stopped, its chunks kept."""
 
