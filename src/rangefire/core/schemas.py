@@ -1,10 +1,14 @@
-"""The shapes of the JSON outputs (``check``, ``odds``, ``resolve``) as pydantic models: the contract of design
-section 5 in a form a program can check, and whose JSON Schema ``rangefire schema --output`` prints.
+"""The shapes of every command's JSON output (``check``, ``odds``, ``resolve``, ``targets``, ``advise``,
+``compare``, ``table``, ``duel``, ``replay`` and the error) as pydantic models: the contract of design section 5
+in a form a program can check, and whose JSON Schema ``rangefire schema --output`` prints.
 
-:mod:`rangefire.core.outputs` builds the outputs themselves. The models are strict: a key they do not name,
-or a value of the wrong type, fails validation. What is common to every game is typed here; what each game adds
-to its plan (its own details), to a resolution's outcome, and the scenario written back under ``battle`` are
-JSON values whose shape the game defines (the scenario's JSON Schema is ``rangefire schema GAME``).
+:mod:`rangefire.core.outputs` and the analyses build the outputs themselves. The models are strict: a key they do
+not name, or a value of the wrong type, fails validation. What is common to every game is typed here. What a
+game adds to its plan is typed by the game's own plan model: the models that hold a plan are generic in it
+(``OddsOutput[PlanOut]``, any game's plan, is the default; :mod:`rangefire.rulesets.outputs` gives each game's,
+``rangefire schema GAME --output odds`` prints it), and :func:`game_output` makes one game's model of an output;
+a resolution's outcome is typed by the game's outcome type (:func:`resolve_model`). The scenario written back
+under ``battle`` is the game's scenario (its JSON Schema is ``rangefire schema GAME``).
 
 >>> from rangefire.core import Check, Refusal
 >>> from rangefire.core.outputs import check_output
@@ -23,9 +27,11 @@ from __future__ import annotations
 
 import dataclasses
 import typing
-from typing import Annotated, Any, Literal
+from collections.abc import Mapping, Sequence
+from typing import Annotated, Any, Generic, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, create_model
+from typing_extensions import TypeVar
 
 from rangefire.core.types import FORMAT
 
@@ -65,16 +71,26 @@ class LogLineOut(_Out):
     text: str
 
 
-class PlanOut(BaseModel):
-    """Everything decided before a die is rolled; besides these keys, the game's own details (JSON values)."""
-
-    model_config = ConfigDict(extra="allow", strict=True, frozen=True)
-    __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
+class PlanBase(_Out):
+    """The keys of every game's plan: the attacker and target, every modifier and every note with its clause. A
+    game's plan model adds its own details to these (:mod:`rangefire.rulesets.outputs`)."""
 
     attacker: str
     target: str
     modifiers: list[ModifierOut]
     notes: list[LogLineOut]
+
+
+class PlanOut(PlanBase):
+    """Any game's plan: the keys every game's has, and besides them the game's own details (JSON values, typed by
+    the game's plan model)."""
+
+    model_config = ConfigDict(extra="allow", strict=True, frozen=True)
+    __pydantic_extra__: dict[str, JsonValue] = Field(init=False)
+
+
+#: The plan a model of an output holds: a game's plan model, or by default :class:`PlanOut` (any game's).
+PlanM = TypeVar("PlanM", bound=PlanBase, default=PlanOut)
 
 
 class DistributionOut(_Out):
@@ -92,6 +108,43 @@ class DistributionOut(_Out):
     at_most: dict[WholeKey, Probability] = Field(description="for each value, the probability of it or less")
 
 
+class _Sampled(_Out):
+    method: Literal["monte carlo"]
+    samples: int
+    seed: int
+    confidence: float
+    why: str = Field(description="why the odds are estimated rather than worked out")
+
+
+class MeanEstimateOut(_Out):
+    """A sampled mean, rounded, and its 95% interval (rounded outwards)."""
+
+    mean: float
+    ci95: Annotated[list[float], Field(min_length=2, max_length=2)]
+
+
+class EventEstimateOut(_Out):
+    """A sampled probability, rounded, and its 95% interval (rounded outwards)."""
+
+    estimate: float
+    ci95: Annotated[list[float], Field(min_length=2, max_length=2)]
+
+
+class EstimateOut(_Sampled):
+    """How odds that are a labelled Monte Carlo estimate were sampled, and each outcome's mean and each
+    event's probability with its 95% interval."""
+
+    outcomes: dict[str, MeanEstimateOut]
+    events: dict[str, EventEstimateOut]
+
+
+class CandidateEstimateOut(_Sampled, MeanEstimateOut):
+    """A target's mean that is a Monte Carlo estimate: how it was sampled, the mean and its 95% interval, and
+    each event's probability with its interval."""
+
+    events: dict[str, EventEstimateOut]
+
+
 class CandidateOut(_Out):
     """A possible target when ``check`` names none (the rows of ``targets``)."""
 
@@ -105,10 +158,11 @@ class CandidateOut(_Out):
     outcome: str | None
     mean: Rational | None
     exact: bool | None
-    estimate: dict[str, JsonValue] | None
-    limit: str | None
-    chosen: bool
-    chosen_by: str | None
+    estimate: CandidateEstimateOut | None = Field(description="where the mean is a Monte Carlo estimate: how it "
+                                                            "was made and the mean's 95% interval")
+    limit: str | None = Field(description="why the odds were not worked out (a search beyond its limit)")
+    chosen: bool = Field(description="whether the rules choose this target (where they choose one)")
+    chosen_by: str | None = Field(description="the clause under which they choose it")
 
 
 class HouseRuleOut(_Out):
@@ -136,13 +190,13 @@ class HiddenOut(_Out):
     note: str
 
 
-class CheckOutput(_Attack):
+class CheckOutput(_Attack, Generic[PlanM]):
     """``check --json``: the plan, or the refusals with their clauses (and without a target named where the
     rules choose none, every candidate)."""
 
     legal: bool
     refusals: list[RefusalOut]
-    plan: PlanOut | None
+    plan: PlanM | None
     candidates: list[CandidateOut] | None = None
     hidden: HiddenOut | None = Field(None, description="what is kept from the side it was worked out for")
 
@@ -155,23 +209,23 @@ class LineOut(_Out):
     damage: DistributionOut
 
 
-class NominationOut(_Out):
+class NominationOut(_Out, Generic[PlanM]):
     """The odds if the target's player nominates another model as the target (a game that lets them)."""
 
-    plan: PlanOut
+    plan: PlanM
     outcomes: dict[str, DistributionOut]
     events: dict[str, Probability]
 
 
-class OddsOutput(CheckOutput):
+class OddsOutput(CheckOutput[PlanM], Generic[PlanM]):
     """``odds --json``: the exact distribution of every named outcome and the probability of every named event
     (``exact`` false only for a labelled Monte Carlo estimate, described under ``estimate``)."""
 
     outcomes: dict[str, DistributionOut]
     events: dict[str, Probability]
     exact: bool
-    estimate: dict[str, JsonValue] | None = None
-    nominations: dict[str, NominationOut] | None = Field(
+    estimate: EstimateOut | None = None
+    nominations: dict[str, NominationOut[PlanM]] | None = Field(
         None, description="the odds of each model the target's player may nominate instead")
     best_line: list[str] | None = Field(None, description="the line of play under best play by both sides")
     value_before_actions: Probability | None = Field(None, description="the attacker's chance before the actions")
@@ -241,19 +295,406 @@ def resolve_model(ruleset: type[Any]) -> type[BaseModel]:
     return model
 
 
-#: The outputs ``rangefire schema --output`` knows, by command.
+# -- the other commands ------------------------------------------------------------------------------------------
+class TargetsOutput(_Out):
+    """``targets --json``: every attacker of the side (or the one named) against every enemy, legal or not."""
+
+    format: Literal[1]
+    targets: list[CandidateOut]
+
+
+class ResponseOut(_Out):
+    """The opponent's answer an advice assumes (a nomination), with its clause."""
+
+    choice: str
+    value: str
+    clause: Clause
+
+
+class AdviceOut(_Out):
+    """One attack the side may make, ranked by ``value``: the expected value of the outcome ranked by (an event's
+    probability), beside every outcome's mean and every event's probability."""
+
+    rank: int
+    attacker: str
+    side: str
+    target: str = Field(description="the target declared")
+    target_side: str
+    fired_at: str = Field(description="the model the dice are rolled against (another where one is nominated)")
+    choices: dict[str, str] = Field(description="the attacker's choices to make the attack as ranked")
+    response: ResponseOut | None
+    dice: str
+    outcome: str
+    value: Rational
+    means: dict[str, Rational]
+    events: dict[str, Probability]
+    exact: bool
+
+
+class RefusedPairOut(_Out):
+    """An attacker and enemy the rules keep apart whatever the choices, with the clauses that do."""
+
+    attacker: str
+    target: str
+    refusals: list[RefusalOut]
+
+
+class NotComputedOut(_Out):
+    """A legal attack whose odds the game does not work out (``limit`` says why): listed, not ranked."""
+
+    attacker: str
+    target: str
+    choices: dict[str, str]
+    limit: str
+
+
+class AdviseOutput(_Out):
+    """``advise --json``: every legal attack of a side ranked best first, the pairs whose odds are not worked
+    out, and how many pairs the rules refuse (with ``--all``, each of them)."""
+
+    format: Literal[1]
+    ruleset: str
+    side: str
+    outcome: str = Field(description="the outcome (or event) the attacks are ranked by")
+    value_is: Literal["mean", "probability"]
+    pairs: int
+    conditions: dict[str, str] = Field(description="the outcomes that hold only given an event, with the words")
+    ranked: list[AdviceOut]
+    not_computed: list[NotComputedOut]
+    refused_count: int
+    refused: list[RefusedPairOut] | None = Field(None, description="the refused pairs (with --all)")
+    house_rules: list[HouseRuleOut]
+
+
+class SettingOut(_Out):
+    """A value set by path (``options.cover_save.heavy`` = 3)."""
+
+    path: str
+    value: JsonValue
+
+
+class VariantOut(_Out, Generic[PlanM]):
+    """One variant of a comparison: its settings, its check, and where the rules allow the attack its plan and
+    exact odds."""
+
+    name: str
+    settings: list[SettingOut]
+    legal: bool
+    refusals: list[RefusalOut]
+    plan: PlanM | None = None
+    outcomes: dict[str, DistributionOut] | None = None
+    events: dict[str, Probability] | None = None
+    exact: bool | None = None
+    house_rules: list[HouseRuleOut]
+
+
+class SideBySideOut(_Out):
+    """One value of every variant, and each one's difference from the baseline's (None where a variant, or the
+    baseline, is refused)."""
+
+    values: dict[str, Rational | None]
+    differences: dict[str, Rational | None]
+
+
+class SideBySideFloatOut(_Out):
+    """One float of every variant (a standard deviation), and each one's difference from the baseline's."""
+
+    values: dict[str, float | None]
+    differences: dict[str, float | None]
+
+
+class CompareRowOut(_Out):
+    """The odds of exactly ``n``, at least ``n`` and at most ``n`` under every variant."""
+
+    n: int
+    exactly: SideBySideOut
+    at_least: SideBySideOut
+    at_most: SideBySideOut | None = None
+
+
+class CompareOutcomeOut(_Out):
+    """One outcome under every variant: its mean, spread and tails, and a row per value it takes (the spread, the
+    median, the 90th percentile and the odds of at most N are given beside the mean and at least N)."""
+
+    mean: SideBySideOut
+    rows: list[CompareRowOut]
+    variance: SideBySideOut | None = None
+    sd: SideBySideFloatOut | None = None
+    median: SideBySideOut | None = None
+    percentile_90: SideBySideOut | None = None
+    condition: str | None = Field(None, description="where the outcome holds only given an event, the words")
+
+
+class CompareOutput(_Out, Generic[PlanM]):
+    """``compare --json``: each variant's own odds, then per outcome and event the values side by side with the
+    differences from the baseline."""
+
+    format: Literal[1]
+    ruleset: str
+    attacker: str
+    target: str | None
+    baseline: str
+    variants: list[VariantOut[PlanM]]
+    outcomes: dict[str, CompareOutcomeOut]
+    events: dict[str, SideBySideOut]
+
+
+class AxisOut(_Out):
+    """A path the table varies and its values."""
+
+    path: str
+    values: list[JsonValue]
+
+
+class StatisticsOut(_Out):
+    """An outcome of one row of a table: its mean, spread and tails (the spread, the median, the 90th percentile
+    and the odds of at most N are given beside the mean and at least N)."""
+
+    mean: Rational
+    at_least: dict[WholeKey, Probability]
+    variance: Rational | None = None
+    sd: float | None = None
+    median: Rational | None = None
+    percentile_90: Rational | None = None
+    at_most: dict[WholeKey, Probability] | None = None
+
+
+class TableRowOut(_Out):
+    """One combination of the values: the attack's check, and where it is legal its exact odds."""
+
+    settings: dict[str, JsonValue]
+    legal: bool
+    target: str | None
+    refusals: list[RefusalOut]
+    outcomes: dict[str, StatisticsOut] | None = None
+    events: dict[str, Probability] | None = None
+    exact: bool | None = None
+    estimate: EstimateOut | None = None
+
+
+class TableOutput(_Out):
+    """``table --json``: the odds of one attack for every combination of the values varied, a row each."""
+
+    format: Literal[1]
+    ruleset: str
+    attacker: str
+    target: str | None
+    axes: list[AxisOut]
+    combinations: int
+    plans_worked_out: int = Field(description="the distinct plans worked out (equal plans are worked out once)")
+    rows: list[TableRowOut]
+    conditions: dict[str, str] | None = None
+
+
+class WinnerOut(_Out):
+    """The probability of each end: ``a`` or ``b`` left standing, ``both`` destroyed together, ``neither``
+    destroyed (within the turn limit, or ever)."""
+
+    a: Probability
+    b: Probability
+    both: Probability
+    neither: Probability
+
+
+class TurnsOut(_Out):
+    """The turn a duel ends in: its distribution, its mean, the turns stepped and the probability of an end
+    after them."""
+
+    distribution: dict[WholeKey, Probability]
+    mean: Rational
+    stepped: int
+    after: Probability
+
+
+class EndOut(_Out):
+    """When the duels of one end end: how likely that end is, the mean turn, the median and 90th percentile."""
+
+    probability: Probability
+    mean: Rational | None
+    median: int | None
+    p90: int | None
+
+
+class LeftOut(_Out):
+    """What is left of one unit at the end, its mean and its expected losses."""
+
+    unit: str
+    distribution: dict[WholeKey, Probability]
+    mean: Rational
+    losses: Rational
+
+
+class SampledEndOut(_Out):
+    """Of the sampled duels with one end: the mean turn, the median and the 90th percentile."""
+
+    mean: float | None
+    median: int | None
+    p90: int | None
+
+
+class DuelSampleOut(_Out):
+    """A duel's Monte Carlo: shares of the duels sampled, each end's 95% interval."""
+
+    exact: Literal[False]
+    samples: int
+    seed: int
+    turn_limit: int | None
+    first: str
+    third_unit: str | None
+    winner: dict[str, float]
+    intervals: dict[str, Annotated[list[float], Field(min_length=2, max_length=2)]]
+    turns: dict[WholeKey, float]
+    ends: dict[str, SampledEndOut]
+    left: dict[str, dict[WholeKey, float]]
+    losses: dict[str, float]
+
+
+class DuelOutput(_Out):
+    """``duel --json``: the exact odds of each end of two units exchanging fire, when it comes and what each
+    loses; with ``--samples`` a Monte Carlo beside them (``monte_carlo``); where the exact duel is too large,
+    why (``exact_refused``) and the Monte Carlo alone."""
+
+    format: Literal[1]
+    ruleset: str
+    a: str
+    b: str
+    turn_limit: int | None
+    first: str
+    third_unit: str | None
+    exact: bool
+    left_measure: str = Field(description="what is counted of a unit left (stands, hit points, wounds left...)")
+    states: int | None = None
+    assumptions: list[LogLineOut] | None = None
+    winner: WinnerOut | None = None
+    undecided: Probability | None = None
+    turns: TurnsOut | None = None
+    ends: dict[str, EndOut] | None = None
+    left: dict[str, LeftOut] | None = None
+    refusals: dict[str, list[RefusalOut]] | None = None
+    notes: dict[str, list[LogLineOut]] | None = None
+    exact_refused: str | None = Field(None, description="why the duel is not worked out exactly")
+    monte_carlo: DuelSampleOut | None = None
+    plot: str | None = Field(None, description="the chart written")
+
+
+class StepOut(_Out):
+    """One action of a log replayed: its line, its kind and what it did."""
+
+    line: int
+    action: str
+    summary: str
+
+
+class ReplayOutput(_Out):
+    """``replay --json``: every action replayed as recorded, the side to act after them and the battle rebuilt
+    (a scenario, readable by every command)."""
+
+    format: Literal[1]
+    ruleset: str
+    steps: list[StepOut]
+    side_to_act: str | None
+    battle: dict[str, JsonValue]
+
+
+class ProblemOut(_Out):
+    """A problem of a scenario: the place it concerns ("" the top level, None where it names none)."""
+
+    path: str | None
+    message: str
+
+
+class ErrorOut(_Out):
+    """An error as data: a stable ``kind``, the message, and where they apply the scenario place (``path``,
+    every problem under ``problems``), the clause of a refusal (every refusal under ``refusals``), the choice
+    or the command-line parameter at fault."""
+
+    kind: str
+    message: str
+    path: str | None
+    clause: str | None
+    source: str | None = None
+    problems: list[ProblemOut] | None = None
+    refusals: list[RefusalOut] | None = None
+    choice: str | None = None
+    parameter: str | None = None
+
+
+class ErrorOutput(_Out):
+    """The error of any command with ``--json`` (on stdout, with the command's exit code)."""
+
+    format: Literal[1]
+    error: ErrorOut
+
+
+def error_output(kinds: Sequence[str]) -> type[BaseModel]:
+    """:class:`ErrorOutput` with ``kind`` one of ``kinds`` (the command line's are every error class's)."""
+    kind: Any = Literal[tuple(kinds)]
+    body: type[BaseModel] = create_model("ErrorOut", __base__=ErrorOut, kind=(kind, ...))
+    model: type[BaseModel] = create_model("ErrorOutput", __base__=ErrorOutput, error=(body, ...))
+    return model
+
+
+#: The outputs of an attack (design section 5), by command.
 OUTPUTS: dict[str, type[BaseModel]] = {"check": CheckOutput, "odds": OddsOutput, "resolve": ResolveOutput}
 
+#: Every output ``rangefire schema --output`` knows, by command (``error``: the error of any command).
+COMMAND_OUTPUTS: dict[str, type[BaseModel]] = {
+    **OUTPUTS, "targets": TargetsOutput, "advise": AdviseOutput, "compare": CompareOutput, "table": TableOutput,
+    "duel": DuelOutput, "replay": ReplayOutput, "error": ErrorOutput,
+}
 
-def output_schema(command: str, ruleset: type[Any] | None = None) -> dict[str, Any]:
+#: The outputs that hold a plan, and so are typed by the game's plan model.
+WITH_PLAN = ("check", "odds", "compare")
+
+
+def game_output(command: str, key: str, plan: type[PlanBase] | None = None,
+                outcome: type[Any] | None = None) -> type[BaseModel]:
+    """One game's model of a command's output: ``ruleset`` its key, its plans (``check``, ``odds``, ``compare``)
+    of the game's plan model, a resolution's outcome of the game's outcome type.
+
+    >>> class Volley(PlanBase):
+    ...     band: str
+    >>> model = game_output("odds", "a-game", Volley)
+    >>> model.__name__, model.model_json_schema()["properties"]["ruleset"]["const"]
+    ('AGameOddsOutput', 'a-game')
+    """
+    base = COMMAND_OUTPUTS[command]
+    if plan is not None and command in WITH_PLAN:
+        base = base[plan]  # type: ignore[index]  # the generic models take the plan model
+    fields: dict[str, Any] = {}
+    if "ruleset" in base.model_fields:
+        fields["ruleset"] = (Literal[key], ...)
+    if command == "resolve" and outcome is not None:
+        fields["outcome"] = (outcome_model(outcome), ...)
+    name = "".join(part.capitalize() for part in key.split("-")) + command.capitalize() + "Output"
+    model: type[BaseModel] = create_model(name, __base__=base, **fields)
+    return model
+
+
+def output_schema(command: str, ruleset: type[Any] | None = None,
+                  games: Mapping[str, type[BaseModel]] | None = None) -> dict[str, Any]:
     """The JSON Schema of a command's ``--json`` output; of one game's where its class is given (``resolve``:
-    the game's own outcome).
+    the game's own outcome). ``games``, each game's model of the output by key, are added as ``oneOf`` with the
+    ``ruleset`` as discriminator: an output of any game holds to the common model and to its own game's.
 
     >>> output_schema("odds")["properties"]["format"]["const"]
     1
     """
-    model = resolve_model(ruleset) if command == "resolve" and ruleset is not None else OUTPUTS[command]
-    return {"$schema": "https://json-schema.org/draft/2020-12/schema", **model.model_json_schema()}
+    from pydantic.json_schema import models_json_schema
 
+    model = resolve_model(ruleset) if command == "resolve" and ruleset is not None else COMMAND_OUTPUTS[command]
+    if not games:
+        return {"$schema": SCHEMA, **model.model_json_schema()}
+    _, found = models_json_schema([(m, "validation") for m in (model, *games.values())],
+                                  ref_template="#/$defs/{model}")
+    defs: dict[str, Any] = found["$defs"]
+    top = defs.pop(model.__name__)
+    refs = {key: f"#/$defs/{game.__name__}" for key, game in games.items()}
+    return {"$schema": SCHEMA, **top, "oneOf": [{"$ref": ref} for ref in refs.values()],
+            "discriminator": {"propertyName": "ruleset", "mapping": refs}, "$defs": defs}
+
+
+#: The JSON Schema dialect of the documents :func:`output_schema` gives.
+SCHEMA = "https://json-schema.org/draft/2020-12/schema"
 
 assert FORMAT == 1, "the output models pin format to 1: raise both together"
