@@ -12,6 +12,9 @@ import sys
 
 #: The exit code of a command interrupted by Ctrl-C (128 + SIGINT, as a shell reports it).
 INTERRUPTED = 130
+#: The exit code of a command whose reader went away before it was done (``rangefire odds ... | head``): 128 +
+#: SIGPIPE, as a shell reports any program stopped so; not 1, the code of an attack the rules refuse.
+PIPE_CLOSED = 141
 
 
 def _say_interrupted() -> None:
@@ -24,6 +27,17 @@ def _say_interrupted() -> None:
 def _interrupted() -> NoReturn:
     _say_interrupted()
     raise SystemExit(INTERRUPTED)
+
+
+def _pipe_closed() -> NoReturn:
+    """The reader of standard output has gone: nothing more is printed, nothing is said (the reader asked for no
+    more), and the exit is :data:`PIPE_CLOSED`. Output still buffered is dropped, not flushed at exit."""
+    import contextlib
+    import os
+
+    with contextlib.suppress(OSError, ValueError, AttributeError):  # no file behind stdout: nothing to drop
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    raise SystemExit(PIPE_CLOSED)
 
 
 try:  # Ctrl-C while the command line loads (a good part of a start): said in one line, not a traceback
@@ -44,12 +58,29 @@ def main() -> None:
         args = sys.argv[1:]
         _only_the_command_asked(args)
         if "--json" not in args[: args.index("--") if "--" in args else None]:
-            app()
+            try:
+                app()
+            except SystemExit as done:
+                _flush()
+                raise done from None
+            _flush()
             return
         code = _json_main()
+        _flush()
     except KeyboardInterrupt:
         _interrupted()
+    except BrokenPipeError:
+        _pipe_closed()
     sys.exit(code)
+
+
+def _flush() -> None:
+    """Standard output written out before the exit (a reader gone by then is said as such, not as an error the
+    interpreter reports while it exits)."""
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _pipe_closed()
 
 
 def _interruptible(callback: Callable[..., Any]) -> Callable[..., Any]:
@@ -66,6 +97,8 @@ def _interruptible(callback: Callable[..., Any]) -> Callable[..., Any]:
         except KeyboardInterrupt:
             _say_interrupted()
             raise typer.Exit(INTERRUPTED) from None
+        except BrokenPipeError:  # the option parser would end it with exit 1
+            _pipe_closed()
 
     return run
 

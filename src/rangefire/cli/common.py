@@ -57,7 +57,14 @@ class _Console:
             from rich.console import Console
 
             self._console = Console(**self._options)
+            self._console.on_broken_pipe = _pipe_closed  # type: ignore[method-assign]  # said as the command's
         return getattr(self._console, name)
+
+
+def _pipe_closed() -> None:
+    """Rich's answer to a closed pipe is exit 1, the code of an attack the rules refuse: the error is raised
+    instead, for the command line to end as it ends any program whose reader has gone (exit 141)."""
+    raise BrokenPipeError("the reader of the output has gone")
 
 
 out = cast("Console", _Console(highlight=False, emoji=False))
