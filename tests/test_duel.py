@@ -210,6 +210,19 @@ def test_neither_can_ever_harm_the_other_is_neither_for_ever_dc_2_4():
     assert result.refusals["a"][0].clause == "DC-2.4" and result.ends["any"].mean is None
 
 
+def test_a_model_out_of_ammo_leaves_the_duel_undecided_for_ever_bu_3_5():
+    """The temple's yoichi has Ammo markers and oni cannot shoot back [BU-3.1]: once the Ammo is spent [BU-3.5]
+    nothing can change, so the chain's part with no way out is "neither" for ever, exactly what is still undecided
+    when the capped duel has played every shot (the two ways share no arithmetic: solved, and stepped)."""
+    ruleset, battle = load_battle(ROOT / "examples" / "temple.yaml")
+    ended = duel(ruleset, battle, "yoichi", "oni")
+    assert 0 < ended.winner["neither"] < 1 and ended.winner["b"] == 0
+    assert ended.winner["a"] + ended.winner["neither"] == 1
+    capped = duel(ruleset, battle, "yoichi", "oni", turns=10)
+    assert capped.winner == ended.winner
+    assert ended.turns_after == 0 and ended.ends["a"].p90 <= 10
+
+
 # -- the model's options ---------------------------------------------------------------------------------------
 def test_b_first_is_the_duel_named_the_other_way_round():
     doc = find_ruleset("dress-on-the-colors")

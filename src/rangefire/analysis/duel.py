@@ -497,7 +497,8 @@ def _to_the_end(graph: Graph, max_work: int, common: dict[str, Any], progress: P
     ends = {w: _end_turns(totals[w], means[w], cumulative[w]) for w in totals}
     turns = {t: Fraction(sum(stepped.ended[t - 1].values()), stepped.denominators[t - 1])
              for t in range(1, stepped.turns + 1)}
-    after = 1 - (cumulative["any"][-1] if cumulative["any"] else Fraction(0))
+    # an end after the turns stepped (never ending is not one: that is "neither")
+    after = 1 - (cumulative["any"][-1] if cumulative["any"] else Fraction(0)) - winner["neither"]
     return DuelResult(winner=winner, turns=turns, left=left, ends=ends, turns_after=after,
                       losses=_losses(graph, left), turns_stepped=stepped.turns, by_turn=_winners_by_turn(stepped),
                       **common)

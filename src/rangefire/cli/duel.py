@@ -231,8 +231,8 @@ def render_duel(result: DuelResult, estimate: DuelEstimate | None) -> None:
     if ends is not None and ends.probability:
         out.print(text(f"the end comes in turn {_turn(ends.mean)} on average (median {ends.median or '?'}, 90% by "
                        f"turn {ends.p90 or f'>{result.turns_stepped}'})"
-                       + ("" if result.turn_limit else f"; {_pct(result.turns_after)} after turn "
-                                                       f"{result.turns_stepped}")))
+                       + ("" if result.turn_limit or not result.turns_after
+                          else f"; {_pct(result.turns_after)} after turn {result.turns_stepped}")))
 
     def table(title: str, rows: list[tuple[str, Any, Any, str]]) -> None:
         out.print(text(title, "bold"))  # above the table, not its title: a title wraps to the table's width
