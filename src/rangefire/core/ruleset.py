@@ -113,30 +113,40 @@ class Ruleset(ABC, Generic[B, P, OutcomeT]):
     """
 
     key: ClassVar[str]
+    """The game's key, as a scenario's ``ruleset`` names it."""
     title: ClassVar[str]
+    """The game's name for people."""
     aliases: ClassVar[tuple[str, ...]] = ()
+    """Other names the game is found by (``find_ruleset``)."""
     clause_prefix: ClassVar[str]
+    """The prefix of the game's clauses (every refusal, modifier and log line cites one of them)."""
     stages: ClassVar[tuple[str, ...]]
+    """The stages its dice are rolled in, as entered dice name them (``--dice hit=6,4``)."""
     outcome_names: ClassVar[tuple[str, ...]]
+    """The integer-valued outcomes ``odds`` gives the exact distribution of, and a resolution's outcome
+    reports (design section 5)."""
     event_names: ClassVar[tuple[str, ...]]
-    #: Outcomes that hold only given an event, with the words saying so (a level of success ``"given a hit"``): a
-    #: chart or table of them says it.
+    """The events ``odds`` gives the exact probability of, and a resolution's outcome reports."""
     conditions: ClassVar[Mapping[str, str]] = MappingProxyType({})
-    #: The outcome a player weighs a target by (one of ``outcome_names``): its mean is what a table of targets shows.
+    """Outcomes that hold only given an event, with the words saying so (a level of success ``"given a hit"``): a chart
+    or table of them says it."""
     main_outcome: ClassVar[str]
-    #: The clause under which the rules choose the target when an attack names none; None where the player names it.
+    """The outcome a player weighs a target by (one of ``outcome_names``): its mean is what a table of targets shows."""
     chooses_target: ClassVar[str | None] = None
-    #: The player's choices beyond attacker and target, as data (others are refused).
+    """The clause under which the rules choose the target when an attack names none; None where the player names it."""
     choices: ClassVar[tuple[Choice, ...]] = ()
-    #: Their names, in the order declared (derived from ``choices``).
+    """The player's choices beyond attacker and target, as data (others are refused)."""
     choice_names: ClassVar[tuple[str, ...]] = ()
+    """Their names, in the order declared (derived from ``choices``)."""
     battle_model: ClassVar[type[BaseModel]]
+    """The model a scenario of the game is read into (its battle)."""
     options_model: ClassVar[type[BaseModel]]
-    #: The options every written battle holds even at the rules' value (the rulings); every other option is
-    #: written only where a house rule departs from the rules.
+    """The model of the battle's ``options``: the rulings, and the numbers a house rule may set."""
     written_rulings: ClassVar[tuple[str, ...]] = ()
-    #: Whether a turn is made of activations that end on their own (``end_activation``).
+    """The options every written battle holds even at the rules' value (the rulings); every other option is written
+    only where a house rule departs from the rules."""
     has_activations: ClassVar[bool] = False
+    """Whether a turn is made of activations that end on their own (``end_activation``)."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

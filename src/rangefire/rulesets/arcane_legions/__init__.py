@@ -22,7 +22,7 @@ from rangefire.rulesets.arcane_legions.orders import (
     without_figures,
 )
 from rangefire.rulesets.arcane_legions.planning import OrderPlanner
-from rangefire.rulesets.arcane_legions.scenario import SIDE_NAMES, Battle, Options, Turn, cross_problems
+from rangefire.rulesets.arcane_legions.scenario import SIDE_NAMES, Battle, Options, Turn, Unit, cross_problems
 
 __all__ = ["ArcaneLegions", "ArcaneOutcome", "Battle", "OrderPlan", "Unit"]
 
