@@ -173,7 +173,7 @@ class OrderPlanner:
             at_most = max(own, house)
             if at_most and dice:
                 rule = (f" (house rule: options.reroll_{kind}_at_most = {house}, every unit's {kind} dice; the rules "
-                        "reroll only by a unit's ability" + (f", {who}'s being {own}" if own else "") + ")"
+                        "reroll only by a unit's ability" + (f", {possessive(who)} being {own}" if own else "") + ")"
                         if house > own else "")
                 notes.append(LogLine("AL-6.3", f"{who} rerolls once each {kind} die showing {at_most} or less{rule}"))
         return notes
