@@ -264,7 +264,7 @@ def test_more_pairs_than_the_bound_are_refused_before_the_work():
     units = [{"id": f"{s}{i}", "side": s, "stands": 4, "weapon": "rifled-musket", "formation": "line",
               "position": [i * 3, 0 if s == "u" else 30], "facing": 0} for s in "uc" for i in range(n)]
     ruleset, battle = battle_from_mapping({"ruleset": "dress-on-the-colors", "units": units})
-    assert MAX_PAIRS < n * n
+    assert n * n > MAX_PAIRS
     with pytest.raises(LimitError, match=f"{n * n} attacker and enemy pairs; advice weighs at most {MAX_PAIRS}"):
         advise(ruleset, battle, "u")
 

@@ -166,9 +166,10 @@ class OrderPlanner:
                        f"its figures in slots {', '.join(map(str, pushed))}")
             notes.append(LogLine("AL-5.2", f"a second ranged order this turn: {firer.id} is pushed ({removed} "
                                            "removed" + noted(self.options.push_figures, RULES.push_figures) + ")"))
-        for who, kind, own, dice in ((self.shooter.id, "attack", self.shooter.abilities.reroll_attack_at_most,
-                                      found.attack_dice),
-                                     (target.id, "defense", target.abilities.reroll_defense_at_most, found.defense_dice)):
+        shooter = self.shooter
+        for who, kind, own, dice in ((shooter.id, "attack", shooter.abilities.reroll_attack_at_most, found.attack_dice),
+                                     (target.id, "defense", target.abilities.reroll_defense_at_most,
+                                      found.defense_dice)):
             house = getattr(self.options, f"reroll_{kind}_at_most")
             at_most = max(own, house)
             if at_most and dice:
