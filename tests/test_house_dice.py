@@ -466,3 +466,51 @@ def test_compare_sets_the_house_dice_side_by_side_dc_3_4_dc_4_1():
     named = {v["name"]: [(r["path"], r["clause"]) for r in v["house_rules"]] for v in data["variants"]}
     assert named["ones"] == [("options.reroll_to_hit", "DC-3.4")] and named["sixes"] == [
         ("options.sixes_ignore_cover", "DC-4.1")]
+
+
+# == duels ========================================================================================================
+def test_a_duel_under_the_house_dice_equals_every_die_played_dc_3_4_dc_4_1(doc):
+    """DC-3.4, DC-4.1, DC-9.3: two turns of volleys with misses rolled again and 6s unsaved: the exact duel
+    equals every dice sequence played through resolve (its second rolls asked as the stage hit-reroll) and
+    apply; and differs from the duel under the rules."""
+    from rangefire.analysis.duel import duel
+    from tests.duel_oracle import assert_chain_is, brute_duel
+
+    wood = {"id": "wood", "kind": "light", "polygon": square(-3, 7.5, 3, 10)}
+    house = dc_battle(unit("F", "blue", (0, 0), 0, stands=1), unit("T", "grey", (0, 7), 180, stands=1),
+                      terrain=(wood,), discipline_dice=1, reroll_to_hit="misses", sixes_ignore_cover=True)
+    result = duel(doc, house, "F", "T", turns=2)
+    assert_chain_is(result, brute_duel(doc, house, "F", "T", 2))
+    rules = house.model_copy(update={"options": house.options.model_copy(
+        update={"reroll_to_hit": "none", "sixes_ignore_cover": False})})
+    assert duel(doc, rules, "F", "T", turns=2).winner != result.winner
+
+
+def test_a_duel_under_the_house_dice_equals_every_die_played_bu_6_2():
+    """BU-6.2, BU-8.2: the attack dice that fail rolled again and 6s adding dice, two turns of a duel: the exact
+    chain equals every dice sequence played through resolve (stages attack-reroll and attack-extra) and apply."""
+    from rangefire.analysis.duel import duel
+    from tests.bushido.test_duel import brute_duel, small
+    from tests.duel_oracle import assert_chain_is
+
+    start = small()
+    house = start.model_copy(update={"options": start.options.model_copy(
+        update={"reroll_failed_attack": True, "exploding_sixes": 1})})
+    result = duel(BU, house, "A", "B", turns=2)
+    assert_chain_is(result, brute_duel(house, 2))
+    assert duel(BU, start, "A", "B", turns=2).winner != result.winner
+
+
+def test_a_duel_under_the_game_wide_reroll_equals_every_die_played_al_6_3():
+    """AL-6.3, AL-9.2: every unit rerolling its 1s and 2s (a house rule), two turns: the exact duel equals every
+    dice sequence played through resolve (the rerolls asked as their stages) and apply."""
+    from rangefire.analysis.duel import duel
+    from tests.arcane_legions.test_duel_al import game
+    from tests.duel_oracle import assert_chain_is, brute_duel
+
+    start = game()
+    house = start.model_copy(update={"options": start.options.model_copy(
+        update={"reroll_attack_at_most": 2, "reroll_defense_at_most": 1})})
+    result = duel(AL, house, "A", "T", turns=2)
+    assert_chain_is(result, brute_duel(AL, house, "A", "T", 2))
+    assert duel(AL, start, "A", "T", turns=2).winner != result.winner
