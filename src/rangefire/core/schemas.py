@@ -409,19 +409,18 @@ class CompareRowOut(_Out):
     n: int
     exactly: SideBySideOut
     at_least: SideBySideOut
-    at_most: SideBySideOut | None = None
+    at_most: SideBySideOut
 
 
 class CompareOutcomeOut(_Out):
-    """One outcome under every variant: its mean, spread and tails, and a row per value it takes (the spread, the
-    median, the 90th percentile and the odds of at most N are given beside the mean and at least N)."""
+    """One outcome under every variant: its mean, spread and tails, and a row per value it takes."""
 
     mean: SideBySideOut
     rows: list[CompareRowOut]
-    variance: SideBySideOut | None = None
-    sd: SideBySideFloatOut | None = None
-    median: SideBySideOut | None = None
-    percentile_90: SideBySideOut | None = None
+    variance: SideBySideOut
+    sd: SideBySideFloatOut
+    median: SideBySideOut
+    percentile_90: SideBySideOut
     condition: str | None = Field(None, description="where the outcome holds only given an event, the words")
 
 
@@ -447,16 +446,15 @@ class AxisOut(_Out):
 
 
 class StatisticsOut(_Out):
-    """An outcome of one row of a table: its mean, spread and tails (the spread, the median, the 90th percentile
-    and the odds of at most N are given beside the mean and at least N)."""
+    """An outcome of one row of a table: its mean, spread and tails."""
 
     mean: Rational
     at_least: dict[WholeKey, Probability]
-    variance: Rational | None = None
-    sd: float | None = None
-    median: Rational | None = None
-    percentile_90: Rational | None = None
-    at_most: dict[WholeKey, Probability] | None = None
+    variance: Rational
+    sd: float
+    median: Rational
+    percentile_90: Rational
+    at_most: dict[WholeKey, Probability]
 
 
 class TableRowOut(_Out):
