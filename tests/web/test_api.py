@@ -156,7 +156,8 @@ def test_a_body_that_is_not_json_is_a_bad_request(client):
 def test_a_body_too_large_is_refused_before_it_is_read(new_battle, client):
     battle = new_battle("wheatfield")
     large = b'{"attacker": "' + b"x" * MAX_BODY_BYTES + b'"}'
-    error = error_of(client.post(battle.url("/check"), content=large, headers=battle.as_side(UNION)), 413,
+    typed = {**battle.as_side(UNION), "Content-Type": "application/json"}
+    error = error_of(client.post(battle.url("/check"), content=large, headers=typed), 413,
                      "too_large")
     assert str(MAX_BODY_BYTES) in error["message"]
 
@@ -164,9 +165,10 @@ def test_a_body_too_large_is_refused_before_it_is_read(new_battle, client):
         for _ in range(10):
             yield b" " * 8192
 
-    error_of(client.post(battle.url("/check"), content=chunks(), headers=battle.as_side(UNION)), 413,
+    error_of(client.post(battle.url("/check"), content=chunks(), headers=typed), 413,
              "too_large")
-    error_of(client.post("/api/battles", content=b" " * (2 << 20)), 413, "too_large")
+    error_of(client.post("/api/battles", content=b" " * (2 << 20), headers={"Content-Type": "application/json"}),
+             413, "too_large")
 
 
 # -- tokens ------------------------------------------------------------------------------------------

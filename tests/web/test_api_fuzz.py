@@ -32,6 +32,8 @@ UNION, CONFEDERATE = "union", "confederate"
 MAINE, PENNSYLVANIA, ALABAMA = "20th-maine", "83rd-pennsylvania", "15th-alabama"
 ACTIONS = ("check", "odds", "resolve", "end-turn", "undo")
 FUZZ = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+#: A body sent as JSON (any other type is refused before it is read: 415).
+JSON_TYPE = {"Content-Type": "application/json"}
 
 
 def answered(response: Any) -> Any:
@@ -72,7 +74,7 @@ ATTACKS = st.fixed_dictionaries({"attacker": NAMES | JSON}, optional={
 def test_any_json_body_is_answered_or_refused_in_json(shared, action, body):
     client, battle = shared
     text = json.dumps(body, allow_nan=True)
-    answered(client.post(battle.url(f"/{action}"), headers=battle.as_side(UNION), content=text))
+    answered(client.post(battle.url(f"/{action}"), headers={**battle.as_side(UNION), **JSON_TYPE}, content=text))
 
 
 @FUZZ
@@ -80,7 +82,7 @@ def test_any_json_body_is_answered_or_refused_in_json(shared, action, body):
 def test_any_bytes_as_a_body_are_refused_in_json(shared, action, raw):
     client, battle = shared
     url = "/api/battles" if action == "create" else battle.url(f"/{action}")
-    answered(client.post(url, headers=battle.as_side(CONFEDERATE), content=raw))
+    answered(client.post(url, headers={**battle.as_side(CONFEDERATE), **JSON_TYPE}, content=raw))
 
 
 @FUZZ
@@ -109,7 +111,8 @@ def test_any_battle_id_or_game_is_answered_or_refused_in_json(shared, battle_id,
                                                  "players", "turn", "include", "file"]), JSON, max_size=6))
 def test_any_scenario_is_created_or_refused_in_json(shared, scenario):
     client, _ = shared
-    answered(client.post("/api/battles", content=json.dumps({"scenario": scenario}, allow_nan=True)))
+    answered(client.post("/api/battles", content=json.dumps({"scenario": scenario}, allow_nan=True),
+                          headers=JSON_TYPE))
 
 
 # -- the shapes that break JSON readers --------------------------------------------------------------
@@ -125,7 +128,7 @@ def test_any_scenario_is_created_or_refused_in_json(shared, scenario):
 ])
 def test_malformed_json_is_refused_with_its_kind(new_battle, raw, status, kind):
     battle = new_battle("wheatfield")
-    response = battle.client.post(battle.url("/check"), headers=battle.as_side(UNION), content=raw)
+    response = battle.client.post(battle.url("/check"), headers={**battle.as_side(UNION), **JSON_TYPE}, content=raw)
     error_of(response, status, kind)
 
 
@@ -142,7 +145,8 @@ def test_choices_of_the_wrong_shape_are_refused(new_battle, choices):
 def test_a_million_dice_are_refused_before_they_are_read(new_battle):
     battle = new_battle("wheatfield", entered_dice=True)
     body = json.dumps({"attacker": MAINE, "dice": {"hit": [6] * 1_000_000}})
-    error_of(battle.client.post(battle.url("/resolve"), headers=battle.as_side(UNION), content=body), 413,
+    error_of(battle.client.post(battle.url("/resolve"), headers={**battle.as_side(UNION), **JSON_TYPE}, content=body),
+             413,
              "too_large")
     assert battle.state()["actions"] == 0
 

@@ -116,7 +116,7 @@ def test_bad_input_is_422_naming_the_field(new_battle, body, path):
 
 def test_a_nan_number_in_the_json_is_named(new_battle, client):
     battle = new_battle("wheatfield")
-    response = client.post(battle.url("/move"), headers=battle.as_side(UNION),
+    response = client.post(battle.url("/move"), headers={**battle.as_side(UNION), "Content-Type": "application/json"},
                            content=b'{"unit": "20th-maine", "to": [NaN, 1]}')
     assert response.status_code in (400, 422), response.text
     assert battle.state()["actions"] == 0
@@ -299,7 +299,8 @@ def test_create_empty_refusals(client):
         assert error["path"] == path, (body, error)
     error_of(client.post("/api/battles", json={"game": "chess", "sides": ["w", "b"]}), 404, "unknown_ruleset")
     infinite = b'{"game": "dress-on-the-colors", "sides": ["union", "b"], "table": {"width": 1e400, "depth": 1}}'
-    error = error_of(client.post("/api/battles", content=infinite), 422, "invalid_request")
+    error = error_of(client.post("/api/battles", content=infinite, headers={"Content-Type": "application/json"}), 422,
+                     "invalid_request")
     assert error["path"] == "table.width"
     for game in ("arcane-legions", "bushido", "swerve"):
         made = client.post("/api/battles", json={"game": game, "sides": ["north", "south"]})
@@ -323,8 +324,8 @@ def test_a_removed_unit_is_unknown_and_a_long_decimal_number_is_named(client):
     assert error["path"] == "unit"
     error_of(battle.post("/mark", UNION, {"unit": "yank", "state": "aimed"}), 404, "unknown_unit")
     raw = b'{"unit": "reb", "to": [30, 0.00000000000000000000000000000000000000001], "check": true}'
-    error = error_of(client.post(battle.url("/move"), headers=battle.as_side(CONFEDERATE), content=raw), 422,
-                     "invalid_input")
+    typed = {**battle.as_side(CONFEDERATE), "Content-Type": "application/json"}
+    error = error_of(client.post(battle.url("/move"), headers=typed, content=raw), 422, "invalid_input")
     assert error["path"] == "to[1]"
     assert battle.state()["actions"] == 5
 

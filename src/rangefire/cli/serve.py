@@ -58,6 +58,11 @@ def serve(
     db: Annotated[Optional[Path], typer.Option(help="the SQLite file of battles (default: in the user's data folder)")] = None,  # noqa: UP045, E501
     examples: Annotated[bool, typer.Option("--examples", help="create one battle per built-in example and print "
                                                                "each side's link")] = False,
+    allowed_hosts: Annotated[Optional[list[str]], typer.Option(  # noqa: UP045
+        "--allowed-hosts", metavar="NAMES",
+        help="host names the server answers to besides localhost, 127.0.0.1 and [::1] (commas between them, or "
+             "the option again; * for any): the names a browser reaches it by, e.g. game.example.org; any other "
+             "Host is refused")] = None,
 ) -> None:
     """Serve the HTTP API and the table in a browser; battles are kept in a SQLite file."""
     with user_errors():
@@ -68,12 +73,18 @@ def serve(
             import uvicorn
 
             from rangefire.web.app import create_app
+            from rangefire.web.guard import AllowedHosts
+            from rangefire.web.protocol import server_config
         except ImportError:
             raise RangefireError("serve needs the web extra: pip install 'rangefire[web]' (FastAPI and "
                                  "uvicorn)") from None
+        try:  # beyond loopback, any address is answered too: an address cannot be pointed elsewhere, as a name can
+            hosts = AllowedHosts.told(allowed_hosts or (), addresses=not _is_loopback(host))
+        except ValueError as exc:
+            raise RangefireError(str(exc)) from None
         path = db if db is not None else default_db()
         sock = _listen(host, port)  # before the database: a port in use leaves nothing behind
-        web = create_app(path)
+        web = create_app(path, allowed_hosts=hosts)
         bound = sock.getsockname()[1]
         shown_host = f"[{host}]" if ":" in host else host
         address = f"http://{shown_host}:{bound}"
@@ -83,9 +94,12 @@ def serve(
         if not _is_loopback(host):
             out.print(text(f"listening on {host}: anyone who can reach it may create battles, and without TLS in "
                            "front of it the links' tokens cross the network in clear"), style="yellow")
+        if not hosts.anything:
+            out.print(text(f"answering to {hosts.said()} (a request naming another Host is refused; "
+                           "--allowed-hosts names more)"), soft_wrap=True)
         out.print(text(f"rangefire serving on {address} (the API at {address}/docs); Ctrl-C stops"), soft_wrap=True)
         sys.stdout.flush()
-        config = uvicorn.Config(web, log_level="warning", lifespan="off", timeout_graceful_shutdown=2)
+        config = server_config(web, log_level="warning", lifespan="off", timeout_graceful_shutdown=2)
         try:
             uvicorn.Server(config).run(sockets=[sock])
         finally:

@@ -40,9 +40,11 @@ from rangefire.web.bodies import (
     query_choices,
     schema,
 )
+from rangefire.web.docs import add_docs
 from rangefire.web.errors import ApiError, ErrorBody, from_library, validation_path
 from rangefire.web.events import Broker, TooManyStreams
 from rangefire.web.gate import Gate, ask_of
+from rangefire.web.guard import AllowedHosts, Guard
 from rangefire.web.service import MAX_BATTLES, Battles, Settings, examples, ruleset_info
 from rangefire.web.store import Store
 
@@ -123,22 +125,26 @@ def error_response(error: ApiError) -> JSONResponse:
 
 def create_app(db_path: str | Path, *, static_dir: str | Path | None = None, keepalive: float = 15.0,
                max_streams: int = 1000, streams_per_battle: int = 32, stream_seconds: float = 3600.0,
-               max_battles: int | None = MAX_BATTLES, workers: int = 2, max_waiting: int = 256) -> FastAPI:
+               max_battles: int | None = MAX_BATTLES, workers: int = 2, max_waiting: int = 256,
+               allowed_hosts: AllowedHosts | None = None) -> FastAPI:
     """The API over the battles of ``db_path`` (created when missing), with the page's files from
     ``static_dir`` (the package's ``web/static`` by default); ``workers`` requests are worked on at once.
     Bounds: ``max_battles`` battles kept (None: no bound), ``max_streams`` event streams open (at most
     ``streams_per_battle`` on one battle), each open for ``stream_seconds`` before the browser reopens it;
-    ``max_waiting`` requests at the engine (worked on or waiting their turn), the next refused (503)."""
+    ``max_waiting`` requests at the engine (worked on or waiting their turn), the next refused (503).
+    ``allowed_hosts``: the ``Host`` names answered, any other refused (421); None answers any (``rangefire
+    serve`` always gives them: see :class:`~rangefire.web.guard.AllowedHosts`)."""
     hide_tokens_in()
     store = Store(db_path)
     broker = Broker(max_streams, streams_per_battle, stream_seconds)
     battles = Battles(store, broker.publish, max_battles)
     gate = Gate(battles, store, workers, max_waiting)
-    app = FastAPI(title="rangefire", version=str(FORMAT),
+    app = FastAPI(title="rangefire", version=str(FORMAT), docs_url=None, redoc_url=None,
                   description="Ranged combat for tabletop games over HTTP: battles, odds, dice, turns.",
                   responses={"4XX": {"model": ErrorBody, "description": "refused: the error's kind says why"},
                              "5XX": {"model": ErrorBody, "description": "a fault of the server or its store"}})
-    app.add_middleware(SecurityHeaders)
+    app.add_middleware(Guard, allowed_hosts=allowed_hosts)
+    app.add_middleware(SecurityHeaders)  # outside the guard: its refusals carry these headers too
     app.state.battles = battles
     app.state.store = store
     _error_handlers(app)
@@ -146,6 +152,7 @@ def create_app(db_path: str | Path, *, static_dir: str | Path | None = None, kee
     _reading(app, gate, battles)
     _acting(app, gate, battles)
     _events(app, gate, broker, keepalive)
+    add_docs(app)
     _pages(app, Path(static_dir) if static_dir is not None else STATIC)
     return app
 
@@ -175,8 +182,17 @@ def _error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
+        # the router's and the files' refusals, said in our words rather than as the status's name
         kind = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "invalid_input")
-        return error_response(ApiError(exc.status_code, kind, str(exc.detail)))
+        where = request.url.path[:200]
+        allowed = (exc.headers or {}).get("Allow")
+        message = {404: f"nothing is served at {where}",
+                   405: f"{request.method} is not taken at {where}" + (f" (only {allowed})" if allowed else "")
+                   }.get(exc.status_code, str(exc.detail))
+        response = error_response(ApiError(exc.status_code, kind, message))
+        if allowed:
+            response.headers["Allow"] = allowed
+        return response
 
     @app.exception_handler(Exception)
     async def crash(request: Request, exc: Exception) -> JSONResponse:
