@@ -42,7 +42,7 @@ from rangefire.web.bodies import (
 )
 from rangefire.web.docs import add_docs
 from rangefire.web.errors import ApiError, ErrorBody, from_library, validation_path
-from rangefire.web.events import Broker, TooManyStreams
+from rangefire.web.events import Broker, TooManyStreams, catch_up, last_event_id
 from rangefire.web.gate import Gate, ask_of
 from rangefire.web.guard import AllowedHosts, Guard
 from rangefire.web.service import MAX_BATTLES, Battles, Settings, examples, ruleset_info
@@ -372,14 +372,23 @@ def _events(app: FastAPI, gate: Gate, broker: Broker, keepalive: float) -> None:
 
     @app.get("/api/battles/{battle_id}/events", response_class=StreamingResponse)
     async def events(request: Request, battle_id: BattleId) -> StreamingResponse:
-        """Server-sent events: one ``action`` event per action or undo that lands (the token may be given as
-        ``?token=``, as EventSource sets no header)."""
+        """Server-sent events: one ``action`` event per action or undo that lands, its ``id`` the count of actions
+        (the token may be given as ``?token=``, as EventSource sets no header); reopened with ``Last-Event-ID``,
+        the stream first sends what landed since."""
+        since = last_event_id(request.headers.get("last-event-id"))
         await gate.run(request, battle_id, lambda loaded, role: role, query_token=True)
         try:
             stream = broker.open(battle_id)
         except TooManyStreams as exc:
             raise ApiError(503, "unavailable", str(exc)) from None
-        return StreamingResponse(broker.stream(battle_id, stream, request.is_disconnected, keepalive),
+        try:  # read once the stream is open: an action landing meanwhile is queued on it, never lost between
+            opening, first = await gate.run(request, battle_id,
+                                            lambda loaded, role: catch_up(gate.battles, loaded, since),
+                                            query_token=True)
+        except BaseException:
+            broker.close(battle_id, stream)
+            raise
+        return StreamingResponse(broker.stream(battle_id, stream, request.is_disconnected, keepalive, opening, first),
                                  media_type="text/event-stream",
                                  headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 

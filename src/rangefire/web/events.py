@@ -3,6 +3,11 @@
 Actions land in worker threads; each stream waits in the server's event loop on a queue of its own, fed with
 ``call_soon_threadsafe``. A stream that does not keep up loses its oldest events, not the server's memory: an
 event only says that the battle changed (the page fetches the state again), so the latest one is enough.
+
+Each event's ``id`` is the battle's count of actions once it landed, and a stream opens by saying the count it
+starts from (an ``id`` alone, no event): a browser's EventSource that loses its stream reopens it with that id as
+``Last-Event-ID``, and the reopened stream first sends what landed in between (:func:`catch_up`), so that an
+action made while a page was reconnecting shows at once rather than at the next one.
 """
 
 from __future__ import annotations
@@ -11,11 +16,51 @@ import asyncio
 import contextlib
 import json
 import threading
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any
+
+from rangefire.web.pending import view
+from rangefire.web.service import Battles, Loaded
 
 #: Events queued for one stream at most.
 QUEUED_EVENTS = 64
+#: Actions missed by a stream that reopens, sent at once at most (the latest: any one makes a page fetch the state).
+RESUMED_EVENTS = 16
+
+
+def last_event_id(header: str | None) -> int | None:
+    """The count of actions a reopened stream last heard of (its ``Last-Event-ID``); None for a stream opened
+    afresh, -1 for an id that is not one of ours (every action missed)."""
+    if header is None:
+        return None
+    text = header.strip()
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 12 else -1
+
+
+def catch_up(battles: Battles, loaded: Loaded, since: int | None) -> tuple[int, list[dict[str, Any]]]:
+    """The count of actions a stream opens at, and the events it sends first: for a stream reopened after
+    ``since`` actions, each action that landed since (the latest :data:`RESUMED_EVENTS`, as each was told), the
+    attack waiting now if one does, or else ``resumed`` (nothing landed; whatever else changed, such as an
+    attack withdrawn, the page fetches the state again on it)."""
+    now = loaded.actions
+    if since is None:
+        return now, []
+    events: list[dict[str, Any]] = []
+    if since < now:
+        missed = [a for a in battles.store.actions(loaded.row.id) if a.number > since][-RESUMED_EVENTS:]
+        events = [{"actions": a.number, "kind": a.kind, "by": a.by_side} for a in missed]
+        now = max([now, *(a.number for a in missed)])
+    row = battles.store.pending(loaded.row.id)
+    if row is not None:
+        events.append({"actions": now, "kind": "pending", "by": row.by_side,
+                       "awaiting": view(loaded.ruleset, loaded.state, row)["awaiting"]["side"]})
+    if not events:
+        events.append({"actions": now, "kind": "resumed", "by": None})
+    return now, events
+
+
+def _event(event: dict[str, Any]) -> str:
+    return f"id: {event['actions']}\nevent: action\ndata: {json.dumps(event)}\n\n"
 
 
 class TooManyStreams(Exception):
@@ -73,13 +118,17 @@ class Broker:
                     del self._streams[battle_id]
 
     async def stream(self, battle_id: str, stream: _Stream, disconnected: Callable[[], Awaitable[bool]],
-                     keepalive: float) -> AsyncIterator[str]:
-        """The text of a server-sent event stream: ``action`` events as they come, a comment now and then (so
-        that proxies keep the connection and a closed one is noticed)."""
+                     keepalive: float, opening: int | None = None,
+                     first: Sequence[dict[str, Any]] = ()) -> AsyncIterator[str]:
+        """The text of a server-sent event stream: the count of actions it opens at (``opening``, an ``id``
+        alone), the events of ``first`` (:func:`catch_up`), then ``action`` events as they come, a comment now
+        and then (so that proxies keep the connection and a closed one is noticed)."""
         loop = asyncio.get_running_loop()
         ends = loop.time() + self.lifetime
         try:
-            yield "retry: 2000\n\n"
+            yield "retry: 2000\n" + (f"id: {opening}\n" if opening is not None else "") + "\n"
+            for event in first:
+                yield _event(event)
             while not await disconnected() and loop.time() < ends:
                 try:
                     event = await asyncio.wait_for(stream.queue.get(),
@@ -87,6 +136,6 @@ class Broker:
                 except TimeoutError:
                     yield ": keep-alive\n\n"
                     continue
-                yield f"id: {event['actions']}\nevent: action\ndata: {json.dumps(event)}\n\n"
+                yield _event(event)
         finally:
             self.close(battle_id, stream)

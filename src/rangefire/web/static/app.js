@@ -983,6 +983,9 @@ function listen() {
     try { data = JSON.parse(e.data); } catch (exc) { data = {}; }
     // our own attack or end of turn, already shown (an attack waiting changes no count: always fetched)
     if (S.state && data.actions === S.state.actions && ["attack", "end-turn", "move", "mark", "edit"].includes(data.kind)) return;
+    // the stream reopened and nothing was missed: the state fetched again, quietly (an attack withdrawn meanwhile
+    // changes no count)
+    if (data.kind === "resumed") { refresh(); return; }
     clearTimeout(timer);
     const what = data.kind === "undo" ? "undid the last action" : data.kind === "end-turn" ? "ended the turn"
       : data.kind === "pending" ? `acted; the attack waits for ${data.awaiting}'s choice`
