@@ -41,7 +41,7 @@ def test_rulesets_lists_options_and_defaults():
     assert rulings == {"arc": "corners", "discipline_dice": 2, "discipline_pass": 6, "one_volley_per_turn": True}
     # the tables' numbers are options too, at the rules' values [DC-4.1] (tests/dress_on_the_colors/test_options.py)
     assert doc["options"]["cover_save"] == {"open": "none", "light": 5, "heavy": 4}
-    assert doc["stages"] == ["hit", "save", "discipline"]
+    assert doc["stages"] == ["hit", "hit-reroll", "save", "discipline"]  # hit-reroll: only where a house rule re-rolls
     assert "dress-on-the-colors" in run("rulesets").stdout
 
 
