@@ -78,7 +78,7 @@ class ChoicesQuery(Body):
 
 class ResolveBody(AttackBody, Acting):
     """An attack to play: with ``dice`` entered by stage where the battle allows it; with ``ask``, a stage
-    not given is answered with the question to ask (400 ``dice-needed``) instead of an error."""
+    not given is answered with the question to ask (400 ``dice_needed``) instead of an error."""
 
     dice: dict[Name, Annotated[list[Face], Field(max_length=1000)]] | None = Field(default=None, max_length=20)
     ask: StrictBool = False
