@@ -11,9 +11,10 @@ import { renderDock } from "./dock.js";
 import { $, chance, clause, clauseLine, h, show } from "./dom.js";
 import { fracText, parseFrac, percent, toNumber } from "./frac.js";
 import { actionHead, logEntry } from "./log.js";
-import { distanceText, KEY_STEP, KEY_TURN, Mover } from "./moves.js";
+import { distanceText, KEY_STEP, KEY_TURN, missionMoves, Mover } from "./moves.js";
 import { renderWaiting } from "./pending.js";
 import { buildFields, readFields, terrainKinds, terrainRect } from "./setup.js";
+import { TerrainTool } from "./terrain.js";
 import { parseDrawing, Viewport } from "./viewport.js";
 
 const S = {
@@ -24,6 +25,7 @@ const S = {
 };
 let viewport = null;
 let mover = null;
+let terrain = null;  // terrain.js: polygons drawn, pieces removed and dragged in set-up
 
 // -- messages --------------------------------------------------------------------------------------------------
 function status(text) { $("status").textContent = text; }
@@ -515,6 +517,8 @@ function renderSwerve() {
   if (S.attacker) picked[S.attacker] = "attacker";
   if (S.target) picked[S.target] = "target";
   renderCards($("cards"), S.state.battle, you(), S.state.sides, pick, picked);
+  missionMoves($("cards"), { battle: S.state.battle, side: cannotAct() ? null : you().side, busy: S.busy,
+    send: (card, mission) => act("move", async () => moved(card, await S.api.post("/move", { unit: card, mission }))) });
   show($("combat"), Boolean(S.target));
   if (S.target) {
     renderCombat($("combat"), {
@@ -875,6 +879,7 @@ let setupFields = null;
 async function renderSetup() {
   const on = inSetup() && you().role === "side" && S.ruleset && S.state.ruleset !== "swerve";
   show($("setup-section"), Boolean(on));
+  terrain.render(Boolean(on));
   if (!on) return;
   const ready = S.state.ready || [];
   const mine = ready.includes(you().side);
@@ -893,6 +898,7 @@ async function renderSetup() {
     const kinds = terrainKinds(schema);
     $("terrain-kind").replaceChildren(...kinds.map((k) => h("option", { value: k }, k)));
     show($("terrain-form"), kinds.length > 0);
+    terrain.setKinds(kinds);
   } catch (exc) {
     setupFields = null;
     fail(exc);
@@ -1005,6 +1011,7 @@ async function main() {
     unit: battleUnit, why: cannotMove, picked: () => S.attacker, say: status, changed: renderMove,
     send: sendMove, done: moved, refused: moveRefused,
   });
+  terrain = new TerrainTool(viewport, { state: () => S.state, api: () => S.api, act, refresh, say: status, busy: () => S.busy });
   // the move's keys wherever the focus is but a form's field (the table's own keys are taken by the viewport)
   document.addEventListener("keydown", (e) => {
     if (e.defaultPrevented || $("viewport").contains(e.target)) return;

@@ -7,6 +7,8 @@
 // Positions are the table's (y up the table): a Dress on the Colors unit stands by the midpoint of its front
 // edge, the others by their base centre; a facing is in degrees, 0 up the table, 90 towards +x. The drawing
 // says where the table's origin is in pixels and how many pixels a unit of the table is.
+//
+// swerve has no table: a card of yours goes to another mission by a list and a button beside it (missionMoves).
 import { clauseLine, h } from "./dom.js";
 
 export const KEY_STEP = 0.5;  // table units an arrow key moves
@@ -54,6 +56,50 @@ function points(node) {
   return [];
 }
 
+// Where the drawing puts the table: its origin in pixels, the pixels a table unit is, the game's unit of distance
+// ("in", "steps"), and a point of the table in the drawing's pixels and back; null for a drawing without them.
+export function tableFrame(svg) {
+  if (!svg) return null;
+  const s = Number(svg.getAttribute("data-scale")), ox = Number(svg.getAttribute("data-origin-x"));
+  const oy = Number(svg.getAttribute("data-origin-y"));
+  if (![s, ox, oy].every(Number.isFinite) || s <= 0) return null;
+  const unit = svg.getAttribute("data-unit") || "";
+  return { s, ox, oy, unit, toPx: (x, y) => [ox + x * s, oy - y * s],
+           toTable: (px, py) => [(px - ox) / s, (oy - py) / s] };
+}
+
+// swerve: a card of yours in play moved to another mission [SW-9.1], from the cards' view (cards.js draws each
+// card as a list item with its button[data-unit]): beside each of your cards at a mission, the battle's other
+// missions as a list and a Move button. Nothing is offered when this side may not act now (side is null) or the
+// battle has one mission. send(card, mission) makes the move.
+export function missionMoves(host, { battle, side, busy, send }) {
+  const chosen = new Map([...host.querySelectorAll(".card-move select")]
+    .map((s) => [s.getAttribute("data-card"), s.value]));  // kept when the cards are drawn again
+  for (const n of host.querySelectorAll(".card-move")) n.remove();
+  if (!side || !battle) return;
+  const held = new Set(Object.values(battle.hands || {}).flat());
+  const inPlay = (battle.cards || []).filter((c) => c.mission && !held.has(c.id));
+  const missions = [...new Set(inPlay.map((c) => c.mission))];
+  if (missions.length < 2) return;
+  for (const card of inPlay.filter((c) => c.owner === side)) {
+    const button = [...host.querySelectorAll(".mission button[data-unit]")]
+      .find((b) => b.getAttribute("data-unit") === card.id);
+    const item = button && button.closest("li");
+    if (!item) continue;
+    const id = `to-mission-${card.id}`;
+    const select = h("select", { id, "data-card": card.id },
+      ...missions.filter((m) => m !== card.mission)
+        .map((m) => h("option", { value: m, selected: chosen.get(card.id) === m }, m)));
+    const label = card.name ? `${card.name} (${card.id})` : card.id;
+    item.append(h("div", { class: "card-move" },
+      h("label", { for: id }, "Move to mission"), select,
+      h("button", { type: "button", "data-move-card": card.id, disabled: busy,
+                    "aria-label": `Move ${label} to the mission chosen`,
+                    onclick: () => send(card.id, select.value) },
+        "Move")));
+  }
+}
+
 export class Mover {
   // ctx: unit(uid) -> the battle's unit ({position, facing}) or null; why(uid) -> why it may not move now (null:
   // it may); picked() -> the unit picked on the page; send(uid, body) -> the server's answer (throws ApiError);
@@ -75,15 +121,7 @@ export class Mover {
   }
 
   // -- the drawing's frame ------------------------------------------------------------------------------------
-  frame() {
-    const svg = this.vp.svg;
-    if (!svg) return null;
-    const s = Number(svg.getAttribute("data-scale")), ox = Number(svg.getAttribute("data-origin-x"));
-    const oy = Number(svg.getAttribute("data-origin-y"));
-    if (![s, ox, oy].every(Number.isFinite) || s <= 0) return null;
-    const unit = svg.getAttribute("data-unit") || "";
-    return { s, ox, oy, unit, toPx: (x, y) => [ox + x * s, oy - y * s] };
-  }
+  frame() { return tableFrame(this.vp.svg); }
 
   // The piece of a unit on the drawing, its pivot in pixels and its facing, when it may be moved by this page.
   piece(uid) {

@@ -27,7 +27,8 @@ function kindOf(prop, resolve) {
   return "json";
 }
 
-// The form's fields: every required property but the side (this page's own) and the position (its own field).
+// The form's fields: every required property but the side (this page's own) and the position (its own field),
+// then the game's other fields as one JSON object (optional: a Bushido model's weapon, a discipline modifier).
 export function buildFields(host, schema, centre) {
   const { unit, resolve } = unitSchema(schema);
   const required = (unit.required || []).filter((k) => k !== "side");
@@ -46,9 +47,18 @@ export function buildFields(host, schema, centre) {
                              inputmode: kind === "integer" || kind === "number" ? "decimal" : null,
                              placeholder: kind === "json" ? "JSON, e.g. {\"boxes\": 4}" : kind === "point" ? "x, y" : null });
     }
-    fields.push({ name, kind, control });
+    fields.push({ name, kind, control, values: kind === "enum" ? prop.enum : null });
     host.append(h("div", { class: "field" }, h("label", { for: id }, name.replace(/_/g, " ")), control,
       prop.description ? h("p", { class: "help" }, prop.description) : null));
+  }
+  const others = Object.keys(unit.properties || {}).filter((k) => k !== "side" && !required.includes(k));
+  if (others.length) {
+    const control = h("textarea", { id: "setup-more", name: "more", rows: 2, spellcheck: "false", autocomplete: "off",
+                                    placeholder: `JSON, e.g. {"${others[0]}": …}` });
+    fields.push({ name: "more", kind: "more", control });
+    host.append(h("details", { class: "field more-fields" }, h("summary", {}, "Other fields (optional)"),
+      h("label", { for: "setup-more" }, "other fields, as JSON"), control,
+      h("p", { class: "help" }, `Any of the game's other fields as one object: ${others.join(", ")}.`)));
   }
   return fields;
 }
@@ -56,7 +66,8 @@ export function buildFields(host, schema, centre) {
 // The unit the form describes, as the scenario holds it (throws with the field's name for what does not read).
 export function readFields(fields, side) {
   const data = { side };
-  for (const { name, kind, control } of fields) {
+  let more = {};
+  for (const { name, kind, control, values } of fields) {
     const text = control.value.trim();
     if (kind === "boolean") data[name] = control.checked;
     else if (kind === "point") {
@@ -70,9 +81,16 @@ export function readFields(fields, side) {
     } else if (kind === "json") {
       if (!text) throw new Error(`${name}: needed (JSON)`);
       try { data[name] = JSON.parse(text); } catch (exc) { throw new Error(`${name}: not JSON (${exc.message})`); }
-    } else data[name] = text;
+    } else if (kind === "more") {
+      if (!text) continue;
+      try { more = JSON.parse(text); } catch (exc) { throw new Error(`other fields: not JSON (${exc.message})`); }
+      if (!more || typeof more !== "object" || Array.isArray(more)) {
+        throw new Error("other fields: one JSON object, {\"name\": value, …}");
+      }
+    } else if (kind === "enum") data[name] = (values || []).find((v) => String(v) === text) ?? text;  // 30, not "30"
+    else data[name] = text;
   }
-  return data;
+  return { ...more, ...data };
 }
 
 // The kinds of terrain the game's schema allows (its terrain items' `kind` enum), or [] where it has none.
