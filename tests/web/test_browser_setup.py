@@ -169,6 +169,7 @@ def test_a_battle_set_up_from_empty_and_played_for_a_turn(server: str, browser: 
     assert rebel.locator("#viewport .terrain-draft .draft-corner").count() == 4
     assert rebel.locator("#polygon-corners").input_value() == "6,14 14,14 15.5,19.5 9,22"
     assert sent == []  # nothing sent while drawing
+    rebel.evaluate("() => window.scrollTo(0, 0)")  # the page as it opens, its header in sight, for the picture
     shoot(rebel, "setup-polygon-drawing-wide")
     rebel.mouse.click(*table_point(rebel, 6, 14))
     until(lambda: "orchard" in terrain_of(read(server, created)))
