@@ -24,6 +24,9 @@ def test_the_page_acts_only_on_the_battle_it_last_saw(server: str, browser: Any)
     page.click("#end-turn")
     wait_log(page, 1)
     assert ("end-turn", '"0"') in sent
+    page.wait_for_selector("#result-section:not([hidden])")
+    said = page.locator("#result").text_content() or ""
+    assert "turn" in said and "null" not in said  # what the end of the turn did, with no empty part shown
     # the same request again, as a retry after a lost answer would send it: refused, nothing done
     retried = httpx.post(f"{server}/api/battles/{created['id']}/end-turn", json={},
                          headers={"Authorization": f"Bearer {created['tokens']['sides']['confederate']}",

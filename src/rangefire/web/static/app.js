@@ -594,9 +594,9 @@ function showResult(title, result) {
   const dice = result.dice ? Object.entries(result.dice).map(([k, v]) => `${k}: ${v.join(" ")}`).join("; ") : "";
   // the outcome in short; every line with its clause is in the log below
   const last = (result.log || []).slice(-1).map((l) => clauseLine("p", l.text, l.clause));
-  host.replaceChildren(h("h3", {}, title), dice ? h("p", { class: "dice" }, `Dice — ${dice}`) : null,
+  host.replaceChildren(...[h("h3", {}, title), dice ? h("p", { class: "dice" }, `Dice — ${dice}`) : null,
     outcome ? h("p", { class: "outcome" }, outcome) : null, ...(outcome ? [] : last),
-    h("p", { class: "hint" }, "Every step, with its clause, is in the log."));
+    h("p", { class: "hint" }, "Every step, with its clause, is in the log.")].filter(Boolean));  // no "null" shown
   $("result-section").hidden = false;
 }
 
