@@ -145,8 +145,8 @@ class Options(OptionsModel):
         False, "BU-6.2", "house rule: each attack die that fails (a 1, discarded) is rolled once more, the second "
                          "roll standing")
     exploding_sixes: Annotated[int, Field(strict=True, ge=0, le=MAX_EXPLODING)] = option(
-        0, "BU-6.2", "house rule: each 6 on the attack dice adds an attack die (an added 6 adds another), at most "
-                     "this many added dice in all; 0: none")
+        0, "BU-6.2", "house rule: each 6 on the attack dice adds an attack die (an added 6 adds another; an added "
+                     "die is rolled once), at most this many added dice in all; 0: none")
     attacker_wins_ties: bool = option(
         True, "BU-6.3", "equal results and equal dice remaining: the attacker wins at SL 0 (false: the defender)")
     wound_chart: WoundChart = option(WoundChart(), "BU-7.2", "the wound chart: wounds by roll and SL")

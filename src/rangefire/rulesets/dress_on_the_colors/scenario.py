@@ -131,7 +131,7 @@ class Options(OptionsModel):
         2, "DC-3.4", "the lowest natural roll that can hit")
     reroll_to_hit: Literal["none", "ones", "misses"] = option(
         "none", "DC-3.4", "house rule: to-hit dice rolled once more, the second roll standing: none; ones (a "
-                          "natural 1 that misses); misses (every die that misses)")
+                          "natural 1 that misses); misses (every die that misses; a 6 is never rolled again)")
     sixes_ignore_cover: bool = option(
         False, "DC-4.1", "house rule: a hit on a natural 6 cannot be saved (no cover save is rolled for it)")
     cover_save: CoverSaves = option(CoverSaves(), "DC-4.1", "cover saves by grade")
