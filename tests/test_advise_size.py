@@ -166,3 +166,26 @@ def test_beyond_fifty_against_fifty_advice_is_refused_before_the_work():
     assert 51 * 50 > MAX_PAIRS >= 50 * 50
     with pytest.raises(LimitError, match=f"advice weighs at most {MAX_PAIRS}"):
         advise(BU, battle, "prefecture")
+
+
+HAIRS = [Fraction(0), *(Fraction(sign, 10**k) for k in (6, 7, 12, 16) for sign in (1, -1))]
+
+
+# a million inches out the floats round by some 10^-10: a hair of 10^-12 is below it (10^-16 there is a number longer
+# than a scenario holds)
+@pytest.mark.parametrize(("far", "hair"), [(Fraction(0), h) for h in HAIRS]
+                         + [(Fraction(999_990), h) for h in HAIRS if abs(h) != Fraction(1, 10**16)])
+def test_bases_a_hair_apart_or_over_are_told_apart_exactly_when_read_bu_2_3(hair, far):
+    """BU-2.3: reading a battle of many models screens its bases' overlaps in floats and settles exactly what the
+    floats cannot: bases touching (or a hair apart) are read, bases overlapping by a hair are refused, near the
+    origin and near a million inches out (where the floats round most)."""
+    r30, r40 = Fraction(30, 254) * 10 / 2, Fraction(40, 254) * 10 / 2
+    x = far + r30 + r40 + hair
+    units = [{"id": "a", "side": "prefecture", "base": 30, "position": [fr(far), "0"], "wounds": {"boxes": 1}},
+             {"id": "b", "side": "ito", "base": 40, "position": [fr(x), "0"], "wounds": {"boxes": 1}}]
+    data = {"ruleset": "bushido", "units": units}
+    if hair < 0:
+        with pytest.raises(ScenarioError, match=r"units\[1\].position: its base overlaps the base of units\[0\]"):
+            battle_from_mapping(data)
+    else:
+        battle_from_mapping(data)

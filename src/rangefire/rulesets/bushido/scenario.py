@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from fractions import Fraction
 from functools import cached_property, lru_cache
@@ -279,6 +280,16 @@ class Battle(Model):
         return find_by_id(self.units, uid)
 
 
+def _clearly_apart(a: tuple[float, float, float], b: tuple[float, float, float]) -> bool:
+    """Whether two bases (centre and radius in floats) are apart by more than the floats' rounding could hide:
+    a coordinate is at most a million inches, rounded by some 10^-10, so a gap of 10^-6 is a sure one.
+
+    >>> _clearly_apart((0.0, 0.0, 1.0), (3.0, 0.0, 1.0)), _clearly_apart((0.0, 0.0, 1.0), (2.0, 0.0, 1.0))
+    (True, False)
+    """
+    return math.hypot(a[0] - b[0], a[1] - b[1]) > a[2] + b[2] + 1e-6
+
+
 def cross_problems(data: Mapping[str, Any]) -> list[str]:
     """Ids used twice, bases that overlap, an active side no model belongs to.
 
@@ -286,7 +297,7 @@ def cross_problems(data: Mapping[str, Any]) -> list[str]:
     expected is passed over (never read as another kind: a string is no position), and validation names it."""
     problems = duplicate_ids(data, ("units", "terrain"))
     units = data["units"] if isinstance(data.get("units"), list) else []
-    discs: list[tuple[int, str, Disc]] = []
+    discs: list[tuple[int, str, Disc, tuple[float, float, float]]] = []
     for i, unit in enumerate(units):
         if not isinstance(unit, dict):
             continue
@@ -299,11 +310,14 @@ def cross_problems(data: Mapping[str, Any]) -> list[str]:
             disc = Disc.base((parse_exact(position[0]), parse_exact(position[1])), int(size))
         except ValueError:
             continue  # not a number: the field validators report it
-        for j, uid, other in discs:
+        here = (float(disc.centre.x), float(disc.centre.y), float(disc.radius))
+        for j, uid, other, there in discs:
+            if _clearly_apart(here, there):
+                continue  # farther apart than the floats' rounding could hide: no need of the exact test
             if disc.overlaps(other):
                 problems.append(f"units[{i}].position: its base overlaps the base of units[{j}] ({uid}); bases may "
                                 "touch but not overlap [BU-2.3]")
-        discs.append((i, str(unit.get("id")), disc))
+        discs.append((i, str(unit.get("id")), disc, here))
     terrain = data["terrain"] if isinstance(data.get("terrain"), list) else []
     vertices = sum(len(t["polygon"]) for t in terrain if isinstance(t, dict) and isinstance(t.get("polygon"), list))
     if vertices > MAX_TERRAIN_VERTICES:
