@@ -36,6 +36,9 @@ def error_kinds() -> tuple[str, ...]:
     classes: list[type[RangefireError]] = [RangefireError]
     while classes:
         klass = classes.pop()
+        if klass.__module__.startswith("rangefire.web."):
+            continue  # the server's own (a store, a conflict of two requests): never the command line's, whether
+            # or not the server happens to be loaded in this process
         found.add(klass.kind)
         classes += klass.__subclasses__()
     return tuple(sorted(found))
