@@ -39,6 +39,7 @@ from rangefire.core.scene import (
     Scene,
     Segment,
     Shape,
+    crosses,
 )
 from rangefire.core.text import shown
 
@@ -373,27 +374,6 @@ def _lines(items: tuple[Shape, ...], lay: Layout) -> list[tuple[tuple[float, flo
     return out
 
 
-def _crosses(line: tuple[tuple[float, float], tuple[float, float]], box: tuple[float, float, float, float]) -> bool:
-    """Whether a segment reaches into a box (both in pixels): the segment clipped to the box's slab in x, then
-    in y.
-
-    >>> _crosses(((0, 0), (10, 10)), (4, 4, 6, 6)), _crosses(((0, 0), (10, 0)), (4, 4, 6, 6))
-    (True, False)
-    """
-    (x1, y1), (x2, y2) = line
-    t0, t1 = 0.0, 1.0
-    for p, d, lo, hi in ((x1, x2 - x1, box[0], box[2]), (y1, y2 - y1, box[1], box[3])):
-        if d == 0:
-            if not lo <= p <= hi:
-                return False
-            continue
-        a, b = (lo - p) / d, (hi - p) / d
-        t0, t1 = max(t0, min(a, b)), min(t1, max(a, b))
-        if t0 > t1:
-            return False
-    return True
-
-
 def label_width(label: Label, px: float) -> float:
     """A label's width in pixels: its text's, or a row of badges' with their padding and gaps."""
     if isinstance(label, Badges):
@@ -471,7 +451,7 @@ def _free(lay: Layout | None, box: tuple[float, float, float, float], avoid: lis
     if lay is not None and not (lay.left + 1 <= box[0] and box[2] <= lay.left + lay.width - 1
                                 and lay.top <= box[1] and box[3] <= lay.top + lay.height):
         return False
-    return not any(_overlaps(box, o) for o in avoid) and not any(_crosses(line, box) for line in crossing)
+    return not any(_overlaps(box, o) for o in avoid) and not any(crosses(line, box) for line in crossing)
 
 
 def _box(left: float, baseline: float, width: float, px: float) -> tuple[float, float, float, float]:
