@@ -8,7 +8,7 @@ BIN := $(VENV)/bin
 RULES := ../shared/tools/rule-coverage
 RULE_PREFIXES ?= DC,SW,AL,BU
 
-.PHONY: demo test serve docs browser lint typecheck coverage-rules bench clean
+.PHONY: demo test serve docs browser system lint typecheck coverage-rules bench clean
 
 $(BIN)/.installed: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -26,11 +26,22 @@ $(BIN)/.installed-demo: pyproject.toml
 demo: $(BIN)/.installed-demo
 	$(BIN)/rangefire demo
 
-# The browser tests drive Debian's Chromium; install it where it is missing (as root, or through sudo).
+# The tests drive real parts from Debian's packages, installed where missing (as root, or through sudo):
+# Chromium for the browser tests, Node.js and npm for the generated TypeScript client and the page's scripts,
+# PostgreSQL for the server's store (the tests start a throwaway cluster of their own, never the system's).
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-browser:
-	@command -v chromium >/dev/null || $(SUDO) apt-get install -y chromium \
-		|| ($(SUDO) apt-get update && $(SUDO) apt-get install -y chromium)
+SYSTEM_NEEDS := chromium:chromium node:nodejs npm:npm pg_ctl:postgresql
+system:
+	@missing=""; for need in $(SYSTEM_NEEDS); do \
+		cmd=$${need%%:*}; pkg=$${need#*:}; \
+		if [ "$$cmd" = pg_ctl ]; then ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 && continue; \
+		else command -v $$cmd >/dev/null && continue; fi; \
+		missing="$$missing $$pkg"; done; \
+	if [ -n "$$missing" ]; then \
+		echo "installing Debian's$$missing"; \
+		$(SUDO) apt-get install -y $$missing || ($(SUDO) apt-get update && $(SUDO) apt-get install -y $$missing); \
+	fi
+browser: system
 
 serve: $(BIN)/.installed
 	$(BIN)/rangefire serve --examples
@@ -38,7 +49,7 @@ serve: $(BIN)/.installed
 docs: $(BIN)/.installed
 	$(BIN)/mkdocs build --strict
 
-test: $(BIN)/.installed browser
+test: $(BIN)/.installed system
 	$(BIN)/python -m pytest
 	$(BIN)/ruff check src tests bench
 	$(BIN)/mypy src
