@@ -84,6 +84,10 @@ CREATE TABLE IF NOT EXISTS pending (
     answers INTEGER NOT NULL,
     step INTEGER NOT NULL
 );
+CREATE TABLE IF NOT EXISTS touched (
+    battle TEXT PRIMARY KEY REFERENCES battles(id),
+    at TEXT NOT NULL
+);
 """
 
 
@@ -359,3 +363,29 @@ class Store:
             if cursor.rowcount != 1:
                 raise ConflictError("the attack waiting for a choice changed while it was withdrawn; fetch the "
                                     "battle again")
+
+    # -- when a battle was last touched, and battles left untouched removed ---------------------------
+    def touch(self, battle_id: str, at: str | None = None) -> None:
+        """Keep that the battle was used now (``at``: a time as ``2026-12-01T23:04:00Z``, for tests); a battle
+        never touched counts from its creation."""
+        with self._write() as db:
+            db.execute("INSERT INTO touched (battle, at) VALUES (?, coalesce(?, strftime('%Y-%m-%dT%H:%M:%SZ', "
+                       "'now'))) ON CONFLICT (battle) DO UPDATE SET at = excluded.at", (battle_id, at))
+
+    def touched(self, battle_id: str) -> str | None:
+        """When the battle was last used (its creation where it never was since), or None for no such battle."""
+        row = self._db().execute("SELECT coalesce(t.at, b.created) FROM battles b LEFT JOIN touched t ON "
+                                 "t.battle = b.id WHERE b.id = ?", (battle_id,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def delete_untouched(self, before: str) -> int:
+        """Remove every battle last used before ``before`` (a time as :meth:`touch` keeps it), with its tokens,
+        actions, ready sides and pending attack, in one transaction: how many were removed."""
+        with self._write() as db:
+            old = [battle for (battle,) in db.execute(
+                "SELECT b.id FROM battles b LEFT JOIN touched t ON t.battle = b.id WHERE coalesce(t.at, b.created) "
+                "< ?", (before,))]
+            for table, column in (("tokens", "battle"), ("actions", "battle"), ("ready", "battle"),
+                                  ("pending", "battle"), ("touched", "battle"), ("battles", "id")):
+                db.executemany(f"DELETE FROM {table} WHERE {column} = ?", [(b,) for b in old])
+        return len(old)
