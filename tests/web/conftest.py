@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,7 @@ pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient
 
 from rangefire.web import create_app
+from tests.web.postgres import Cluster, bin_folder
 
 
 def bearer(token: str) -> dict[str, str]:
@@ -54,9 +56,53 @@ def db_path(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def client(db_path: Path, tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(db_path, static_dir=tmp_path / "static")) as test_client:
-        yield test_client
+def client(db_path: Path | str, tmp_path: Path) -> Iterator[TestClient]:
+    app = create_app(db_path, static_dir=tmp_path / "static")
+    try:
+        with TestClient(app) as test_client:
+            yield test_client
+    finally:
+        app.state.store.close()
+
+
+@pytest.fixture(scope="session")
+def pg_cluster() -> Iterator[Cluster]:
+    """A PostgreSQL cluster of this test run (of this xdist worker), started once and stopped after: missing
+    PostgreSQL skips the tests that need it, or fails them under CI=true (where it must be there)."""
+    bindir = bin_folder()
+    reason = None
+    try:
+        import psycopg  # noqa: F401
+    except ImportError:
+        reason = "psycopg 3 is not installed (pip install -e '.[postgres]')"
+    if bindir is None:
+        reason = ("PostgreSQL's server programs (initdb, pg_ctl) are not installed: `make system` installs "
+                  "Debian's postgresql")
+    if reason is not None:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI runs the PostgreSQL tests: {reason}")
+        pytest.skip(reason)
+    assert bindir is not None
+    cluster = Cluster(bindir)
+    try:
+        yield cluster
+    finally:
+        cluster.close()
+
+
+@pytest.fixture
+def pg_address(pg_cluster: Cluster) -> str:
+    """A store of its own in the cluster (a fresh schema): its ``postgresql://`` address."""
+    return pg_cluster.new_schema()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store_address(request: pytest.FixtureRequest, tmp_path: Path) -> Path | str:
+    """Where a test's battles are kept, once in a SQLite file and once in PostgreSQL."""
+    if request.param == "sqlite":
+        return tmp_path / "battles.sqlite3"
+    address: str = request.getfixturevalue("pg_address")
+    return address
 
 
 @pytest.fixture

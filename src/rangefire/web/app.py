@@ -126,17 +126,19 @@ def error_response(error: ApiError) -> JSONResponse:
 def create_app(db_path: str | Path, *, static_dir: str | Path | None = None, keepalive: float = 15.0,
                max_streams: int = 1000, streams_per_battle: int = 32, stream_seconds: float = 3600.0,
                max_battles: int | None = MAX_BATTLES, workers: int = 2, max_waiting: int = 256,
-               allowed_hosts: AllowedHosts | None = None) -> FastAPI:
+               allowed_hosts: AllowedHosts | None = None, share_events: bool = False) -> FastAPI:
     """The API over the battles of ``db_path`` (created when missing), with the page's files from
     ``static_dir`` (the package's ``web/static`` by default); ``workers`` requests are worked on at once.
     Bounds: ``max_battles`` battles kept (None: no bound), ``max_streams`` event streams open (at most
     ``streams_per_battle`` on one battle), each open for ``stream_seconds`` before the browser reopens it;
     ``max_waiting`` requests at the engine (worked on or waiting their turn), the next refused (503).
     ``allowed_hosts``: the ``Host`` names answered, any other refused (421); None answers any (``rangefire
-    serve`` always gives them: see :class:`~rangefire.web.guard.AllowedHosts`)."""
+    serve`` always gives them: see :class:`~rangefire.web.guard.AllowedHosts`). ``db_path`` may be a PostgreSQL
+    address (``postgresql://...``: :class:`~rangefire.web.store.Store`); ``share_events``: the events of the other
+    processes serving the same store reach this one's streams, and its theirs (``serve --workers``)."""
     hide_tokens_in()
     store = Store(db_path)
-    broker = Broker(max_streams, streams_per_battle, stream_seconds)
+    broker = Broker(max_streams, streams_per_battle, stream_seconds, relay=store.relay() if share_events else None)
     battles = Battles(store, broker.publish, max_battles)
     gate = Gate(battles, store, workers, max_waiting)
     app = FastAPI(title="rangefire", version=str(FORMAT), docs_url=None, redoc_url=None,

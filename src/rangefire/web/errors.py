@@ -21,7 +21,7 @@ from rangefire.core import (
     UnknownUnitError,
 )
 from rangefire.core.errors import error_data
-from rangefire.web.store import ConflictError, FullError, StoreError
+from rangefire.web.store import ConflictError, FullError, StoreError, UnavailableError
 
 
 class ErrorDetail(BaseModel):
@@ -76,6 +76,7 @@ STATUS: tuple[tuple[type[RangefireError], int], ...] = (
     (ChoiceError, 422),
     (LimitError, 422),
     (DiceError, 400),
+    (UnavailableError, 503),
     (StoreError, 500),
 )
 

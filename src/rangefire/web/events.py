@@ -8,6 +8,10 @@ Each event's ``id`` is the battle's count of actions once it landed, and a strea
 starts from (an ``id`` alone, no event): a browser's EventSource that loses its stream reopens it with that id as
 ``Last-Event-ID``, and the reopened stream first sends what landed in between (:func:`catch_up`), so that an
 action made while a page was reconnecting shows at once rather than at the next one.
+
+Several processes serving one store (``rangefire serve --workers N``) share their events through a
+:class:`~rangefire.web.relay.Relay`: what one publishes is told to its own streams and sent to the others, and
+what it hears from them is told to its streams.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any
 
 from rangefire.web.pending import view
+from rangefire.web.relay import Relay
 from rangefire.web.service import Battles, Loaded
 
 #: Events queued for one stream at most.
@@ -79,9 +84,11 @@ class _Stream:
 
 
 class Broker:
-    """The open streams of every battle; at most ``max_streams`` at once."""
+    """The open streams of every battle; at most ``max_streams`` at once. With a ``relay``, the events of the
+    other processes serving the store are told to these streams too, and these to theirs."""
 
-    def __init__(self, max_streams: int = 1000, per_battle: int = 32, lifetime: float = 3600.0) -> None:
+    def __init__(self, max_streams: int = 1000, per_battle: int = 32, lifetime: float = 3600.0,
+                 relay: Relay | None = None) -> None:
         self.max_streams = max_streams
         self.per_battle = per_battle
         #: Seconds a stream stays open: then it ends, and the browser's EventSource opens a new one (after the
@@ -89,9 +96,19 @@ class Broker:
         self.lifetime = lifetime
         self._streams: dict[str, set[_Stream]] = {}
         self._lock = threading.Lock()
+        self.relay = relay
+        if relay is not None:
+            relay.start(self.deliver)
 
     def publish(self, battle_id: str, event: dict[str, Any]) -> None:
-        """Tell every stream of the battle (callable from any thread)."""
+        """Tell every stream of the battle, here and in the other processes of the store (callable from any
+        thread)."""
+        self.deliver(battle_id, event)
+        if self.relay is not None:
+            self.relay.send(battle_id, event)
+
+    def deliver(self, battle_id: str, event: dict[str, Any]) -> None:
+        """Tell every stream of the battle held by this process."""
         with self._lock:
             streams = list(self._streams.get(battle_id, ()))
         for stream in streams:

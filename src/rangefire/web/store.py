@@ -1,7 +1,10 @@
-"""Battles kept in SQLite: a battle is its scenario plus its actions, each action one transaction.
+"""Battles kept in a database: a battle is its scenario plus its actions, each action one transaction.
 
-The database is in WAL mode with full syncs: an action the server has answered for is on disk, and one it was
-killed in the middle of is not there at all (a transaction is whole or absent). Nothing else is stored: the
+The database is a SQLite file (:class:`SqliteStore`, the default: one machine) or PostgreSQL
+(:class:`rangefire.web.store_pg.PgStore`, for several processes or machines); both run the same SQL on the same
+schema (:mod:`rangefire.web.migrations`). An action the server has answered for is committed (on disk: SQLite in
+WAL mode with full syncs, PostgreSQL's own commit), and one it was killed in the middle of is not there at all
+(a transaction is whole or absent). Nothing else is stored: the
 state of a battle is always its scenario with its actions replayed (:mod:`rangefire.record`), as the command
 line's ``rangefire replay`` does.
 
@@ -33,10 +36,15 @@ import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rangefire.core import RangefireError
+from rangefire.web import migrations
+
+if TYPE_CHECKING:
+    from rangefire.web.relay import Relay
 
 #: The longest token looked at: a real one is 43 characters; a longer one is refused before it is hashed.
 MAX_TOKEN_CHARS = 128
@@ -45,63 +53,17 @@ MAX_ACTIONS = 20_000
 #: A pending attack's first step is below this (a whole number a browser's JavaScript holds exactly).
 FIRST_STEPS = 2**48
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS battles (
-    id TEXT PRIMARY KEY,
-    ruleset TEXT NOT NULL,
-    scenario TEXT NOT NULL,
-    sides TEXT NOT NULL,
-    entered_dice INTEGER NOT NULL,
-    created TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
-    settings TEXT NOT NULL DEFAULT '{}'
-);
-CREATE TABLE IF NOT EXISTS tokens (
-    battle TEXT NOT NULL REFERENCES battles(id),
-    role TEXT NOT NULL CHECK (role IN ('side', 'spectator')),
-    side TEXT,
-    hash BLOB NOT NULL
-);
-CREATE INDEX IF NOT EXISTS tokens_by_battle ON tokens(battle);
-CREATE TABLE IF NOT EXISTS actions (
-    seq INTEGER PRIMARY KEY AUTOINCREMENT,
-    battle TEXT NOT NULL REFERENCES battles(id),
-    number INTEGER NOT NULL,
-    kind TEXT NOT NULL,
-    by_side TEXT NOT NULL,
-    record TEXT NOT NULL,
-    UNIQUE (battle, number)
-);
-CREATE TABLE IF NOT EXISTS ready (
-    battle TEXT NOT NULL REFERENCES battles(id),
-    side TEXT NOT NULL,
-    PRIMARY KEY (battle, side)
-);
-CREATE TABLE IF NOT EXISTS pending (
-    battle TEXT PRIMARY KEY REFERENCES battles(id),
-    by_side TEXT NOT NULL,
-    attack TEXT NOT NULL,
-    entered INTEGER NOT NULL,
-    answers INTEGER NOT NULL,
-    step INTEGER NOT NULL
-);
-CREATE TABLE IF NOT EXISTS touched (
-    battle TEXT PRIMARY KEY REFERENCES battles(id),
-    at TEXT NOT NULL
-);
-"""
-
-
-def _migrate(db: sqlite3.Connection) -> None:
-    """Bring a database written by an earlier version up to this schema: the ``settings`` of each battle."""
-    columns = {row[1] for row in db.execute("PRAGMA table_info(battles)")}
-    if "settings" not in columns:
-        db.execute("ALTER TABLE battles ADD COLUMN settings TEXT NOT NULL DEFAULT '{}'")
-
-
 class StoreError(RangefireError):
     """A store that cannot be opened or written."""
 
     kind = "store"
+
+
+class UnavailableError(StoreError):
+    """The store cannot be reached now (a database restarting, a connection lost): nothing was recorded unless
+    the answer to a retry says so; retry in a moment."""
+
+    kind = "unavailable"
 
 
 class ConflictError(RangefireError):
@@ -175,46 +137,44 @@ def token_hash(token: str) -> bytes:
 
 
 class Store:
-    """The battles of one SQLite file. Safe to use from several threads: each call opens its own connection."""
+    """The battles of one store: the SQL every kind of store runs, over the connections of its kind.
 
-    def __init__(self, path: str | Path) -> None:
-        self.path = Path(path)
-        self._local = threading.local()
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            with self._connect() as db:
-                db.execute("PRAGMA journal_mode=WAL")
-                db.executescript(_SCHEMA)
-                _migrate(db)
-        except (sqlite3.Error, OSError) as exc:
-            raise StoreError(f"{self.path}: cannot open the battles database: {exc}") from None
+    ``Store(where)`` opens the store ``where`` names: a PostgreSQL database for an address
+    ``postgresql://...`` (:class:`rangefire.web.store_pg.PgStore`), else a SQLite file (:class:`SqliteStore`).
+    Safe to use from several threads, and from several processes sharing one store: every write is one
+    transaction that holds its battle's lock from its first read to its commit."""
 
-    # -- connections -------------------------------------------------------------------------------
-    def _connect(self) -> sqlite3.Connection:
-        db = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
-        db.execute("PRAGMA synchronous=FULL")  # each committed action is on disk before it is answered
-        db.execute("PRAGMA foreign_keys=ON")
-        return db
+    #: How the kind of store says where it is, for the keeper (a PostgreSQL address without its password).
+    where: str = ""
 
-    def _db(self) -> sqlite3.Connection:
-        """This thread's connection (opened once per thread: opening one per call costs more than a query)."""
-        db: sqlite3.Connection | None = getattr(self._local, "db", None)
-        if db is None:
-            db = self._connect()
-            self._local.db = db
-        return db
+    def __new__(cls, where: str | Path = "") -> Store:
+        if cls is Store:
+            if is_postgresql(where):
+                from rangefire.web.store_pg import PgStore
+
+                return PgStore.__new__(PgStore, where)
+            return SqliteStore.__new__(SqliteStore, where)
+        return super().__new__(cls)
+
+    # -- what each kind of store gives: a connection to read on, a transaction to write in --------------
+    @contextmanager
+    def _reading(self) -> Iterator[Tx]:
+        raise NotImplementedError
+        yield  # pragma: no cover
 
     @contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
-        """One transaction that takes the write lock at once, so that what it read stays true until it commits."""
-        db = self._db()
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            yield db
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-        db.execute("COMMIT")
+    def _writing(self, battle_id: str | None = None) -> Iterator[Tx]:
+        """One transaction holding the write lock of ``battle_id`` (or, with None, of the store's battles as a
+        whole) from its start, so that what it read stays true until it commits."""
+        raise NotImplementedError
+        yield  # pragma: no cover
+
+    def close(self) -> None:
+        """Close the store's connections (a store is not used after)."""
+
+    def relay(self) -> Relay | None:
+        """How the processes sharing this store tell each other of what lands on a battle (None: no way)."""
+        return None
 
     # -- battles -----------------------------------------------------------------------------------
     def create(self, ruleset: str, scenario: dict[str, Any], sides: Sequence[str], entered_dice: bool,
@@ -224,28 +184,52 @@ class Store:
         battle_id = secrets.token_urlsafe(12)
         side_tokens = {side: secrets.token_urlsafe(32) for side in sides}
         spectator = secrets.token_urlsafe(32)
-        with self._write() as db:
+        with self._writing(None if max_battles is not None else battle_id) as db:
             if max_battles is not None:
-                held = int(db.execute("SELECT count(*) FROM battles").fetchone()[0])
+                held = int(db.one("SELECT count(*) FROM battles")[0])
                 if held >= max_battles:
                     raise FullError(f"this server holds {held} battles, the most it keeps ({max_battles}); "
                                     "ask its keeper to raise the bound or to remove old battles")
-            db.execute("INSERT INTO battles (id, ruleset, scenario, sides, entered_dice, settings) VALUES "
-                       "(?, ?, ?, ?, ?, ?)", (battle_id, ruleset, json.dumps(scenario), json.dumps(list(sides)),
-                                               int(entered_dice), json.dumps(settings or {})))
+            db.run("INSERT INTO battles (id, ruleset, scenario, sides, entered_dice, settings) VALUES "
+                   "(?, ?, ?, ?, ?, ?)", (battle_id, ruleset, json.dumps(scenario), json.dumps(list(sides)),
+                                          int(entered_dice), json.dumps(settings or {})))
             rows: list[tuple[str, str, str | None, bytes]] = [
                 (battle_id, "side", side, token_hash(token)) for side, token in side_tokens.items()]
             rows.append((battle_id, "spectator", None, token_hash(spectator)))
-            db.executemany("INSERT INTO tokens (battle, role, side, hash) VALUES (?, ?, ?, ?)", rows)
+            db.many("INSERT INTO tokens (battle, role, side, hash) VALUES (?, ?, ?, ?)", rows)
         return Created(battle_id, side_tokens, spectator)
 
     def count(self) -> int:
         """How many battles the store holds."""
-        return int(self._db().execute("SELECT count(*) FROM battles").fetchone()[0])
+        with self._reading() as db:
+            return int(db.one("SELECT count(*) FROM battles")[0])
+
+    def touch(self, battle_id: str) -> None:
+        """Write down that the battle is in use now (see :meth:`remove_unused`)."""
+        with self._writing(battle_id) as db:
+            db.run("UPDATE battles SET used = ? WHERE id = ?", (_now(), battle_id))
+
+    def remove_unused(self, days: float) -> int:
+        """Remove every battle not used (:meth:`touch`; else created) for ``days``, with its tokens, actions and
+        all: how many. One transaction each, so that a battle in use meanwhile is kept."""
+        cutoff = _now(datetime.now(UTC) - timedelta(days=days))
+        with self._reading() as db:
+            old = [row[0] for row in db.all("SELECT id FROM battles WHERE coalesce(used, created) < ?", (cutoff,))]
+        removed = 0
+        for battle_id in old:
+            with self._writing(battle_id) as db:
+                if db.first("SELECT 1 FROM battles WHERE id = ? AND coalesce(used, created) < ?",
+                            (battle_id, cutoff)) is None:
+                    continue
+                for table in ("tokens", "actions", "ready", "pending"):
+                    db.run(f"DELETE FROM {table} WHERE battle = ?", (battle_id,))
+                removed += db.run("DELETE FROM battles WHERE id = ?", (battle_id,))
+        return removed
 
     def battle(self, battle_id: str) -> BattleRow | None:
-        row = self._db().execute("SELECT id, ruleset, scenario, sides, entered_dice, settings FROM battles "
-                                 "WHERE id = ?", (battle_id,)).fetchone()
+        with self._reading() as db:
+            row = db.first("SELECT id, ruleset, scenario, sides, entered_dice, settings FROM battles WHERE id = ?",
+                           (battle_id,))
         if row is None:
             return None
         return BattleRow(row[0], row[1], json.loads(row[2]), tuple(json.loads(row[3])), bool(row[4]),
@@ -257,27 +241,31 @@ class Store:
         if len(token) > MAX_TOKEN_CHARS:
             return None
         given = token_hash(token)
+        with self._reading() as db:
+            rows = db.all("SELECT role, side, hash FROM tokens WHERE battle = ?", (battle_id,))
         found: Role | None = None
-        for role, side, stored in self._db().execute("SELECT role, side, hash FROM tokens WHERE battle = ?",
-                                                     (battle_id,)):
-            if hmac.compare_digest(given, stored) and found is None:
+        for role, side, stored in rows:
+            if hmac.compare_digest(given, bytes(stored)) and found is None:
                 found = Role(role, side)
         return found
 
     # -- actions -----------------------------------------------------------------------------------
     def actions(self, battle_id: str) -> list[ActionRow]:
-        return [ActionRow(seq, number, kind, by_side, json.loads(record)) for seq, number, kind, by_side, record in
-                self._db().execute("SELECT seq, number, kind, by_side, record FROM actions WHERE battle = ? "
-                                   "ORDER BY number", (battle_id,))]
+        with self._reading() as db:
+            rows = db.all("SELECT seq, number, kind, by_side, record FROM actions WHERE battle = ? ORDER BY number",
+                          (battle_id,))
+        return [ActionRow(int(seq), int(number), kind, by_side, json.loads(record))
+                for seq, number, kind, by_side, record in rows]
 
-    def _version(self, db: sqlite3.Connection, battle_id: str) -> tuple[int, int]:
-        row = db.execute("SELECT count(*), coalesce(max(seq), 0) FROM actions WHERE battle = ?",
-                         (battle_id,)).fetchone()
+    @staticmethod
+    def _version(db: Tx, battle_id: str) -> tuple[int, int]:
+        row = db.one("SELECT count(*), coalesce(max(seq), 0) FROM actions WHERE battle = ?", (battle_id,))
         return int(row[0]), int(row[1])
 
     def version(self, battle_id: str) -> tuple[int, int]:
         """(number of actions, seq of the last one): changes with every action and every undo, never repeats."""
-        return self._version(self._db(), battle_id)
+        with self._reading() as db:
+            return self._version(db, battle_id)
 
     def append(self, battle_id: str, expected: tuple[int, int], kind: str, by_side: str,
                record: dict[str, Any], closing: int | None = None) -> tuple[int, int]:
@@ -286,7 +274,7 @@ class Store:
         action in between leave the count as it was but the state the action was played on gone. A battle with
         a pending attack takes no action but that attack's own: ``closing`` names its step, and it leaves the
         table in the same transaction."""
-        with self._write() as db:
+        with self._writing(battle_id) as db:
             self._no_pending(db, battle_id, closing)
             now = self._version(db, battle_id)
             if now != expected:
@@ -295,33 +283,36 @@ class Store:
             count = now[0]
             if count >= MAX_ACTIONS:
                 raise ConflictError(f"the battle holds {count} actions, the most one battle may")
-            cursor = db.execute("INSERT INTO actions (battle, number, kind, by_side, record) VALUES (?, ?, ?, ?, ?)",
-                                (battle_id, count + 1, kind, by_side, json.dumps(record)))
+            seq = db.one("INSERT INTO actions (battle, number, kind, by_side, record) VALUES (?, ?, ?, ?, ?) "
+                         "RETURNING seq", (battle_id, count + 1, kind, by_side, json.dumps(record)))[0]
             if closing is not None:
-                db.execute("DELETE FROM pending WHERE battle = ?", (battle_id,))
-        return int(count + 1), int(cursor.lastrowid or 0)
+                db.run("DELETE FROM pending WHERE battle = ?", (battle_id,))
+        return int(count + 1), int(seq)
 
     # -- the sides ready to start a battle set up from empty -------------------------------------------
     def ready(self, battle_id: str) -> set[str]:
         """The sides that have said they are ready to start the battle."""
-        return {side for (side,) in self._db().execute("SELECT side FROM ready WHERE battle = ?", (battle_id,))}
+        with self._reading() as db:
+            return {side for (side,) in db.all("SELECT side FROM ready WHERE battle = ?", (battle_id,))}
 
     def set_ready(self, battle_id: str, side: str) -> None:
         """Keep that a side is ready (one transaction; saying it again changes nothing)."""
-        with self._write() as db:
-            db.execute("INSERT OR IGNORE INTO ready (battle, side) VALUES (?, ?)", (battle_id, side))
+        with self._writing(battle_id) as db:
+            db.run("INSERT INTO ready (battle, side) VALUES (?, ?) ON CONFLICT DO NOTHING", (battle_id, side))
 
     # -- an attack waiting for a choice --------------------------------------------------------------
     def pending(self, battle_id: str) -> PendingRow | None:
-        row = self._db().execute("SELECT by_side, attack, entered, answers, step FROM pending WHERE battle = ?",
-                                 (battle_id,)).fetchone()
+        with self._reading() as db:
+            row = db.first("SELECT by_side, attack, entered, answers, step FROM pending WHERE battle = ?",
+                           (battle_id,))
         if row is None:
             return None
         return PendingRow(row[0], json.loads(row[1]), bool(row[2]), int(row[3]), int(row[4]))
 
-    def _no_pending(self, db: sqlite3.Connection, battle_id: str, closing: int | None) -> None:
+    @staticmethod
+    def _no_pending(db: Tx, battle_id: str, closing: int | None) -> None:
         """Refuse a write while an attack waits, unless it is that attack's own (at the step it was read at)."""
-        row = db.execute("SELECT by_side, step FROM pending WHERE battle = ?", (battle_id,)).fetchone()
+        row = db.first("SELECT by_side, step FROM pending WHERE battle = ?", (battle_id,))
         if row is None and closing is None:
             return
         if row is None or closing is None or int(row[1]) != closing:
@@ -333,59 +324,130 @@ class Store:
         """Keep an attack that waits for a choice, as one transaction, if the battle is still at the ``expected``
         version and holds no other."""
         step = 1 + secrets.randbelow(FIRST_STEPS)
-        with self._write() as db:
-            if db.execute("SELECT 1 FROM pending WHERE battle = ?", (battle_id,)).fetchone() is not None:
+        with self._writing(battle_id) as db:
+            if db.first("SELECT 1 FROM pending WHERE battle = ?", (battle_id,)) is not None:
                 raise ConflictError("another attack is already waiting for a choice on this battle")
             now = self._version(db, battle_id)
             if now != expected:
                 raise ConflictError(f"the battle changed while this attack was made ({now[0]} actions now, "
                                     f"{expected[0]} before); fetch it again and retry")
-            db.execute("INSERT INTO pending (battle, by_side, attack, entered, answers, step) VALUES "
-                       "(?, ?, ?, ?, 0, ?)", (battle_id, by_side, json.dumps(attack), int(entered), step))
+            db.run("INSERT INTO pending (battle, by_side, attack, entered, answers, step) VALUES (?, ?, ?, ?, 0, ?)",
+                   (battle_id, by_side, json.dumps(attack), int(entered), step))
         return PendingRow(by_side, attack, entered, 0, step)
 
     def answer_pending(self, battle_id: str, step: int, attack: dict[str, Any], answers: int) -> PendingRow:
         """The pending attack with one more choice made, if it is still at ``step`` (two answers racing: the
         later one finds it changed)."""
-        with self._write() as db:
-            cursor = db.execute("UPDATE pending SET attack = ?, answers = ?, step = step + 1 WHERE battle = ? AND "
-                                "step = ?", (json.dumps(attack), answers, battle_id, step))
-            if cursor.rowcount != 1:
+        with self._writing(battle_id) as db:
+            changed = db.run("UPDATE pending SET attack = ?, answers = ?, step = step + 1 WHERE battle = ? AND "
+                             "step = ?", (json.dumps(attack), answers, battle_id, step))
+            if changed != 1:
                 raise ConflictError("the attack waiting for a choice changed while this answer was given; fetch "
                                     "the battle again and retry")
-            row = db.execute("SELECT by_side, entered FROM pending WHERE battle = ?", (battle_id,)).fetchone()
+            row = db.one("SELECT by_side, entered FROM pending WHERE battle = ?", (battle_id,))
         return PendingRow(row[0], attack, bool(row[1]), answers, step + 1)
 
     def withdraw_pending(self, battle_id: str, step: int) -> None:
         """Remove the pending attack (withdrawn by its side), if it is still at ``step``."""
-        with self._write() as db:
-            cursor = db.execute("DELETE FROM pending WHERE battle = ? AND step = ?", (battle_id, step))
-            if cursor.rowcount != 1:
+        with self._writing(battle_id) as db:
+            if db.run("DELETE FROM pending WHERE battle = ? AND step = ?", (battle_id, step)) != 1:
                 raise ConflictError("the attack waiting for a choice changed while it was withdrawn; fetch the "
                                     "battle again")
 
-    # -- when a battle was last touched, and battles left untouched removed ---------------------------
-    def touch(self, battle_id: str, at: str | None = None) -> None:
-        """Keep that the battle was used now (``at``: a time as ``2026-12-01T23:04:00Z``, for tests); a battle
-        never touched counts from its creation."""
-        with self._write() as db:
-            db.execute("INSERT INTO touched (battle, at) VALUES (?, coalesce(?, strftime('%Y-%m-%dT%H:%M:%SZ', "
-                       "'now'))) ON CONFLICT (battle) DO UPDATE SET at = excluded.at", (battle_id, at))
 
-    def touched(self, battle_id: str) -> str | None:
-        """When the battle was last used (its creation where it never was since), or None for no such battle."""
-        row = self._db().execute("SELECT coalesce(t.at, b.created) FROM battles b LEFT JOIN touched t ON "
-                                 "t.battle = b.id WHERE b.id = ?", (battle_id,)).fetchone()
-        return None if row is None else str(row[0])
+class SqliteStore(Store):
+    """The battles of one SQLite file, in WAL mode with full syncs. Each thread has its connection; a write
+    takes the file's write lock at once (``BEGIN IMMEDIATE``), which every process sharing the file respects."""
 
-    def delete_untouched(self, before: str) -> int:
-        """Remove every battle last used before ``before`` (a time as :meth:`touch` keeps it), with its tokens,
-        actions, ready sides and pending attack, in one transaction: how many were removed."""
-        with self._write() as db:
-            old = [battle for (battle,) in db.execute(
-                "SELECT b.id FROM battles b LEFT JOIN touched t ON t.battle = b.id WHERE coalesce(t.at, b.created) "
-                "< ?", (before,))]
-            for table, column in (("tokens", "battle"), ("actions", "battle"), ("ready", "battle"),
-                                  ("pending", "battle"), ("touched", "battle"), ("battles", "id")):
-                db.executemany(f"DELETE FROM {table} WHERE {column} = ?", [(b,) for b in old])
-        return len(old)
+    def __init__(self, path: str | Path = "") -> None:
+        self.path = Path(path)
+        self.where = str(self.path)
+        self._local = threading.local()
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            db = self._connect()
+            db.execute("PRAGMA journal_mode=WAL")
+            with self._writing() as tx:
+                tables = {row[0] for row in tx.all("SELECT name FROM sqlite_master WHERE type = 'table'")}
+                migrations.apply(tx.rows, "sqlite", tables,
+                                 lambda table: {row[1] for row in tx.all(f"PRAGMA table_info({table})")})
+        except (sqlite3.Error, OSError) as exc:
+            raise StoreError(f"{self.path}: cannot open the battles database: {exc}") from None
+
+    def _connect(self) -> sqlite3.Connection:
+        """This thread's connection (opened once per thread: opening one per call costs more than a query)."""
+        db: sqlite3.Connection | None = getattr(self._local, "db", None)
+        if db is None:
+            db = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
+            db.execute("PRAGMA synchronous=FULL")  # each committed action is on disk before it is answered
+            db.execute("PRAGMA foreign_keys=ON")
+            self._local.db = db
+        return db
+
+    @contextmanager
+    def _reading(self) -> Iterator[Tx]:
+        yield Tx(self._connect(), qmark=True)
+
+    @contextmanager
+    def _writing(self, battle_id: str | None = None) -> Iterator[Tx]:
+        db = self._connect()
+        db.execute("BEGIN IMMEDIATE")  # SQLite has one write lock for the whole file: every battle's
+        try:
+            yield Tx(db, qmark=True)
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+
+    def relay(self) -> Relay | None:
+        from rangefire.web.relay import SocketRelay
+
+        return SocketRelay(self.path)
+
+
+def _now(when: datetime | None = None) -> str:
+    """A time as the store writes it (``created``, ``used``): UTC, to the second, ``2026-05-01T12:00:00Z``."""
+    return (when or datetime.now(UTC)).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def is_postgresql(where: str | Path) -> bool:
+    """Whether ``where`` is a PostgreSQL address (``postgresql://...`` or ``postgres://...``), not a file."""
+    return isinstance(where, str) and where.startswith(("postgresql://", "postgres://"))
+
+
+class Tx:
+    """A connection as the store's SQL uses it, whichever database it is: statements written with ``?``
+    placeholders (said ``%s`` to PostgreSQL), answered as tuples."""
+
+    def __init__(self, db: Any, qmark: bool) -> None:
+        self.db, self.qmark = db, qmark
+
+    def _sql(self, sql: str) -> str:
+        return sql if self.qmark else sql.replace("?", "%s")
+
+    def _execute(self, sql: str, params: Sequence[Any]) -> Any:
+        return self.db.execute(self._sql(sql), tuple(params)) if params else self.db.execute(sql)
+
+    def rows(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        """Run one statement: its rows (none for a statement that answers none)."""
+        cursor = self._execute(sql, params)
+        return list(cursor.fetchall()) if cursor.description is not None else []
+
+    def all(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        return list(self._execute(sql, params).fetchall())
+
+    def first(self, sql: str, params: Sequence[Any] = ()) -> tuple[Any, ...] | None:
+        row: tuple[Any, ...] | None = self._execute(sql, params).fetchone()
+        return row
+
+    def one(self, sql: str, params: Sequence[Any] = ()) -> tuple[Any, ...]:
+        row = self.first(sql, params)
+        assert row is not None, sql
+        return row
+
+    def run(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """Run one statement: how many rows it changed."""
+        return int(self._execute(sql, params).rowcount)
+
+    def many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        self.db.cursor().executemany(self._sql(sql), rows)

@@ -1,0 +1,215 @@
+"""Battles kept in PostgreSQL (psycopg 3): the SQL of :class:`rangefire.web.store.Store` on PostgreSQL's
+connections, for several worker processes (or machines) sharing one store.
+
+Every write is one transaction that first locks its battle's row (``SELECT ... FOR UPDATE``), so that two
+processes acting on one battle take turns as two threads on a SQLite file do; creating a battle under a bound
+of battles, and the schema's steps at start, take one advisory lock instead. An action is answered only once
+its transaction has committed.
+
+Connections are kept for reuse (one per thread at work, at most :data:`IDLE` idle); one found closed by the
+database (a restart) is dropped before use. A request whose connection is lost mid-way is answered 503
+``unavailable`` (:class:`~rangefire.web.store.UnavailableError`): nothing was recorded unless a retry finds it
+so (an acting request sent again with its ``expected_actions`` is refused as stale if it was).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import secrets
+import select
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+from rangefire.web import migrations
+from rangefire.web.relay import Deliver, decode, encode
+from rangefire.web.store import Store, StoreError, Tx, UnavailableError
+
+try:
+    import psycopg
+    from psycopg import pq
+except ImportError:  # pragma: no cover - said when a PostgreSQL store is asked for
+    psycopg = None  # type: ignore[assignment]
+
+log = logging.getLogger("rangefire.web")
+
+#: Idle connections kept for reuse at most (one per thread at work is opened as needed).
+IDLE = 8
+#: Seconds to wait for the database to answer a new connection.
+CONNECT_SECONDS = 5
+#: The advisory lock of the store as a whole (creating under a bound, the schema's steps).
+STORE_LOCK = 0x72616E6765  # "range"
+#: The channel the workers' events travel on.
+CHANNEL = "rangefire_events"
+
+
+def shown(address: str) -> str:
+    """The address without its password, as it is printed or said in an error."""
+    parts = urlsplit(address)
+    if parts.password is None:
+        return address
+    netloc = parts.netloc.rsplit("@", 1)
+    return urlunsplit(parts._replace(netloc=f"{parts.username or ''}:***@{netloc[-1]}"))
+
+
+def _reason(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0] if text else type(exc).__name__
+
+
+class PgStore(Store):
+    """The battles of one PostgreSQL database, its address ``postgresql://user@host/name`` (libpq's)."""
+
+    def __init__(self, where: str | Path = "") -> None:
+        if psycopg is None:
+            raise StoreError("a PostgreSQL store needs psycopg 3: pip install 'rangefire[postgres]'")
+        self.address = str(where)
+        self.where = shown(self.address)
+        self._idle: list[Any] = []
+        self._lock = threading.Lock()
+        self._relay: PgRelay | None = None
+        try:
+            with self._writing() as tx:
+                tables = {row[0] for row in tx.all("SELECT tablename FROM pg_tables WHERE schemaname = "
+                                                   "current_schema()")}
+                migrations.apply(tx.rows, "postgresql", tables, lambda table: {
+                    row[0] for row in tx.all("SELECT column_name FROM information_schema.columns WHERE "
+                                             "table_schema = current_schema() AND table_name = ?", (table,))})
+        except UnavailableError as exc:
+            raise StoreError(f"{self.where}: cannot open the battles database: {exc}") from None
+        except psycopg.Error as exc:
+            raise StoreError(f"{self.where}: cannot open the battles database: {_reason(exc)}") from None
+
+    # -- connections -------------------------------------------------------------------------------
+    def connect(self) -> Any:
+        """A new connection, in autocommit (each transaction is begun and ended by the store)."""
+        try:
+            return psycopg.connect(self.address, autocommit=True, connect_timeout=CONNECT_SECONDS,
+                                   application_name="rangefire")
+        except psycopg.Error as exc:
+            raise UnavailableError(f"the battles database cannot be reached ({_reason(exc)}); retry in a "
+                                   "moment") from None
+
+    def _take(self) -> Any:
+        """An idle connection still open (one the database has closed, as on a restart, has something to read
+        while idle: dropped), else a new one."""
+        while True:
+            with self._lock:
+                db = self._idle.pop() if self._idle else None
+            if db is None:
+                return self.connect()
+            if not db.closed and not select.select([db.fileno()], [], [], 0)[0]:
+                return db
+            with contextlib.suppress(Exception):
+                db.close()
+
+    def _give_back(self, db: Any) -> None:
+        if not db.closed and db.info.transaction_status == pq.TransactionStatus.IDLE:
+            with self._lock:
+                if len(self._idle) < IDLE:
+                    self._idle.append(db)
+                    return
+        with contextlib.suppress(Exception):
+            db.close()
+
+    @contextmanager
+    def _lease(self) -> Iterator[Any]:
+        db = self._take()
+        try:
+            yield db
+        except (psycopg.OperationalError, psycopg.InterfaceError) as exc:
+            with contextlib.suppress(Exception):
+                db.close()
+            raise UnavailableError(f"the battles database cannot be reached ({_reason(exc)}); retry in a "
+                                   "moment") from None
+        except BaseException:
+            self._give_back(db)
+            raise
+        self._give_back(db)
+
+    @contextmanager
+    def _reading(self) -> Iterator[Tx]:
+        with self._lease() as db:
+            yield Tx(db, qmark=False)
+
+    @contextmanager
+    def _writing(self, battle_id: str | None = None) -> Iterator[Tx]:
+        with self._lease() as db:
+            db.execute("BEGIN")
+            try:
+                if battle_id is None:
+                    db.execute("SELECT pg_advisory_xact_lock(%s)", (STORE_LOCK,))
+                else:
+                    db.execute("SELECT 1 FROM battles WHERE id = %s FOR UPDATE", (battle_id,))
+                yield Tx(db, qmark=False)
+            except BaseException:
+                if not db.closed and not db.broken:
+                    db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
+
+    def close(self) -> None:
+        if self._relay is not None:
+            self._relay.close()
+        with self._lock:
+            idle, self._idle = self._idle, []
+        for db in idle:
+            with contextlib.suppress(Exception):
+                db.close()
+
+    def relay(self) -> PgRelay:
+        self._relay = PgRelay(self)
+        return self._relay
+
+
+class PgRelay:
+    """The workers' events through PostgreSQL: each sent with ``NOTIFY`` on :data:`CHANNEL`, heard by every
+    worker ``LISTEN``-ing on its own connection (one held open by a thread, opened again after the database
+    restarts); a worker's own events are told to its streams already and skipped."""
+
+    def __init__(self, store: PgStore) -> None:
+        self.store = store
+        self.origin = f"{os.getpid()}-{secrets.token_hex(4)}"
+        self._stopped = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.listening = threading.Event()  # set while LISTEN holds (for the tests)
+
+    def start(self, deliver: Deliver) -> None:
+        self._thread = threading.Thread(target=self._listen, args=(deliver,), daemon=True, name="rangefire-listen")
+        self._thread.start()
+
+    def _listen(self, deliver: Deliver) -> None:
+        while not self._stopped.is_set():
+            try:
+                with psycopg.connect(self.store.address, autocommit=True, connect_timeout=CONNECT_SECONDS,
+                                     application_name="rangefire-listen") as db:
+                    db.execute(f"LISTEN {CHANNEL}")
+                    self.listening.set()
+                    while not self._stopped.is_set():
+                        for note in db.notifies(timeout=0.5):
+                            found = decode(note.payload)
+                            if found is not None and found[0] != self.origin:
+                                deliver(found[1], found[2])
+            except psycopg.Error as exc:
+                self.listening.clear()
+                if not self._stopped.is_set():
+                    log.warning("the workers' events are not heard (%s); listening again in a moment",
+                                _reason(exc))
+                    self._stopped.wait(0.5)
+
+    def send(self, battle_id: str, event: dict[str, Any]) -> None:
+        try:
+            with self.store._lease() as db:
+                db.execute("SELECT pg_notify(%s, %s)", (CHANNEL, encode(battle_id, event, self.origin).decode()))
+        except (UnavailableError, psycopg.Error) as exc:  # the action stands; the other workers' pages catch up
+            log.warning("an event of battle %s was not told to the other workers (%s)", battle_id, _reason(exc))
+
+    def close(self) -> None:
+        self._stopped.set()
+        if self._thread is not None:
+            self._thread.join(timeout=3)

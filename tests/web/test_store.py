@@ -1,0 +1,292 @@
+"""The store of battles, on a SQLite file and on PostgreSQL alike: one transaction per write, a write on a battle
+changed meanwhile refused, bounds held under racing writers (threads, and stores opened apart as two worker
+processes open theirs), its schema's steps applied once, and the workers' events relayed between them."""
+
+from __future__ import annotations
+
+import queue
+import sqlite3
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rangefire.web import migrations
+from rangefire.web.relay import SocketRelay
+from rangefire.web.store import ConflictError, FullError, SqliteStore, Store, UnavailableError, token_hash
+
+#: Guards against a test that hangs, never measurements.
+WAIT = 30.0
+
+
+@pytest.fixture
+def store(store_address: Path | str) -> Any:
+    opened = Store(store_address)
+    yield opened
+    opened.close()
+
+
+def new(store: Store, sides: tuple[str, ...] = ("a", "b"), **kw: Any) -> Any:
+    return store.create("dress-on-the-colors", {"units": []}, sides, False, **kw)
+
+
+def test_the_kind_of_store_follows_its_address(store_address):
+    opened = Store(store_address)
+    try:
+        expected = "PgStore" if isinstance(store_address, str) else "SqliteStore"
+        assert type(opened).__name__ == expected
+        assert opened.where and "://" in opened.where if expected == "PgStore" else opened.where == str(store_address)
+    finally:
+        opened.close()
+
+
+def test_a_battle_and_its_tokens_read_back(store):
+    created = new(store, ("blue", "grey"), settings={"undo": "any"})
+    row = store.battle(created.id)
+    assert row is not None and row.sides == ("blue", "grey") and row.settings == {"undo": "any"}
+    assert row.scenario == {"units": []} and row.entered_dice is False
+    assert store.role(created.id, created.side_tokens["grey"]).side == "grey"
+    assert store.role(created.id, created.spectator_token).role == "spectator"
+    assert store.role(created.id, created.side_tokens["grey"] + "x") is None
+    assert store.role("elsewhere", created.side_tokens["grey"]) is None
+    assert store.battle("elsewhere") is None
+    assert store.count() == 1
+
+
+def test_each_action_moves_the_version_and_a_stale_one_is_refused(store):
+    battle = new(store).id
+    assert store.version(battle) == (0, 0)
+    first = store.append(battle, (0, 0), "attack", "a", {"n": 1})
+    assert first[0] == 1 and first == store.version(battle)
+    with pytest.raises(ConflictError):
+        store.append(battle, (0, 0), "attack", "a", {"n": 2})  # played on the battle before the first
+    second = store.append(battle, first, "undo", "a", {"takes_back": 1})
+    assert second[0] == 2 and second[1] > first[1]
+    assert [(a.number, a.kind, a.record) for a in store.actions(battle)] == [
+        (1, "attack", {"n": 1}), (2, "undo", {"takes_back": 1})]
+
+
+def test_racing_actions_on_one_version_land_once(store_address):
+    # each thread with a store of its own, as worker processes have: the battle's lock is the database's
+    stores = [Store(store_address) for _ in range(4)]
+    try:
+        battle = new(stores[0]).id
+        won: queue.Queue[Any] = queue.Queue()
+        barrier = threading.Barrier(len(stores) * 2)
+
+        def race(store: Store, n: int) -> None:
+            barrier.wait(WAIT)
+            try:
+                won.put(store.append(battle, (0, 0), "attack", "a", {"n": n}))
+            except ConflictError:
+                won.put(None)
+
+        threads = [threading.Thread(target=race, args=(stores[i % len(stores)], i)) for i in range(len(stores) * 2)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(WAIT)
+        results = [won.get_nowait() for _ in threads]
+        assert sum(r is not None for r in results) == 1
+        assert [a.number for a in stores[1].actions(battle)] == [1]
+    finally:
+        for store in stores:
+            store.close()
+
+
+def test_the_bound_of_battles_holds_under_racing_creations(store_address):
+    stores = [Store(store_address) for _ in range(3)]
+    try:
+        outcomes: queue.Queue[str] = queue.Queue()
+        barrier = threading.Barrier(9)
+
+        def create(store: Store) -> None:
+            barrier.wait(WAIT)
+            try:
+                new(store, max_battles=4)
+                outcomes.put("created")
+            except FullError:
+                outcomes.put("full")
+
+        threads = [threading.Thread(target=create, args=(stores[i % 3],)) for i in range(9)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(WAIT)
+        said = sorted(outcomes.get_nowait() for _ in threads)
+        assert said == ["created"] * 4 + ["full"] * 5
+        assert stores[2].count() == 4
+    finally:
+        for store in stores:
+            store.close()
+
+
+def test_a_pending_attack_holds_the_battle_until_its_own_action_closes_it(store):
+    battle = new(store).id
+    row = store.open_pending(battle, (0, 0), "a", {"attacker": "x"}, entered=True)
+    assert store.pending(battle) == row
+    with pytest.raises(ConflictError):
+        store.open_pending(battle, (0, 0), "a", {"attacker": "y"}, entered=False)
+    with pytest.raises(ConflictError):
+        store.append(battle, (0, 0), "end-turn", "a", {})  # not the attack's own
+    answered = store.answer_pending(battle, row.step, {"attacker": "x", "choices": {"n": 1}}, 1)
+    assert answered.step == row.step + 1 and answered.answers == 1 and answered.entered
+    with pytest.raises(ConflictError):
+        store.answer_pending(battle, row.step, {"attacker": "x"}, 1)  # read before the answer above
+    with pytest.raises(ConflictError):
+        store.append(battle, (0, 0), "attack", "a", {}, closing=row.step)  # an old step
+    store.append(battle, (0, 0), "attack", "a", {}, closing=answered.step)
+    assert store.pending(battle) is None
+    row = store.open_pending(battle, store.version(battle), "b", {"attacker": "z"}, entered=False)
+    with pytest.raises(ConflictError):
+        store.withdraw_pending(battle, row.step + 1)
+    store.withdraw_pending(battle, row.step)
+    assert store.pending(battle) is None
+
+
+def test_ready_sides_are_kept_once(store):
+    battle = new(store).id
+    store.set_ready(battle, "a")
+    store.set_ready(battle, "a")
+    assert store.ready(battle) == {"a"}
+
+
+def test_battles_unused_for_days_are_removed_with_all_they_hold(store):
+    old, kept = new(store).id, new(store).id
+    store.append(old, (0, 0), "attack", "a", {})
+    store.open_pending(old, store.version(old), "a", {}, entered=False)
+    store.set_ready(old, "a")
+    assert store.remove_unused(1) == 0  # both used today
+    store.touch(kept)
+    assert store.remove_unused(-1) == 2  # "unused since tomorrow": both
+    assert store.count() == 0 and store.actions(old) == [] and store.pending(old) is None
+
+
+def test_the_schema_steps_are_recorded_and_applied_once(store_address):
+    Store(store_address).close()
+    again = Store(store_address)
+    try:
+        with again._reading() as db:
+            steps = [row[0] for row in db.all("SELECT number FROM schema_steps ORDER BY number")]
+        assert steps == [step.number for step in migrations.STEPS] == list(range(1, migrations.latest() + 1))
+    finally:
+        again.close()
+
+
+#: The schema a file was written with before its steps were recorded (the store's own, as released then).
+LEGACY = """
+CREATE TABLE battles (id TEXT PRIMARY KEY, ruleset TEXT NOT NULL, scenario TEXT NOT NULL, sides TEXT NOT NULL,
+    entered_dice INTEGER NOT NULL, created TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')));
+CREATE TABLE tokens (battle TEXT NOT NULL REFERENCES battles(id), role TEXT NOT NULL, side TEXT, hash BLOB NOT NULL);
+CREATE TABLE actions (seq INTEGER PRIMARY KEY AUTOINCREMENT, battle TEXT NOT NULL REFERENCES battles(id),
+    number INTEGER NOT NULL, kind TEXT NOT NULL, by_side TEXT NOT NULL, record TEXT NOT NULL, UNIQUE (battle, number));
+CREATE TABLE ready (battle TEXT NOT NULL REFERENCES battles(id), side TEXT NOT NULL, PRIMARY KEY (battle, side));
+CREATE TABLE pending (battle TEXT PRIMARY KEY REFERENCES battles(id), by_side TEXT NOT NULL, attack TEXT NOT NULL,
+    entered INTEGER NOT NULL, answers INTEGER NOT NULL, step INTEGER NOT NULL);
+INSERT INTO battles (id, ruleset, scenario, sides, entered_dice) VALUES ('old', 'dress-on-the-colors', '{}',
+    '["a", "b"]', 0);
+INSERT INTO tokens VALUES ('old', 'side', 'a', X'00');
+INSERT INTO actions (battle, number, kind, by_side, record) VALUES ('old', 1, 'end-turn', 'a', '{}');
+"""
+
+
+@pytest.mark.parametrize("had_settings", [False, True])
+def test_a_file_written_before_the_steps_were_recorded_is_brought_up_to_date(tmp_path, had_settings):
+    path = tmp_path / "old.sqlite3"
+    with sqlite3.connect(path) as raw:
+        raw.executescript(LEGACY + ("ALTER TABLE battles ADD COLUMN settings TEXT NOT NULL DEFAULT '{\"undo\": "
+                                    "\"any\"}';" if had_settings else ""))
+    store = SqliteStore(path)
+    try:
+        row = store.battle("old")
+        assert row is not None and row.settings == ({"undo": "any"} if had_settings else {})
+        assert [a.number for a in store.actions("old")] == [1]
+        store.touch("old")
+        with store._reading() as db:
+            assert [r[0] for r in db.all("SELECT number FROM schema_steps ORDER BY number")] == [1, 2, 3]
+    finally:
+        store.close()
+
+
+def test_tokens_are_kept_as_hashes(store):
+    created = new(store)
+    with store._reading() as db:
+        kept = {bytes(row[0]) for row in db.all("SELECT hash FROM tokens WHERE battle = ?", (created.id,))}
+    told = [*created.side_tokens.values(), created.spectator_token]
+    assert kept == {token_hash(token) for token in told}
+
+
+def _relayed(first: Any, second: Any) -> None:
+    """What ``first`` sends is heard by ``second``, and not by ``first`` itself."""
+    heard: dict[str, queue.Queue[tuple[str, dict[str, Any]]]] = {"first": queue.Queue(), "second": queue.Queue()}
+    first.start(lambda b, e: heard["first"].put((b, e)))
+    second.start(lambda b, e: heard["second"].put((b, e)))
+    try:
+        listening = getattr(second, "listening", None)
+        if listening is not None:
+            assert listening.wait(WAIT)
+        first.send("battle-1", {"actions": 3, "kind": "attack", "by": "a"})
+        assert heard["second"].get(timeout=WAIT) == ("battle-1", {"actions": 3, "kind": "attack", "by": "a"})
+        second.send("battle-2", {"actions": 1, "kind": "pending", "by": "b"})
+        assert heard["first"].get(timeout=WAIT) == ("battle-2", {"actions": 1, "kind": "pending", "by": "b"})
+        assert heard["first"].empty() and heard["second"].empty()  # none heard its own
+    finally:
+        first.close()
+        second.close()
+
+
+def test_two_processes_of_a_sqlite_file_hear_each_others_events(tmp_path):
+    _relayed(SocketRelay(tmp_path / "b.sqlite3"), SocketRelay(tmp_path / "b.sqlite3"))
+
+
+def test_a_relay_of_a_process_gone_is_forgotten(tmp_path):
+    gone, alive = SocketRelay(tmp_path / "b.sqlite3"), SocketRelay(tmp_path / "b.sqlite3")
+    gone.start(lambda b, e: None)
+    gone._stopped.set()
+    assert gone._listening is not None
+    gone._listening.close()  # killed: its socket file is left behind, no one reads it
+    assert gone._thread is not None
+    gone._thread.join(WAIT)
+    alive.start(lambda b, e: None)
+    try:
+        alive.send("battle", {"actions": 1})
+        assert not gone.path.exists()
+    finally:
+        alive.close()
+
+
+def test_two_processes_of_a_postgresql_store_hear_each_others_events(pg_address):
+    stores = [Store(pg_address), Store(pg_address)]
+    try:
+        _relayed(stores[0].relay(), stores[1].relay())
+    finally:
+        for store in stores:
+            store.close()
+
+
+def test_postgresql_restarted_is_said_unavailable_then_served_again(pg_cluster, pg_address):
+    store = Store(pg_address)
+    try:
+        battle = new(store).id
+        pg_cluster.stop()
+        try:
+            with pytest.raises(UnavailableError) as refused:
+                store.version(battle)
+            assert "retry" in str(refused.value) and refused.value.kind == "unavailable"
+        finally:
+            pg_cluster.start()
+        assert store.version(battle) == (0, 0)  # the same store, no restart of it
+        assert store.append(battle, (0, 0), "attack", "a", {})[0] == 1
+    finally:
+        store.close()
+
+
+def test_an_unreachable_postgresql_is_said_in_our_words(tmp_path):
+    from rangefire.web.store import StoreError
+
+    address = f"postgresql://someone:secret@/nowhere?host={tmp_path}"
+    with pytest.raises(StoreError) as refused:
+        Store(address)
+    said = str(refused.value)
+    assert "cannot open the battles database" in said and "secret" not in said and "***" in said
