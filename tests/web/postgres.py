@@ -63,7 +63,7 @@ class Cluster:
                             "cwd": self.folder}
         self._run("initdb", "-D", str(self.data), "-U", ROLE, "--auth=trust", "-E", "UTF8", "--no-sync",
                   "--no-instructions")
-        settings = [f"listen_addresses=''", f"unix_socket_directories='{self.socket}'", "max_connections=200"]
+        settings = ["listen_addresses=''", f"unix_socket_directories='{self.socket}'", "max_connections=200"]
         if not fsync:  # a test cluster: nothing in it outlives the run
             settings += ["fsync=off", "full_page_writes=off"]
         with open(self.data / "postgresql.conf", "a") as conf:

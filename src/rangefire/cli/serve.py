@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ipaddress
+import json
 import os
 import socket
 import sys
@@ -20,6 +21,28 @@ def default_db() -> Path:
     base = os.environ.get("XDG_DATA_HOME") or os.environ.get("LOCALAPPDATA")
     folder = Path(base) if base else Path.home() / ".local" / "share"
     return folder / "rangefire" / "battles.sqlite3"
+
+
+#: The settings of ``serve --workers N`` each worker reads (a JSON object: :func:`worker_app`).
+WORKER_SETTINGS = "RANGEFIRE_SERVE_SETTINGS"
+
+
+def _app(settings: dict[str, Any], share_events: bool) -> Any:
+    """The application over the store ``settings["db"]``, answering the hosts the settings name."""
+    from rangefire.web.app import create_app
+    from rangefire.web.guard import AllowedHosts
+
+    try:  # beyond loopback, any address is answered too: an address cannot be pointed elsewhere, as a name can
+        hosts = AllowedHosts.told(settings["hosts"], addresses=settings["addresses"])
+    except ValueError as exc:
+        raise RangefireError(str(exc)) from None
+    return create_app(settings["db"], allowed_hosts=hosts, share_events=share_events)
+
+
+def worker_app() -> Any:
+    """The application of one worker process of ``serve --workers N`` (uvicorn's factory): its settings are
+    the serving command's, from the environment; its events shared with the other workers."""
+    return _app(json.loads(os.environ[WORKER_SETTINGS]), share_events=True)
 
 
 def _listen(host: str, port: int) -> socket.socket:
@@ -55,7 +78,12 @@ def serve(
     host: Annotated[str, typer.Option(help="the address to listen on (loopback unless told: only this machine)")]
     = "127.0.0.1",
     port_text: Annotated[str, typer.Option("--port", metavar="INTEGER", help="the port (0: any free one)")] = "8000",
-    db: Annotated[Optional[Path], typer.Option(help="the SQLite file of battles (default: in the user's data folder)")] = None,  # noqa: UP045, E501
+    db: Annotated[Optional[str], typer.Option(  # noqa: UP045
+        help="where battles are kept: a SQLite file (default: in the user's data folder) or a PostgreSQL "
+             "database, postgresql://user@host/name")] = None,
+    workers_text: Annotated[str, typer.Option(
+        "--workers", metavar="INTEGER", help="worker processes serving at once, sharing the battles (1 to 32)")]
+    = "1",
     examples: Annotated[bool, typer.Option("--examples", help="create one battle per built-in example and print "
                                                                "each side's link")] = False,
     allowed_hosts: Annotated[Optional[list[str]], typer.Option(  # noqa: UP045
@@ -64,17 +92,20 @@ def serve(
              "the option again; * for any): the names a browser reaches it by, e.g. game.example.org; any other "
              "Host is refused")] = None,
 ) -> None:
-    """Serve the HTTP API and the table in a browser; battles are kept in a SQLite file."""
+    """Serve the HTTP API and the table in a browser; battles are kept in a SQLite file or in PostgreSQL."""
     with user_errors():
         port = whole_number("--port", port_text) or 0  # a port that is no number refused in our words
         if not 0 <= port <= 65535:
             raise RangefireError(f"--port {port}: must be 0 (any free one) to 65535")
+        workers = whole_number("--workers", workers_text) or 0
+        if not 1 <= workers <= 32:
+            raise RangefireError(f"--workers {workers}: must be 1 to 32")
         try:
             import uvicorn
 
-            from rangefire.web.app import create_app
             from rangefire.web.guard import AllowedHosts
             from rangefire.web.protocol import server_config
+            from rangefire.web.store import is_postgresql
         except ImportError:
             raise RangefireError("serve needs the web extra: pip install 'rangefire[web]' (FastAPI and "
                                  "uvicorn)") from None
@@ -82,15 +113,17 @@ def serve(
             hosts = AllowedHosts.told(allowed_hosts or (), addresses=not _is_loopback(host))
         except ValueError as exc:
             raise RangefireError(str(exc)) from None
-        path = db if db is not None else default_db()
+        where = db if db is not None and is_postgresql(db) else str(Path(db) if db else default_db())
+        settings = {"db": where, "hosts": list(allowed_hosts or ()), "addresses": not _is_loopback(host)}
         sock = _listen(host, port)  # before the database: a port in use leaves nothing behind
-        web = create_app(path, allowed_hosts=hosts)
+        web = _app(settings, share_events=False)  # the store opened (its schema brought up to date) once, here
         bound = sock.getsockname()[1]
         shown_host = f"[{host}]" if ":" in host else host
         address = f"http://{shown_host}:{bound}"
         if examples:
             _examples(web, address)
-        out.print(text(f"battles kept in {path}"), soft_wrap=True)
+        out.print(text(f"battles kept in {web.state.store.where}"
+                       + (f", shared by {workers} worker processes" if workers > 1 else "")), soft_wrap=True)
         if not _is_loopback(host):
             out.print(text(f"listening on {host}: anyone who can reach it may create battles, and without TLS in "
                            "front of it the links' tokens cross the network in clear"), style="yellow")
@@ -99,11 +132,28 @@ def serve(
                            "--allowed-hosts names more)"), soft_wrap=True)
         out.print(text(f"rangefire serving on {address} (the API at {address}/docs); Ctrl-C stops"), soft_wrap=True)
         sys.stdout.flush()
-        config = server_config(web, log_level="warning", lifespan="off", timeout_graceful_shutdown=2)
         try:
-            uvicorn.Server(config).run(sockets=[sock])
+            if workers == 1:
+                config = server_config(web, log_level="warning", lifespan="off", timeout_graceful_shutdown=2)
+                uvicorn.Server(config).run(sockets=[sock])
+            else:
+                _run_workers(web, settings, workers, sock)
         finally:
             sock.close()
+
+
+def _run_workers(web: Any, settings: dict[str, Any], workers: int, sock: socket.socket) -> None:
+    """``workers`` processes serving the one listening socket, each with its application (:func:`worker_app`),
+    a worker that dies replaced; this process only watches them."""
+    from uvicorn.supervisors import Multiprocess
+
+    from rangefire.web.protocol import server_config
+
+    web.state.store.close()  # each worker opens its own
+    os.environ[WORKER_SETTINGS] = json.dumps(settings)
+    config = server_config("rangefire.cli.serve:worker_app", factory=True, workers=workers, log_level="warning",
+                           lifespan="off", timeout_graceful_shutdown=2)
+    Multiprocess(config, sockets=[sock]).run()
 
 
 def _examples(web: Any, address: str) -> None:
