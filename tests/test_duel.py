@@ -170,7 +170,8 @@ def test_dress_on_the_colors_unit_states_equal_whole_battles_to_the_end_dc_7_1_d
     apart, apply and the end of turn carried over by field) answers as the same chain over the game's whole
     battles (its own exchanges, apply and end_turn): a third unit out of the way, gunsmoke, woods, a disordered
     firer, to the end, either firing first in turn."""
-    from rangefire.analysis.duel_chain import BattleModel, build, solve
+    from rangefire.analysis.duel_chain import BattleModel, build
+    from rangefire.analysis.duel_solve import solve
     from rangefire.rulesets.dress_on_the_colors.duel import state_key
     from rangefire.rulesets.dress_on_the_colors.duel_states import States
 

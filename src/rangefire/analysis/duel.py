@@ -48,9 +48,9 @@ from rangefire.analysis.duel_chain import (
     Stepped,
     WorkLimit,
     build,
-    solve,
     step,
 )
+from rangefire.analysis.duel_solve import solve
 from rangefire.analysis.duel_work import MAX_NODES, estimate_duel, refuse_too_large
 from rangefire.core import LimitError, LogLine, RangefireError, Refusal, Ruleset, UnknownUnitError, fraction_str
 from rangefire.core.types import FORMAT
@@ -474,10 +474,10 @@ def _to_the_end(graph: Graph, max_work: int, common: dict[str, Any], progress: P
     left = {r: {n: solved.probability(v) for n, v in sorted(d.items())} for r, d in lefts.items()}
     ending = winner["a"] + winner["b"] + winner["both"]
     # each mean is E[turn; end] / P(end), both integers over the same denominator: one fraction of the two
-    means: dict[str, Fraction | None] = {w: Fraction(v, by_winner[w]) if by_winner[w] else None
+    means: dict[str, Fraction | None] = {w: solved.mean(v, by_winner[w]) if by_winner[w] else None
                                          for w, v in sums.items()}
     ended = sum(by_winner[w] for w in WINNERS[:3])
-    means["any"] = Fraction(sum(sums.values()), ended) if ended else None
+    means["any"] = solved.mean(sum(sums.values()), ended) if ended else None
     totals = {**{w: winner[w] for w in WINNERS[:3]}, "any": ending}
 
     shares = {w: (p.numerator, p.denominator) for w, p in totals.items()}

@@ -12,16 +12,17 @@ Two ways over the same graph, each exact:
 - :func:`step`: the exact distribution half-turn after half-turn, as integer weights over one common denominator
   (as icepool keeps its weights), every node's mass moved along its edges; the ends reached in each turn are
   recorded. A turn limit is answered so, the mass still undecided at it reported exactly.
-- :func:`solve`: the chain to its end, by the strongly connected parts of the graph in order, sources first
-  (most are two nodes, a volley each way that changes nothing): the expected visits of each node give the
-  probability of every end exactly, and the expected turns counted on arriving give each end's expected turn. A
-  closed part with no way out (neither unit can ever harm the other) ends "never".
+- :func:`~rangefire.analysis.duel_solve.solve`: the chain to its end, by the strongly connected parts of the graph
+  (:func:`components`) in order, sources first (most are two nodes, a volley each way that changes nothing): the
+  expected visits of each node give the probability of every end exactly, and the expected turns counted on
+  arriving give each end's expected turn. A closed part with no way out (neither unit can ever harm the other)
+  ends "never".
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Protocol
@@ -195,29 +196,7 @@ def step(graph: Graph, turns: int, enough: Callable[[Stepped, dict[str, int]], b
     return out
 
 
-# -- the chain to its end -------------------------------------------------------------------------------------
-@dataclass
-class Solved:
-    """The chain to its end: for every end (``("neither", left a, left b)``: a closed part of the chain reached,
-    from which neither unit can ever destroy the other) its probability, and the expected turn of the end times
-    its indicator, ``E[turn; end]``, each as an integer over ``denominator``; :meth:`probability` makes the exact
-    fraction of any sum of them (a mean turn is the ratio of two sums, over the same denominator)."""
-
-    ends: dict[End, int]
-    turn_sums: dict[End, int]
-    denominator: int
-
-    def probability(self, numerator: int) -> Fraction:
-        return Fraction(numerator, self.denominator) if numerator else Fraction(0)
-
-
-def _product(values: list[int]) -> int:
-    """The product of many integers, pairwise (a balanced tree: quick for big ones)."""
-    while len(values) > 1:
-        values = [values[i] * values[i + 1] if i + 1 < len(values) else values[i] for i in range(0, len(values), 2)]
-    return values[0] if values else 1
-
-
+# -- the chain to its end (:mod:`rangefire.analysis.duel_solve`) -----------------------------------------
 def components(graph: Graph) -> list[list[int]]:
     """The strongly connected parts of the graph (Tarjan's, without recursion), each part after every part it
     leads to (sinks first)."""
@@ -262,108 +241,6 @@ def components(graph: Graph) -> list[list[int]]:
                             break
                     out.append(part)
     return out
-
-
-def _closed(graph: Graph, part: Sequence[int], members: set[int]) -> bool:
-    """A part with no way out: no end, no edge leaving it (neither unit can ever destroy the other)."""
-    return all(not graph.ends[i] and all(j in members for _, j in graph.edges[i]) for i in part)
-
-
-def _adjugate(matrix: list[list[int]]) -> tuple[int, list[list[int]]]:
-    """The determinant and adjugate of a small integer matrix (exactly: its inverse over Fractions times the
-    determinant); the matrix of a part of an absorbing chain that has a way out is never singular."""
-    n = len(matrix)
-    rows = [[Fraction(v) for v in row] + [Fraction(int(r == c)) for c in range(n)] for r, row in enumerate(matrix)]
-    det = Fraction(1)
-    for c in range(n):
-        pivot = next(r for r in range(c, n) if rows[r][c] != 0)
-        if pivot != c:
-            rows[c], rows[pivot] = rows[pivot], rows[c]
-            det = -det
-        lead = rows[c][c]
-        det *= lead
-        rows[c] = [v / lead for v in rows[c]]
-        for r in range(n):
-            if r != c and rows[r][c] != 0:
-                f = rows[r][c]
-                rows[r] = [v - f * p for v, p in zip(rows[r], rows[c], strict=True)]
-    assert det.denominator == 1 and det != 0
-    adj = [[v * det for v in row[n:]] for row in rows]
-    assert all(v.denominator == 1 for row in adj for v in row)
-    return int(det), [[int(v) for v in row] for row in adj]
-
-
-def solve(graph: Graph) -> Solved:
-    """The chain to its end, exactly (see the module's text).
-
-    In each part C of the graph with a way out, ``B = diag(den) - N`` (the integer weights among its nodes) gives
-    the expected visits ``M`` of its nodes through ``y = M / den``: ``y B = inflow``; and the expected turns
-    counted on arriving, ``V``, through ``v = V / den``: ``v B = turns in + M`` at the nodes that begin a turn.
-    Every value is kept as an integer over one common denominator, ``D**2``, ``D`` the product of the parts'
-    determinants: each part's determinant divides every value reaching it (at most once a probability, twice a
-    turn sum), so each division is exact, no two big numbers are ever multiplied, and nothing is reduced until
-    the end."""
-    parts = components(graph)
-    n = graph.size
-    den, edges, ends_of = graph.den, graph.edges, graph.ends
-    dets: list[int] = []
-    plans: list[tuple[int, list[list[int]], dict[int, int]] | None] = []
-    for part in parts:
-        members = set(part)
-        if _closed(graph, part, members):
-            plans.append(None)
-            continue
-        pos = {i: r for r, i in enumerate(part)}
-        if len(part) == 1:
-            i = part[0]
-            plans.append((den[i] - sum(num for num, j in edges[i] if j == i), [[1]], pos))
-        else:
-            b = [[den[i] * int(r == c) for c in range(len(part))] for r, i in enumerate(part)]
-            for i in part:
-                for num, j in edges[i]:
-                    if j in pos:
-                        b[pos[i]][pos[j]] -= num
-            if len(part) == 2:  # the usual part: a volley each way that changes nothing
-                (p, q), (r, t) = b
-                det, adj = p * t - q * r, [[t, -q], [-r, p]]
-            else:
-                det, adj = _adjugate(b)
-            plans.append((det, adj, pos))
-        dets.append(plans[-1][0])  # type: ignore[index]  # just appended
-    common = _product(list(dets))
-    inflow = [0] * n  # probability arriving from outside a node's part
-    turned = [0] * n  # turns counted so far times that probability
-    inflow[0] = common * common
-    ends: dict[End, int] = {}
-    sums: dict[End, int] = {}
-    for k in range(len(parts) - 1, -1, -1):  # sources first
-        part = parts[k]
-        plan = plans[k]
-        if plan is None:  # no way out: neither unit can ever destroy the other
-            mass = sum(inflow[i] for i in part)
-            if mass:
-                la, lb = graph.lefts[part[0]]
-                ends[("neither", la, lb)] = ends.get(("neither", la, lb), 0) + mass
-            continue
-        det, adj, pos = plan
-        ins = [inflow[i] // det for i in part]
-        y = [sum(ins[r] * adj[r][c] for r in range(len(part))) for c in range(len(part))]
-        # each visit of a node beginning a turn counts a turn: (turns in + M at those nodes) B^-1, over D**2
-        base = [turned[i] + (den[i] * y[pos[i]] if graph.turn_start(i) else 0) for i in part]
-        scaled = [t // det for t in base]
-        v = [sum(scaled[r] * adj[r][c] for r in range(len(part))) for c in range(len(part))]
-        for i in part:
-            yi, vi = y[pos[i]], v[pos[i]]
-            if not yi:
-                continue
-            for num, j in edges[i]:
-                if j not in pos:
-                    inflow[j] += yi * num
-                    turned[j] += vi * num
-            for num, e in ends_of[i]:
-                ends[e] = ends.get(e, 0) + yi * num
-                sums[e] = sums.get(e, 0) + vi * num
-    return Solved(ends, sums, common * common)
 
 
 # -- a game's battles as the chain's states -------------------------------------------------------------------

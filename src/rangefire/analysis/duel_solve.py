@@ -1,0 +1,257 @@
+"""The duel's chain solved to its end, exactly, with numbers no larger than its answer needs.
+
+The chain (:mod:`rangefire.analysis.duel_chain`) is solved by its strongly connected parts, sources first (most
+are two nodes, a volley each way that changes nothing; a turn that changes nothing comes back to the same node, a
+geometric series solved at once): in a part C with a way out, ``B = diag(den) - N`` (the integer weights among its
+nodes) gives the expected visits ``M`` of its nodes through ``y = M / den``: ``y B = inflow``; and the expected
+turns counted on arriving, ``V``, through ``v = V / den``: ``v B = turns in + M`` at the nodes that begin a turn.
+Every probability of the chain is a sum, over the ways through the parts, of whole numbers over the product of the
+determinants of the parts it passes (a turn sum over that product times one of them once more).
+
+So every value is kept as an integer over one **common denominator known before any is worked out**, each
+division by a part's determinant exact: the determinants are split into factors (the primes below 256, and what
+is left of each as a factor of its own), and the most of each factor that a way through the parts can gather
+bounds its power. A small prime is counted along the ways exactly, by one pass over the parts' levels (the most
+parts on a way to each from the start: a way passes each level once at most); a larger factor, held by few
+parts, as the most of it in a part of each level, summed over the levels. The common denominator is then within
+a few tenths of the length of the answer's own (the product of every part's determinant, which the chain's
+first solution used, is some twenty times longer and every addition as much slower); a turn sum needs, beyond
+it, the most of each factor one part holds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rangefire.analysis.duel_chain import End, Graph
+
+#: The primes a determinant is divided by before what is left of it is taken as a factor of its own.
+SMALL_PRIMES = tuple(p for p in range(2, 256) if all(p % q for q in range(2, int(p**0.5) + 1)))
+
+
+@dataclass
+class Solved:
+    """The chain to its end: for every end (``("neither", left a, left b)``: a closed part of the chain reached,
+    from which neither unit can ever destroy the other) its probability, an integer over ``denominator``, and the
+    expected turn of the end times its indicator, ``E[turn; end]``, an integer over ``turn_denominator`` (a
+    multiple of ``denominator``); :meth:`probability` and :meth:`turns` make the exact fractions."""
+
+    ends: dict[End, int]
+    turn_sums: dict[End, int]
+    denominator: int
+    turn_denominator: int
+
+    def probability(self, numerator: int) -> Fraction:
+        return Fraction(numerator, self.denominator) if numerator else Fraction(0)
+
+    def mean(self, turn_sum: int, numerator: int) -> Fraction:
+        """``E[turn; end] / P(end)`` of sums of them: one fraction of two integers."""
+        return Fraction(turn_sum, numerator * (self.turn_denominator // self.denominator))
+
+
+def factors(n: int) -> dict[int, int]:
+    """``n`` (positive) as small primes and what is left, with their powers: every factor of the product."""
+    out: dict[int, int] = {}
+    for p in SMALL_PRIMES:
+        if p * p > n:
+            break
+        if n % p == 0:
+            e = 0
+            while n % p == 0:
+                n //= p
+                e += 1
+            out[p] = e
+    if n > 1:
+        out[n] = out.get(n, 0) + 1
+    return out
+
+
+def _closed(graph: Graph, part: Sequence[int], members: set[int]) -> bool:
+    """A part with no way out: no end, no edge leaving it (neither unit can ever destroy the other)."""
+    return all(not graph.ends[i] and all(j in members for _, j in graph.edges[i]) for i in part)
+
+
+def _adjugate(matrix: list[list[int]]) -> tuple[int, list[list[int]]]:
+    """The determinant and adjugate of a small integer matrix (exactly: its inverse over Fractions times the
+    determinant); the matrix of a part of an absorbing chain that has a way out is never singular."""
+    n = len(matrix)
+    rows = [[Fraction(v) for v in row] + [Fraction(int(r == c)) for c in range(n)] for r, row in enumerate(matrix)]
+    det = Fraction(1)
+    for c in range(n):
+        pivot = next(r for r in range(c, n) if rows[r][c] != 0)
+        if pivot != c:
+            rows[c], rows[pivot] = rows[pivot], rows[c]
+            det = -det
+        lead = rows[c][c]
+        det *= lead
+        rows[c] = [v / lead for v in rows[c]]
+        for r in range(n):
+            if r != c and rows[r][c] != 0:
+                f = rows[r][c]
+                rows[r] = [v - f * p for v, p in zip(rows[r], rows[c], strict=True)]
+    assert det.denominator == 1 and det != 0
+    adj = [[v * det for v in row[n:]] for row in rows]
+    assert all(v.denominator == 1 for row in adj for v in row)
+    return int(det), [[int(v) for v in row] for row in adj]
+
+
+Plan = tuple[int, list[list[int]], dict[int, int]]
+
+
+def _plans(graph: Graph, parts: list[list[int]]) -> list[Plan | None]:
+    """For each part its determinant, adjugate and nodes' places; None for a part with no way out."""
+    den, edges = graph.den, graph.edges
+    plans: list[Plan | None] = []
+    for part in parts:
+        members = set(part)
+        if _closed(graph, part, members):
+            plans.append(None)
+            continue
+        pos = {i: r for r, i in enumerate(part)}
+        if len(part) == 1:  # a volley that changes nothing comes back: 1 / (1 - q)
+            i = part[0]
+            plans.append((den[i] - sum(num for num, j in edges[i] if j == i), [[1]], pos))
+            continue
+        b = [[den[i] * int(r == c) for c in range(len(part))] for r, i in enumerate(part)]
+        for i in part:
+            for num, j in edges[i]:
+                if j in pos:
+                    b[pos[i]][pos[j]] -= num
+        if len(part) == 2:  # the usual part: a volley each way that changes nothing
+            (p, q), (r, t) = b
+            det, adj = p * t - q * r, [[t, -q], [-r, p]]
+        else:
+            det, adj = _adjugate(b)
+        if det < 0:
+            det, adj = -det, [[-v for v in row] for row in adj]
+        plans.append((det, adj, pos))
+    return plans
+
+
+def _levels(graph: Graph, parts: list[list[int]], part_of: list[int]) -> tuple[list[int], list[list[int]]]:
+    """Each part's level (the most parts on a way to it from the start) and the parts each leads to."""
+    level = [0] * len(parts)
+    after: list[list[int]] = [[] for _ in parts]
+    for k in range(len(parts) - 1, -1, -1):  # sources first
+        seen = {k}
+        for i in parts[k]:
+            for _, j in graph.edges[i]:
+                s = part_of[j]
+                if s not in seen:
+                    seen.add(s)
+                    after[k].append(s)
+                    if level[s] <= level[k]:
+                        level[s] = level[k] + 1
+    return level, after
+
+
+def _denominator(plans: list[Plan | None], level: list[int], after: list[list[int]]) -> tuple[int, int]:
+    """A common denominator of every value of the chain (see the module's text), and the factor a turn sum needs
+    beyond it: the most of each of the determinants' factors that one part holds.
+
+    A small prime is counted along the ways exactly (the most that any way through the parts gathers, by one pass
+    over the levels); a larger factor, held by few parts, as the most it has in any part of each level, summed
+    over the levels (a way passes each level once at most)."""
+    import numpy as np
+
+    small = {p: c for c, p in enumerate(SMALL_PRIMES)}
+    split: dict[int, dict[int, int]] = {}
+    own = np.zeros((len(plans), len(SMALL_PRIMES)), dtype=np.int64)
+    large: dict[int, dict[int, int]] = {}  # a larger factor: the most of it in a part of each level
+    single: dict[int, int] = {}
+    for k, plan in enumerate(plans):
+        if plan is None:
+            continue
+        found = split.get(plan[0])
+        if found is None:
+            found = split[plan[0]] = factors(plan[0])
+        for f, e in found.items():
+            if e > single.get(f, 0):
+                single[f] = e
+            if f in small:
+                own[k, small[f]] = e
+            else:
+                at = large.setdefault(f, {})
+                if e > at.get(level[k], 0):
+                    at[level[k]] = e
+    gathered = np.zeros_like(own)  # the most of each small prime on a way to the part, before it
+    by_level: list[list[int]] = [[] for _ in range(max(level, default=0) + 1)]
+    for k, lv in enumerate(level):
+        by_level[lv].append(k)
+    held = np.zeros(len(SMALL_PRIMES), dtype=np.int64)
+    for ks in by_level:
+        if not ks:
+            continue
+        rows = np.asarray(ks)
+        most = gathered[rows] + own[rows]
+        np.maximum(held, most.max(axis=0), out=held)
+        src = np.asarray([r for r, k in enumerate(ks) for _ in after[k]], dtype=np.int64)
+        dst = np.asarray([s for k in ks for s in after[k]], dtype=np.int64)
+        if len(dst):  # every later part a way leads to: the most gathered on any way to it
+            order = np.argsort(dst, kind="stable")
+            targets = dst[order]
+            starts = np.flatnonzero(np.r_[True, targets[1:] != targets[:-1]])
+            reached = np.maximum.reduceat(most[src[order]], starts, axis=0)
+            onto = targets[starts]
+            gathered[onto] = np.maximum(gathered[onto], reached)
+    common = 1
+    for c in np.nonzero(held)[0]:
+        common *= SMALL_PRIMES[c] ** int(held[c])
+    for f, at in large.items():
+        common *= f ** sum(at.values())
+    extra = 1
+    for f, e in single.items():
+        extra *= f**e
+    return common, extra
+
+
+def solve(graph: Graph) -> Solved:
+    """The chain to its end, exactly (see the module's text)."""
+    from rangefire.analysis.duel_chain import components
+
+    parts = components(graph)
+    n = graph.size
+    part_of = [0] * n
+    for k, part in enumerate(parts):
+        for i in part:
+            part_of[i] = k
+    plans = _plans(graph, parts)
+    level, after = _levels(graph, parts, part_of)
+    common, extra = _denominator(plans, level, after)
+    den, edges, ends_of = graph.den, graph.edges, graph.ends
+    inflow = [0] * n  # probability arriving from outside a node's part, over ``common``
+    turned = [0] * n  # turns counted so far times that probability, over ``common * extra``
+    inflow[0] = common
+    ends: dict[End, int] = {}
+    sums: dict[End, int] = {}
+    for k in range(len(parts) - 1, -1, -1):  # sources first
+        part, plan = parts[k], plans[k]
+        if plan is None:  # no way out: neither unit can ever destroy the other
+            mass = sum(inflow[i] for i in part)
+            if mass:
+                la, lb = graph.lefts[part[0]]
+                ends[("neither", la, lb)] = ends.get(("neither", la, lb), 0) + mass
+            continue
+        det, adj, pos = plan
+        size = len(part)
+        ins = [inflow[i] // det for i in part]
+        y = [sum(ins[r] * adj[r][c] for r in range(size)) for c in range(size)]
+        # each visit of a node beginning a turn counts a turn: (turns in + M at those nodes) B^-1
+        base = [(turned[i] + (den[i] * y[pos[i]] * extra if graph.turn_start(i) else 0)) // det for i in part]
+        v = [sum(base[r] * adj[r][c] for r in range(size)) for c in range(size)]
+        for i in part:
+            yi, vi = y[pos[i]], v[pos[i]]
+            if not yi:
+                continue
+            for num, j in edges[i]:
+                if j not in pos:
+                    inflow[j] += yi * num
+                    turned[j] += vi * num
+            for num, e in ends_of[i]:
+                ends[e] = ends.get(e, 0) + yi * num
+                sums[e] = sums.get(e, 0) + vi * num
+    return Solved(ends, sums, common, common * extra)
