@@ -16,7 +16,12 @@ export function h(name, attrs = {}, ...children) {
   return node;
 }
 
-export function $(id) { return document.getElementById(id); }
+// The page's element of that id (every id asked for is in the page's HTML).
+/**
+ * @param {string} id
+ * @returns {HTMLElement}
+ */
+export function $(id) { return /** @type {HTMLElement} */ (document.getElementById(id)); }
 
 // "[DC-3.2]" as its own element, so that every rule cited reads alike.
 export function clause(code) { return code ? h("span", { class: "clause" }, `[${code}]`) : null; }

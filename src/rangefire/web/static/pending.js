@@ -4,9 +4,22 @@
 // pending attack's `awaiting.options`), and in the panel the same in full with the clauses; on the other pages
 // whom it waits for. Its own side may withdraw it until another side has answered. An answer names the step it
 // was shown at, so it never lands on an attack made or changed since.
+// @ts-check
 import { $, chance, clause, h, show } from "./dom.js";
 import { fracText, parseFrac, percent, toNumber } from "./frac.js";
 
+// What it reads is typed by the served OpenAPI document (through api.js): the battle state's pending attack.
+/** @typedef {NonNullable<import("./api.js").Answer<"", "get">["pending"]>} Pending */
+/** @typedef {Pending["awaiting"]} Awaiting */
+/** @typedef {Extract<Awaiting, { kind: "choice" }>} AwaitingChoice */
+/** @typedef {NonNullable<AwaitingChoice["options"]>[number]} Option */
+/** @typedef {(uid: string) => string} UnitName */
+
+/**
+ * @param {Pending} pending
+ * @param {UnitName} unitName
+ * @param {(text: string) => string} said
+ */
 function described(pending, unitName, said) {
   const chosen = Object.entries(pending.choices || {})
     .map(([k, v]) => `${k.replace(/_/g, " ")}: ${Array.isArray(v) ? v.map(said).join("; ") : v}`);
@@ -14,13 +27,16 @@ function described(pending, unitName, said) {
     + (chosen.length ? ` (${chosen.join("; ")})` : "") + ".";
 }
 
+/** @param {string | null | undefined} choice */
 function named(choice) { return String(choice || "").replace(/_/g, " "); }
 
+/** @param {string} text */
 function pct(text) {
   try { return percent(parseFrac(text)); } catch (exc) { return String(text); }
 }
 
 // "6.64 in, medium"
+/** @param {{ inches?: number | string | null, steps?: number | string | null, band?: string | null } | null | undefined} range */
 export function rangeWords(range) {
   if (!range) return null;
   const unit = "inches" in range ? "in" : "steps" in range ? "steps" : "";
@@ -29,6 +45,7 @@ export function rangeWords(range) {
   return `${Number(value).toFixed(2).replace(/\.?0+$/, "")} ${unit}${range.band ? `, ${range.band}` : ""}`;
 }
 
+/** @param {{ outcome: string, mean?: string | null }} odds */
 function meanWords(odds) {
   try {
     const f = parseFrac(odds.mean);
@@ -39,6 +56,7 @@ function meanWords(odds) {
 }
 
 // One answer in short, for its button: "6.64 in, medium · line clear · hit 92.4% · at least 1 wounds: 86.4%".
+/** @param {Option | undefined} option */
 function summary(option) {
   if (!option) return null;
   if (!option.legal) return "refused by the rules";
@@ -56,6 +74,11 @@ function summary(option) {
 }
 
 // The answers in full: what each makes of the attack, with the clauses and the exact fractions a tap away.
+/**
+ * @param {AwaitingChoice} wait
+ * @param {UnitName} unitName
+ * @param {(uid: string) => void} onPreview
+ */
 function optionDetails(wait, unitName, onPreview) {
   const options = Array.isArray(wait.options) ? wait.options : [];
   if (!options.length) return [];
@@ -82,9 +105,10 @@ function optionDetails(wait, unitName, onPreview) {
       if (o.then) facts.push(h("li", { class: "hint" }, "then both players play their best (SW-6.2)"));
     } else if (o.odds_refused) facts.push(h("li", { class: "warning" }, o.odds_refused));
     parts.push(h("ul", { class: "option-facts" }, ...facts));
-    if (o.line && o.target) {
-      parts.push(h("button", { type: "button", class: "preview", "data-preview": o.target,
-                              onclick: () => onPreview(o.target) }, `Show this line on the table`));
+    const target = o.target;
+    if (o.line && target) {
+      parts.push(h("button", { type: "button", class: "preview", "data-preview": target,
+                              onclick: () => onPreview(target) }, `Show this line on the table`));
     }
     return h("li", { "data-option": o.answer }, ...parts);
   });
@@ -92,6 +116,12 @@ function optionDetails(wait, unitName, onPreview) {
   return [h("h3", {}, "What each answer makes of the attack"), h("ul", { class: "options" }, ...items), left];
 }
 
+/**
+ * @param {{ pending: Pending | null | undefined, me: import("./api.js").Answer<"", "get">["you"], enteredDice: boolean,
+ *   busy: boolean, unitName: UnitName, said: (text: string) => string,
+ *   onAnswer: (answer: string, step: number) => unknown, onRoll: () => unknown, onEnter: () => unknown,
+ *   onPreview: (uid: string) => void }} view
+ */
 export function renderWaiting({ pending, me, enteredDice, busy, unitName, said, onAnswer, onRoll, onEnter, onPreview }) {
   const section = $("pending-section");
   const appearing = section.hidden && Boolean(pending);
@@ -131,7 +161,7 @@ export function renderWaiting({ pending, me, enteredDice, busy, unitName, said, 
   $("pending-ask").replaceChildren(`${ask} `, clause(wait.clause));
   for (const b of answers.querySelectorAll("button")) b.disabled = busy;
   $("withdraw").hidden = !(me.role === "side" && me.side === pending.by && pending.withdrawable);
-  $("withdraw").disabled = busy;
+  /** @type {HTMLButtonElement} */ ($("withdraw")).disabled = busy;
   // the attack's form above is gone once it waits, leaving the panel scrolled past this heading: brought back
   if (appearing) section.scrollIntoView({ block: "nearest" });
 }
