@@ -320,3 +320,26 @@ def test_postgresql_restarted_under_load_answers_503_and_serves_again(pg_cluster
             assert not [kind for kind in player.said if kind[0] == "5" and kind != "503 unavailable"], player.said
             assert_kept(server.address, player, in_doubt=player.said.get("503 unavailable", 0))
         assert unavailable >= 1  # the restart was felt, and said so
+
+
+def _serve(*args: str) -> Any:
+    import subprocess
+
+    return subprocess.run([sys.executable, "-m", "rangefire.cli", "serve", "--port", "0", *args], capture_output=True,
+                          text=True, timeout=120)
+
+
+@pytest.mark.parametrize("given, said", [("0", "--workers 0: must be 1 to 32"), ("33", "--workers 33: must be 1 to 32"),
+                                         ("two", "--workers 'two': must be a whole number")])
+def test_a_number_of_workers_out_of_bounds_is_refused(tmp_path, given, said):
+    proc = _serve("--db", str(tmp_path / "b.sqlite3"), "--workers", given)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert said in proc.stderr
+    assert not (tmp_path / "b.sqlite3").exists()
+
+
+def test_a_postgresql_store_out_of_reach_is_said_without_its_password(tmp_path):
+    proc = _serve("--db", f"postgresql://someone:hunter2@/battles?host={tmp_path}", "--workers", "2")
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert "cannot open the battles database" in proc.stderr and str(tmp_path) in proc.stderr
+    assert "hunter2" not in proc.stderr + proc.stdout and "someone:***@" in proc.stderr

@@ -64,6 +64,8 @@ class UnavailableError(StoreError):
     the answer to a retry says so; retry in a moment."""
 
     kind = "unavailable"
+    #: What the database's driver said, alone.
+    reason = ""
 
 
 class ConflictError(RangefireError):

@@ -62,6 +62,12 @@ def _reason(exc: BaseException) -> str:
     return text[0] if text else type(exc).__name__
 
 
+def _unavailable(exc: BaseException) -> UnavailableError:
+    error = UnavailableError(f"the battles database cannot be reached ({_reason(exc)}); retry in a moment")
+    error.reason = _reason(exc)
+    return error
+
+
 class PgStore(Store):
     """The battles of one PostgreSQL database, its address ``postgresql://user@host/name`` (libpq's)."""
 
@@ -81,7 +87,7 @@ class PgStore(Store):
                     row[0] for row in tx.all("SELECT column_name FROM information_schema.columns WHERE "
                                              "table_schema = current_schema() AND table_name = ?", (table,))})
         except UnavailableError as exc:
-            raise StoreError(f"{self.where}: cannot open the battles database: {exc}") from None
+            raise StoreError(f"{self.where}: cannot open the battles database: {exc.reason}") from None
         except psycopg.Error as exc:
             raise StoreError(f"{self.where}: cannot open the battles database: {_reason(exc)}") from None
 
@@ -92,8 +98,7 @@ class PgStore(Store):
             return psycopg.connect(self.address, autocommit=True, connect_timeout=CONNECT_SECONDS,
                                    application_name="rangefire")
         except psycopg.Error as exc:
-            raise UnavailableError(f"the battles database cannot be reached ({_reason(exc)}); retry in a "
-                                   "moment") from None
+            raise _unavailable(exc) from None
 
     def _take(self) -> Any:
         """An idle connection still open (one the database has closed, as on a restart, has something to read
@@ -125,8 +130,7 @@ class PgStore(Store):
         except (psycopg.OperationalError, psycopg.InterfaceError) as exc:
             with contextlib.suppress(Exception):
                 db.close()
-            raise UnavailableError(f"the battles database cannot be reached ({_reason(exc)}); retry in a "
-                                   "moment") from None
+            raise _unavailable(exc) from None
         except BaseException:
             self._give_back(db)
             raise
