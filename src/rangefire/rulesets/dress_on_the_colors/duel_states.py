@@ -97,6 +97,7 @@ class States:
         self._passed: dict[Hashable, State] = {}
         self._variants: dict[Hashable, VolleyPlan] = {}
         self._dice: dict[int, tuple[VolleyPlan, Dice]] = {}
+        self._taking: dict[tuple[int, int], tuple[VolleyPlan, list[tuple[int, int]]]] = {}
 
     # -- the numbers of units and turns -------------------------------------------------------------------
     def _unit(self, unit: Unit) -> int:
@@ -183,26 +184,41 @@ class States:
         if plan is None:  # refused: the volley changes nothing
             return 1, [(1, self._pass(state, shooter, target, then))]
         at, by = self.position[target], self.position[shooter]
-        shot = self.units[units[at]]
         fired = self._changed_unit(units[by], gunsmoke=plan.places_gunsmoke, fired=True)  # [DC-7.1, DC-9.1]
         kept = self._dice.get(id(plan))
         if kept is None or kept[0] is not plan:
             kept = self._dice[id(plan)] = (plan, dice(plan))  # the plan kept: its identity is not reused
-        results, total = kept[1]
+        total = kept[1][1]
         out: dict[State, int] = {}
-        for w, unsaved, disorder in results:
-            lost, marker = casualties(shot.stands, shot.micro_hits, unsaved)  # [DC-4.3]
+        for w, left in self._taken(kept, units[at]):
             after = list(units)
             after[by] = fired
-            if lost >= shot.stands:
-                after[at] = -1  # destroyed: it leaves the table [DC-4.3]
+            after[at] = left
+            if left < 0:  # destroyed: it leaves the table [DC-4.3]
                 k: State = (turn, tuple(after))
             else:
-                after[at] = self._changed_unit(units[at], stands=shot.stands - lost, micro_hits=marker,
-                                               disordered=shot.disordered or disorder)  # [DC-5.3]
                 k = self._pass((turn, tuple(after)), shooter, target, then)
             out[k] = out.get(k, 0) + w
         return total, [(w, k) for k, w in out.items()]
+
+    def _taken(self, kept: tuple[VolleyPlan, Dice], shot_n: int) -> list[tuple[int, int]]:
+        """What the volley's dice leave of the target ``shot_n`` (-1: destroyed), with their weights merged: the
+        casualties of the unsaved hits [DC-4.3] and a disorder if it survives [DC-5.3]; worked out once for every
+        plan and state of the target."""
+        key = (id(kept[0]), shot_n)
+        found = self._taking.get(key)
+        if found is not None and found[0] is kept[0]:
+            return found[1]
+        shot = self.units[shot_n]
+        merged: dict[int, int] = {}
+        for w, unsaved, disorder in kept[1][0]:
+            lost, marker = casualties(shot.stands, shot.micro_hits, unsaved)  # [DC-4.3]
+            left = -1 if lost >= shot.stands else self._changed_unit(
+                shot_n, stands=shot.stands - lost, micro_hits=marker, disordered=shot.disordered or disorder)
+            merged[left] = merged.get(left, 0) + w
+        taken = [(w, left) for left, w in merged.items()]
+        self._taking[key] = (kept[0], taken)  # the plan kept: its identity is not reused
+        return taken
 
     def sample(self, state: Hashable, shooter: str, target: str, then: str, n: int,
                rng: np.random.Generator) -> list[tuple[int, Hashable]]:
