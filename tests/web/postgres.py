@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import glob
 import os
-import pwd
 import secrets
 import shutil
 import subprocess
@@ -56,6 +55,8 @@ class Cluster:
         self.socket.mkdir()
         self.as_user: dict[str, Any] = {}
         if os.name == "posix" and os.getuid() == 0:
+            import pwd
+
             user = pwd.getpwnam(os.environ.get("RANGEFIRE_PG_USER", "nobody"))
             for path in (self.folder, self.socket):
                 os.chown(path, user.pw_uid, user.pw_gid)

@@ -343,3 +343,17 @@ def test_a_postgresql_store_out_of_reach_is_said_without_its_password(tmp_path):
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert "cannot open the battles database" in proc.stderr and str(tmp_path) in proc.stderr
     assert "hunter2" not in proc.stderr + proc.stdout and "someone:***@" in proc.stderr
+
+
+def test_two_servers_of_one_postgresql_database_tell_each_other_of_their_actions(pg_address):
+    with Server(pg_address) as first, Server(pg_address) as second:  # type: ignore[arg-type]
+        created = create(first.address)
+        stream = Stream(second.address, created["id"], created["tokens"]["spectator"])
+        try:
+            with httpx.Client(base_url=first.address, timeout=WAIT) as client:
+                ended = client.post(f"/api/battles/{created['id']}/end-turn",
+                                    headers=bearer(created["tokens"]["sides"][UNION]), json={})
+                assert ended.status_code == 200, ended.text
+            assert stream.events.get(timeout=WAIT) == {"actions": 1, "kind": "end-turn", "by": UNION}
+        finally:
+            stream.close()

@@ -116,7 +116,9 @@ def serve(
         where = db if db is not None and is_postgresql(db) else str(Path(db) if db else default_db())
         settings = {"db": where, "hosts": list(allowed_hosts or ()), "addresses": not _is_loopback(host)}
         sock = _listen(host, port)  # before the database: a port in use leaves nothing behind
-        web = _app(settings, share_events=False)  # the store opened (its schema brought up to date) once, here
+        # the store opened (its schema brought up to date) once, here; a PostgreSQL store's events shared with
+        # the other servers of the same database, even from one process
+        web = _app(settings, share_events=workers == 1 and is_postgresql(where))
         bound = sock.getsockname()[1]
         shown_host = f"[{host}]" if ":" in host else host
         address = f"http://{shown_host}:{bound}"
