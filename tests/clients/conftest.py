@@ -33,7 +33,7 @@ NPM_CACHE = ROOT / "build" / "clients"
 NODE_MAJOR = 18
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A real server (uvicorn, as ``rangefire serve`` runs it) over a fresh database: its address."""
     folder = tmp_path_factory.mktemp("server")
@@ -41,7 +41,7 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield address
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def openapi_file(live: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The OpenAPI document as the live server serves it, written to a file."""
     response = httpx.get(f"{live}/openapi.json", timeout=30)
@@ -104,7 +104,7 @@ def npx(work: Path, *args: str, timeout: float = 300) -> subprocess.CompletedPro
                           timeout=timeout)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def typescript_types(openapi_file: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A folder holding the pinned packages (linked) and ``openapi.d.ts``, the types openapi-typescript generates
     from the served document."""
@@ -144,6 +144,7 @@ def check_played(live: str, summary: dict[str, Any]) -> None:
     assert (attack["action"], attack["by"], attack["attacker"], attack["choices"]) == (
         "attack", ATTACKING, "yoichi", {"redirect_to": "yojimbo"})
     assert summary["played"] == {"action": attack["number"], "attacker": "yoichi", "target": "yojimbo"}
+    assert summary["outcome"] == {k: attack["outcome"][k] for k in ("hit", "success_level", "wounds")}
     assert (end["action"], end["by"], end["number"]) == ("end-turn", ATTACKING, summary["ended"]["action"])
     state = spectator_get(live, battle, token)
     assert state["actions"] == 2 and state["pending"] is None

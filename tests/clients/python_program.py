@@ -96,6 +96,8 @@ def main(base_url: str) -> dict[str, Any]:
                     "step": waiting.pending.step},
         "answer": choice.answer,
         "played": {"action": played.action, "attacker": played.attacker, "target": played.target},
+        "outcome": {"hit": played.outcome.hit, "success_level": played.outcome.success_level,
+                    "wounds": played.outcome.wounds},  # Bushido's own [BU-6.3, BU-7.2]
         "ended": {"action": ended.action, "turn": ended.turn.number, "side_to_act": ended.side_to_act},
     }
 

@@ -63,6 +63,8 @@ async function main(base: string): Promise<void> {
   if (!answered.data) fail("the answer", answered.response.status, answered.error);
   if ("pending" in answered.data) throw new Error("the attack still waits after its one choice");
   const played = answered.data;
+  if (played.ruleset !== "bushido") throw new Error(`a ${played.ruleset} attack played in a Bushido battle`);
+  const outcome = played.outcome;  // Bushido's own: hit, success level, wounds [BU-6.3, BU-7.2]
 
   const ended = await api.POST("/api/battles/{battle_id}/end-turn", {
     params: { path }, headers: bearer(token(attacking)), body: {},
@@ -79,6 +81,7 @@ async function main(base: string): Promise<void> {
     waiting: { status: fired.response.status, side: awaiting.side, clause: awaiting.clause, step: pending.step },
     answer: choice.answer,
     played: { action: played.action, attacker: played.attacker, target: played.target },
+    outcome: { hit: outcome.hit, success_level: outcome.success_level, wounds: outcome.wounds },
     ended: { action: ended.data.action, turn, side_to_act: ended.data.side_to_act },
   }));
 }
