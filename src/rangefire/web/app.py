@@ -42,8 +42,9 @@ from rangefire.web.bodies import (
 )
 from rangefire.web.docs import add_docs
 from rangefire.web.errors import ApiError, ErrorBody, from_library, validation_path
+from rangefire.web.estimate import work_of
 from rangefire.web.events import Broker, TooManyStreams, catch_up, last_event_id
-from rangefire.web.gate import Gate, ask_of
+from rangefire.web.gate import ENGINE_SECONDS, Gate, RetryLater, ask_of
 from rangefire.web.guard import AllowedHosts, Guard
 from rangefire.web.service import MAX_BATTLES, Battles, Settings, examples, ruleset_info
 from rangefire.web.store import Store
@@ -120,18 +121,24 @@ class PageFiles(StaticFiles):
 
 def error_response(error: ApiError) -> JSONResponse:
     headers = {"WWW-Authenticate": "Bearer"} if error.status == 401 else None
+    if isinstance(error, RetryLater):
+        headers = {"Retry-After": str(error.retry_after)}
     return JSONResponse(error.body(), status_code=error.status, headers=headers)
 
 
 def create_app(db_path: str | Path, *, static_dir: str | Path | None = None, keepalive: float = 15.0,
                max_streams: int = 1000, streams_per_battle: int = 32, stream_seconds: float = 3600.0,
                max_battles: int | None = MAX_BATTLES, workers: int = 2, max_waiting: int = 256,
+               engine_seconds: float = ENGINE_SECONDS, create_rate: int = 0, keep_days: float | None = None,
                allowed_hosts: AllowedHosts | None = None, share_events: bool = False) -> FastAPI:
     """The API over the battles of ``db_path`` (created when missing), with the page's files from
     ``static_dir`` (the package's ``web/static`` by default); ``workers`` requests are worked on at once.
     Bounds: ``max_battles`` battles kept (None: no bound), ``max_streams`` event streams open (at most
     ``streams_per_battle`` on one battle), each open for ``stream_seconds`` before the browser reopens it;
     ``max_waiting`` requests at the engine (worked on or waiting their turn), the next refused (503).
+    ``engine_seconds``: the engine's time one request may take (:class:`~rangefire.web.gate.Gate`); ``create_rate``:
+    battles one client address may create in an hour (0: no bound); ``keep_days``: battles unused that long are
+    removed, now and every hour (None: kept for ever).
     ``allowed_hosts``: the ``Host`` names answered, any other refused (421); None answers any (``rangefire
     serve`` always gives them: see :class:`~rangefire.web.guard.AllowedHosts`). ``db_path`` may be a PostgreSQL
     address (``postgresql://...``: :class:`~rangefire.web.store.Store`); ``share_events``: the events of the other
@@ -140,7 +147,8 @@ def create_app(db_path: str | Path, *, static_dir: str | Path | None = None, kee
     store = Store(db_path)
     broker = Broker(max_streams, streams_per_battle, stream_seconds, relay=store.relay() if share_events else None)
     battles = Battles(store, broker.publish, max_battles)
-    gate = Gate(battles, store, workers, max_waiting)
+    gate = Gate(battles, store, workers, max_waiting, engine_seconds, create_rate=create_rate, keep_days=keep_days)
+    gate.sweeper.sweep()
     app = FastAPI(title="rangefire", version=str(FORMAT), docs_url=None, redoc_url=None,
                   description="Ranged combat for tabletop games over HTTP: battles, odds, dice, turns.",
                   responses={"4XX": {"model": ErrorBody, "description": "refused: the error's kind says why"},
@@ -233,6 +241,7 @@ def _reading(app: FastAPI, gate: Gate, battles: Battles) -> None:
     async def create(request: Request) -> dict[str, Any]:
         """A new battle from an example or a scenario: one secret link per side and one for spectators,
         shown only in this answer."""
+        gate.created_by(request)
         b = await gate.body(request, CreateBody, MAX_CREATE_BYTES)
         settings = Settings(undo=b.undo, open_hands=b.open_hands)
         if b.game is not None:  # a battle created empty, set up by its sides
@@ -262,8 +271,9 @@ def _reading(app: FastAPI, gate: Gate, battles: Battles) -> None:
         """The battle drawn as ``rangefire show`` draws it; with an attacker its targets marked, with a target
         the line, made with the player's ``choices`` (JSON, as an attack's: ``{"from_side": "left"}``)."""
         chosen = query_choices(choices)
-        svg = await gate.run(request, battle_id,
-                             lambda loaded, role: battles.drawing(loaded, attacker, target, chosen))
+        svg = await gate.drawn(request, battle_id, (attacker, target, chosen),
+                             lambda on: work_of(on.ruleset, on.state, attacker, target=target, alone=attacker is None),
+                             "this drawing", "draw one attacker's line to one target, or the table alone")
         return Response(svg, media_type="image/svg+xml",
                         headers={"Content-Security-Policy": SVG_POLICY, "Cache-Control": "no-store"})
 
@@ -271,7 +281,9 @@ def _reading(app: FastAPI, gate: Gate, battles: Battles) -> None:
     async def targets(request: Request, battle_id: BattleId, attacker: UnitId = None,
                       side: UnitId = None) -> dict[str, Any]:
         """Who can shoot whom, as ``rangefire targets --json``."""
-        return await gate.run(request, battle_id, lambda loaded, role: battles.targets(loaded, side, attacker))
+        return await gate.ask(request, battle_id, "targets", (side, attacker),
+                              lambda on: work_of(on.ruleset, on.state, attacker, side),
+                              "this list of targets", "ask one unit's targets (?attacker=ID)")
 
     @app.get("/api/battles/{battle_id}/advice")
     async def advice(request: Request, battle_id: BattleId, side: UnitId = None,
@@ -279,20 +291,27 @@ def _reading(app: FastAPI, gate: Gate, battles: Battles) -> None:
                      refused: bool = False) -> dict[str, Any]:
         """Every legal attack of a side (by default the asking side's) ranked by the expected value of an
         outcome, as ``rangefire advise --json``; ``refused=true`` lists the refused pairs with their clauses."""
-        return await gate.run(request, battle_id,
-                              lambda loaded, role: battles.advice(loaded, role, side, outcome, refused))
+        return await gate.ask(request, battle_id, "advice", (side, outcome, refused),
+                              lambda on: work_of(on.ruleset, on.state, side=side or on.viewer,
+                                                alone=not (side or on.viewer)),
+                              "this advice", "ask one unit's targets (targets?attacker=ID) and the odds of its "
+                                             "attacks")
 
     @app.post("/api/battles/{battle_id}/check", openapi_extra=schema(AttackBody))
     async def check(request: Request, battle_id: BattleId) -> dict[str, Any]:
         """May this attack be made? As ``rangefire check --json``, with the next choice a player makes."""
         b = await gate.body(request, AttackBody)
-        return await gate.run(request, battle_id, lambda loaded, role: battles.check(loaded, ask_of(b)))
+        return await gate.ask(request, battle_id, "check", (ask_of(b),),
+                              lambda on: work_of(on.ruleset, on.state, b.attacker, target=b.target),
+                              "this check", "name its target")
 
     @app.post("/api/battles/{battle_id}/odds", openapi_extra=schema(AttackBody))
     async def odds(request: Request, battle_id: BattleId) -> dict[str, Any]:
         """The exact odds of an attack, as ``rangefire odds --json``."""
         b = await gate.body(request, AttackBody)
-        return await gate.run(request, battle_id, lambda loaded, role: battles.odds(loaded, ask_of(b)))
+        return await gate.ask(request, battle_id, "odds", (ask_of(b),),
+                              lambda on: work_of(on.ruleset, on.state, b.attacker, target=b.target or b.attacker),
+                              "these odds", "ask the command line")
 
 
 def _played(result: dict[str, Any]) -> dict[str, Any] | JSONResponse:

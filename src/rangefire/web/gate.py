@@ -1,8 +1,17 @@
 """How a request reaches the engine: its token read and checked against the battle, its body read within its
-bound, and its work run on one of a few threads, the requests past a bound refused rather than queued."""
+bound, and its work run on one of a few threads, the requests past a bound refused rather than queued.
+
+Two ways in: reading a battle and recording actions run on threads of their own (a few at once), and the
+engine's questions (targets, advice, drawings, an attack's check and odds) are sized first
+(:mod:`rangefire.web.estimate`: refused at once when they would take longer than the server's engine time), then
+answered in worker processes (:mod:`rangefire.web.engine`), stopped at that time. A battle's state is never read
+behind a question: the threads that wait on the workers are others than those that read."""
 
 from __future__ import annotations
 
+import logging
+import threading
+import time
 from collections.abc import Callable
 from functools import partial
 from typing import Any, TypeVar
@@ -12,11 +21,19 @@ import anyio.to_thread
 from fastapi import Request
 
 from rangefire.web.bodies import MAX_BODY_BYTES, Acting, AttackBody, B, parse_body, read_limited
+from rangefire.web.engine import Engine, Job, shared_engine
 from rangefire.web.errors import ApiError
+from rangefire.web.estimate import Work, refuse_past
 from rangefire.web.service import AttackAsk, Battles, Loaded
 from rangefire.web.store import Role, Store
 
 T = TypeVar("T")
+log = logging.getLogger("rangefire.web")
+
+#: The engine's time one request may take, in seconds, unless told otherwise (``rangefire serve --engine-seconds``).
+ENGINE_SECONDS = 2.0
+#: A battle's last use is written down at most this often (seconds): reading it is not a write each time.
+TOUCH_EVERY = 3600.0
 
 
 def token_of(request: Request, query_too: bool = False) -> str:
@@ -62,17 +79,27 @@ def ask_of(body: AttackBody) -> AttackAsk:
 
 
 class Gate:
-    """The engine's door for the routes: ``workers`` requests worked on at once, at most ``max_waiting`` at the
-    engine (worked on or waiting their turn), the next refused (503)."""
+    """The engine's door for the routes: ``workers`` requests read or acted on at once and ``workers`` questions
+    at the engine's worker processes, each given ``engine_seconds``; at most ``max_waiting`` requests in all
+    (worked on or waiting their turn), the next refused (503)."""
 
-    def __init__(self, battles: Battles, store: Store, workers: int, max_waiting: int) -> None:
+    def __init__(self, battles: Battles, store: Store, workers: int, max_waiting: int,
+                 engine_seconds: float = ENGINE_SECONDS, engine: Engine | None = None, *, create_rate: int = 0,
+                 keep_days: float | None = None) -> None:
         self.battles, self.store, self.max_waiting = battles, store, max_waiting
-        # The engine's work holds the interpreter's lock: more threads at it than cores only make each answer
+        self.rate = CreateRate(create_rate)
+        self.sweeper = Sweeper(store, keep_days)
+        self.engine_seconds = engine_seconds
+        self.engine = engine if engine is not None else shared_engine(workers)
+        # Reading and recording hold the interpreter's lock: more threads at it than cores only make each answer
         # slower (and starve the event loop that reads requests), so a few run at once and the rest wait in turn.
         self.limiter = anyio.CapacityLimiter(workers)
+        # The threads that wait for the engine's workers (one per worker): never those that read a state.
+        self.engine_limiter = anyio.CapacityLimiter(self.engine.size)
         self.at_engine = 0  # requests worked on or waiting (counted in the event loop: no lock needed)
+        self._touched: dict[str, float] = {}
 
-    async def in_thread(self, fn: Callable[..., T], *args: Any) -> T:
+    async def in_thread(self, fn: Callable[..., T], *args: Any, limiter: anyio.CapacityLimiter | None = None) -> T:
         # Each waiting request holds its body (up to 1 MiB) and a connection: past the bound a client is told
         # to come back rather than queued without end.
         if self.at_engine >= self.max_waiting:
@@ -80,17 +107,65 @@ class Gate:
                                                "this server queues; retry in a moment")
         self.at_engine += 1
         try:
-            return await anyio.to_thread.run_sync(partial(fn, *args), limiter=self.limiter)
+            return await anyio.to_thread.run_sync(partial(fn, *args), limiter=limiter or self.limiter)
         finally:
             self.at_engine -= 1
 
     def authorised(self, battle_id: str, token: str) -> tuple[Loaded, Role]:
-        """The battle loaded, and the role the token gives in it (401 when it gives none)."""
+        """The battle loaded, and the role the token gives in it (401 when it gives none); its use written down
+        (at most once in :data:`TOUCH_EVERY`), so that a battle in use is never removed as unused."""
         row = self.battles.row(battle_id)
         role = self.store.role(battle_id, token)
         if role is None:
             raise ApiError(401, "unauthorized", "the token is not one of this battle's")
+        now = time.monotonic()
+        if now - self._touched.get(battle_id, -TOUCH_EVERY) >= TOUCH_EVERY:
+            self.store.touch(battle_id)
+            if len(self._touched) > 100_000:  # forget the oldest half rather than grow without end
+                for old in sorted(self._touched, key=self._touched.__getitem__)[:50_000]:
+                    del self._touched[old]
+            self._touched[battle_id] = now
+            self.sweeper.maybe()
         return self.battles.for_role(self.battles.load(row), role), role
+
+    def created_by(self, request: Request) -> None:
+        """Count a battle created by the request's client address (429 past ``create_rate``: :class:`CreateRate`),
+        and sweep the battles left unused when the last sweep is old."""
+        self.rate.take(request.client.host if request.client is not None else "")
+        self.sweeper.maybe()
+
+    async def ask(self, request: Request, battle_id: str, kind: str, args: tuple[Any, ...],
+                  sizing: Callable[[Loaded], Work], what: str, instead: str) -> dict[str, Any]:
+        """:meth:`answer` for a question answered in JSON."""
+        found = await self.answer(request, battle_id, kind, args, sizing, what, instead)
+        assert isinstance(found, dict)
+        return found
+
+    async def drawn(self, request: Request, battle_id: str, args: tuple[Any, ...], sizing: Callable[[Loaded], Work],
+                    what: str, instead: str) -> str:
+        """:meth:`answer` for a drawing (its SVG text)."""
+        found = await self.answer(request, battle_id, "drawing", args, sizing, what, instead)
+        assert isinstance(found, str)
+        return found
+
+    async def answer(self, request: Request, battle_id: str, kind: str, args: tuple[Any, ...],
+                     sizing: Callable[[Loaded], Work], what: str, instead: str) -> object:
+        """An engine's question (``kind``, with ``args``: :class:`~rangefire.web.engine.Job`) on the battle, for
+        the role the request's token gives: sized first (``sizing``; refused, 422 ``too_large``, when it would
+        take longer than the engine's time, saying ``what`` it is and what to ask ``instead``), then answered by
+        a worker process and stopped at that time."""
+        token = token_of(request)
+        expected = expected_of(request)
+
+        def prepare() -> Job:
+            loaded, role = self.authorised(battle_id, token)
+            stale(loaded, expected)
+            refuse_past(sizing(loaded), loaded.ruleset.key, self.engine_seconds, what, instead)
+            return Job(kind, loaded.ruleset.key, loaded.row, loaded.state, loaded.actions, loaded.version, role,
+                       args)
+
+        job = await self.in_thread(prepare)
+        return await self.in_thread(self.engine.ask, job, self.engine_seconds, instead, limiter=self.engine_limiter)
 
     async def run(self, request: Request, battle_id: str, work: Callable[[Loaded, Role], T],
                   query_token: bool = False) -> T:
@@ -118,3 +193,86 @@ class Gate:
         if isinstance(body, Acting):
             request.state.expected_actions = body.expected_actions
         return body
+
+
+#: Battles one address may create in an hour unless told otherwise (``rangefire serve --create-rate``).
+CREATE_RATE = 60
+#: Days a battle is kept after its last use unless told otherwise (``rangefire serve --keep-days``).
+KEEP_DAYS = 30.0
+#: Seconds between two sweeps of the battles left unused.
+SWEEP_EVERY = 3600.0
+
+
+class RetryLater(ApiError):
+    """A refusal that says when to come back: ``Retry-After``, in seconds."""
+
+    def __init__(self, error: ApiError, seconds: int) -> None:
+        super().__init__(error.status, error.kind, error.message, error.path, error.clause, **error.extra)
+        self.retry_after = seconds
+
+
+class CreateRate:
+    """At most ``per_hour`` battles created by one client address in an hour (a bucket of ``per_hour`` that
+    fills again at that rate); 0 for no bound. The addresses are kept in memory, the longest idle forgotten past
+    :attr:`REMEMBERED` (a bucket that has filled again is as good as forgotten)."""
+
+    REMEMBERED = 100_000
+
+    def __init__(self, per_hour: int, clock: Callable[[], float] = time.monotonic) -> None:
+        self.per_hour, self.clock = per_hour, clock
+        self._buckets: dict[str, tuple[float, float]] = {}  # address -> (battles left, when counted)
+
+    def take(self, address: str) -> None:
+        """Count one battle created by ``address``; refused (429 ``rate_limited``, with the seconds until the
+        next one as ``Retry-After``) past the bound."""
+        if self.per_hour <= 0:
+            return
+        now = self.clock()
+        left, then = self._buckets.pop(address, (float(self.per_hour), now))
+        left = min(float(self.per_hour), left + (now - then) * self.per_hour / 3600.0)
+        if left < 1.0:
+            self._buckets[address] = (left, now)
+            wait = max(1, round((1.0 - left) * 3600.0 / self.per_hour + 0.5))
+            raise RetryLater(ApiError(429, "rate_limited", f"this address has created {self.per_hour} battles within "
+                                                           f"the hour, the most this server takes; the next may be "
+                                                           f"created in {wait} s (a battle is played by its links: "
+                                                           "it need not be created again)"), wait)
+        self._buckets[address] = (left - 1.0, now)  # the latest at the end: the dict is in order of use
+        while len(self._buckets) > self.REMEMBERED:
+            del self._buckets[next(iter(self._buckets))]
+
+
+class Sweeper:
+    """Battles left unused for ``keep_days`` removed from the store: at once (when the server starts) and then at
+    most once in :data:`SWEEP_EVERY`, in a thread of its own, started by the first request after that time."""
+
+    def __init__(self, store: Store, keep_days: float | None, clock: Callable[[], float] = time.monotonic) -> None:
+        self.store, self.keep_days, self.clock = store, keep_days, clock
+        self._lock = threading.Lock()
+        self._last = -SWEEP_EVERY
+        self.removed = 0
+
+    def sweep(self) -> int:
+        """Remove the battles unused for ``keep_days`` now: how many."""
+        if self.keep_days is None:
+            return 0
+        with self._lock:
+            self._last = self.clock()
+            removed = self.store.remove_unused(self.keep_days)
+            self.removed += removed
+        if removed:
+            log.warning("removed %d battles unused for %g days", removed, self.keep_days)
+        return removed
+
+    def maybe(self) -> None:
+        """Sweep in a thread of its own when the last sweep is older than :data:`SWEEP_EVERY` (and none runs)."""
+        if self.keep_days is None or self.clock() - self._last < SWEEP_EVERY or self._lock.locked():
+            return
+        self._last = self.clock()
+        threading.Thread(target=self._quietly, daemon=True, name="rangefire-sweep").start()
+
+    def _quietly(self) -> None:
+        try:
+            self.sweep()
+        except Exception as exc:  # a store that fails now fails the next request too, where it is answered
+            log.error("the battles unused for %g days could not be removed: %s", self.keep_days, exc)

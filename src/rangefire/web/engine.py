@@ -1,0 +1,254 @@
+"""The engine's questions for the server (targets, advice, drawings, an attack's check and odds) answered in
+worker processes, each question stopped at a hard limit of time.
+
+A worker is a process of its own: its work holds no lock of the server's (the server's event loop, the threads
+reading battles' states and recording actions go on beside it, on the other core), and a question that runs past
+its limit is stopped by killing the process that works on it; a new one takes its place, the others carry on.
+A question travels as data (:class:`Job`: the battle's stored row, its state after its actions, the asking role
+and the question's arguments, all pickled), its answer as the JSON-ready value the route returns, or the error
+it raised (said as the API says it).
+
+Workers are started when the first question comes (a server that is only read starts none), each a fresh
+interpreter (``python -m rangefire.web.engine``, talking over two pipes: nothing of the server's process, its
+threads or its open files, is copied into it), and run at a lower priority than the server: a question never
+slows the reading of a battle's state. One pool serves every application of a process (tests make many); its
+workers end with the process (their pipe closes).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import queue
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from typing import Any, cast
+
+from rangefire.core import RangefireError
+from rangefire.web.errors import ApiError, from_library
+from rangefire.web.store import BattleRow, Role
+
+log = logging.getLogger("rangefire.web")
+
+#: How long a worker may take to start (importing the engine) before it is said to have failed.
+START_SECONDS = 120.0
+#: How much lower a worker's priority is than the server's (``nice``).
+NICENESS = 5
+
+
+@dataclass(frozen=True)
+class Job:
+    """One question, as data: the battle (its row, its state after ``actions`` actions at ``version``), who asks,
+    and the question (``kind``, one of :data:`KINDS`, with its ``args``)."""
+
+    kind: str
+    ruleset: str
+    row: BattleRow
+    state: Any
+    actions: int
+    version: tuple[int, int]
+    role: Role
+    args: tuple[Any, ...]
+
+
+class Stopped(ApiError):
+    """A question stopped at the hard limit (its worker killed)."""
+
+
+def _answer(job: Job) -> Any:
+    """The question answered (in a worker)."""
+    from rangefire.rulesets import find_ruleset
+    from rangefire.web.service import Battles, Loaded
+    from rangefire.web.store import Store
+
+    # the questions read the battle only: the service's reading methods never touch its store
+    reader = Battles(cast(Store, None))
+    loaded = reader.for_role(Loaded(job.row, find_ruleset(job.ruleset), job.state, job.actions, job.version),
+                             job.role)
+    asked: dict[str, Callable[..., Any]] = {
+        "targets": lambda side, attacker: reader.targets(loaded, side, attacker),
+        "advice": lambda side, outcome, refused: reader.advice(loaded, job.role, side, outcome, refused),
+        "drawing": lambda attacker, target, choices: reader.drawing(loaded, attacker, target, choices),
+        "check": lambda ask: reader.check(loaded, ask),
+        "odds": lambda ask: reader.odds(loaded, ask)}
+    return asked[job.kind](*job.args)
+
+
+KINDS = frozenset({"targets", "advice", "drawing", "check", "odds"})
+
+
+def _work(questions: Connection, answers: Connection) -> None:
+    """A worker's life: the engine imported, then each question read, answered and its answer sent back, until
+    the server closes its end."""
+    with contextlib.suppress(AttributeError, OSError):  # a system without nice, or one that refuses it
+        os.nice(NICENESS)
+    # what every question needs, imported before the first one (not counted in its time)
+    from rangefire.analysis import advise, targets  # noqa: F401
+    from rangefire.draw import draw_battle  # noqa: F401
+    from rangefire.rulesets import RULESETS
+    from rangefire.web import service  # noqa: F401
+
+    for ruleset in RULESETS:
+        ruleset.battle_model.model_json_schema  # noqa: B018  (each game's module loaded)
+
+    answers.send(("ready", None))
+    while True:
+        try:
+            job = questions.recv()
+        except (EOFError, OSError, KeyboardInterrupt):
+            return
+        try:
+            reply: tuple[str, Any] = ("ok", _answer(job))
+        except ApiError as exc:
+            reply = ("error", (exc.status, exc.kind, exc.message, exc.path, exc.clause, exc.extra))
+        except RangefireError as exc:
+            error = from_library(exc)
+            reply = ("error", (error.status, error.kind, error.message, error.path, error.clause, error.extra))
+        except Exception as exc:  # a fault: said to the server, which logs it; the worker carries on
+            import traceback
+
+            reply = ("fault", f"{type(exc).__name__}: {exc}\n{traceback.format_exc()}")
+        try:
+            answers.send(reply)
+        except (OSError, ValueError):
+            return
+
+
+class _Worker:
+    """One worker process and the two ends of its pipes: ``to`` it (questions) and ``back`` from it (answers)."""
+
+    def __init__(self) -> None:
+        theirs_in, ours_out = os.pipe()
+        ours_in, theirs_out = os.pipe()
+        try:
+            self.process = subprocess.Popen([sys.executable, "-m", "rangefire.web.engine", str(theirs_in),
+                                             str(theirs_out)], pass_fds=(theirs_in, theirs_out),
+                                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+        except BaseException:
+            for fd in (theirs_in, ours_out, ours_in, theirs_out):
+                os.close(fd)
+            raise
+        os.close(theirs_in)
+        os.close(theirs_out)
+        self.to = Connection(ours_out, readable=False)
+        self.back = Connection(ours_in, writable=False)
+        self.ready = False
+
+    def wait_ready(self) -> None:
+        if self.ready:
+            return
+        if not self.back.poll(START_SECONDS) or self.back.recv() != ("ready", None):
+            raise OSError("the engine's worker did not start")
+        self.ready = True
+
+    def kill(self) -> None:
+        self.process.kill()
+        self.process.wait(timeout=30)
+        self.to.close()
+        self.back.close()
+
+
+class Engine:
+    """``size`` worker processes answering :class:`Job` questions, one at a time each; :meth:`ask` blocks (call
+    it from a thread) until an answer or the limit."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._idle: queue.Queue[_Worker] = queue.Queue()
+        self._lock = threading.Lock()
+        self._started = 0
+        self.stopped: list[int] = []  # the workers killed at the limit (their process ids), for the record
+        self.working: set[int] = set()  # the workers answering a question now (their process ids)
+
+    def _take(self) -> _Worker:
+        with self._lock:
+            if self._started < self.size:  # started when first needed
+                self._started += 1
+                try:
+                    return _Worker()
+                except OSError:
+                    self._started -= 1
+                    raise
+        return self._idle.get()
+
+    def _replace(self, worker: _Worker) -> None:
+        """Kill a worker (now) and start another in its place (in a thread: out of the way of the answer)."""
+        worker.kill()
+
+        def renew() -> None:
+            try:
+                fresh = _Worker()
+                fresh.wait_ready()
+            except OSError as exc:
+                log.error("the engine's worker could not be started again: %s", exc)
+                with self._lock:
+                    self._started -= 1  # the next question starts one
+                return
+            self._idle.put(fresh)
+
+        threading.Thread(target=renew, daemon=True, name="rangefire-engine-renew").start()
+
+    def ask(self, job: Job, seconds: float, instead: str) -> Any:
+        """The answer to ``job``, or its error raised; stopped (:class:`Stopped`, 422 ``too_large``) once it has
+        taken ``seconds``, saying what to ask ``instead``."""
+        worker = self._take()
+        try:
+            worker.wait_ready()
+            worker.to.send(job)
+            start = time.monotonic()
+            self.working.add(worker.process.pid)
+            try:
+                answered = worker.back.poll(seconds)
+            finally:
+                self.working.discard(worker.process.pid)
+            if not answered:
+                self.stopped.append(worker.process.pid)
+                log.warning("a question (%s) was stopped after %g s of the engine's time", job.kind, seconds)
+                self._replace(worker)
+                raise Stopped(422, "too_large", f"this question was stopped after {seconds:g} s of the engine's time, "
+                                                f"the most this server gives one request; {instead}, or ask the "
+                                                "command line, which takes its time")
+            status, value = worker.back.recv()
+        except (OSError, EOFError, ValueError) as exc:  # the worker died (killed from outside, out of memory)
+            self._replace(worker)
+            log.error("the engine's worker was lost while it answered a question: %s", exc or type(exc).__name__)
+            raise ApiError(503, "unavailable", "the engine's worker was lost while it answered this question; "
+                                               "retry in a moment") from None
+        except Stopped:
+            raise
+        except BaseException:  # a question that could not be sent (or a thread stopped): the worker is replaced
+            self._replace(worker)
+            raise
+        self._idle.put(worker)
+        if status == "ok":
+            return value
+        if status == "error":
+            code, kind, message, path, clause, extra = value
+            raise ApiError(code, kind, message, path, clause, **cast(Mapping[str, Any], extra))
+        log.error("the engine failed on a question (%s) after %.1f s: %s", job.kind, time.monotonic() - start, value)
+        raise ApiError(500, "internal", "an unexpected error in the engine; nothing was recorded")
+
+
+_shared: dict[int, Engine] = {}
+_shared_lock = threading.Lock()
+
+
+def shared_engine(size: int) -> Engine:
+    """The process's pool of ``size`` workers (one for every application made in this process with that size)."""
+    with _shared_lock:
+        engine = _shared.get(size)
+        if engine is None:
+            engine = _shared[size] = Engine(size)
+        return engine
+
+
+if __name__ == "__main__":  # a worker: python -m rangefire.web.engine READ_FD WRITE_FD
+    from rangefire.web import engine
+
+    engine._work(Connection(int(sys.argv[1]), writable=False), Connection(int(sys.argv[2]), readable=False))
