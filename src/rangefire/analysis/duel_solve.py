@@ -223,9 +223,13 @@ def solve(graph: Graph) -> Solved:
     level, after = _levels(graph, parts, part_of)
     common, extra = _denominator(plans, level, after)
     den, edges, ends_of = graph.den, graph.edges, graph.ends
-    inflow = [0] * n  # probability arriving from outside a node's part, over ``common``
-    turned = [0] * n  # turns counted so far times that probability, over ``common * extra``
-    inflow[0] = common
+    # probability arriving from outside a node's part, and turns counted so far times that probability, both over
+    # ``common * extra``: a visit's turn is then divided by the part's determinant at once, no number multiplied
+    # by another as long
+    whole = common * extra
+    inflow = [0] * n
+    turned = [0] * n
+    inflow[0] = whole
     ends: dict[End, int] = {}
     sums: dict[End, int] = {}
     for k in range(len(parts) - 1, -1, -1):  # sources first
@@ -241,7 +245,7 @@ def solve(graph: Graph) -> Solved:
         ins = [inflow[i] // det for i in part]
         y = [sum(ins[r] * adj[r][c] for r in range(size)) for c in range(size)]
         # each visit of a node beginning a turn counts a turn: (turns in + M at those nodes) B^-1
-        base = [(turned[i] + (den[i] * y[pos[i]] * extra if graph.turn_start(i) else 0)) // det for i in part]
+        base = [(turned[i] + (den[i] * y[pos[i]] if graph.turn_start(i) else 0)) // det for i in part]
         v = [sum(base[r] * adj[r][c] for r in range(size)) for c in range(size)]
         for i in part:
             yi, vi = y[pos[i]], v[pos[i]]
@@ -254,4 +258,4 @@ def solve(graph: Graph) -> Solved:
             for num, e in ends_of[i]:
                 ends[e] = ends.get(e, 0) + yi * num
                 sums[e] = sums.get(e, 0) + vi * num
-    return Solved(ends, sums, common, common * extra)
+    return Solved(ends, sums, whole, whole)
