@@ -117,6 +117,7 @@ def typescript_types(openapi_file: Path, tmp_path_factory: pytest.TempPathFactor
     made = npx(work, "openapi-typescript", str(openapi_file), "--output", "openapi.d.ts",
                "--default-non-nullable", "false")
     assert made.returncode == 0, f"openapi-typescript refused the served /openapi.json:\n{made.stdout}{made.stderr}"
+    (work / "openapi-typescript.log").write_text(made.stdout + made.stderr)
     return work
 
 
