@@ -278,6 +278,8 @@ def test_postgresql_restarted_is_said_unavailable_then_served_again(pg_cluster, 
             pg_cluster.start()
         assert store.version(battle) == (0, 0)  # the same store, no restart of it
         assert store.append(battle, (0, 0), "attack", "a", {})[0] == 1
+        pg_cluster.restart()  # its idle connection cut: dropped before use, not answered unavailable
+        assert store.version(battle)[0] == 1
     finally:
         store.close()
 
