@@ -34,7 +34,7 @@ def text_of(document: dict[str, Any]) -> str:
     return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 
-def differences(old: Any, new: Any, where: str = "", limit: int = 20) -> list[str]:
+def differences(old: Any, new: Any, where: str = "", limit: int = 10_000) -> list[str]:
     """Where two JSON documents differ, as JSON pointers with what each holds there (at most ``limit``)."""
     found: list[str] = []
 
