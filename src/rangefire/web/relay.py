@@ -82,7 +82,12 @@ class SocketRelay:
         if not hasattr(socket, "AF_UNIX"):
             log.warning("this system has no Unix sockets: the workers' event streams hear only their own actions")
             return
-        self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        self.folder.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        if hasattr(os, "getuid") and self.folder.parent.stat().st_uid != os.getuid():  # another's: not trusted
+            log.warning("%s belongs to another user: the workers' event streams hear only their own actions",
+                        self.folder.parent)
+            return
+        self.folder.mkdir(exist_ok=True, mode=0o700)
         listening = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
         listening.bind(str(self.path))
         listening.settimeout(0.5)  # to notice it is closed

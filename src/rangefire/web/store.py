@@ -404,7 +404,17 @@ class SqliteStore(Store):
     def relay(self) -> Relay | None:
         from rangefire.web.relay import SocketRelay
 
-        return SocketRelay(self.path)
+        self._relay = SocketRelay(self.path)
+        return self._relay
+
+    def close(self) -> None:
+        relay: Relay | None = getattr(self, "_relay", None)
+        if relay is not None:
+            relay.close()
+        db: sqlite3.Connection | None = getattr(self._local, "db", None)
+        if db is not None:  # this thread's (the others' close with their threads)
+            db.close()
+            self._local.db = None
 
 
 def _now(when: datetime | None = None) -> str:
