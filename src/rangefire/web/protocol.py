@@ -15,6 +15,9 @@ from __future__ import annotations
 import asyncio
 import http
 import json
+import logging
+import weakref
+from collections import Counter
 from typing import Any
 
 import h11
@@ -24,6 +27,8 @@ from uvicorn.server import ServerState
 
 from rangefire.web.errors import ApiError
 from rangefire.web.guard import MAX_HEAD_BYTES
+
+log = logging.getLogger("rangefire.web")
 
 
 class _Reader(h11.Connection):
@@ -73,32 +78,100 @@ def unreadable(error: h11.RemoteProtocolError | None) -> ApiError:
                                   f"{message or 'it does not follow HTTP/1.1'}")
 
 
+#: Connections per client address, by server (a process may run several: tests do).
+_OPEN: weakref.WeakKeyDictionary[ServerState, Counter[str]] = weakref.WeakKeyDictionary()
+
+
 class JsonErrors(H11Protocol):
     """uvicorn's h11 protocol, its one plain-text answer (a request it cannot read) given as the API's JSON
-    error, and a time limit on a request's head: uvicorn waits for ever for a head that never ends (one byte a
-    minute holds a connection open), this answers 408 once :attr:`head_seconds` have passed without the head
-    whole, and closes a connection on which nothing at all came in that long."""
+    error, and time limits on a request's head and body: uvicorn waits for ever for a head that never ends (one
+    byte a minute holds a connection open), this answers 408 once :attr:`head_seconds` have passed without the
+    head whole, and closes a connection on which nothing at all came in that long; a body not whole
+    :attr:`body_seconds` after its head is answered 408 too. At most :attr:`per_address` connections are open
+    from one client address (0: no bound): the next is answered 503 and closed at once, so that one client
+    holding half-sent requests open cannot take every connection (and file) the server has."""
 
     #: Seconds a request's head (its line and headers) may take to arrive, from the connection or its first byte.
     head_seconds: float = 30.0
+    #: Seconds a request's body may take to arrive whole, from the end of its head.
+    body_seconds: float = 30.0
+    #: Connections open at once from one client address, at most (0: no bound).
+    per_address: int = 256
 
     def __init__(self, config: Config, server_state: ServerState, app_state: dict[str, Any],
                  _loop: asyncio.AbstractEventLoop | None = None) -> None:
         super().__init__(config, server_state, app_state, _loop)
         self.conn = _Reader(h11.SERVER, config.h11_max_incomplete_event_size or MAX_HEAD_BYTES)
         self._head_timer: asyncio.TimerHandle | None = None
+        self._body_timer: asyncio.TimerHandle | None = None
+        self._counted: str | None = None
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
+        if self._too_many():
+            return
         self._time_the_head()
 
     def data_received(self, data: bytes) -> None:
         super().data_received(data)
         self._time_the_head()
+        self._time_the_body()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._stop_timing()
+        self._stop_timing_body()
+        if self._counted is not None:
+            counts = _OPEN.get(self.server_state)
+            if counts is not None:
+                counts[self._counted] -= 1
+                if counts[self._counted] <= 0:
+                    del counts[self._counted]
+            self._counted = None
         super().connection_lost(exc)
+
+    def _too_many(self) -> bool:
+        """Count the connection against its address; past :attr:`per_address`, answer 503 and close it."""
+        address = self.client[0] if self.client else ""
+        counts = _OPEN.setdefault(self.server_state, Counter())
+        if self.per_address and counts[address] >= self.per_address:
+            error = ApiError(503, "unavailable", f"{counts[address]} connections are open from this address, the "
+                                                 f"most this server takes from one; close one (or wait) and retry")
+            body = json.dumps(error.body(), separators=(",", ":")).encode()
+            self.transport.write(b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\n"
+                                 b"content-length: " + str(len(body)).encode() + b"\r\nconnection: close\r\n"
+                                 b"x-content-type-options: nosniff\r\ncache-control: no-store\r\n\r\n" + body)
+            self.transport.close()
+            return True
+        counts[address] += 1
+        self._counted = address
+        return False
+
+    def _time_the_body(self) -> None:
+        """Time a body from the end of its head until it is whole."""
+        if self.conn.their_state is not h11.SEND_BODY or self.transport.is_closing():
+            self._stop_timing_body()
+        elif self._body_timer is None:
+            self._body_timer = self.loop.call_later(self.body_seconds, self._body_too_slow)
+
+    def _stop_timing_body(self) -> None:
+        if self._body_timer is not None:
+            self._body_timer.cancel()
+            self._body_timer = None
+
+    def _body_too_slow(self) -> None:
+        self._body_timer = None
+        if self.conn.their_state is not h11.SEND_BODY or self.transport.is_closing():
+            return
+        where = f"{self.scope['method']} {self.scope['path'][:100]}" if self.scope else "a request"
+        log.warning("%s from %s: its body did not arrive whole within %g seconds; answered 408 and closed", where,
+                    self.client[0] if self.client else "a client", self.body_seconds)
+        if self.scope:
+            self.scope.setdefault("extensions", {})["rangefire.timed_out"] = {}  # told: the Guard logs no more
+        self._refuse(ApiError(408, "timeout", f"the request's body did not arrive whole within {self.body_seconds:g} "
+                                              "seconds of its headers"))
+        if self.cycle is not None:  # the route reading it is told the client is gone (as it is, once closed)
+            self.cycle.disconnected = True
+            self.cycle.message_event.set()
 
     def _time_the_head(self) -> None:
         """Time a head while one is awaited (the client's side idle: no request read yet), not once it is in."""
@@ -153,9 +226,15 @@ class JsonErrors(H11Protocol):
         self.transport.close()
 
 
-def server_config(app: Any, protocol: type[JsonErrors] = JsonErrors, **options: Any) -> Config:
+def server_config(app: Any, protocol: type[JsonErrors] = JsonErrors, *, head_seconds: float | None = None,
+                  body_seconds: float | None = None, per_address: int | None = None, **options: Any) -> Config:
     """uvicorn's settings for the API: ``protocol`` (:class:`JsonErrors`) as its HTTP/1.1 reader, whichever other
     it would take (httptools answers in plain text too), its bound on a request's head the
     :class:`~rangefire.web.guard.Guard`'s, and no WebSocket upgrade (the API has none: such a request is answered
-    as any other); ``options`` as ``uvicorn.Config`` takes them."""
+    as any other); ``head_seconds``, ``body_seconds`` and ``per_address`` in place of the protocol's own;
+    ``options`` as ``uvicorn.Config`` takes them."""
+    told = {name: value for name, value in (("head_seconds", head_seconds), ("body_seconds", body_seconds),
+                                            ("per_address", per_address)) if value is not None}
+    if told:
+        protocol = type(protocol.__name__, (protocol,), told)
     return Config(app, http=protocol, ws="none", h11_max_incomplete_event_size=MAX_HEAD_BYTES, **options)

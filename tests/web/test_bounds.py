@@ -1,0 +1,239 @@
+"""The server's bounds on its clients: battles created per address, battles left unused removed, a body's time to
+arrive, connections per address, and a client that hangs up in the middle of its upload (one line logged)."""
+
+from __future__ import annotations
+
+import logging
+import socket
+import sqlite3
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+
+httpx = pytest.importorskip("httpx")
+pytest.importorskip("fastapi")
+
+from fastapi.testclient import TestClient  # noqa: E402
+
+from rangefire.web import create_app  # noqa: E402
+from rangefire.web.gate import SWEEP_EVERY, CreateRate, RetryLater, Sweeper  # noqa: E402
+from rangefire.web.store import Store  # noqa: E402
+from tests.web.conftest import bearer, error_of  # noqa: E402
+from tests.web.live_server import serving  # noqa: E402
+from tests.web.test_headers import HOST, exchange  # noqa: E402
+
+#: Guards against a test that hangs, never measurements.
+WAIT = 30.0
+BODY = b"POST /api/battles HTTP/1.1\r\n" + HOST + b"Content-Type: application/json\r\nContent-Length: 100\r\n\r\n"
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+# -- battles created per address ----------------------------------------------------------------------------------
+def test_an_address_creates_at_most_its_rate_then_is_told_when_to_come_back(tmp_path):
+    with TestClient(create_app(tmp_path / "b.sqlite3", static_dir=tmp_path, create_rate=3)) as client:
+        for _ in range(3):
+            assert client.post("/api/battles", json={"example": "ford"}).status_code == 201
+        refused = client.post("/api/battles", json={"example": "ford"})
+        error = error_of(refused, 429, "rate_limited")
+        assert "3 battles within the hour" in error["message"]
+        wait = int(refused.headers["retry-after"])
+        assert 1 <= wait <= 1200 and f"in {wait} s" in error["message"]  # one battle comes back every 20 minutes
+        assert client.app.state.store.count() == 3  # nothing created by the refused one
+
+
+def test_the_rate_fills_again_with_time_and_is_counted_per_address():
+    clock = Clock()
+    rate = CreateRate(2, clock)
+    rate.take("192.0.2.1")
+    rate.take("192.0.2.1")
+    with pytest.raises(RetryLater, match="2 battles within the hour") as refused:
+        rate.take("192.0.2.1")
+    assert (refused.value.status, refused.value.kind, refused.value.retry_after) == (429, "rate_limited", 1800)
+    rate.take("192.0.2.2")  # another address: a bucket of its own
+    clock.now += 1799
+    with pytest.raises(RetryLater, match="within the hour"):
+        rate.take("192.0.2.1")
+    clock.now += 2
+    rate.take("192.0.2.1")  # half an hour on: one more
+    assert CreateRate(0, clock).take("192.0.2.1") is None  # 0: no bound
+
+
+def test_no_bound_unless_told(tmp_path):
+    with TestClient(create_app(tmp_path / "b.sqlite3", static_dir=tmp_path)) as client:
+        assert all(client.post("/api/battles", json={"example": "ford"}).status_code == 201 for _ in range(5))
+
+
+# -- battles left unused removed ---------------------------------------------------------------------------------
+def _age(db: Path, battle: str, days: float) -> None:
+    """Write the battle as created, and last used, ``days`` ago."""
+    when = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() - days * 86400))
+    with sqlite3.connect(db) as con:
+        con.execute("UPDATE battles SET created = ?, used = ? WHERE id = ?", (when, when, battle))
+
+
+def test_battles_unused_for_the_days_kept_are_removed_when_the_server_starts(tmp_path):
+    db = tmp_path / "b.sqlite3"
+    with TestClient(create_app(db, static_dir=tmp_path)) as client:
+        made = [client.post("/api/battles", json={"example": "ford"}).json() for _ in range(3)]
+    old, used_lately, fresh = made
+    _age(db, old["id"], 31)
+    _age(db, used_lately["id"], 29.5)
+    _age(db, fresh["id"], 0)
+    with TestClient(create_app(db, static_dir=tmp_path, keep_days=30)) as client:
+        token = bearer(old["tokens"]["spectator"])
+        error_of(client.get(f"/api/battles/{old['id']}", headers=token), 404, "not_found")
+        for kept in (used_lately, fresh):
+            assert client.get(f"/api/battles/{kept['id']}", headers=bearer(kept["tokens"]["spectator"])
+                              ).status_code == 200
+    with sqlite3.connect(db) as con:  # nothing of it is left: not its tokens nor its actions
+        assert con.execute("SELECT count(*) FROM tokens WHERE battle = ?", (old["id"],)).fetchone()[0] == 0
+        assert con.execute("SELECT count(*) FROM battles").fetchone()[0] == 2
+
+
+def test_a_battle_read_is_used_and_kept(tmp_path):
+    db = tmp_path / "b.sqlite3"
+    with TestClient(create_app(db, static_dir=tmp_path)) as client:
+        made = client.post("/api/battles", json={"example": "ford"}).json()
+        _age(db, made["id"], 40)
+        assert client.get(f"/api/battles/{made['id']}", headers=bearer(made["tokens"]["spectator"])
+                          ).status_code == 200  # its use written down now
+    with TestClient(create_app(db, static_dir=tmp_path, keep_days=30)) as client:
+        assert client.get(f"/api/battles/{made['id']}", headers=bearer(made["tokens"]["spectator"])
+                          ).status_code == 200
+
+
+def test_the_sweep_runs_again_each_hour_not_on_every_request(tmp_path):
+    db = tmp_path / "b.sqlite3"
+    store = Store(db)
+    clock = Clock()
+    sweeper = Sweeper(store, 30, clock)
+    assert sweeper.sweep() == 0
+    ids = [store.create("ford", {}, ["a", "b"], False).id for _ in range(2)]
+    for battle in ids:
+        _age(db, battle, 60)
+    sweeper.maybe()  # within the hour: no sweep
+    assert store.count() == 2
+    clock.now += SWEEP_EVERY
+    sweeper.maybe()
+    _wait_for(lambda: sweeper.removed == 2)  # in a thread of its own
+    assert store.count() == 0 and sweeper.removed == 2
+    assert Sweeper(store, None, clock).sweep() == 0  # None: kept for ever
+
+
+# -- slow clients -------------------------------------------------------------------------------------------------
+class Lines(logging.Handler):
+    """Every record of the server's loggers, kept."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+    def said(self, words: str) -> list[logging.LogRecord]:
+        return [r for r in self.records if words in r.getMessage()]
+
+
+@pytest.fixture
+def lines() -> Iterator[Lines]:
+    handler = Lines()
+    loggers = [logging.getLogger(name) for name in ("rangefire.web", "uvicorn", "uvicorn.error", "asyncio")]
+    for logger in loggers:
+        logger.addHandler(handler)
+    try:
+        yield handler
+    finally:
+        for logger in loggers:
+            logger.removeHandler(handler)
+
+
+def _wait_for(found: Any) -> Any:
+    for _ in range(int(WAIT * 100)):
+        value = found()
+        if value:
+            return value
+        time.sleep(0.01)
+    return found()
+
+
+def test_a_body_that_does_not_arrive_in_time_is_answered_408(tmp_path, lines):
+    with serving(create_app(tmp_path / "b.sqlite3"), body_seconds=0.5) as address:
+        status, headers, body, closed = exchange(address, BODY + b'{"example": "fo')
+        assert status == 408 and closed
+        error = httpx.Response(status, headers=headers, content=body).json()["error"]
+        assert error["kind"] == "timeout" and "body did not arrive whole within 0.5 seconds" in error["message"]
+        said = _wait_for(lambda: lines.said("its body did not arrive whole"))
+        assert len(said) == 1 and "POST /api/battles from 127.0.0.1" in said[0].getMessage()
+        time.sleep(0.2)
+        assert not lines.said("went away") and not [r for r in lines.records if r.exc_info]  # one line, no fault
+        # a body that arrives in time, though slowly, is taken
+        piece = b'{"example": "ford"}'
+        head = BODY.replace(b"100", str(len(piece)).encode())
+        assert exchange(address, head, piece[:8], piece[8:], pause=0.1)[0] == 201
+
+
+def test_a_client_hanging_up_mid_upload_logs_one_line_and_no_fault(tmp_path, lines):
+    with serving(create_app(tmp_path / "b.sqlite3")) as address:
+        url = urlsplit(address)
+        for _ in range(3):
+            with socket.create_connection((url.hostname, url.port), timeout=WAIT) as sock:
+                sock.sendall(BODY + b'{"exam')
+                time.sleep(0.2)
+        said = _wait_for(lambda: len(lines.said("went away before its body was whole")) >= 3 and
+                         lines.said("went away before its body was whole"))
+        time.sleep(0.3)
+        said = lines.said("went away before its body was whole")
+        assert len(said) == 3 and all(r.levelno == logging.WARNING and not r.exc_info for r in said)
+        assert "POST /api/battles from 127.0.0.1" in said[0].getMessage()
+        assert not [r for r in lines.records if r.exc_info or "Traceback" in r.getMessage()]
+        assert len(lines.records) == 3  # nothing else was logged
+        assert httpx.get(address + "/api/examples", timeout=WAIT).status_code == 200
+
+
+def test_connections_from_one_address_are_capped(tmp_path):
+    with serving(create_app(tmp_path / "b.sqlite3"), per_address=3) as address:
+        url = urlsplit(address)
+        held = [socket.create_connection((url.hostname, url.port), timeout=WAIT) for _ in range(3)]
+        try:
+            for sock in held:
+                sock.sendall(b"GET /api/exam")  # half-sent heads, held open
+            time.sleep(0.2)
+            status, headers, body, _ = exchange(address, b"GET /api/examples HTTP/1.1\r\n" + HOST + b"\r\n")
+            assert status == 503
+            error = httpx.Response(status, headers=headers, content=body).json()["error"]
+            assert error["kind"] == "unavailable" and "3 connections are open from this address" in error["message"]
+            held.pop().close()
+            time.sleep(0.2)
+            assert exchange(address, b"GET /api/examples HTTP/1.1\r\n" + HOST + b"\r\n")[0] == 200
+        finally:
+            for sock in held:
+                sock.close()
+
+
+def test_another_address_is_served_while_one_holds_its_cap(tmp_path):
+    with serving(create_app(tmp_path / "b.sqlite3"), per_address=2) as address:
+        url = urlsplit(address)
+        held = []
+        try:
+            for _ in range(2):
+                sock = socket.create_connection((url.hostname, url.port), timeout=WAIT,
+                                                source_address=("127.0.0.2", 0))
+                sock.sendall(b"POST /api/battles HTTP/1.1\r\n")
+                held.append(sock)
+            time.sleep(0.2)
+            assert exchange(address, b"GET /api/examples HTTP/1.1\r\n" + HOST + b"\r\n")[0] == 200
+        finally:
+            for sock in held:
+                sock.close()
