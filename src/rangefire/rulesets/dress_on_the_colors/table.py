@@ -161,7 +161,7 @@ class LineOfFire:
         return Segment(self.start, self.end)
 
 
-def line_of_fire(firer: Footprint, target: Footprint) -> LineOfFire:
+def line_of_fire(firer: Footprint, target: Footprint, found: LineOfFire | None = None) -> LineOfFire:
     """Range is the shortest distance from the firer's front edge to the target's footprint [DC-2.2]; where
     several segments tie as shortest, the line of fire is the middle one of them [DC-7.3].
 
@@ -170,9 +170,9 @@ def line_of_fire(firer: Footprint, target: Footprint) -> LineOfFire:
     span of the ties is taken: the middle of the family where parallel edges face each other, and of two
     equally near across a gap, the one on the firer's left. At range 0 the line of fire is a point where the
     units touch: nothing it decides (gunsmoke beyond 6 in, cover crossed short of the target) depends on
-    which point, so no tie is sought.
+    which point, so no tie is sought. ``found``: :func:`line_of_fire_within` of the two, already worked out.
     """
-    found = line_of_fire_within(firer, target, None)
+    found = found or line_of_fire_within(firer, target, None)
     assert found is not None
     if found.distance2 == 0:
         return found
@@ -338,17 +338,28 @@ def arc_between(firer: Shape, target: Shape, arc: str) -> bool:
     return in_arc(footprint_of(firer), footprint_of(target), arc)
 
 
+#: The shortest segment :func:`range2_within` found within its limit, by the units' shapes: the same as without a
+#: limit (a pair of edges is passed over only where it is farther than the limit, so farther than the shortest),
+#: so that :func:`line_between` starts from it.
+_WITHIN: dict[tuple[Shape, Shape], LineOfFire] = {}
+
+
 @lru_cache(maxsize=CACHE_SIZE)
 def range2_within(firer: Shape, target: Shape, limit2: Fraction) -> Fraction | None:
     """The squared range [DC-2.2], or None when it is beyond ``limit2`` (:func:`line_of_fire_within`)."""
     found = line_of_fire_within(footprint_of(firer), footprint_of(target), limit2)
-    return None if found is None else found.distance2
+    if found is None:
+        return None
+    if len(_WITHIN) >= CACHE_SIZE:
+        _WITHIN.clear()
+    _WITHIN[(firer, target)] = found
+    return found.distance2
 
 
 @lru_cache(maxsize=CACHE_SIZE)
 def line_between(firer: Shape, target: Shape) -> LineOfFire:
     """:func:`line_of_fire` by the units' shapes [DC-2.2, DC-7.3]."""
-    return line_of_fire(footprint_of(firer), footprint_of(target))
+    return line_of_fire(footprint_of(firer), footprint_of(target), _WITHIN.get((firer, target)))
 
 
 def smoke_key(terrain: tuple[Terrain, ...], units: Iterable[Unit]) -> tuple[Same, tuple[tuple[str, Shape], ...]]:
@@ -400,3 +411,4 @@ def clear_caches() -> None:
     for cached in (footprint_of, gap2_between, arc_between, range2_within, line_between, smoke_between,
                    cover_between, near_cover_between, enfilade_between):
         cached.cache_clear()
+    _WITHIN.clear()
