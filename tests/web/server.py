@@ -18,13 +18,16 @@ START_TIMEOUT = 60
 
 
 class Server:
-    """``rangefire serve --port 0 --db DB``; ``address`` is read from what it prints."""
+    """``rangefire serve --port 0 --db DB``; ``address`` is read from what it prints. Battles are created
+    without the bound per address of a real server (its clients are all this machine), unless ``extra`` names
+    one (``--create-rate``)."""
 
     def __init__(self, db: Path, *extra: str) -> None:
         self.db = db
         env = {**os.environ, "PYTHONUNBUFFERED": "1", "COLUMNS": "200"}
+        unbounded = () if "--create-rate" in extra else ("--create-rate", "0")
         self.process = subprocess.Popen([sys.executable, "-m", "rangefire.cli", "serve", "--port", "0", "--db",
-                                         str(db), *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                         str(db), *unbounded, *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                         text=True, env=env)
         self.lines: queue.Queue[str] = queue.Queue()
         self.printed: list[str] = []

@@ -237,3 +237,46 @@ def test_another_address_is_served_while_one_holds_its_cap(tmp_path):
         finally:
             for sock in held:
                 sock.close()
+
+
+# -- rangefire serve's options ------------------------------------------------------------------------------------
+@pytest.mark.parametrize(("option", "value", "said"), [
+    ("--engine-seconds", "soon", "--engine-seconds 'soon': must be a number"),
+    ("--engine-seconds", "0", "--engine-seconds 0: must be 0.1 to 86400 seconds"),
+    ("--create-rate", "-1", "--create-rate -1: must be a whole number from 0"),
+    ("--keep-days", "-3", "--keep-days -3: must be 0 (kept for ever) to 100000 days"),
+    ("--max-streams", "0", "--max-streams 0: must be a whole number from 1"),
+    ("--body-seconds", "0.5", "--body-seconds 0.5: must be 1 to 86400 seconds"),
+    ("--connections-per-address", "many", "--connections-per-address 'many': must be a whole number"),
+])
+def test_serve_refuses_a_bound_in_our_words_before_it_listens(tmp_path, option, value, said):
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "rangefire.cli", "serve", "--port", "0", "--db",
+                           str(tmp_path / "b.sqlite3"), option, value], capture_output=True, text=True,
+                          timeout=120, env={**__import__("os").environ, "COLUMNS": "200"})
+    assert done.returncode == 2, done.stderr
+    assert said in done.stderr and "Traceback" not in done.stderr
+    assert not (tmp_path / "b.sqlite3").exists()  # nothing written
+
+
+def test_serve_applies_its_bounds(tmp_path):
+    from tests.web.server import Server
+
+    with Server(tmp_path / "b.sqlite3", "--create-rate", "1", "--body-seconds", "1",
+                "--connections-per-address", "4") as running:
+        with httpx.Client(base_url=running.address, timeout=WAIT) as client:
+            assert client.post("/api/battles", json={"example": "ford"}).status_code == 201
+            error_of(client.post("/api/battles", json={"example": "ford"}), 429, "rate_limited")
+        status, _, body, _ = exchange(running.address, BODY.replace(b"/api/battles", b"/api/battles/b1/check") +
+                                      b'{"atta')
+        assert status == 408 and "within 1 seconds" in body.decode()
+        url = urlsplit(running.address)
+        held = [socket.create_connection((url.hostname, url.port), timeout=WAIT) for _ in range(4)]
+        try:
+            time.sleep(0.3)
+            assert exchange(running.address, b"GET /api/examples HTTP/1.1\r\n" + HOST + b"\r\n")[0] == 503
+        finally:
+            for sock in held:
+                sock.close()

@@ -12,7 +12,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from rangefire.cli.common import app, out, text, user_errors, whole_number
+from rangefire.cli.common import app, number_option, out, text, user_errors, whole_number
 from rangefire.core import RangefireError
 
 
@@ -36,7 +36,9 @@ def _app(settings: dict[str, Any], share_events: bool) -> Any:
         hosts = AllowedHosts.told(settings["hosts"], addresses=settings["addresses"])
     except ValueError as exc:
         raise RangefireError(str(exc)) from None
-    return create_app(settings["db"], allowed_hosts=hosts, share_events=share_events)
+    web = create_app(settings["db"], allowed_hosts=hosts, share_events=share_events, **settings.get("bounds", {}))
+    web.state.gate.engine.warm()  # the engine's workers started before the first question
+    return web
 
 
 def worker_app() -> Any:
@@ -91,6 +93,33 @@ def serve(
         help="host names the server answers to besides localhost, 127.0.0.1 and [::1] (commas between them, or "
              "the option again; * for any): the names a browser reaches it by, e.g. game.example.org; any other "
              "Host is refused")] = None,
+    engine_seconds: Annotated[str, typer.Option(
+        "--engine-seconds", metavar="SECONDS", help="the engine's time one request may take: a question estimated "
+                                                    "to take longer is refused at once (422 too_large), one that "
+                                                    "runs longer is stopped")] = "2",
+    create_rate: Annotated[str, typer.Option(
+        "--create-rate", metavar="INTEGER", help="battles one client address may create in an hour (0: no "
+                                                 "bound)")] = "60",
+    keep_days: Annotated[str, typer.Option(
+        "--keep-days", metavar="DAYS", help="battles nobody has used for this many days are removed, at start and "
+                                            "every hour (0: kept for ever)")] = "30",
+    max_battles: Annotated[str, typer.Option(
+        "--max-battles", metavar="INTEGER", help="battles kept at most: a new one past it is refused (0: no "
+                                                 "bound)")] = "10000",
+    max_streams: Annotated[str, typer.Option(
+        "--max-streams", metavar="INTEGER", help="event streams open at once (a page holds one)")] = "1000",
+    max_waiting: Annotated[str, typer.Option(
+        "--max-waiting", metavar="INTEGER", help="requests worked on or waiting their turn, at most: the next is "
+                                                 "refused (503, retry)")] = "256",
+    head_seconds: Annotated[str, typer.Option(
+        "--head-seconds", metavar="SECONDS", help="a request's line and headers must arrive within this (408 "
+                                                  "after)")] = "30",
+    body_seconds: Annotated[str, typer.Option(
+        "--body-seconds", metavar="SECONDS", help="a request's body must arrive within this of its headers (408 "
+                                                  "after)")] = "30",
+    per_address: Annotated[str, typer.Option(
+        "--connections-per-address", metavar="INTEGER", help="connections open at once from one client address "
+                                                             "(0: no bound)")] = "256",
 ) -> None:
     """Serve the HTTP API and the table in a browser; battles are kept in a SQLite file or in PostgreSQL."""
     with user_errors():
@@ -114,7 +143,9 @@ def serve(
         except ValueError as exc:
             raise RangefireError(str(exc)) from None
         where = db if db is not None and is_postgresql(db) else str(Path(db) if db else default_db())
-        settings = {"db": where, "hosts": list(allowed_hosts or ()), "addresses": not _is_loopback(host)}
+        settings = {"db": where, "hosts": list(allowed_hosts or ()), "addresses": not _is_loopback(host),
+                    **_bounds(engine_seconds, create_rate, keep_days, max_battles, max_streams, max_waiting,
+                              head_seconds, body_seconds, per_address)}
         sock = _listen(host, port)  # before the database: a port in use leaves nothing behind
         # the store opened (its schema brought up to date) once, here; a PostgreSQL store's events shared with
         # the other servers of the same database, even from one process
@@ -136,12 +167,42 @@ def serve(
         sys.stdout.flush()
         try:
             if workers == 1:
-                config = server_config(web, log_level="warning", lifespan="off", timeout_graceful_shutdown=2)
+                config = server_config(web, log_level="warning", lifespan="off", timeout_graceful_shutdown=2,
+                                       **settings["protocol"])
                 uvicorn.Server(config).run(sockets=[sock])
             else:
                 _run_workers(web, settings, workers, sock)
         finally:
             sock.close()
+
+
+def _bounds(engine_seconds: str, create_rate: str, keep_days: str, max_battles: str, max_streams: str,
+            max_waiting: str, head_seconds: str, body_seconds: str, per_address: str) -> dict[str, Any]:
+    """The bounds of ``serve``'s options, read in our words: ``bounds`` for the application (``create_app``),
+    ``protocol`` for the HTTP reader (``server_config``)."""
+    def seconds(flag: str, value: str, least: float = 0.1) -> float:
+        found = number_option(flag, value)
+        if not least <= found <= 86400:
+            raise RangefireError(f"{flag} {value}: must be {least:g} to 86400 seconds")
+        return found
+
+    def count(flag: str, value: str, least: int) -> int:
+        found = whole_number(flag, value) or 0
+        if not least <= found <= 10**9:
+            raise RangefireError(f"{flag} {value}: must be a whole number from {least}")
+        return found
+
+    days = number_option("--keep-days", keep_days)
+    if not 0 <= days <= 100_000:
+        raise RangefireError(f"--keep-days {keep_days}: must be 0 (kept for ever) to 100000 days")
+    battles = count("--max-battles", max_battles, 0)
+    return {"bounds": {"engine_seconds": seconds("--engine-seconds", engine_seconds),
+                       "create_rate": count("--create-rate", create_rate, 0), "keep_days": days or None,
+                       "max_battles": battles or None, "max_streams": count("--max-streams", max_streams, 1),
+                       "max_waiting": count("--max-waiting", max_waiting, 1)},
+            "protocol": {"head_seconds": seconds("--head-seconds", head_seconds, 1.0),
+                         "body_seconds": seconds("--body-seconds", body_seconds, 1.0),
+                         "per_address": count("--connections-per-address", per_address, 0)}}
 
 
 def _run_workers(web: Any, settings: dict[str, Any], workers: int, sock: socket.socket) -> None:
@@ -154,7 +215,7 @@ def _run_workers(web: Any, settings: dict[str, Any], workers: int, sock: socket.
     web.state.store.close()  # each worker opens its own
     os.environ[WORKER_SETTINGS] = json.dumps(settings)
     config = server_config("rangefire.cli.serve:worker_app", factory=True, workers=workers, log_level="warning",
-                           lifespan="off", timeout_graceful_shutdown=2)
+                           lifespan="off", timeout_graceful_shutdown=2, **settings["protocol"])
     Multiprocess(config, sockets=[sock]).run()
 
 

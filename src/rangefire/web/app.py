@@ -157,6 +157,7 @@ def create_app(db_path: str | Path, *, static_dir: str | Path | None = None, kee
     app.add_middleware(SecurityHeaders)  # outside the guard: its refusals carry these headers too
     app.state.battles = battles
     app.state.store = store
+    app.state.gate = gate
     _error_handlers(app)
     _games(app)
     _reading(app, gate, battles)

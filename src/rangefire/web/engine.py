@@ -177,6 +177,24 @@ class Engine:
                     raise
         return self._idle.get()
 
+    def warm(self) -> None:
+        """Start every worker now, in a thread (a server about to serve: its first question waits for none)."""
+        def start() -> None:
+            with self._lock:
+                wanted, self._started = self.size - self._started, self.size
+            for _ in range(wanted):
+                try:
+                    worker = _Worker()
+                    worker.wait_ready()
+                except OSError as exc:
+                    log.error("the engine's worker could not be started: %s", exc)
+                    with self._lock:
+                        self._started -= 1
+                    continue
+                self._idle.put(worker)
+
+        threading.Thread(target=start, daemon=True, name="rangefire-engine-start").start()
+
     def _replace(self, worker: _Worker) -> None:
         """Kill a worker (now) and start another in its place (in a thread: out of the way of the answer)."""
         worker.kill()

@@ -78,6 +78,8 @@ def unreadable(error: h11.RemoteProtocolError | None) -> ApiError:
                                   f"{message or 'it does not follow HTTP/1.1'}")
 
 
+#: The attribute of uvicorn's settings holding the bounds :func:`server_config` was given.
+BOUNDS = "rangefire_bounds"
 #: Connections per client address, by server (a process may run several: tests do).
 _OPEN: weakref.WeakKeyDictionary[ServerState, Counter[str]] = weakref.WeakKeyDictionary()
 
@@ -101,6 +103,8 @@ class JsonErrors(H11Protocol):
     def __init__(self, config: Config, server_state: ServerState, app_state: dict[str, Any],
                  _loop: asyncio.AbstractEventLoop | None = None) -> None:
         super().__init__(config, server_state, app_state, _loop)
+        for name, value in getattr(config, BOUNDS, {}).items():  # server_config's, in place of the class's
+            setattr(self, name, value)
         self.conn = _Reader(h11.SERVER, config.h11_max_incomplete_event_size or MAX_HEAD_BYTES)
         self._head_timer: asyncio.TimerHandle | None = None
         self._body_timer: asyncio.TimerHandle | None = None
@@ -233,8 +237,9 @@ def server_config(app: Any, protocol: type[JsonErrors] = JsonErrors, *, head_sec
     :class:`~rangefire.web.guard.Guard`'s, and no WebSocket upgrade (the API has none: such a request is answered
     as any other); ``head_seconds``, ``body_seconds`` and ``per_address`` in place of the protocol's own;
     ``options`` as ``uvicorn.Config`` takes them."""
-    told = {name: value for name, value in (("head_seconds", head_seconds), ("body_seconds", body_seconds),
-                                            ("per_address", per_address)) if value is not None}
-    if told:
-        protocol = type(protocol.__name__, (protocol,), told)
-    return Config(app, http=protocol, ws="none", h11_max_incomplete_event_size=MAX_HEAD_BYTES, **options)
+    config = Config(app, http=protocol, ws="none", h11_max_incomplete_event_size=MAX_HEAD_BYTES, **options)
+    # kept on the settings themselves (which ``serve --workers`` hands to each worker process), not in a class
+    config.__dict__[BOUNDS] = {name: value for name, value in (("head_seconds", head_seconds),
+                                                               ("body_seconds", body_seconds),
+                                                               ("per_address", per_address)) if value is not None}
+    return config
