@@ -1,8 +1,8 @@
 """The page's own modules read the API through the same generated types: each module of
-``src/rangefire/web/static`` that opts in (``// @ts-check``; ``api.js`` always) is checked by ``tsc --checkJs
---strict`` beside ``openapi.d.ts``, the types openapi-typescript generates from the served ``/openapi.json``. A
-probe module shows that what the page's ``Api`` answers is typed by route (the battle's state, its targets, an
-attack that may wait), so that a key the document does not hold is refused."""
+``src/rangefire/web/static`` that opts in (``// @ts-check`` on its first line; ``api.js`` and ``pending.js``
+always) is checked by ``tsc --checkJs --strict`` beside ``openapi.d.ts``, the types openapi-typescript generates
+from the served ``/openapi.json``. A probe module shows that what the page's ``Api`` answers is typed by route
+(the battle's state, its targets, an attack that may wait), so that a key the document does not hold is refused."""
 
 from __future__ import annotations
 
@@ -43,7 +43,9 @@ console.log(actions, acting, named, awaited, answered, after, svg, refused.error
 
 def checked_modules() -> list[str]:
     names = sorted(p.name for p in STATIC.glob("*.js") if p.read_text().startswith("// @ts-check"))
-    assert "api.js" in names, "api.js must be checked against the generated types (// @ts-check on its first line)"
+    # api.js reads every answer; pending.js the attack that waits (the 202, and the state's pending attack)
+    missing = {"api.js", "pending.js"} - set(names)
+    assert not missing, f"{sorted(missing)}: to be checked against the generated types (// @ts-check on line 1)"
     return names
 
 

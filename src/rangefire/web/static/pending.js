@@ -1,10 +1,10 @@
+// @ts-check
 // An attack that waits for a player's choice (a Bushido nomination, BU-4.2; swerve's actions in turn, SW-3.1):
 // on the awaited side's page the question with the allowed answers as buttons (in the dock, always in view), each
 // saying what it makes of the attack (its target, range, line of fire and odds, worked out by the server: the
 // pending attack's `awaiting.options`), and in the panel the same in full with the clauses; on the other pages
 // whom it waits for. Its own side may withdraw it until another side has answered. An answer names the step it
 // was shown at, so it never lands on an attack made or changed since.
-// @ts-check
 import { $, chance, clause, h, show } from "./dom.js";
 import { fracText, parseFrac, percent, toNumber } from "./frac.js";
 
