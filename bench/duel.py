@@ -1,5 +1,6 @@
 """The duel: the chain over distinct states beside the duel's first algorithm (unrolled half-turn by half-turn over
-whole battles, ``tests.duel_oracle.unrolled_duel``) and the Monte Carlo, each measured in the same run.
+whole battles, ``tests.duel_oracle.unrolled_duel``), the chain's first solution to the end (over the product of
+every part's determinant, ``tests.duel_oracle.product_solve``) and the Monte Carlo, each measured in the same run.
 
 Figures are CPU seconds of this process (``time.process_time``: the machine's other work does not count), each
 run once and cold where it says so: the exact geometry a Dress on the Colors check works out is kept for the rest
@@ -13,16 +14,19 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the first algorithm is kept with the tests
 
-from rangefire.analysis.duel import duel, sample_duel
+from rangefire.analysis.duel import duel, model_of, sample_duel, setting
+from rangefire.analysis.duel_chain import build
+from rangefire.analysis.duel_solve import solve
 from rangefire.analysis.duel_work import DuelTooLarge
 from rangefire.rulesets import battle_from_mapping, load_battle
 from rangefire.scenario.paths import Setting
-from tests.duel_oracle import unrolled_duel
+from tests.duel_oracle import product_solve, unrolled_duel
 
 ROOT = Path(__file__).resolve().parent.parent
 WHEATFIELD = ROOT / "examples" / "wheatfield.yaml"
@@ -37,6 +41,22 @@ def cpu(fn: Callable[[], Any]) -> tuple[float, Any]:
 
 def met(took: float, budget: float) -> str:
     return f"budget {budget:g} s: {'met' if took < budget else 'MISSED'}"
+
+
+def solutions(ruleset: Any, battle: Any, a: str, b: str) -> str:
+    """The chain to its end solved both ways, on the same graph: CPU seconds of each, the bits of their common
+    denominators, and whether every end's probability and E[turn; end] are the same fractions."""
+    played = setting(ruleset, battle, a, b, "holds" if ruleset.chooses_target else None)
+    graph = build(model_of(ruleset, played), a, b, "a")
+    new_took, new = cpu(lambda: solve(graph))
+    old_took, old = cpu(lambda: product_solve(graph))
+    same = set(new.ends) == set(old.ends) and all(
+        new.probability(new.ends[e]) == old.probability(v) for e, v in old.ends.items()) and all(
+        Fraction(new.turn_sums[e], new.turn_denominator) == Fraction(v, old.denominator)
+        for e, v in old.turn_sums.items())
+    return (f"solved {new_took:.2f} s over {new.denominator.bit_length():,} bits; the first solution "
+            f"{old_took:.2f} s over {old.denominator.bit_length():,} bits ({old_took / max(new_took, 1e-9):,.1f}x); "
+            f"the same fractions: {same}")
 
 
 def checks_of(fn: Callable[[], Any]) -> tuple[float, int, Any]:
@@ -72,6 +92,7 @@ def wheatfield() -> None:
           f"{met(took, 1)}")
     warm, again = cpu(lambda: duel(ruleset, battle, a, b))
     print(f"  to the end again (warm)             {warm:7.2f} s CPU; the same answer: {again.winner == ended.winner}")
+    print(f"  the chain alone, warm: {solutions(ruleset, battle, a, b)}")
     mc_took, est = cpu(lambda: sample_duel(ruleset, battle, a, b, samples=SAMPLES, seed=1))
     print(f"  to the end, Monte Carlo             {mc_took:7.2f} s CPU, {SAMPLES:,} duels: P({a} wins) "
           f"{est.winner['a'] / SAMPLES:.4f} (95%: {est.interval(est.winner['a'])[0]:.4f}-"
@@ -96,6 +117,7 @@ def twenty() -> None:
     took, checks, (in_checks, ended) = checks_of(lambda: duel(ruleset, battle, "F", "T"))
     print(f"  to the end, the chain (cold)        {took:7.2f} s CPU ({in_checks:.2f} s of it in {checks} checks), "
           f"{ended.states:,} states, 90% of the ends by turn {ended.ends['any'].p90}; {met(took, 2)}")
+    print(f"  the chain alone, warm: {solutions(ruleset, battle, 'F', 'T')}")
     mc_took, est = cpu(lambda: sample_duel(ruleset, battle, "F", "T", samples=SAMPLES, seed=1))
     gap = abs(est.winner["a"] / SAMPLES - float(ended.winner["a"]))
     print(f"  to the end, Monte Carlo             {mc_took:7.2f} s CPU, {SAMPLES:,} duels; |P(F wins) - exact| "
@@ -128,6 +150,7 @@ def other_games() -> None:
         print(f"  {name}: the chain {took:.2f} s ({ended.states:,} states, P({a} wins) "
               f"{float(ended.winner['a']):.4f}); Monte Carlo {mc:.2f} s ({est.winner['a'] / SAMPLES:.4f}); the "
               f"first algorithm over 5 turns {old:.2f} s; {met(took, 2)}")
+        print(f"    {solutions(ruleset, battle, a, b)}")
 
 
 def refusals() -> None:
