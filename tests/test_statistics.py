@@ -89,8 +89,10 @@ def test_a_tie_at_exactly_one_half_takes_the_lesser_value():
 
 def test_a_constant_has_no_spread_and_its_tails_are_certain():
     data = distribution_dict({2: Fraction(1)})
-    assert data == {"distribution": {"2": "1"}, "mean": "2", "variance": "0", "sd": 0.0, "median": "2",
-                    "percentile_90": "2", "at_least": {"2": "1"}, "at_most": {"2": "1"}}
+    assert data == {"distribution": {"2": "1"}, "distribution_float": {"2": 1.0}, "mean": "2", "mean_float": 2.0,
+                    "variance": "0", "variance_float": 0.0, "sd": 0.0, "median": "2", "median_float": 2.0,
+                    "percentile_90": "2", "percentile_90_float": 2.0, "at_least": {"2": "1"},
+                    "at_least_float": {"2": 1.0}, "at_most": {"2": "1"}, "at_most_float": {"2": 1.0}}
 
 
 def test_the_sd_is_the_nearest_float_to_the_exact_root():
@@ -112,7 +114,7 @@ def test_the_sd_is_the_nearest_float_to_the_exact_root():
     ("ford.yaml", "archers", "orc-band"), ("sawblade.yaml", None, None)])
 def test_every_games_odds_carry_the_statistics_and_validate(example, attacker, target):
     """Each game's odds JSON: every outcome's statistics from its own distribution, and the output schema holds
-    them (the contract's keys unchanged, first)."""
+    them (the contract's keys unchanged, first, each with its float beside it)."""
     ruleset, battle = load_battle(EXAMPLES / example)
     if attacker is None:
         attacker = next(a for a in ruleset.unit_ids(battle) for t in ruleset.enemies(battle, a)
@@ -126,7 +128,7 @@ def test_every_games_odds_carry_the_statistics_and_validate(example, attacker, t
     OddsOutput.model_validate(data)
     for name in odds.outcomes:
         shown = data["outcomes"][name]
-        assert list(shown)[:2] == ["distribution", "mean"]
+        assert list(shown)[:4] == ["distribution", "distribution_float", "mean", "mean_float"]  # each float beside
         probabilities = {int(k): Fraction(v) for k, v in shown["distribution"].items()}
         want = _brute_weighted(probabilities)
         assert Fraction(shown["variance"]) == want["variance"]

@@ -46,7 +46,7 @@ from typing import Any
 
 from rangefire.analysis.targets import MAX_PAIRS, attackers_of
 from rangefire.core import Attack, Check, LimitError, Odds, Plan, RangefireError, Refusal, Ruleset
-from rangefire.core.numbers import fraction_str
+from rangefire.core.numbers import with_float
 
 #: At most this many checks of candidate attacks in one ask: a pair with choices is weighed once for each
 #: legal combination (Arcane Legions: the two orders, then sixteen side pairs of a legal one), each a check and
@@ -92,15 +92,14 @@ class Advice:
         return ", ".join(said)
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready: probabilities and means as exact fraction strings."""
+        """JSON-ready: probabilities and means as exact fraction strings, each with its float beside it."""
         return {
             "rank": self.rank, "attacker": self.attacker, "side": self.side, "target": self.target,
             "target_side": self.target_side, "fired_at": self.fired_at, "choices": dict(self.choices),
             "response": None if self.response is None else
             {"choice": self.response[0], "value": self.response[1], "clause": self.response[2]},
-            "dice": self.dice, "outcome": self.outcome, "value": fraction_str(self.value),
-            "means": {k: fraction_str(v) for k, v in self.means.items()},
-            "events": {k: fraction_str(v) for k, v in self.events.items()}, "exact": self.exact,
+            "dice": self.dice, "outcome": self.outcome, **with_float("value", self.value),
+            **with_float("means", self.means), **with_float("events", self.events), "exact": self.exact,
         }
 
 

@@ -19,6 +19,7 @@ from fractions import Fraction
 from typing import Any
 
 from rangefire.core import NO_CHOICES, Check, Odds, RangefireError, Ruleset, UnknownUnitError, fraction_str
+from rangefire.core.numbers import with_float
 from rangefire.core.options import HouseRule, house_rules
 from rangefire.rulesets import battle_from_mapping
 from rangefire.scenario.paths import Setting
@@ -63,7 +64,7 @@ class VariantOdds:
                                "refusals": [r.to_dict() for r in self.check.refusals]}
         if self.odds is not None:
             data = self.odds.to_dict()
-            out.update({key: data[key] for key in ("plan", "outcomes", "events", "exact")})
+            out.update({key: data[key] for key in ("plan", "outcomes", "events", "events_float", "exact")})
         out["house_rules"] = [h.to_dict() for h in self.house_rules]
         return out
 
@@ -179,11 +180,15 @@ class Comparison:
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: each variant's own odds, then per outcome and event the values side by side with the
         differences from the baseline (the baseline's own difference is ``"0"``). Every value is an exact
-        fraction string but the standard deviation's (``sd``), a float."""
+        fraction string, with its float beside it (``values_float``, ``differences_float``), but the standard
+        deviation's (``sd``), a float."""
 
         def side(kind: str, name: str, n: int | None = None) -> dict[str, Any]:
-            return {"values": {v: _json(self.value(v, kind, name, n)) for v in self.names},
-                    "differences": {v: _json(self.difference(v, kind, name, n)) for v in self.names}}
+            values = {v: self.value(v, kind, name, n) for v in self.names}
+            differences = {v: self.difference(v, kind, name, n) for v in self.names}
+            if kind == "sd":  # floats already
+                return {"values": values, "differences": differences}
+            return {**with_float("values", values), **with_float("differences", differences)}
 
         outcomes: dict[str, Any] = {}
         for outcome in self.outcome_names:
@@ -239,11 +244,6 @@ RECORD_COLUMNS = ("kind", "name", "n", "variant", "value", "value_float", "diffe
 #: An outcome's statistics, in the order they are shown: the mean and the variance (exact), the standard
 #: deviation (a float), the median and the 90th percentile (values of the outcome).
 STATISTICS = ("mean", "variance", "sd", "median", "percentile_90")
-
-
-def _json(value: Fraction | float | None) -> str | float | None:
-    """A value as the JSON writes it: an exact fraction as its string, a float (a standard deviation) as is."""
-    return value if value is None or isinstance(value, float) else fraction_str(value)
 
 
 def _text(value: Fraction | float | None) -> str:

@@ -53,6 +53,7 @@ from rangefire.analysis.duel_chain import (
 from rangefire.analysis.duel_solve import solve
 from rangefire.analysis.duel_work import MAX_NODES, estimate_duel, refuse_too_large
 from rangefire.core import LimitError, LogLine, RangefireError, Refusal, Ruleset, UnknownUnitError, fraction_str
+from rangefire.core.numbers import with_float
 from rangefire.core.types import FORMAT
 
 #: Told of the work done as it goes: ``progress(done, total)``.
@@ -95,9 +96,8 @@ class EndTurns:
     p90: int | None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"probability": exact_str(self.probability),
-                "mean": None if self.mean is None else exact_str(self.mean), "median": self.median,
-                "p90": self.p90}
+        return {**with_float("probability", self.probability, exact_str),
+                **with_float("mean", self.mean, exact_str), "median": self.median, "p90": self.p90}
 
 
 @dataclass(frozen=True)
@@ -155,24 +155,27 @@ class DuelResult:
         return self.a if role == "a" else self.b
 
     def to_dict(self) -> dict[str, Any]:
-        """The result as JSON-ready data: probabilities as exact fraction strings."""
+        """The result as JSON-ready data: probabilities as exact fraction strings, each with its float beside it
+        (``KEY_float``)."""
 
-        def dist(d: Mapping[int, Fraction]) -> dict[str, str]:
-            return {str(k): exact_str(v) for k, v in sorted(d.items())}
+        def exact(key: str, value: Fraction | Mapping[Any, Fraction]) -> dict[str, Any]:
+            return with_float(key, value, exact_str)
+
+        def dist(d: Mapping[int, Fraction]) -> dict[str, Any]:
+            return exact("distribution", dict(sorted(d.items())))
 
         return {
             "format": FORMAT, "ruleset": self.ruleset, "a": self.a, "b": self.b, "turn_limit": self.turn_limit,
             "first": self.first, "third_unit": self.third_unit, "exact": self.exact, "states": self.states,
             "assumptions": [n.to_dict() for n in self.assumptions],
-            "winner": {k: exact_str(v) for k, v in self.winner.items()},
-            "undecided": exact_str(self.winner["neither"]),
-            "turns": {"distribution": dist(self.turns), "mean": exact_str(self.mean_turns),
-                      "stepped": self.turns_stepped, "after": exact_str(self.turns_after)},
+            **exact("winner", dict(self.winner)),
+            **exact("undecided", self.winner["neither"]),
+            "turns": {**dist(self.turns), **exact("mean", self.mean_turns),
+                      "stepped": self.turns_stepped, **exact("after", self.turns_after)},
             "ends": {k: v.to_dict() for k, v in self.ends.items()},
             "left_measure": self.left_name,
-            "left": {role: {"unit": self.unit(role), "distribution": dist(self.left[role]),
-                            "mean": exact_str(self.mean_left(role)),
-                            "losses": exact_str(self.losses.get(role, Fraction(0)))} for role in ROLES},
+            "left": {role: {"unit": self.unit(role), **dist(self.left[role]), **exact("mean", self.mean_left(role)),
+                            **exact("losses", self.losses.get(role, Fraction(0)))} for role in ROLES},
             "refusals": {role: [{"clause": r.clause, "reason": r.reason} for r in self.refusals.get(role, ())]
                          for role in ROLES},
             "notes": {role: [n.to_dict() for n in self.notes.get(role, ())] for role in ROLES},

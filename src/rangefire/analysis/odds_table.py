@@ -19,7 +19,8 @@ from fractions import Fraction
 from typing import Any
 
 from rangefire.analysis.compare import battle_name, settings_text, value_text
-from rangefire.core import NO_CHOICES, Check, LimitError, Odds, RangefireError, fraction_str
+from rangefire.core import NO_CHOICES, Check, LimitError, Odds, RangefireError
+from rangefire.core.numbers import with_float
 from rangefire.core.options import HouseRule, house_rules
 from rangefire.dice.dist import quantile, square_root, variance
 from rangefire.rulesets import battle_from_mapping
@@ -149,22 +150,23 @@ class OddsTable:
         return bottoms, tops
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready: the axes, then a row per combination with its settings, check and exact values."""
+        """JSON-ready: the axes, then a row per combination with its settings, check and exact values (each
+        with its float beside it, ``mean_float``...)."""
         rows = []
         for row in self.rows:
             item: dict[str, Any] = {"settings": {s.path: s.value for s in row.settings}, "legal": row.odds is not None,
                                     "target": row.check.target, "refusals": [r.to_dict() for r in row.check.refusals]}
             if row.odds is not None:
-                item["outcomes"] = {o: {"mean": fraction_str(row.mean(o) or 0),
-                                        "at_least": {str(n): fraction_str(row.at_least(o, n) or 0)
-                                                     for n in self.thresholds(o)},
-                                        "variance": fraction_str(row.variance(o) or 0), "sd": row.sd(o),
-                                        "median": fraction_str(row.median(o) or 0),
-                                        "percentile_90": fraction_str(row.percentile_90(o) or 0),
-                                        "at_most": {str(n): fraction_str(row.at_most(o, n) or 0)
-                                                    for n in self.thresholds_at_most(o)}}
+                item["outcomes"] = {o: {**with_float("mean", row.mean(o) or 0),
+                                        **with_float("at_least", {n: row.at_least(o, n) or 0
+                                                                  for n in self.thresholds(o)}),
+                                        **with_float("variance", row.variance(o) or 0), "sd": row.sd(o),
+                                        **with_float("median", row.median(o) or 0),
+                                        **with_float("percentile_90", row.percentile_90(o) or 0),
+                                        **with_float("at_most", {n: row.at_most(o, n) or 0
+                                                                 for n in self.thresholds_at_most(o)})}
                                     for o in self.outcome_names}
-                item["events"] = {e: fraction_str(p) for e, p in row.odds.events.items()}
+                item.update(with_float("events", row.odds.events))
                 item["exact"] = row.odds.exact
                 if row.odds.estimate is not None:
                     item["estimate"] = dict(row.odds.estimate)
@@ -217,8 +219,7 @@ class OddsTable:
 
 
 def _exact(record: dict[str, Any], name: str, value: Fraction | None) -> None:
-    record[name] = None if value is None else fraction_str(value)
-    record[f"{name}_float"] = None if value is None else float(value)
+    record.update(with_float(name, value))
 
 
 def combinations(axes: Sequence[Axis]) -> int:

@@ -22,7 +22,7 @@ from fractions import Fraction
 from typing import Any
 
 from rangefire.core import Attack, Check, LimitError, RangefireError, Refusal, Ruleset, UnknownUnitError
-from rangefire.core.numbers import fraction_str
+from rangefire.core.numbers import with_float
 
 #: At most this many (attacker, enemy) pairs in one table: 50 units against 50. A pair is a whole check and its
 #: odds (under a millisecond where a game checks a battle's pairs together, as Bushido does: 40 against 40 in well
@@ -59,12 +59,12 @@ class TargetRow:
     chosen_by: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready: the mean as an exact fraction string ("4/3")."""
+        """JSON-ready: the mean as an exact fraction string ("4/3"), its float beside it (``mean_float``)."""
         return {
             "attacker": self.attacker, "side": self.side, "target": self.target, "target_side": self.target_side,
             "legal": self.legal, "refusals": [r.to_dict() for r in self.refusals],
             "dice": self.dice or None, "outcome": self.outcome or None,
-            "mean": None if self.mean is None else fraction_str(self.mean),
+            **with_float("mean", self.mean),
             "exact": None if self.mean is None else self.exact,  # no mean: neither exact nor estimated
             "estimate": self.estimate, "limit": self.limit, "chosen": self.chosen, "chosen_by": self.chosen_by,
         }

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Any
 
@@ -18,6 +19,34 @@ def fraction_str(p: Fraction | int) -> str:
     ('1/2', '0', '1')
     """
     return str(Fraction(p))
+
+
+#: The ending of the key that holds an exact value's float beside it: ``mean`` and ``mean_float``.
+FLOAT_SUFFIX = "_float"
+
+
+def with_float(key: str, value: Any, write: Callable[[Fraction], str] = fraction_str) -> dict[str, Any]:
+    """An exact value under ``key`` as the contract writes it, and beside it under ``key_float`` the same as a
+    float, for drawing (not exact): every output holds its probabilities and means so. ``value`` is a number (a
+    ``Fraction``, an int or its fraction string), None (kept None in both), or a mapping of them (the same keys in
+    both, as text); ``write`` writes each exact value.
+
+    >>> with_float("mean", Fraction(4, 3))
+    {'mean': '4/3', 'mean_float': 1.3333333333333333}
+    >>> with_float("distribution", {0: Fraction(1, 4), 1: Fraction(3, 4)})
+    {'distribution': {'0': '1/4', '1': '3/4'}, 'distribution_float': {'0': 0.25, '1': 0.75}}
+    >>> with_float("values", {"rules": "1/2", "refused": None})
+    {'values': {'rules': '1/2', 'refused': None}, 'values_float': {'rules': 0.5, 'refused': None}}
+    """
+    return {key: _each(value, write), key + FLOAT_SUFFIX: _each(value, float)}
+
+
+def _each(value: Any, how: Callable[[Fraction], Any]) -> Any:
+    if value is None:
+        return None
+    if isinstance(value, Mapping):
+        return {str(k): _each(v, how) for k, v in value.items()}
+    return how(value if isinstance(value, Fraction) else Fraction(value))
 
 
 def percent(p: Fraction | float, places: int = 1) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from rangefire.core.numbers import with_float
 from rangefire.core.options import HouseRule
 from rangefire.core.types import FORMAT, Check, Odds, Resolution
 
@@ -39,8 +40,8 @@ def odds_output(odds: Odds, house_rules: Sequence[HouseRule] = (), hidden: dict[
 def refused_odds_output(ruleset: str, check: Check, house_rules: Sequence[HouseRule] = (),
                         hidden: dict[str, Any] | None = None) -> dict[str, Any]:
     """What ``odds --json`` prints for an attack the rules refuse: the refusals, and nothing to distribute."""
-    return {**check_output(ruleset, check, house_rules=house_rules, hidden=hidden), "outcomes": {}, "events": {},
-            "exact": True}
+    return {**check_output(ruleset, check, house_rules=house_rules, hidden=hidden), "outcomes": {},
+            **with_float("events", {}), "exact": True}
 
 
 def resolve_output(resolution: Resolution, seed: int | None, battle: dict[str, Any],

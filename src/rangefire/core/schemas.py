@@ -28,11 +28,12 @@ from __future__ import annotations
 import dataclasses
 import typing
 from collections.abc import Mapping, Sequence
-from typing import Annotated, Any, Generic, Literal
+from typing import Annotated, Any, ClassVar, Generic, Literal, Self
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue, create_model
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, create_model, model_validator
 from typing_extensions import TypeVar
 
+from rangefire.core.exact_floats import as_float, check_floats, float_pairs
 from rangefire.core.types import FORMAT
 
 #: An exact probability as the contract writes it: "0", "1" or "n/d" in lowest terms.
@@ -47,6 +48,18 @@ Clause = Annotated[str, Field(min_length=1, examples=["DC-2.4"])]
 
 class _Out(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    #: Each exact field of the model and its float beside it (:mod:`rangefire.core.exact_floats`).
+    __exact_floats__: ClassVar[tuple[tuple[str, str], ...]] = ()
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        super().__pydantic_init_subclass__(**kwargs)
+        cls.__exact_floats__ = float_pairs(cls, __name__, {"WinnerOut": "WinnerFloatOut"})
+
+    @model_validator(mode="after")
+    def _floats_beside(self) -> Self:
+        check_floats(self, self.__exact_floats__, self.model_fields_set)
+        return self
 
 
 class RefusalOut(_Out):
@@ -98,14 +111,21 @@ class DistributionOut(_Out):
     its tails."""
 
     distribution: dict[WholeKey, Probability]
+    distribution_float: dict[WholeKey, float] = as_float(each=True)
     mean: Rational
+    mean_float: float = as_float(number=True)
     variance: Rational = Field(description="exact: the mean square distance from the mean")
+    variance_float: float = as_float(number=True)
     sd: float = Field(description="the standard deviation: the square root of the variance, not exact")
     median: Rational = Field(description="the least value with at least half the probability at or below it")
+    median_float: float = as_float(number=True)
     percentile_90: Rational = Field(description="the least value with at least 9/10 of the probability at or "
                                                 "below it")
+    percentile_90_float: float = as_float(number=True)
     at_least: dict[WholeKey, Probability] = Field(description="for each value, the probability of it or more")
+    at_least_float: dict[WholeKey, float] = as_float(each=True)
     at_most: dict[WholeKey, Probability] = Field(description="for each value, the probability of it or less")
+    at_most_float: dict[WholeKey, float] = as_float(each=True)
 
 
 class _Sampled(_Out):
@@ -157,6 +177,7 @@ class CandidateOut(_Out):
     dice: str | None
     outcome: str | None
     mean: Rational | None
+    mean_float: float | None = as_float(number=True)
     exact: bool | None
     estimate: CandidateEstimateOut | None = Field(description="where the mean is a Monte Carlo estimate: how it "
                                                             "was made and the mean's 95% interval")
@@ -206,6 +227,7 @@ class LineOut(_Out):
 
     actions: list[str]
     attacker_wins: Probability
+    attacker_wins_float: float = as_float()
     damage: DistributionOut
 
 
@@ -215,6 +237,7 @@ class NominationOut(_Out, Generic[PlanM]):
     plan: PlanM
     outcomes: dict[str, DistributionOut]
     events: dict[str, Probability]
+    events_float: dict[str, float] = as_float(each=True)
 
 
 class OddsOutput(CheckOutput[PlanM], Generic[PlanM]):
@@ -223,12 +246,14 @@ class OddsOutput(CheckOutput[PlanM], Generic[PlanM]):
 
     outcomes: dict[str, DistributionOut]
     events: dict[str, Probability]
+    events_float: dict[str, float] = as_float(each=True)
     exact: bool
     estimate: EstimateOut | None = None
     nominations: dict[str, NominationOut[PlanM]] | None = Field(
         None, description="the odds of each model the target's player may nominate instead")
     best_line: list[str] | None = Field(None, description="the line of play under best play by both sides")
     value_before_actions: Probability | None = Field(None, description="the attacker's chance before the actions")
+    value_before_actions_float: float | None = as_float(None)
     lines: list[LineOut] | None = Field(None, description="the lines of play and their odds")
     lines_cut: bool | None = Field(None, description="whether the list of lines was cut short")
 
@@ -326,8 +351,11 @@ class AdviceOut(_Out):
     dice: str
     outcome: str
     value: Rational
+    value_float: float = as_float(number=True)
     means: dict[str, Rational]
+    means_float: dict[str, float] = as_float(number=True, each=True)
     events: dict[str, Probability]
+    events_float: dict[str, float] = as_float(each=True)
     exact: bool
 
 
@@ -384,6 +412,7 @@ class VariantOut(_Out, Generic[PlanM]):
     plan: PlanM | None = None
     outcomes: dict[str, DistributionOut] | None = None
     events: dict[str, Probability] | None = None
+    events_float: dict[str, float] | None = as_float(None, each=True)
     exact: bool | None = None
     house_rules: list[HouseRuleOut]
 
@@ -393,7 +422,9 @@ class SideBySideOut(_Out):
     baseline, is refused)."""
 
     values: dict[str, Rational | None]
+    values_float: dict[str, float | None] = as_float(number=True, each=True)
     differences: dict[str, Rational | None]
+    differences_float: dict[str, float | None] = as_float(number=True, each=True)
 
 
 class SideBySideFloatOut(_Out):
@@ -449,12 +480,18 @@ class StatisticsOut(_Out):
     """An outcome of one row of a table: its mean, spread and tails."""
 
     mean: Rational
+    mean_float: float = as_float(number=True)
     at_least: dict[WholeKey, Probability]
+    at_least_float: dict[WholeKey, float] = as_float(each=True)
     variance: Rational
+    variance_float: float = as_float(number=True)
     sd: float
     median: Rational
+    median_float: float = as_float(number=True)
     percentile_90: Rational
+    percentile_90_float: float = as_float(number=True)
     at_most: dict[WholeKey, Probability]
+    at_most_float: dict[WholeKey, float] = as_float(each=True)
 
 
 class TableRowOut(_Out):
@@ -466,6 +503,7 @@ class TableRowOut(_Out):
     refusals: list[RefusalOut]
     outcomes: dict[str, StatisticsOut] | None = None
     events: dict[str, Probability] | None = None
+    events_float: dict[str, float] | None = as_float(None, each=True)
     exact: bool | None = None
     estimate: EstimateOut | None = None
 
@@ -492,6 +530,17 @@ class WinnerOut(_Out):
     b: Probability
     both: Probability
     neither: Probability
+    #: its probabilities' floats are beside it, as a mapping's are (``winner_float``, :class:`WinnerFloatOut`)
+    __floats_beside_it__: ClassVar[bool] = True
+
+
+class WinnerFloatOut(_Out):
+    """The floats of :class:`WinnerOut`'s probabilities, for drawing; not exact."""
+
+    a: float
+    b: float
+    both: float
+    neither: float
 
 
 class TurnsOut(_Out):
@@ -499,16 +548,21 @@ class TurnsOut(_Out):
     after them."""
 
     distribution: dict[WholeKey, Probability]
+    distribution_float: dict[WholeKey, float] = as_float(each=True)
     mean: Rational
+    mean_float: float = as_float(number=True)
     stepped: int
     after: Probability
+    after_float: float = as_float()
 
 
 class EndOut(_Out):
     """When the duels of one end end: how likely that end is, the mean turn, the median and 90th percentile."""
 
     probability: Probability
+    probability_float: float = as_float()
     mean: Rational | None
+    mean_float: float | None = as_float(number=True)
     median: int | None
     p90: int | None
 
@@ -518,8 +572,11 @@ class LeftOut(_Out):
 
     unit: str
     distribution: dict[WholeKey, Probability]
+    distribution_float: dict[WholeKey, float] = as_float(each=True)
     mean: Rational
+    mean_float: float = as_float(number=True)
     losses: Rational
+    losses_float: float = as_float(number=True)
 
 
 class SampledEndOut(_Out):
@@ -564,7 +621,9 @@ class DuelOutput(_Out):
     states: int | None = None
     assumptions: list[LogLineOut] | None = None
     winner: WinnerOut | None = None
+    winner_float: WinnerFloatOut | None = as_float(None, each=True)
     undecided: Probability | None = None
+    undecided_float: float | None = as_float(None)
     turns: TurnsOut | None = None
     ends: dict[str, EndOut] | None = None
     left: dict[str, LeftOut] | None = None

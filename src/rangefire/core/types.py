@@ -1,7 +1,8 @@
 """Results as data: refusals, modifiers, log lines, plans, odds and resolutions.
 
 Every value is immutable. The command line and any embedding program only render them; ``to_dict`` gives
-the JSON shape fixed by the design (probabilities as exact fraction strings).
+the JSON shape fixed by the design (probabilities as exact fraction strings, each with its float beside it under
+``KEY_float``, for drawing).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any, Generic, Protocol
 from typing_extensions import TypeVar
 
 from rangefire.core.errors import ChoiceError
-from rangefire.core.numbers import fraction_str
+from rangefire.core.numbers import with_float
 
 #: The version of every JSON output's shape (the ``format`` key): raised when a key changes meaning or goes away,
 #: not when one is added.
@@ -304,7 +305,7 @@ class LineOfPlay:
     damage: Distribution
 
     def to_dict(self) -> dict[str, Any]:
-        return {"actions": list(self.actions), "attacker_wins": fraction_str(self.attacker_wins),
+        return {"actions": list(self.actions), **with_float("attacker_wins", self.attacker_wins),
                 "damage": self.damage.to_dict()}
 
 
@@ -320,7 +321,7 @@ class LinesOfPlay:
     cut: bool
 
     def to_dict(self) -> dict[str, Any]:
-        return {"best_line": list(self.best_line), "value_before_actions": fraction_str(self.value_before_actions),
+        return {"best_line": list(self.best_line), **with_float("value_before_actions", self.value_before_actions),
                 "lines": [line.to_dict() for line in self.lines], "lines_cut": self.cut}
 
 
@@ -365,7 +366,7 @@ class Odds(Generic[PlanT]):
 
     def _distributions(self) -> dict[str, Any]:
         return {"outcomes": {name: dist.to_dict() for name, dist in self.outcomes.items()},
-                "events": {name: fraction_str(p) for name, p in self.events.items()}}
+                **with_float("events", self.events)}
 
 
 @dataclass(frozen=True)

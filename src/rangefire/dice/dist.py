@@ -12,7 +12,7 @@ from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from fractions import Fraction
 from typing import Any, Generic, TypeVar, cast
 
-from rangefire.core.numbers import fraction_str
+from rangefire.core.numbers import with_float
 
 T = TypeVar("T", bound=Hashable)
 U = TypeVar("U", bound=Hashable)
@@ -197,7 +197,9 @@ class Dist(Generic[T]):
         """The JSON contract: ``{"distribution": {"0": "16/81", ...}, "mean": "4/3"}``, and beside them (added to
         the contract, never in place of its keys) the spread and the tails: ``variance`` (exact), ``sd`` (its
         square root, a float), ``median`` and ``percentile_90`` (values of the outcome, see :meth:`quantile`),
-        ``at_least`` and ``at_most`` (each value's odds of the outcome at or above it, at or below it)."""
+        ``at_least`` and ``at_most`` (each value's odds of the outcome at or above it, at or below it). Each exact
+        value has its float beside it, for drawing (``mean_float``, ``distribution_float``...: see
+        :func:`~rangefire.core.numbers.with_float`)."""
         return distribution_dict(self.probabilities())
 
 
@@ -205,26 +207,26 @@ def distribution_dict(probabilities: Mapping[Any, Fraction]) -> dict[str, Any]:
     """:meth:`Dist.to_dict` of a distribution given as ``{value: P(exactly value)}`` (values whole numbers,
     in order), each tail summed once."""
     values = _sorted(probabilities)
-    at_most: dict[str, str] = {}
+    at_most: dict[Any, Fraction] = {}
     running = Fraction(0)
     for k in values:
         running += probabilities[k]
-        at_most[str(k)] = fraction_str(running)
-    at_least: dict[str, str] = {}
+        at_most[k] = running
+    at_least: dict[Any, Fraction] = {}
     running = Fraction(0)
     for k in reversed(values):
         running += probabilities[k]
-        at_least[str(k)] = fraction_str(running)
+        at_least[k] = running
     spread = variance(probabilities)
     return {
-        "distribution": {str(k): fraction_str(probabilities[k]) for k in values},
-        "mean": fraction_str(_mean(probabilities)),
-        "variance": fraction_str(spread),
+        **with_float("distribution", {k: probabilities[k] for k in values}),
+        **with_float("mean", _mean(probabilities)),
+        **with_float("variance", spread),
         "sd": square_root(spread),
-        "median": fraction_str(quantile(probabilities, Fraction(1, 2))),
-        "percentile_90": fraction_str(quantile(probabilities, Fraction(9, 10))),
-        "at_least": {str(k): at_least[str(k)] for k in values},
-        "at_most": at_most,
+        **with_float("median", quantile(probabilities, Fraction(1, 2))),
+        **with_float("percentile_90", quantile(probabilities, Fraction(9, 10))),
+        **with_float("at_least", {k: at_least[k] for k in values}),
+        **with_float("at_most", at_most),
     }
 
 
