@@ -200,6 +200,9 @@ def main() -> int:
     from bench.server import run as server  # the HTTP API under load (RANGEFIRE_BENCH_SERVER_SECONDS shortens it)
 
     server()
+    from bench.engine import run as engine  # the engine's time and slow clients (RANGEFIRE_BENCH_ENGINE_SECONDS)
+
+    engine()
     return 0
 
 

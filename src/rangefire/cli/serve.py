@@ -121,7 +121,10 @@ def serve(
         "--connections-per-address", metavar="INTEGER", help="connections open at once from one client address "
                                                              "(0: no bound)")] = "256",
 ) -> None:
-    """Serve the HTTP API and the table in a browser; battles are kept in a SQLite file or in PostgreSQL."""
+    """Serve the HTTP API and the table in a browser; battles are kept in a SQLite file or in PostgreSQL.
+
+    Bounded: the engine's time per request, battles created and connections per address, slow requests timed out.
+    """
     with user_errors():
         port = whole_number("--port", port_text) or 0  # a port that is no number refused in our words
         if not 0 <= port <= 65535:

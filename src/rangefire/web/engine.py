@@ -25,8 +25,9 @@ import subprocess
 import sys
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection
 from typing import Any, cast
 
@@ -61,6 +62,13 @@ class Stopped(ApiError):
     """A question stopped at the hard limit (its worker killed)."""
 
 
+#: States a worker keeps (the latest used), so that the next question on the same battle and version neither
+#: carries it again nor builds again what the game keeps on it (its geometry's indexes); the server counts on
+#: fewer (:data:`SENT`), so that a state it does not send is always kept.
+KEPT = 32
+SENT = 16
+
+
 def _answer(job: Job) -> Any:
     """The question answered (in a worker)."""
     from rangefire.rulesets import find_ruleset
@@ -83,6 +91,36 @@ def _answer(job: Job) -> Any:
 KINDS = frozenset({"targets", "advice", "drawing", "check", "odds"})
 
 
+def _warm() -> None:
+    """Each example's targets worked out once: what a game builds on its first question (its tables, its
+    geometry's caches) built before the worker says it is ready, not in the time of a player's question."""
+    from rangefire.analysis.targets import targets
+    from rangefire.rulesets import battle_from_mapping
+    from rangefire.scenario import parse_scenario
+    from rangefire.web.service import examples
+
+    for example in examples():
+        with contextlib.suppress(Exception):  # a warm-up only: the question itself says what is wrong
+            ruleset, battle = battle_from_mapping(parse_scenario(example.text, "yaml", example.name))
+            targets(ruleset, battle)
+
+
+def _state(job: Job, kept: OrderedDict[tuple[str, tuple[int, int]], Any]) -> Job | None:
+    """The job with its state: the one it carries (kept for the next), else the one kept; None when neither."""
+    key = (job.row.id, job.version)
+    if job.state is None:
+        state = kept.get(key)
+        if state is None:
+            return None
+        kept.move_to_end(key)
+        return replace(job, state=state)
+    kept[key] = job.state
+    kept.move_to_end(key)
+    while len(kept) > KEPT:
+        kept.popitem(last=False)
+    return job
+
+
 def _work(questions: Connection, answers: Connection) -> None:
     """A worker's life: the engine imported, then each question read, answered and its answer sent back, until
     the server closes its end."""
@@ -96,15 +134,21 @@ def _work(questions: Connection, answers: Connection) -> None:
 
     for ruleset in RULESETS:
         ruleset.battle_model.model_json_schema  # noqa: B018  (each game's module loaded)
+    _warm()
 
-    answers.send(("ready", None))
+    try:
+        answers.send(("ready", None))
+    except OSError:  # the server stopped while this worker started
+        return
+    kept: OrderedDict[tuple[str, tuple[int, int]], Any] = OrderedDict()
     while True:
         try:
-            job = questions.recv()
+            sent = questions.recv()
         except (EOFError, OSError, KeyboardInterrupt):
             return
+        job = _state(sent, kept)
         try:
-            reply: tuple[str, Any] = ("ok", _answer(job))
+            reply: tuple[str, Any] = ("ok", _answer(job)) if job is not None else ("missing", None)
         except ApiError as exc:
             reply = ("error", (exc.status, exc.kind, exc.message, exc.path, exc.clause, exc.extra))
         except RangefireError as exc:
@@ -129,7 +173,8 @@ class _Worker:
         try:
             self.process = subprocess.Popen([sys.executable, "-m", "rangefire.web.engine", str(theirs_in),
                                              str(theirs_out)], pass_fds=(theirs_in, theirs_out),
-                                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+                                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                            start_new_session=True)  # a Ctrl-C stops the server, which ends it
         except BaseException:
             for fd in (theirs_in, ours_out, ours_in, theirs_out):
                 os.close(fd)
@@ -139,6 +184,19 @@ class _Worker:
         self.to = Connection(ours_out, readable=False)
         self.back = Connection(ours_in, writable=False)
         self.ready = False
+        self.holds: OrderedDict[tuple[str, tuple[int, int]], None] = OrderedDict()  # states sent it, latest last
+
+    def send(self, job: Job) -> None:
+        """Send the job, without its state when the worker keeps it from an earlier one."""
+        key = (job.row.id, job.version)
+        if key in self.holds:
+            self.holds.move_to_end(key)
+            self.to.send(replace(job, state=None))
+            return
+        self.to.send(job)
+        self.holds[key] = None
+        while len(self.holds) > SENT:
+            self.holds.popitem(last=False)
 
     def wait_ready(self) -> None:
         if self.ready:
@@ -218,7 +276,7 @@ class Engine:
         worker = self._take()
         try:
             worker.wait_ready()
-            worker.to.send(job)
+            worker.send(job)
             start = time.monotonic()
             self.working.add(worker.process.pid)
             try:
@@ -233,6 +291,12 @@ class Engine:
                                                 f"the most this server gives one request; {instead}, or ask the "
                                                 "command line, which takes its time")
             status, value = worker.back.recv()
+            if status == "missing":  # the worker no longer keeps the state: sent again, with it
+                worker.holds.clear()
+                worker.send(job)
+                if not worker.back.poll(max(0.0, seconds - (time.monotonic() - start))):
+                    raise OSError("the engine's worker did not answer a question sent again")
+                status, value = worker.back.recv()
         except (OSError, EOFError, ValueError) as exc:  # the worker died (killed from outside, out of memory)
             self._replace(worker)
             log.error("the engine's worker was lost while it answered a question: %s", exc or type(exc).__name__)

@@ -16,6 +16,7 @@ import asyncio
 import http
 import json
 import logging
+import time
 import weakref
 from collections import Counter
 from typing import Any
@@ -105,6 +106,7 @@ class JsonErrors(H11Protocol):
         super().__init__(config, server_state, app_state, _loop)
         for name, value in getattr(config, BOUNDS, {}).items():  # server_config's, in place of the class's
             setattr(self, name, value)
+        _quiet_accept_faults()  # in each worker process of serve --workers too
         self.conn = _Reader(h11.SERVER, config.h11_max_incomplete_event_size or MAX_HEAD_BYTES)
         self._head_timer: asyncio.TimerHandle | None = None
         self._body_timer: asyncio.TimerHandle | None = None
@@ -230,6 +232,35 @@ class JsonErrors(H11Protocol):
         self.transport.close()
 
 
+class OutOfFiles(logging.Filter):
+    """asyncio's fault when the server has no file left to accept a connection with (it retries a moment later)
+    said in one line, at most once a second, without its traceback: a flood of connections writes a line a
+    second, not a traceback for each try."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.last = 0.0
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not str(record.msg).startswith("socket.accept() out of system resource"):
+            return True
+        now = time.monotonic()
+        if now - self.last < 1.0:
+            return False
+        self.last = now
+        record.msg, record.args, record.exc_info, record.exc_text = (
+            "the server has no file left to accept a connection with (its limit of open files is reached); "
+            "it tries again in a moment", (), None, None)
+        return True
+
+
+def _quiet_accept_faults() -> None:
+    """Put :class:`OutOfFiles` on asyncio's logger once."""
+    logger = logging.getLogger("asyncio")
+    if not any(isinstance(f, OutOfFiles) for f in logger.filters):
+        logger.addFilter(OutOfFiles())
+
+
 def server_config(app: Any, protocol: type[JsonErrors] = JsonErrors, *, head_seconds: float | None = None,
                   body_seconds: float | None = None, per_address: int | None = None, **options: Any) -> Config:
     """uvicorn's settings for the API: ``protocol`` (:class:`JsonErrors`) as its HTTP/1.1 reader, whichever other
@@ -237,6 +268,7 @@ def server_config(app: Any, protocol: type[JsonErrors] = JsonErrors, *, head_sec
     :class:`~rangefire.web.guard.Guard`'s, and no WebSocket upgrade (the API has none: such a request is answered
     as any other); ``head_seconds``, ``body_seconds`` and ``per_address`` in place of the protocol's own;
     ``options`` as ``uvicorn.Config`` takes them."""
+    _quiet_accept_faults()
     config = Config(app, http=protocol, ws="none", h11_max_incomplete_event_size=MAX_HEAD_BYTES, **options)
     # kept on the settings themselves (which ``serve --workers`` hands to each worker process), not in a class
     config.__dict__[BOUNDS] = {name: value for name, value in (("head_seconds", head_seconds),
