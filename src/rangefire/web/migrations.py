@@ -5,8 +5,8 @@ applies the steps it lacks, in order, before it serves anything. The few words t
 are written as ``{placeholders}`` (:data:`DIALECTS`): an automatic key, a column of bytes, a large whole number,
 the time now. A new step is added at the end, never edited once released.
 
-A SQLite file written before the steps were recorded holds the tables already: it is taken as at step 1, or at
-step 2 where its battles have their ``settings``.
+A SQLite file written before the steps were recorded holds tables already: step 1 creates only those missing, and
+step 2 is taken as done where its battles have their ``settings``.
 """
 
 from __future__ import annotations
@@ -99,11 +99,9 @@ def apply(execute: Callable[[str, Sequence[Any]], list[tuple[Any, ...]]], dialec
     the tables the store holds and ``columns(table)`` the columns of one. The numbers of the steps applied now."""
     if "schema_steps" not in tables:
         execute(RECORD.format(**DIALECTS[dialect]), ())
-        if "battles" in tables:  # written before the steps were recorded: the tables say how far it is
-            held = 2 if "settings" in columns("battles") else 1
-            for step in STEPS[:held]:
-                execute("INSERT INTO schema_steps (number, what) VALUES (?, ?)",
-                        (step.number, step.what))
+        if "battles" in tables and "settings" in columns("battles"):  # written before the steps were recorded
+            step = STEPS[1]  # its settings are there (step 1 is run again: it creates only the tables missing)
+            execute("INSERT INTO schema_steps (number, what) VALUES (?, ?)", (step.number, step.what))
     done = {int(row[0]) for row in execute("SELECT number FROM schema_steps", ())}
     applied = []
     for step in STEPS:
