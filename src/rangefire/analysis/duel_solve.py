@@ -227,35 +227,39 @@ def solve(graph: Graph) -> Solved:
     # ``common * extra``: a visit's turn is then divided by the part's determinant at once, no number multiplied
     # by another as long
     whole = common * extra
-    inflow = [0] * n
-    turned = [0] * n
-    inflow[0] = whole
-    ends: dict[End, int] = {}
-    sums: dict[End, int] = {}
+    # Each node's two values travel as one integer, the turns counted shifted past the probability: ``(turned <<
+    # shift) + inflow``, every edge one multiplication. What arrives at a node, or at an end, is a probability of
+    # at most 1 (at most ``whole``, below ``1 << shift``) and nothing is negative, so the two come apart exactly.
+    shift = whole.bit_length() + 1
+    mask = (1 << shift) - 1
+    arrived = [0] * n
+    arrived[0] = whole
+    reached: dict[End, int] = {}
     for k in range(len(parts) - 1, -1, -1):  # sources first
         part, plan = parts[k], plans[k]
         if plan is None:  # no way out: neither unit can ever destroy the other
-            mass = sum(inflow[i] for i in part)
+            mass = sum(arrived[i] & mask for i in part)
             if mass:
                 la, lb = graph.lefts[part[0]]
-                ends[("neither", la, lb)] = ends.get(("neither", la, lb), 0) + mass
+                reached[("neither", la, lb)] = reached.get(("neither", la, lb), 0) + mass
             continue
         det, adj, pos = plan
         size = len(part)
-        ins = [inflow[i] // det for i in part]
+        ins = [(arrived[i] & mask) // det for i in part]
         y = [sum(ins[r] * adj[r][c] for r in range(size)) for c in range(size)]
         # each visit of a node beginning a turn counts a turn: (turns in + M at those nodes) B^-1
-        base = [(turned[i] + (den[i] * y[pos[i]] if graph.turn_start(i) else 0)) // det for i in part]
+        base = [((arrived[i] >> shift) + (den[i] * y[pos[i]] if graph.turn_start(i) else 0)) // det for i in part]
         v = [sum(base[r] * adj[r][c] for r in range(size)) for c in range(size)]
         for i in part:
-            yi, vi = y[pos[i]], v[pos[i]]
+            yi = y[pos[i]]
             if not yi:
                 continue
+            both = (v[pos[i]] << shift) + yi
             for num, j in edges[i]:
                 if j not in pos:
-                    inflow[j] += yi * num
-                    turned[j] += vi * num
+                    arrived[j] += both * num
             for num, e in ends_of[i]:
-                ends[e] = ends.get(e, 0) + yi * num
-                sums[e] = sums.get(e, 0) + vi * num
+                reached[e] = reached.get(e, 0) + both * num
+    ends = {e: value & mask for e, value in reached.items()}
+    sums = {e: value >> shift for e, value in reached.items() if value >> shift}
     return Solved(ends, sums, whole, whole)
