@@ -466,20 +466,36 @@ def test_entered_dice_that_do_not_fit(new_battle):
     assert battle.state()["actions"] == 0
 
 
+def asked(response: Any) -> dict[str, Any]:
+    """The dice a resolve with ``"ask": true`` asks for next: a normal answer (200), nothing recorded."""
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert set(body) == {"format", "next"} and body["format"] == 1, body
+    question: dict[str, Any] = body["next"]
+    return question
+
+
 def test_entered_dice_asked_stage_by_stage(new_battle):
+    """The next stage to enter is a state of the attack, answered 200 (``next``), not an error."""
     battle = new_battle("wheatfield", entered_dice=True)
-    error = error_of(battle.post("/resolve", UNION, {"attacker": MAINE, "ask": True}), 400, "dice_needed")
-    question = error["question"]
+    question = asked(battle.post("/resolve", UNION, {"attacker": MAINE, "ask": True}))
     assert question["stage"] == "hit" and question["count"] == 6 and question["faces"] == [1, 2, 3, 4, 5, 6]
-    assert question["prompt"].startswith("hit: roll 6 dice")
+    assert question["prompt"].startswith("hit: roll 6 dice") and question["problem"] is None
     dice: dict[str, list[int]] = {"hit": [6] * question["count"]}
-    error = error_of(battle.post("/resolve", UNION, {"attacker": MAINE, "ask": True, "dice": dice}), 400,
-                     "dice_needed")
-    assert error["question"]["stage"] == "save" and error["question"]["count"] == 6  # every 6 hits
-    wrong = error_of(battle.post("/resolve", UNION, {"attacker": MAINE, "ask": True,
-                                                     "dice": {**dice, "save": [1]}}), 400, "dice_needed")
-    assert wrong["question"]["stage"] == "save" and "1 die entered, 6 needed" in wrong["question"]["problem"]
+    question = asked(battle.post("/resolve", UNION, {"attacker": MAINE, "ask": True, "dice": dice}))
+    assert question["stage"] == "save" and question["count"] == 6  # every 6 hits
+    wrong = asked(battle.post("/resolve", UNION, {"attacker": MAINE, "ask": True, "dice": {**dice, "save": [1]}}))
+    assert wrong["stage"] == "save" and "1 die entered, 6 needed" in wrong["problem"]
     assert battle.state()["actions"] == 0
+    dice["save"] = [1] * 6
+    for _ in range(5):  # each stage asked for in turn, until the attack is played
+        answer = battle.post("/resolve", UNION, {"attacker": MAINE, "ask": True, "dice": dice})
+        if "next" not in answer.json():
+            break
+        question = asked(answer)
+        dice[question["stage"]] = [question["faces"][0]] * question["count"]
+    assert answer.status_code == 200 and answer.json()["action"] == 1, answer.text
+    assert answer.json()["dice"] == dice and battle.state()["actions"] == 1
 
 
 def test_end_turn_passes_the_turn(new_battle):
@@ -618,7 +634,8 @@ def test_openapi_documents_every_route(client):
                   "/api/battles/{battle_id}/actions", "/api/battles/{battle_id}/events"):
         assert route in paths, route
     body = spec["paths"]["/api/battles/{battle_id}/resolve"]["post"]["requestBody"]
-    assert "attacker" in body["content"]["application/json"]["schema"]["properties"]
+    assert body["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/ResolveBody"}
+    assert "attacker" in spec["components"]["schemas"]["ResolveBody"]["properties"]
     assert client.get("/docs").status_code == 200
 
 

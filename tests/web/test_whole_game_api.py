@@ -71,10 +71,10 @@ def attack(battle: Battle, attacker: str, target: str | None = None, answers: tu
     if entered:
         dice: dict[str, list[int]] = {}
         for _ in range(10):
-            if answer.status_code not in (400, 202):
+            if answer.status_code != 202 and "next" not in answer.json():
                 break
-            if answer.status_code == 400:
-                question = error_of(answer, 400, "dice_needed")["question"]
+            if answer.status_code == 200:  # the next stage to enter, asked as the page asks it
+                question = answer.json()["next"]
                 dice[question["stage"]] = [question["faces"][-1]] * question["count"]
             answer = battle.post("/resolve", side, {**body, "dice": dice, "ask": True})
         played = ok(answer)

@@ -25,7 +25,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from rangefire.core import FORMAT, RangefireError
 from rangefire.rulesets import RULESETS, find_ruleset
 from rangefire.scenario.validation import format_error
-from rangefire.web import moves
+from rangefire.web import contract, moves
 from rangefire.web.bodies import (
     MAX_CREATE_BYTES,
     AnswerBody,
@@ -40,8 +40,9 @@ from rangefire.web.bodies import (
     query_choices,
     schema,
 )
+from rangefire.web.contract import TOKEN, answers
 from rangefire.web.docs import add_docs
-from rangefire.web.errors import ApiError, ErrorBody, from_library, validation_path
+from rangefire.web.errors import ROUTER_KINDS, ApiError, from_library, validation_path
 from rangefire.web.estimate import work_of
 from rangefire.web.events import Broker, TooManyStreams, catch_up, last_event_id
 from rangefire.web.gate import ENGINE_SECONDS, Gate, RetryLater, ask_of
@@ -150,9 +151,9 @@ def create_app(db_path: str | Path, *, static_dir: str | Path | None = None, kee
     gate = Gate(battles, store, workers, max_waiting, engine_seconds, create_rate=create_rate, keep_days=keep_days)
     gate.sweeper.sweep()
     app = FastAPI(title="rangefire", version=str(FORMAT), docs_url=None, redoc_url=None,
-                  description="Ranged combat for tabletop games over HTTP: battles, odds, dice, turns.",
-                  responses={"4XX": {"model": ErrorBody, "description": "refused: the error's kind says why"},
-                             "5XX": {"model": ErrorBody, "description": "a fault of the server or its store"}})
+                  description="Ranged combat for tabletop games over HTTP: battles, odds, dice, turns. Every "
+                              "error is one model, its kind enumerated per status (docs/http.md).")
+    contract.describe(app)
     app.add_middleware(Guard, allowed_hosts=allowed_hosts)
     app.add_middleware(SecurityHeaders)  # outside the guard: its refusals carry these headers too
     app.state.battles = battles
@@ -194,7 +195,7 @@ def _error_handlers(app: FastAPI) -> None:
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
         # the router's and the files' refusals, said in our words rather than as the status's name
-        kind = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "invalid_input")
+        kind = ROUTER_KINDS.get(exc.status_code, "invalid_input")
         where = request.url.path[:200]
         allowed = (exc.headers or {}).get("Allow")
         message = {404: f"nothing is served at {where}",
@@ -215,19 +216,20 @@ def _error_handlers(app: FastAPI) -> None:
 def _games(app: FastAPI) -> None:
     """The games and the built-in examples: no token needed."""
 
-    @app.get("/api/rulesets")
+    @app.get("/api/rulesets", response_model=None, responses=answers(contract.RulesetsAnswer, token=False))
     def rulesets() -> dict[str, Any]:
         """Every game: its options and defaults, dice stages, named outcomes and the player's choices."""
         return {"format": FORMAT, "rulesets": [ruleset_info(r) for r in RULESETS]}
 
-    @app.get("/api/rulesets/{key}/schema")
+    @app.get("/api/rulesets/{key}/schema", response_model=None,
+             responses=answers(contract.ScenarioSchema, token=False, said="the scenario's JSON Schema"))
     def ruleset_schema(key: Annotated[str, PathParam(max_length=64)]) -> dict[str, Any]:
         """The JSON Schema of the game's scenario."""
         ruleset = find_ruleset(key)
         found: dict[str, Any] = ruleset.battle_model.model_json_schema()
         return found
 
-    @app.get("/api/examples")
+    @app.get("/api/examples", response_model=None, responses=answers(contract.ExamplesAnswer, token=False))
     def example_list() -> dict[str, Any]:
         """The built-in example battles (create one with ``{"example": name}``)."""
         return {"format": FORMAT, "examples": [{"name": e.name, "ruleset": e.ruleset, "title": e.title}
@@ -238,7 +240,9 @@ def _reading(app: FastAPI, gate: Gate, battles: Battles) -> None:
     """A battle created, and what any of its tokens may read: its state, actions, drawing, targets, advice,
     and an attack's check and odds (questions: nothing is recorded)."""
 
-    @app.post("/api/battles", status_code=201, openapi_extra=schema(CreateBody))
+    @app.post("/api/battles", status_code=201, openapi_extra=schema(CreateBody), response_model=None,
+              responses=answers(contract.CreatedAnswer, 201, token=False, said="the battle created",
+                                example="create"))
     async def create(request: Request) -> dict[str, Any]:
         """A new battle from an example or a scenario: one secret link per side and one for spectators,
         shown only in this answer."""
@@ -253,7 +257,8 @@ def _reading(app: FastAPI, gate: Gate, battles: Battles) -> None:
                            path="sides" if b.sides is not None else "table")
         return await gate.in_thread(battles.create, b.scenario, b.example, b.entered_dice, False, settings)
 
-    @app.get("/api/battles/{battle_id}")
+    @app.get("/api/battles/{battle_id}", response_model=None, dependencies=TOKEN,
+             responses=answers(contract.battle_state(), said="the battle now", example="state"))
     async def state(request: Request, response: Response, battle_id: BattleId) -> dict[str, Any]:
         """The battle now: whose turn, the units, the scenario after every action. Its ``ETag`` is its count of
         actions: an acting request sent with ``If-Match`` set to it acts only on the battle as read here."""
@@ -261,12 +266,14 @@ def _reading(app: FastAPI, gate: Gate, battles: Battles) -> None:
         response.headers["ETag"] = f'"{answer["actions"]}"'
         return answer
 
-    @app.get("/api/battles/{battle_id}/actions")
+    @app.get("/api/battles/{battle_id}/actions", response_model=None, dependencies=TOKEN,
+             responses=answers(contract.ActionsAnswer))
     async def actions(request: Request, battle_id: BattleId) -> dict[str, Any]:
         """Every action, as ``rangefire.record`` writes a log's lines."""
         return await gate.run(request, battle_id, lambda loaded, role: battles.actions(loaded.row.id))
 
-    @app.get("/api/battles/{battle_id}/drawing.svg", response_class=Response)
+    @app.get("/api/battles/{battle_id}/drawing.svg", response_class=Response, dependencies=TOKEN,
+             responses=contract.drawing())
     async def drawing(request: Request, battle_id: BattleId, attacker: UnitId = None, target: UnitId = None,
                       choices: str | None = None) -> Response:
         """The battle drawn as ``rangefire show`` draws it; with an attacker its targets marked, with a target
@@ -278,7 +285,8 @@ def _reading(app: FastAPI, gate: Gate, battles: Battles) -> None:
         return Response(svg, media_type="image/svg+xml",
                         headers={"Content-Security-Policy": SVG_POLICY, "Cache-Control": "no-store"})
 
-    @app.get("/api/battles/{battle_id}/targets")
+    @app.get("/api/battles/{battle_id}/targets", response_model=None, dependencies=TOKEN,
+             responses=answers(contract.TargetsAnswer))
     async def targets(request: Request, battle_id: BattleId, attacker: UnitId = None,
                       side: UnitId = None) -> dict[str, Any]:
         """Who can shoot whom, as ``rangefire targets --json``."""
@@ -286,7 +294,8 @@ def _reading(app: FastAPI, gate: Gate, battles: Battles) -> None:
                               lambda on: work_of(on.ruleset, on.state, attacker, side),
                               "this list of targets", "ask one unit's targets (?attacker=ID)")
 
-    @app.get("/api/battles/{battle_id}/advice")
+    @app.get("/api/battles/{battle_id}/advice", response_model=None, dependencies=TOKEN,
+             responses=answers(contract.AdviceAnswer))
     async def advice(request: Request, battle_id: BattleId, side: UnitId = None,
                      outcome: Annotated[str | None, Query(min_length=1, max_length=64)] = None,
                      refused: bool = False) -> dict[str, Any]:
@@ -298,7 +307,8 @@ def _reading(app: FastAPI, gate: Gate, battles: Battles) -> None:
                               "this advice", "ask one unit's targets (targets?attacker=ID) and the odds of its "
                                              "attacks")
 
-    @app.post("/api/battles/{battle_id}/check", openapi_extra=schema(AttackBody))
+    @app.post("/api/battles/{battle_id}/check", openapi_extra=schema(AttackBody), response_model=None,
+              dependencies=TOKEN, responses=answers(contract.check_answer(), said="the check", example="check"))
     async def check(request: Request, battle_id: BattleId) -> dict[str, Any]:
         """May this attack be made? As ``rangefire check --json``, with the next choice a player makes."""
         b = await gate.body(request, AttackBody)
@@ -306,7 +316,8 @@ def _reading(app: FastAPI, gate: Gate, battles: Battles) -> None:
                               lambda on: work_of(on.ruleset, on.state, b.attacker, target=b.target),
                               "this check", "name its target")
 
-    @app.post("/api/battles/{battle_id}/odds", openapi_extra=schema(AttackBody))
+    @app.post("/api/battles/{battle_id}/odds", openapi_extra=schema(AttackBody), response_model=None,
+              dependencies=TOKEN, responses=answers(contract.odds_answer(), said="the odds", example="odds"))
     async def odds(request: Request, battle_id: BattleId) -> dict[str, Any]:
         """The exact odds of an attack, as ``rangefire odds --json``."""
         b = await gate.body(request, AttackBody)
@@ -324,8 +335,12 @@ def _acting(app: FastAPI, gate: Gate, battles: Battles) -> None:
     """What a side's token does, for that side only: attacks played (or kept waiting for another side's
     choice), answers, withdrawals, the end of a turn, undo."""
 
-    @app.post("/api/battles/{battle_id}/resolve", openapi_extra=schema(ResolveBody),
-              responses={202: {"description": "the attack waits for a player's choice: `pending` says whose"}})
+    @app.post("/api/battles/{battle_id}/resolve", openapi_extra=schema(ResolveBody), response_model=None,
+              dependencies=TOKEN, responses=answers(
+                  contract.played_or_asked(), example="resolve",
+                  said="the attack played and recorded; or, asked for (`ask`), the dice to enter next (`next`)",
+                  more={202: {"model": contract.PendingAnswer, "description": "the attack waits for a player's "
+                                                                              "choice: `pending` says whose"}}))
     async def resolve(request: Request, battle_id: BattleId) -> Any:
         """Play an attack (the server rolls, or dice entered where allowed) and record it; where the next choice
         is a player's (a Bushido nomination, a swerve action), 202: the attack waits for it (``pending``)."""
@@ -333,8 +348,11 @@ def _acting(app: FastAPI, gate: Gate, battles: Battles) -> None:
         return _played(await gate.run(request, battle_id,
                                       lambda loaded, role: battles.resolve(loaded, role, ask_of(b), b.dice, b.ask)))
 
-    @app.post("/api/battles/{battle_id}/answer", openapi_extra=schema(AnswerBody),
-              responses={202: {"description": "the attack waits for the next choice: `pending` says whose"}})
+    @app.post("/api/battles/{battle_id}/answer", openapi_extra=schema(AnswerBody), response_model=None,
+              dependencies=TOKEN, responses=answers(
+                  contract.resolve_answer(), said="the attack played and recorded", example="answer",
+                  more={202: {"model": contract.PendingAnswer, "description": "the attack waits for the next "
+                                                                              "choice: `pending` says whose"}}))
     async def answer(request: Request, battle_id: BattleId) -> Any:
         """The awaited side's answer to the pending attack's choice: 202 while another choice is awaited, else
         the attack played and recorded (as resolve answers)."""
@@ -342,45 +360,52 @@ def _acting(app: FastAPI, gate: Gate, battles: Battles) -> None:
         return _played(await gate.run(request, battle_id,
                                       lambda loaded, role: battles.answer(loaded, role, b.answer, b.step)))
 
-    @app.post("/api/battles/{battle_id}/withdraw", openapi_extra=schema(EmptyBody))
+    @app.post("/api/battles/{battle_id}/withdraw", openapi_extra=schema(EmptyBody), response_model=None,
+              dependencies=TOKEN, responses=answers(contract.battle_state(), said="the battle now"))
     async def withdraw(request: Request, battle_id: BattleId) -> dict[str, Any]:
         """Take back the pending attack (its side only, while no other side has answered it)."""
         await gate.body(request, EmptyBody)
         return await gate.run(request, battle_id, battles.withdraw)
 
-    @app.post("/api/battles/{battle_id}/end-turn", openapi_extra=schema(EndTurnBody))
+    @app.post("/api/battles/{battle_id}/end-turn", openapi_extra=schema(EndTurnBody), response_model=None,
+              dependencies=TOKEN, responses=answers(contract.EndTurnAnswer))
     async def end_turn(request: Request, battle_id: BattleId) -> dict[str, Any]:
         """End the turn (or, with ``activation``, the activation) of the side to act."""
         b = await gate.body(request, EndTurnBody)
         return await gate.run(request, battle_id, lambda loaded, role: battles.end_turn(loaded, role, b.activation))
 
-    @app.post("/api/battles/{battle_id}/move", openapi_extra=schema(MoveBody))
+    @app.post("/api/battles/{battle_id}/move", openapi_extra=schema(MoveBody), response_model=None,
+              dependencies=TOKEN, responses=answers(contract.MoveAnswer))
     async def move(request: Request, battle_id: BattleId) -> dict[str, Any]:
         """Move one of the side's units (DC-10, AL-10, BU-9, SW-9) and record it; with ``check``, only ask
         whether the move may be made (nothing recorded)."""
         b = await gate.body(request, MoveBody)
         return await gate.run(request, battle_id, lambda loaded, role: moves.move(battles, loaded, role, b))
 
-    @app.post("/api/battles/{battle_id}/mark", openapi_extra=schema(MarkBody))
+    @app.post("/api/battles/{battle_id}/mark", openapi_extra=schema(MarkBody), response_model=None,
+              dependencies=TOKEN, responses=answers(contract.MoveAnswer))
     async def mark(request: Request, battle_id: BattleId) -> dict[str, Any]:
         """Set or clear a state on one of the side's units (BU-9.1) and record it; with ``check``, only ask."""
         b = await gate.body(request, MarkBody)
         return await gate.run(request, battle_id, lambda loaded, role: moves.mark(battles, loaded, role, b))
 
-    @app.post("/api/battles/{battle_id}/edit", openapi_extra=schema(EditBody))
+    @app.post("/api/battles/{battle_id}/edit", openapi_extra=schema(EditBody), response_model=None,
+              dependencies=TOKEN, responses=answers(contract.MoveAnswer))
     async def edit(request: Request, battle_id: BattleId) -> dict[str, Any]:
         """A set-up edit (place, change or remove a unit of the side's own, or terrain) before the battle
         starts; with ``check``, only ask."""
         b = await gate.body(request, EditBody)
         return await gate.run(request, battle_id, lambda loaded, role: moves.edit(battles, loaded, role, b))
 
-    @app.post("/api/battles/{battle_id}/ready", openapi_extra=schema(EmptyBody))
+    @app.post("/api/battles/{battle_id}/ready", openapi_extra=schema(EmptyBody), response_model=None,
+              dependencies=TOKEN, responses=answers(contract.battle_state(), said="the battle now"))
     async def ready(request: Request, battle_id: BattleId) -> dict[str, Any]:
         """The side is ready to start the battle it set up; when every side is, the battle starts (an action)."""
         await gate.body(request, EmptyBody)
         return await gate.run(request, battle_id, lambda loaded, role: moves.ready(battles, loaded, role))
 
-    @app.post("/api/battles/{battle_id}/undo", openapi_extra=schema(EmptyBody))
+    @app.post("/api/battles/{battle_id}/undo", openapi_extra=schema(EmptyBody), response_model=None,
+              dependencies=TOKEN, responses=answers(contract.battle_state(), said="the battle now"))
     async def undo(request: Request, battle_id: BattleId) -> dict[str, Any]:
         """Take back the last action still standing (only the side that made it), recorded as an undo action
         naming it; an attack whose dice the server rolled stands, unless the battle was created with
@@ -392,7 +417,8 @@ def _acting(app: FastAPI, gate: Gate, battles: Battles) -> None:
 def _events(app: FastAPI, gate: Gate, broker: Broker, keepalive: float) -> None:
     """The battle's event stream, each open one counted against the broker's bounds."""
 
-    @app.get("/api/battles/{battle_id}/events", response_class=StreamingResponse)
+    @app.get("/api/battles/{battle_id}/events", response_class=StreamingResponse,
+             dependencies=contract.STREAM_TOKEN, responses=contract.event_stream())
     async def events(request: Request, battle_id: BattleId) -> StreamingResponse:
         """Server-sent events: one ``action`` event per action or undo that lands, its ``id`` the count of actions
         (the token may be given as ``?token=``, as EventSource sets no header); reopened with ``Last-Event-ID``,

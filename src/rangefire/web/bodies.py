@@ -9,6 +9,7 @@ from typing import Annotated, Any, Literal, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationError
 
 from rangefire.core import LimitError, ScenarioError
+from rangefire.core.errors import problem_data
 from rangefire.scenario import MAX_FILE_BYTES, parse_scenario
 from rangefire.scenario.validation import error_path, format_errors
 from rangefire.web.errors import ApiError, from_library
@@ -30,7 +31,7 @@ class Body(BaseModel):
     format: Literal[1] = 1  # rangefire.core.FORMAT
 
 
-class Table(Body):
+class TableSize(Body):
     """A table's size, in the game's units (as a scenario's ``table``)."""
 
     width: Annotated[int | float, Field(gt=0, le=1_000_000, allow_inf_nan=False)]
@@ -48,7 +49,7 @@ class CreateBody(Body):
     scenario: dict[str, Any] | None = None
     game: Name | None = None
     sides: Annotated[list[Name], Field(min_length=1, max_length=16)] | None = None
-    table: Table | None = None
+    table: TableSize | None = None
     entered_dice: StrictBool = False
     undo: Literal["fair", "any"] = "fair"
     open_hands: StrictBool = False
@@ -78,7 +79,8 @@ class ChoicesQuery(Body):
 
 class ResolveBody(AttackBody, Acting):
     """An attack to play: with ``dice`` entered by stage where the battle allows it; with ``ask``, a stage
-    not given is answered with the question to ask (400 ``dice_needed``) instead of an error."""
+    not given is answered with the dice to enter next (``{"next": {...}}``, nothing recorded) instead of an
+    error."""
 
     dice: dict[Name, Annotated[list[Face], Field(max_length=1000)]] | None = Field(default=None, max_length=20)
     ask: StrictBool = False
@@ -201,7 +203,7 @@ def _validated(model: type[B], data: dict[str, Any], where: str) -> B:
         problems = format_errors(errors, data)[:20]
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         raise ApiError(422, "invalid_request", f"{where}: {problems[0]}{more}", path=error_path(errors[0], data),
-                       problems=problems) from None
+                       problems=[problem_data(p) for p in problems]) from None
 
 
 def schema(model: type[Body]) -> dict[str, Any]:

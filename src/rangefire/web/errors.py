@@ -13,6 +13,7 @@ from rangefire.core import (
     ChoiceError,
     DiceError,
     IllegalAttackError,
+    IllegalMoveError,
     LimitError,
     RangefireError,
     Refusal,
@@ -70,6 +71,7 @@ STATUS: tuple[tuple[type[RangefireError], int], ...] = (
     (ConflictError, 409),
     (FullError, 503),
     (IllegalAttackError, 409),
+    (IllegalMoveError, 409),
     (UnknownUnitError, 404),
     (UnknownRulesetError, 404),
     (ScenarioError, 422),
@@ -79,6 +81,11 @@ STATUS: tuple[tuple[type[RangefireError], int], ...] = (
     (UnavailableError, 503),
     (StoreError, 500),
 )
+
+
+#: The kinds of the router's own refusals (an address nothing is served at, a method it does not take), by status;
+#: any other is ``invalid_input``.
+ROUTER_KINDS = {404: "not_found", 405: "method_not_allowed"}
 
 
 def from_library(exc: RangefireError) -> ApiError:

@@ -68,13 +68,17 @@ _SAID: tuple[tuple[str, str], ...] = (
 )
 
 
+#: The kind of each status h11 hints at for a request it cannot read.
+UNREADABLE = {400: "invalid_http", 431: "too_large", 501: "invalid_http"}
+
+
 def unreadable(error: h11.RemoteProtocolError | None) -> ApiError:
     """The API's error for a request h11 could not read: its status h11's hint (400, 431 for a head too large,
     501 for a transfer coding it does not take), its message ours."""
     said = str(error).lower() if error is not None else ""
     message = next((ours for theirs, ours in _SAID if said.startswith(theirs)), None)
     status = error.error_status_hint if error is not None else 400
-    kind = "too_large" if status == 431 else "invalid_http"
+    kind = UNREADABLE.get(status, "invalid_http")
     return ApiError(status, kind, f"this is not an HTTP/1.1 request this server can read: "
                                   f"{message or 'it does not follow HTTP/1.1'}")
 

@@ -524,15 +524,16 @@ class Battles:
     def _play(self, loaded: Loaded, side: str, attack: Attack, plan: Any, source: DiceSource,
               closing: int | None = None) -> dict[str, Any]:
         """Resolve a checked attack, apply it, record it as one action of ``side`` (closing the pending attack at
-        step ``closing`` in the same transaction)."""
+        step ``closing`` in the same transaction); with dice asked for stage by stage and a stage not given, the
+        next stage to enter (``{"next": {...}}``), nothing recorded."""
         ruleset, battle = loaded.ruleset, loaded.state
         try:
             resolution = ruleset.resolve(plan, source)
-        except DiceNeeded as needed:
+        except DiceNeeded as needed:  # a player entering dice stage by stage: asked, not refused; nothing recorded
             q = needed.question
-            raise ApiError(400, "dice_needed", f"enter the dice of {q.prompt()}", path=f"dice.{q.stage}",
-                           question={"stage": q.stage, "count": q.count, "sides": q.sides, "faces": list(q.faces),
-                                     "prompt": q.prompt(), "problem": q.problem or None}) from None
+            return {"format": FORMAT, "next": {"stage": q.stage, "count": q.count, "sides": q.sides,
+                                               "faces": list(q.faces), "prompt": q.prompt(),
+                                               "problem": q.problem or None}}
         after = ruleset.apply(battle, resolution)
         record = attack_action(ruleset, attack, resolution,
                                dice_source="entered" if isinstance(source, EnteredSource) else "rolled")

@@ -696,23 +696,21 @@ function enteredDice() {
   return dice;
 }
 
+// The attack sent with the dice entered so far, asking for the rest: the server answers the next stage to enter
+// (``next``, nothing recorded) until every stage is given, then plays the attack.
 async function askOn() {
-  try {
-    const result = await S.api.post("/resolve", { ...ownBody(), dice: enteredDice(), ask: true });
-    await resolved(result);
-  } catch (exc) {
-    if (exc instanceof ApiError && ["dice_needed", "dice-needed"].includes(exc.error.kind) && exc.error.question) {
-      S.question = exc.error.question;
-      S.asked += 1;
-      $("dice-form").dataset.question = String(S.asked);  // each question told apart, for tests and assistive tools
-      renderPlay();
-      $("dice-input").value = "";
-      $("dice-input").focus();
-      status(`Enter the dice: ${S.question.prompt}`);
-      return;
-    }
-    throw exc;
+  const result = await S.api.post("/resolve", { ...ownBody(), dice: enteredDice(), ask: true });
+  if (result && "next" in result && result.next) {
+    S.question = result.next;
+    S.asked += 1;
+    $("dice-form").dataset.question = String(S.asked);  // each question told apart, for tests and assistive tools
+    renderPlay();
+    $("dice-input").value = "";
+    $("dice-input").focus();
+    status(`Enter the dice: ${S.question.prompt}`);
+    return;
   }
+  await resolved(result);
 }
 
 function enterDice() {
