@@ -49,8 +49,10 @@ serve: $(BIN)/.installed
 docs: $(BIN)/.installed
 	$(BIN)/mkdocs build --strict
 
+# pytest on every core (pytest-xdist): each test file's tests run in one worker, as they share their module's server
+# and browser; the 20 slowest tests are listed at the end.
 test: $(BIN)/.installed system
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist loadfile --durations=20
 	$(BIN)/ruff check src tests bench
 	$(BIN)/mypy src
 	@if [ -f $(RULES) ]; then $(BIN)/python $(RULES) --only $(RULE_PREFIXES); \
