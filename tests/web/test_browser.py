@@ -274,6 +274,9 @@ def test_dress_on_the_colors_dice_entered_stage_by_stage(server: str, browser: A
 
     # the dice, asked stage by stage as the command line asks them: all 6s to hit, all 1s to save, 3s after
     union.click("#enter")
+    union.wait_for_selector("#dice-form:not([hidden])")  # the first stage, as the server answers it (next)
+    assert union.locator("#dice-prompt").text_content().startswith("hit: roll 6 dice")
+    shoot(union, "dress-on-the-colors-dice-asked")
     entered = enter_dice(union, {"hit": 6, "save": 1}, 3, stages=6)
     wait_log(union, 1)
     assert list(entered)[:2] == ["hit", "save"]
