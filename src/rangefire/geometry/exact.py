@@ -191,7 +191,9 @@ def _intersection_params(s: Segment, u: Segment) -> list[Fraction]:
 
 def closest_points(s: Segment, u: Segment) -> tuple[Fraction, Point, Point]:
     """Squared distance between two segments and a pair of points realising it (on s, on u)."""
-    params = _intersection_params(s, u)
+    params = [] if FAST_FILTERS and _float_segment_gap(
+        (float(s.a.x), float(s.a.y)), (float(s.b.x), float(s.b.y)), (float(u.a.x), float(u.a.y)),
+        (float(u.b.x), float(u.b.y))) > _FLOAT_MARGIN else _intersection_params(s, u)  # clearly apart: no meeting
     if params:
         p = s.at(params[0])
         return Fraction(0), p, p
@@ -267,7 +269,7 @@ def shortest_stretches(sources: Sequence[Segment], targets: Sequence[Polygon], d
         for target in targets:
             if target.box.gap2(source_box) > distance2:
                 continue  # too far apart for any tie
-            for edge in target.edges():
+            for edge in target.edges_within(source, distance2):
                 if source_box.gap2(Box.around(edge.a, edge.b)) > distance2:
                     continue
                 d2, p, q = closest_points(source, edge)
@@ -414,6 +416,19 @@ class Polygon:
     def edges(self) -> list[Segment]:
         v = self.vertices
         return [Segment(v[i], v[(i + 1) % len(v)]) for i in range(len(v))]
+
+    def edges_within(self, seg: Segment, reach2: Fraction | None) -> list[Segment]:
+        """The edges, in order, that floats cannot show to be farther from ``seg`` than ``reach2`` (squared;
+        None: than the nearest edge): every edge as near as that is among them, so that exact work over them
+        finds what it finds over all the edges. Floats are off by far less than the margin (coordinates of at
+        most 10^6, each rounded within 10^-9)."""
+        edges = self.edges()
+        if not FAST_FILTERS:
+            return edges
+        a, b = (float(seg.a.x), float(seg.a.y)), (float(seg.b.x), float(seg.b.y))
+        gaps = [_float_segment_gap(a, b, c, e) for c, e in self._float_edges]
+        reach = min(gaps) if reach2 is None else math.sqrt(float(reach2))
+        return [edge for edge, gap in zip(edges, gaps, strict=True) if gap <= reach + _FLOAT_MARGIN]
 
     @cached_property
     def _edges_with_boxes(self) -> list[tuple[Segment, tuple[float, float, float, float]]]:
@@ -623,7 +638,7 @@ class Polygon:
         best: tuple[Fraction, Point, Point] | None = None
         direction_ = seg.b - seg.a
         seg_box = Box.around(seg.a, seg.b)
-        for edge in self.edges():
+        for edge in self.edges_within(seg, None):
             if best is not None and seg_box.gap2(Box.around(edge.a, edge.b)) > best[0]:
                 continue  # this edge cannot come closer than the best so far
             found = closest_points(seg, edge)

@@ -98,6 +98,8 @@ class States:
         self._variants: dict[Hashable, VolleyPlan] = {}
         self._dice: dict[int, tuple[VolleyPlan, Dice]] = {}
         self._taking: dict[tuple[int, int], tuple[VolleyPlan, list[tuple[int, int]]]] = {}
+        #: The unit a volley leaves of a target: (the target, stands, marker, disorder) to the unit's number.
+        self._hit: dict[tuple[int, int, int, bool], int] = {}
 
     # -- the numbers of units and turns -------------------------------------------------------------------
     def _unit(self, unit: Unit) -> int:
@@ -210,11 +212,19 @@ class States:
         if found is not None and found[0] is kept[0]:
             return found[1]
         shot = self.units[shot_n]
+        stands, micro_hits, disordered = shot.stands, shot.micro_hits, shot.disordered
+        hit = self._hit
         merged: dict[int, int] = {}
         for w, unsaved, disorder in kept[1][0]:
-            lost, marker = casualties(shot.stands, shot.micro_hits, unsaved)  # [DC-4.3]
-            left = -1 if lost >= shot.stands else self._changed_unit(
-                shot_n, stands=shot.stands - lost, micro_hits=marker, disordered=shot.disordered or disorder)
+            lost, marker = casualties(stands, micro_hits, unsaved)  # [DC-4.3]
+            if lost >= stands:
+                left = -1
+            else:
+                after = (shot_n, stands - lost, marker, disordered or disorder)
+                left = hit.get(after, -2)
+                if left == -2:
+                    left = hit[after] = self._changed_unit(shot_n, stands=after[1], micro_hits=marker,
+                                                           disordered=after[3])
             merged[left] = merged.get(left, 0) + w
         taken = [(w, left) for left, w in merged.items()]
         self._taking[key] = (kept[0], taken)  # the plan kept: its identity is not reused

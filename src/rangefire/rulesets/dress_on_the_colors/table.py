@@ -372,7 +372,13 @@ def markers_of(key: tuple[Same, tuple[tuple[str, Shape], ...]]) -> list[tuple[st
     """The gunsmoke markers a :func:`smoke_key` stands for, terrain first [DC-7.1]."""
     terrain: tuple[Terrain, ...] = key[0].value  # type: ignore[assignment]  # what smoke_key put there
     return ([(t.id, t.polygon) for t in terrain if t.kind == "gunsmoke"]
-            + [(mid, smoke_rectangle(footprint_of(shape))) for mid, shape in key[1]])
+            + [(mid, smoke_of(shape)) for mid, shape in key[1]])
+
+
+@lru_cache(maxsize=CACHE_SIZE)
+def smoke_of(shape: Shape) -> Polygon:
+    """:func:`smoke_rectangle` by the unit's shape, worked out once for each [DC-7.1]."""
+    return smoke_rectangle(footprint_of(shape))
 
 
 @lru_cache(maxsize=CACHE_SIZE)
@@ -409,6 +415,6 @@ def enfilade_between(firer_start: Shape, target: Shape) -> bool:
 def clear_caches() -> None:
     """Forget every shared verdict (tests compare a cached verdict with a fresh one)."""
     for cached in (footprint_of, gap2_between, arc_between, range2_within, line_between, smoke_between,
-                   cover_between, near_cover_between, enfilade_between):
+                   cover_between, near_cover_between, enfilade_between, smoke_of):
         cached.cache_clear()
     _WITHIN.clear()
