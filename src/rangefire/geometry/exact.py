@@ -191,9 +191,19 @@ def _intersection_params(s: Segment, u: Segment) -> list[Fraction]:
 
 def closest_points(s: Segment, u: Segment) -> tuple[Fraction, Point, Point]:
     """Squared distance between two segments and a pair of points realising it (on s, on u)."""
-    params = [] if FAST_FILTERS and _float_segment_gap(
-        (float(s.a.x), float(s.a.y)), (float(s.b.x), float(s.b.y)), (float(u.a.x), float(u.a.y)),
-        (float(u.b.x), float(u.b.y))) > _FLOAT_MARGIN else _intersection_params(s, u)  # clearly apart: no meeting
+    candidates = ((s.a, u, False), (s.b, u, False), (u.a, s, True), (u.b, s, True))
+    near = [True] * 4
+    params: list[Fraction] = []
+    if FAST_FILTERS:  # floats first: an end clearly farther than the nearest cannot be the answer
+        ends = [(float(p.x), float(p.y)) for p in (s.a, s.b, u.a, u.b)]
+        gaps = [float_gap_to_segment(ends[0], ends[2], ends[3]), float_gap_to_segment(ends[1], ends[2], ends[3]),
+                float_gap_to_segment(ends[2], ends[0], ends[1]), float_gap_to_segment(ends[3], ends[0], ends[1])]
+        least = min(gaps)
+        near = [g <= least + _FLOAT_MARGIN for g in gaps]
+        if _float_segment_gap(*ends) <= _FLOAT_MARGIN:  # else clearly apart: they do not meet
+            params = _intersection_params(s, u)
+    else:
+        params = _intersection_params(s, u)
     if params:
         p = s.at(params[0])
         return Fraction(0), p, p
@@ -201,7 +211,9 @@ def closest_points(s: Segment, u: Segment) -> tuple[Fraction, Point, Point]:
     if parallel is not None:
         return parallel
     best: tuple[Fraction, Point, Point] | None = None
-    for p, seg, swap in ((s.a, u, False), (s.b, u, False), (u.a, s, True), (u.b, s, True)):
+    for (p, seg, swap), kept in zip(candidates, near, strict=True):
+        if not kept:
+            continue
         q = closest_on_segment(p, seg)
         d2 = (p - q).norm2()
         if best is None or d2 < best[0]:
