@@ -9,7 +9,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
+from pydantic import BaseModel, ConfigDict, Field
 
 from rangefire.core import Attack, Edit, LogLine, Mark, Move, MoveCheck, RangefireError, Resolution, Ruleset
 from rangefire.core.numbers import dump_exact
@@ -42,17 +42,17 @@ class LogError(RangefireError):
     kind = "invalid_log"
 
 
+def _unknown(value: object) -> bool:
+    return value is None
+
+
+#: A value a record may not know (a digest, where the dice came from): left out when not known, never written as
+#: null; the records' JSON Schema keeps their fields (a serializer of the whole record would hide them).
+Known = Field(exclude_if=_unknown)
+
+
 class _Record(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
-
-    @model_serializer(mode="wrap")
-    def _known(self, handler: SerializerFunctionWrapHandler) -> Any:
-        """The record as data, a digest that is not known left out (not written as null)."""
-        data = handler(self)
-        for key in LEFT_OUT:
-            if isinstance(data, dict) and data.get(key, "") is None:
-                del data[key]
-        return data
 
 
 class Line(_Record):
@@ -78,10 +78,10 @@ class AttackAction(_Record):
                                                                                      max_length=20)
     outcome: dict[Name, Any] = Field(default_factory=dict, max_length=100)
     log: Annotated[tuple[Line, ...], Field(max_length=1000)] = ()
-    battle_before: Digest | None = None
-    battle_after: Digest | None = None
+    battle_before: Annotated[Digest | None, Known] = None
+    battle_after: Annotated[Digest | None, Known] = None
     #: Where the dice came from (left out where not known: a line written before it was kept).
-    dice_source: DiceSourceName | None = None
+    dice_source: Annotated[DiceSourceName | None, Known] = None
 
     def attack(self) -> Attack:
         """The attack to check and play again (the choices as the game reads them: lists as tuples)."""
@@ -96,8 +96,8 @@ class EndTurnAction(_Record):
     action: Literal["end-turn"] = "end-turn"
     activation: Annotated[bool, Field(strict=True)] = False  # "yes" or 1 is not read as true
     log: Annotated[tuple[Line, ...], Field(max_length=10_000)] = ()
-    battle_before: Digest | None = None
-    battle_after: Digest | None = None
+    battle_before: Annotated[Digest | None, Known] = None
+    battle_after: Annotated[Digest | None, Known] = None
 
 
 class MoveAction(_Record):
@@ -110,8 +110,8 @@ class MoveAction(_Record):
     move: dict[Name, Any] = Field(max_length=10)
     distance: int | float | str | None = None
     log: Annotated[tuple[Line, ...], Field(max_length=1000)] = ()
-    battle_before: Digest | None = None
-    battle_after: Digest | None = None
+    battle_before: Annotated[Digest | None, Known] = None
+    battle_after: Annotated[Digest | None, Known] = None
 
     def made(self) -> Move:
         """The move to check and make again."""
@@ -128,8 +128,8 @@ class MarkAction(_Record):
     state: Name
     on: Annotated[bool, Field(strict=True)] = True
     log: Annotated[tuple[Line, ...], Field(max_length=100)] = ()
-    battle_before: Digest | None = None
-    battle_after: Digest | None = None
+    battle_before: Annotated[Digest | None, Known] = None
+    battle_after: Annotated[Digest | None, Known] = None
 
 
 class EditAction(_Record):
@@ -143,8 +143,8 @@ class EditAction(_Record):
     id: Name
     data: dict[Annotated[str, Field(max_length=64)], Any] = Field(default_factory=dict, max_length=100)
     log: Annotated[tuple[Line, ...], Field(max_length=100)] = ()
-    battle_before: Digest | None = None
-    battle_after: Digest | None = None
+    battle_before: Annotated[Digest | None, Known] = None
+    battle_after: Annotated[Digest | None, Known] = None
 
 
 class StartAction(_Record):
@@ -156,8 +156,8 @@ class StartAction(_Record):
     ruleset: Name
     order: Annotated[tuple[Name, ...], Field(min_length=1, max_length=64)]
     log: Annotated[tuple[Line, ...], Field(max_length=100)] = ()
-    battle_before: Digest | None = None
-    battle_after: Digest | None = None
+    battle_before: Annotated[Digest | None, Known] = None
+    battle_after: Annotated[Digest | None, Known] = None
 
 
 class UndoAction(_Record):
@@ -170,8 +170,8 @@ class UndoAction(_Record):
     what: Text
     dice: dict[Name, Annotated[tuple[Face, ...], Field(max_length=10_000)]] = Field(default_factory=dict,
                                                                                      max_length=20)
-    battle_before: Digest | None = None
-    battle_after: Digest | None = None
+    battle_before: Annotated[Digest | None, Known] = None
+    battle_after: Annotated[Digest | None, Known] = None
 
 
 Action = AttackAction | EndTurnAction | MoveAction | MarkAction | EditAction | StartAction | UndoAction
