@@ -29,6 +29,7 @@ from fastapi.security import APIKeyQuery, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, create_model
 
 from rangefire.core import RangefireError
+from rangefire.core.exact_floats import as_float
 from rangefire.core.schemas import (
     AdviseOutput,
     HiddenOut,
@@ -222,8 +223,11 @@ class OptionOddsOut(_Answer):
 
     outcome: str
     mean: Rational | None
+    mean_float: float | None = as_float(number=True)
     at_least_one: Probability
+    at_least_one_float: float = as_float()
     events: dict[str, Probability]
+    events_float: dict[str, float] = as_float(each=True)
     exact: bool
 
 

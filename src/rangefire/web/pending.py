@@ -20,7 +20,7 @@ from fractions import Fraction
 from typing import Any
 
 from rangefire.core import Attack, LimitError, NextChoice, Ruleset
-from rangefire.core.numbers import fraction_str
+from rangefire.core.numbers import fraction_str, with_float
 from rangefire.core.scene import Group, Segment, Shape
 from rangefire.draw import SCENES
 from rangefire.web.errors import ApiError
@@ -123,9 +123,9 @@ def option(ruleset: Ruleset[Any, Any], battle: Any, attack: Attack, answer: str,
         return {**row, "odds": None, "odds_refused": str(exc)}
     main = ruleset.main_outcome
     outcome = odds.outcomes[main].to_dict() if main in odds.outcomes else {}
-    row["odds"] = {"outcome": main, "mean": outcome.get("mean"),
-                   "at_least_one": _at_least_one(outcome.get("distribution") or {}),
-                   "events": {k: fraction_str(v) for k, v in odds.events.items()}, "exact": odds.exact}
+    row["odds"] = {"outcome": main, **with_float("mean", outcome.get("mean")),
+                   **with_float("at_least_one", _at_least_one(outcome.get("distribution") or {})),
+                   **with_float("events", dict(odds.events)), "exact": odds.exact}
     return row
 
 
