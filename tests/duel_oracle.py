@@ -10,12 +10,12 @@ unit's side is to act. Battles are merged by their scenario text (``dump``), so 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from typing import Any
 
+from rangefire.analysis.duel_solve import _adjugate, _closed  # the linear algebra of a part, shared; the solve is not
 from rangefire.core import Attack, DiceSource
 
 
@@ -289,35 +289,6 @@ def _product(values: list[int]) -> int:
     return values[0] if values else 1
 
 
-
-
-def _closed(graph: Any, part: Sequence[int], members: set[int]) -> bool:
-    """A part with no way out: no end, no edge leaving it (neither unit can ever destroy the other)."""
-    return all(not graph.ends[i] and all(j in members for _, j in graph.edges[i]) for i in part)
-
-
-def _adjugate(matrix: list[list[int]]) -> tuple[int, list[list[int]]]:
-    """The determinant and adjugate of a small integer matrix (exactly: its inverse over Fractions times the
-    determinant); the matrix of a part of an absorbing chain that has a way out is never singular."""
-    n = len(matrix)
-    rows = [[Fraction(v) for v in row] + [Fraction(int(r == c)) for c in range(n)] for r, row in enumerate(matrix)]
-    det = Fraction(1)
-    for c in range(n):
-        pivot = next(r for r in range(c, n) if rows[r][c] != 0)
-        if pivot != c:
-            rows[c], rows[pivot] = rows[pivot], rows[c]
-            det = -det
-        lead = rows[c][c]
-        det *= lead
-        rows[c] = [v / lead for v in rows[c]]
-        for r in range(n):
-            if r != c and rows[r][c] != 0:
-                f = rows[r][c]
-                rows[r] = [v - f * p for v, p in zip(rows[r], rows[c], strict=True)]
-    assert det.denominator == 1 and det != 0
-    adj = [[v * det for v in row[n:]] for row in rows]
-    assert all(v.denominator == 1 for row in adj for v in row)
-    return int(det), [[int(v) for v in row] for row in adj]
 
 
 def product_solve(graph: Any) -> ProductSolved:
