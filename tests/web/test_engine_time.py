@@ -20,7 +20,9 @@ from fastapi.testclient import TestClient  # noqa: E402
 from rangefire.analysis.targets import targets  # noqa: E402
 from rangefire.rulesets import battle_from_mapping  # noqa: E402
 from rangefire.web import create_app, estimate  # noqa: E402
-from rangefire.web.engine import Engine, shared_engine  # noqa: E402
+from rangefire.web import engine as engine_module  # noqa: E402
+from rangefire.web.engine import Engine, Job, Stopped, shared_engine  # noqa: E402
+from rangefire.web.errors import ApiError  # noqa: E402
 from tests.web import heavy  # noqa: E402
 from tests.web.conftest import bearer, error_of  # noqa: E402
 from tests.web.live_server import serving  # noqa: E402
@@ -104,7 +106,7 @@ def test_a_question_the_estimate_missed_is_stopped_and_the_server_serves_on(tmp_
         error = error_of(client.get(f"/api/battles/{battle}/targets?side=prefecture", headers=prefecture), 422,
                          "too_large")
         assert "stopped after 1 s of the engine's time" in error["message"] and "?attacker=" in error["message"]
-        [killed] = engine.stopped[len(before):]
+        [killed] = [pid for pid in engine.stopped if pid not in before]
         with pytest.raises(ProcessLookupError):  # the worker is gone, not left to run
             os.kill(killed, 0)
         # the server answers on: a small battle's question, its state, the same question again
@@ -164,3 +166,76 @@ def _kill_the_busy_worker(engine: Engine) -> None:
             os.kill(next(iter(engine.working)), signal.SIGKILL)
             return
         threading.Event().wait(0.01)
+
+
+# -- the pool of workers, with workers that are no processes ------------------------------------------------------
+class FakeWorker:
+    """A worker that starts at once (or fails to, ``failures`` times) and never answers."""
+
+    failures = 0
+    made = 0
+
+    def __init__(self) -> None:
+        if FakeWorker.failures:
+            FakeWorker.failures -= 1
+            raise OSError("no more processes")
+        FakeWorker.made += 1
+        self.process = type("Process", (), {"pid": 100_000 + FakeWorker.made})()
+        self.back = type("Back", (), {"poll": staticmethod(lambda seconds: False)})()
+
+    def wait_ready(self) -> None:
+        pass
+
+    def send(self, job: Job) -> None:
+        pass
+
+    def kill(self) -> None:
+        killed.append(self.process.pid)
+
+
+killed: list[int] = []
+#: A question as the pool sees it when its workers are fakes (only its kind is read, to log it).
+QUESTION: Any = type("Question", (), {"kind": "targets"})()
+
+
+@pytest.fixture
+def fake_workers(monkeypatch: pytest.MonkeyPatch) -> type[FakeWorker]:
+    monkeypatch.setattr(engine_module, "_Worker", FakeWorker)
+    monkeypatch.setattr(FakeWorker, "failures", 0)
+    return FakeWorker
+
+
+def test_a_question_waiting_for_a_worker_starts_one_when_a_replacement_failed_to_start(fake_workers):
+    pool = Engine(1)
+    first = pool._take()
+    taken: list[Any] = []
+    waiter = threading.Thread(target=lambda: taken.append(pool._take()), daemon=True)
+    waiter.start()
+    threading.Event().wait(0.2)  # the waiter waits for the one worker to come free
+    fake_workers.failures = 1
+    pool._replace(first)  # the worker started in its place fails to start
+    waiter.join(30)
+    assert len(taken) == 1 and taken[0] is not first  # the waiter started one in the free place
+    assert pool._started == 1
+
+
+def test_a_worker_that_cannot_be_started_is_answered_503_in_our_words(fake_workers):
+    pool = Engine(1)
+    fake_workers.failures = 1
+    with pytest.raises(ApiError) as refused:
+        pool.ask(QUESTION, 1.0, "ask less")
+    assert (refused.value.status, refused.value.kind) == (503, "unavailable")
+    assert "could not be started" in refused.value.message and "retry" in refused.value.message
+    assert pool._started == 0  # the next question tries again
+    with pytest.raises(Stopped):
+        pool.ask(QUESTION, 0.0, "ask less")
+
+
+def test_the_workers_stopped_are_kept_for_the_record_within_a_bound(fake_workers):
+    pool = Engine(1)
+    killed.clear()
+    for _ in range(engine_module.STOPPED_KEPT + 5):
+        with pytest.raises(Stopped):
+            pool.ask(QUESTION, 0.0, "ask less")
+    assert len(killed) == engine_module.STOPPED_KEPT + 5
+    assert list(pool.stopped) == killed[-engine_module.STOPPED_KEPT:]  # the latest, in order

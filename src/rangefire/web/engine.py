@@ -25,7 +25,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection
@@ -41,6 +41,11 @@ log = logging.getLogger("rangefire.web")
 START_SECONDS = 120.0
 #: How much lower a worker's priority is than the server's (``nice``).
 NICENESS = 5
+#: How often a question waiting for a worker looks again whether one must be started (one that failed to start
+#: again after a question stopped at the limit leaves a place that no worker comes back from).
+LOOK_AGAIN_SECONDS = 0.5
+#: The workers killed at the limit kept in :attr:`Engine.stopped` (the latest).
+STOPPED_KEPT = 64
 
 
 @dataclass(frozen=True)
@@ -221,19 +226,28 @@ class Engine:
         self._idle: queue.Queue[_Worker] = queue.Queue()
         self._lock = threading.Lock()
         self._started = 0
-        self.stopped: list[int] = []  # the workers killed at the limit (their process ids), for the record
+        # the workers killed at the limit (their process ids, the latest :data:`STOPPED_KEPT`), for the record
+        self.stopped: deque[int] = deque(maxlen=STOPPED_KEPT)
         self.working: set[int] = set()  # the workers answering a question now (their process ids)
 
     def _take(self) -> _Worker:
-        with self._lock:
-            if self._started < self.size:  # started when first needed
-                self._started += 1
-                try:
-                    return _Worker()
-                except OSError:
-                    self._started -= 1
-                    raise
-        return self._idle.get()
+        """A worker for a question: an idle one, else one started (when fewer than ``size`` are), else the first
+        to come free; 503 ``unavailable`` when none can be started."""
+        while True:
+            with self._lock:
+                if self._started < self.size:  # started when first needed, or again after one failed to start
+                    self._started += 1
+                    try:
+                        return _Worker()
+                    except OSError as exc:
+                        self._started -= 1
+                        log.error("the engine's worker could not be started: %s", exc)
+                        raise ApiError(503, "unavailable", "the engine's worker could not be started for this "
+                                                           "question; retry in a moment") from None
+            try:  # looked at again now and then: a worker that failed to start again frees its place
+                return self._idle.get(timeout=LOOK_AGAIN_SECONDS)
+            except queue.Empty:
+                continue
 
     def warm(self) -> None:
         """Start every worker now, in a thread (a server about to serve: its first question waits for none)."""
