@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import socket
 import sqlite3
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,7 +21,8 @@ pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient  # noqa: E402
 
 from rangefire.web import create_app  # noqa: E402
-from rangefire.web.gate import SWEEP_EVERY, CreateRate, RetryLater, Sweeper  # noqa: E402
+from rangefire.web.engine import Engine  # noqa: E402
+from rangefire.web.gate import SWEEP_EVERY, TOUCH_EVERY, CreateRate, RetryLater, Sweeper, touch_every  # noqa: E402
 from rangefire.web.store import Store  # noqa: E402
 from tests.web.conftest import bearer, error_of  # noqa: E402
 from tests.web.live_server import serving  # noqa: E402
@@ -111,6 +113,85 @@ def test_a_battle_read_is_used_and_kept(tmp_path):
     with TestClient(create_app(db, static_dir=tmp_path, keep_days=30)) as client:
         assert client.get(f"/api/battles/{made['id']}", headers=bearer(made["tokens"]["spectator"])
                           ).status_code == 200
+
+
+def test_a_battle_in_play_is_kept_when_unused_battles_are_kept_a_few_minutes(tmp_path):
+    assert touch_every(None) == touch_every(30) == TOUCH_EVERY
+    assert touch_every(0.01) == 0.01 * 86400 / 4  # four writings-down within the time kept: 3.6 minutes apart
+    db = tmp_path / "b.sqlite3"
+    with TestClient(create_app(db, static_dir=tmp_path, keep_days=0.01)) as client:  # 14.4 minutes
+        made = client.post("/api/battles", json={"example": "ford"}).json()
+        token = bearer(made["tokens"]["spectator"])
+        assert client.get(f"/api/battles/{made['id']}", headers=token).status_code == 200
+        gate = client.app.state.gate
+        gate._touched[made["id"]] -= 300  # its use written down five minutes ago (by the server's clock) ...
+        _age(db, made["id"], 0.02)  # ... and (by the store's) half an hour ago: played on since, read now
+        assert client.get(f"/api/battles/{made['id']}", headers=token).status_code == 200
+        assert gate.sweeper.sweep() == 0  # its use written down again by that read: kept
+        assert client.get(f"/api/battles/{made['id']}", headers=token).status_code == 200
+
+
+def test_the_uses_written_down_are_forgotten_under_a_lock(tmp_path):
+    """Two threads reading battles at once: the one that forgets the oldest uses is not changed under it."""
+    with TestClient(create_app(tmp_path / "b.sqlite3", static_dir=tmp_path)) as client:
+        made = [client.post("/api/battles", json={"example": "ford"}).json() for _ in range(2)]
+        gate = client.app.state.gate
+        other: list[Any] = []
+
+        def read_the_other() -> None:
+            try:
+                other.append(gate.authorised(made[1]["id"], made[1]["tokens"]["spectator"])[1].role)
+            except Exception as exc:  # pragma: no cover - said in the assert
+                other.append(exc)
+
+        class Racing(dict):  # type: ignore[type-arg]
+            raced = False
+
+            def __iter__(self) -> Iterator[str]:
+                keys = dict.__iter__(self)
+                first = next(keys)
+                if not Racing.raced:  # the other read comes while the oldest are being sorted out
+                    Racing.raced = True
+                    reader = threading.Thread(target=read_the_other, daemon=True)
+                    reader.start()
+                    reader.join(5)
+                yield first
+                yield from keys
+
+        gate.REMEMBERED = 2
+        gate._touched = Racing({"old1": 1.0, "old2": 2.0, "old3": 3.0})
+        gate.authorised(made[0]["id"], made[0]["tokens"]["spectator"])
+        _wait_for(lambda: other)
+        assert other == ["spectator"]
+        assert "old1" not in gate._touched and {made[0]["id"], made[1]["id"]} <= set(gate._touched)
+
+
+def test_a_state_is_read_and_acted_on_while_questions_fill_their_queue(tmp_path, monkeypatch):
+    """The questions waiting are bounded apart from the reads: a full queue of questions refuses the next
+    question (503), never a read of a battle's state."""
+    from tests.web import heavy
+
+    free = threading.Event()
+    monkeypatch.setattr(Engine, "ask", lambda self, *a: free.wait(WAIT) and {"targets": []})
+    app = create_app(tmp_path / "b.sqlite3", static_dir=tmp_path, max_waiting=1)
+    with serving(app) as address, httpx.Client(base_url=address, timeout=WAIT) as client:
+        created = client.post("/api/battles", json={"scenario": heavy.dress_on_the_colors(3, 0)}).json()
+        battle, union = created["id"], bearer(created["tokens"]["sides"]["union"])
+        asked: list[int] = []
+        question = threading.Thread(target=lambda: asked.append(client.get(
+            f"/api/battles/{battle}/targets?side=union", headers=union).status_code))
+        question.start()
+        try:
+            assert _wait_for(lambda: app.state.gate.at_engine == 1)
+            state = client.get(f"/api/battles/{battle}", headers=union)
+            assert state.status_code == 200 and state.json()["id"] == battle
+            error = error_of(client.get(f"/api/battles/{battle}/targets?side=union", headers=union), 503,
+                             "unavailable")
+            assert "1 questions are waiting for the engine" in error["message"] and "retry" in error["message"]
+        finally:
+            free.set()
+            question.join(WAIT)
+        assert asked == [200]
 
 
 def test_the_sweep_runs_again_each_hour_not_on_every_request(tmp_path):
@@ -280,3 +361,4 @@ def test_serve_applies_its_bounds(tmp_path):
         finally:
             for sock in held:
                 sock.close()
+

@@ -5,7 +5,8 @@ Two ways in: reading a battle and recording actions run on threads of their own 
 engine's questions (targets, advice, drawings, an attack's check and odds) are sized first
 (:mod:`rangefire.web.estimate`: refused at once when they would take longer than the server's engine time), then
 answered in worker processes (:mod:`rangefire.web.engine`), stopped at that time. A battle's state is never read
-behind a question: the threads that wait on the workers are others than those that read."""
+behind a question: the threads that size a question and wait on the workers are others than those that read, and
+the questions waiting are counted and bounded apart from the reads and actions waiting."""
 
 from __future__ import annotations
 
@@ -32,8 +33,17 @@ log = logging.getLogger("rangefire.web")
 
 #: The engine's time one request may take, in seconds, unless told otherwise (``rangefire serve --engine-seconds``).
 ENGINE_SECONDS = 2.0
-#: A battle's last use is written down at most this often (seconds): reading it is not a write each time.
+#: A battle's last use is written down at most this often (seconds): reading it is not a write each time; more
+#: often when unused battles are kept only a few hours (:func:`touch_every`).
 TOUCH_EVERY = 3600.0
+
+
+def touch_every(keep_days: float | None) -> float:
+    """How often a battle's use is written down when unused battles are kept ``keep_days`` (None: for ever): at
+    most :data:`TOUCH_EVERY`, and four times within ``keep_days``, so that a battle in play is never removed."""
+    if keep_days is None:
+        return TOUCH_EVERY
+    return min(TOUCH_EVERY, keep_days * 86400.0 / 4)
 
 
 def token_of(request: Request, query_too: bool = False) -> str:
@@ -80,8 +90,11 @@ def ask_of(body: AttackBody) -> AttackAsk:
 
 class Gate:
     """The engine's door for the routes: ``workers`` requests read or acted on at once and ``workers`` questions
-    at the engine's worker processes, each given ``engine_seconds``; at most ``max_waiting`` requests in all
-    (worked on or waiting their turn), the next refused (503)."""
+    at the engine's worker processes, each given ``engine_seconds``; at most ``max_waiting`` reads and actions
+    (worked on or waiting their turn) and, apart, at most ``max_waiting`` questions, the next refused (503)."""
+
+    #: Battles whose last writing-down of use is remembered, at most (the oldest half forgotten past it).
+    REMEMBERED = 100_000
 
     def __init__(self, battles: Battles, store: Store, workers: int, max_waiting: int,
                  engine_seconds: float = ENGINE_SECONDS, engine: Engine | None = None, *, create_rate: int = 0,
@@ -89,42 +102,68 @@ class Gate:
         self.battles, self.store, self.max_waiting = battles, store, max_waiting
         self.rate = CreateRate(create_rate)
         self.sweeper = Sweeper(store, keep_days)
+        self.touch_every = touch_every(keep_days)
         self.engine_seconds = engine_seconds
         self.engine = engine if engine is not None else shared_engine(workers)
         # Reading and recording hold the interpreter's lock: more threads at it than cores only make each answer
         # slower (and starve the event loop that reads requests), so a few run at once and the rest wait in turn.
         self.limiter = anyio.CapacityLimiter(workers)
-        # The threads that wait for the engine's workers (one per worker): never those that read a state.
+        # The threads that size a question and wait for the engine's workers (one per worker): never those that
+        # read a state.
         self.engine_limiter = anyio.CapacityLimiter(self.engine.size)
-        self.at_engine = 0  # requests worked on or waiting (counted in the event loop: no lock needed)
+        # requests worked on or waiting (counted in the event loop: no lock needed): reads and actions, questions
+        self.at_threads = 0
+        self.at_engine = 0
         self._touched: dict[str, float] = {}
+        self._touched_lock = threading.Lock()  # written by the threads that read and those that size questions
 
-    async def in_thread(self, fn: Callable[..., T], *args: Any, limiter: anyio.CapacityLimiter | None = None) -> T:
+    async def in_thread(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` on one of the threads that read and act; refused (503) past ``max_waiting`` of them."""
         # Each waiting request holds its body (up to 1 MiB) and a connection: past the bound a client is told
         # to come back rather than queued without end.
+        if self.at_threads >= self.max_waiting:
+            raise ApiError(503, "unavailable", f"{self.at_threads} requests are waiting their turn, the most this "
+                                               "server queues; retry in a moment")
+        self.at_threads += 1
+        try:
+            return await anyio.to_thread.run_sync(partial(fn, *args), limiter=self.limiter)
+        finally:
+            self.at_threads -= 1
+
+    async def at_the_engine(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` (a question sized and asked) on one of the threads that wait for the engine's workers;
+        refused (503) past ``max_waiting`` questions, counted apart from the reads and actions."""
         if self.at_engine >= self.max_waiting:
-            raise ApiError(503, "unavailable", f"{self.at_engine} requests are waiting for the engine, the most "
+            raise ApiError(503, "unavailable", f"{self.at_engine} questions are waiting for the engine, the most "
                                                "this server queues; retry in a moment")
         self.at_engine += 1
         try:
-            return await anyio.to_thread.run_sync(partial(fn, *args), limiter=limiter or self.limiter)
+            return await anyio.to_thread.run_sync(partial(fn, *args), limiter=self.engine_limiter)
         finally:
             self.at_engine -= 1
 
     def authorised(self, battle_id: str, token: str) -> tuple[Loaded, Role]:
         """The battle loaded, and the role the token gives in it (401 when it gives none); its use written down
-        (at most once in :data:`TOUCH_EVERY`), so that a battle in use is never removed as unused."""
+        (at most once in :attr:`touch_every`), so that a battle in use is never removed as unused."""
         row = self.battles.row(battle_id)
         role = self.store.role(battle_id, token)
         if role is None:
             raise ApiError(401, "unauthorized", "the token is not one of this battle's")
         now = time.monotonic()
-        if now - self._touched.get(battle_id, -TOUCH_EVERY) >= TOUCH_EVERY:
-            self.store.touch(battle_id)
-            if len(self._touched) > 100_000:  # forget the oldest half rather than grow without end
-                for old in sorted(self._touched, key=self._touched.__getitem__)[:50_000]:
-                    del self._touched[old]
-            self._touched[battle_id] = now
+        with self._touched_lock:
+            due = now - self._touched.get(battle_id, -self.touch_every) >= self.touch_every
+            if due:
+                if len(self._touched) > self.REMEMBERED:  # forget the oldest half rather than grow without end
+                    for old in sorted(self._touched, key=self._touched.__getitem__)[:self.REMEMBERED // 2]:
+                        del self._touched[old]
+                self._touched[battle_id] = now
+        if due:
+            try:
+                self.store.touch(battle_id)
+            except BaseException:
+                with self._touched_lock:  # not written down: the next request tries again
+                    self._touched.pop(battle_id, None)
+                raise
             self.sweeper.maybe()
         return self.battles.for_role(self.battles.load(row), role), role
 
@@ -164,8 +203,10 @@ class Gate:
             return Job(kind, loaded.ruleset.key, loaded.row, loaded.state, loaded.actions, loaded.version, role,
                        args)
 
-        job = await self.in_thread(prepare)
-        return await self.in_thread(self.engine.ask, job, self.engine_seconds, instead, limiter=self.engine_limiter)
+        def asked() -> object:
+            return self.engine.ask(prepare(), self.engine_seconds, instead)
+
+        return await self.at_the_engine(asked)
 
     async def run(self, request: Request, battle_id: str, work: Callable[[Loaded, Role], T],
                   query_token: bool = False) -> T:
