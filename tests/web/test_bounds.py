@@ -323,7 +323,9 @@ def test_another_address_is_served_while_one_holds_its_cap(tmp_path):
 # -- rangefire serve's options ------------------------------------------------------------------------------------
 @pytest.mark.parametrize(("option", "value", "said"), [
     ("--engine-seconds", "soon", "--engine-seconds 'soon': must be a number"),
-    ("--engine-seconds", "0", "--engine-seconds 0: must be 0.1 to 86400 seconds"),
+    ("--engine-seconds", "0", "--engine-seconds 0: must be 0.5 to 86400 seconds"),
+    # below it every question is refused as too large (its fixed cost alone, estimate.FIXED_SECONDS, is 0.15 s)
+    ("--engine-seconds", "0.1", "--engine-seconds 0.1: must be 0.5 to 86400 seconds"),
     ("--create-rate", "-1", "--create-rate -1: must be a whole number from 0"),
     ("--keep-days", "-3", "--keep-days -3: must be 0 (kept for ever) to 100000 days"),
     ("--max-streams", "0", "--max-streams 0: must be a whole number from 1"),
@@ -362,3 +364,25 @@ def test_serve_applies_its_bounds(tmp_path):
             for sock in held:
                 sock.close()
 
+
+def test_serve_with_workers_starts_no_engine_in_the_process_that_only_watches(tmp_path, monkeypatch):
+    import json
+
+    from typer.testing import CliRunner
+
+    import rangefire.cli.serve as serve_module
+    from rangefire.cli import app
+
+    warmed: list[Engine] = []
+    monkeypatch.setattr(Engine, "warm", lambda self: warmed.append(self))
+    watched: list[dict[str, Any]] = []
+    monkeypatch.setattr(serve_module, "_run_workers", lambda web, settings, workers, sock: watched.append(settings))
+    done = CliRunner().invoke(app, ["serve", "--port", "0", "--db", str(tmp_path / "b.sqlite3"), "--workers", "2"])
+    assert done.exit_code == 0, done.output
+    assert len(watched) == 1 and warmed == []  # the watching process never answers a question
+    monkeypatch.setenv(serve_module.WORKER_SETTINGS, json.dumps(watched[0]))
+    web = serve_module.worker_app()  # each worker does
+    try:
+        assert len(warmed) == 1
+    finally:
+        web.state.store.close()

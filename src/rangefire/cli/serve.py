@@ -27,8 +27,9 @@ def default_db() -> Path:
 WORKER_SETTINGS = "RANGEFIRE_SERVE_SETTINGS"
 
 
-def _app(settings: dict[str, Any], share_events: bool) -> Any:
-    """The application over the store ``settings["db"]``, answering the hosts the settings name."""
+def _app(settings: dict[str, Any], share_events: bool, warm: bool = True) -> Any:
+    """The application over the store ``settings["db"]``, answering the hosts the settings name; its engine's
+    workers started before the first question when it is to serve (``warm``)."""
     from rangefire.web.app import create_app
     from rangefire.web.guard import AllowedHosts
 
@@ -37,7 +38,8 @@ def _app(settings: dict[str, Any], share_events: bool) -> Any:
     except ValueError as exc:
         raise RangefireError(str(exc)) from None
     web = create_app(settings["db"], allowed_hosts=hosts, share_events=share_events, **settings.get("bounds", {}))
-    web.state.gate.engine.warm()  # the engine's workers started before the first question
+    if warm:
+        web.state.gate.engine.warm()
     return web
 
 
@@ -152,7 +154,8 @@ def serve(
         sock = _listen(host, port)  # before the database: a port in use leaves nothing behind
         # the store opened (its schema brought up to date) once, here; a PostgreSQL store's events shared with
         # the other servers of the same database, even from one process
-        web = _app(settings, share_events=workers == 1 and is_postgresql(where))
+        # with --workers N this application only creates the examples: each worker starts its own engine
+        web = _app(settings, share_events=workers == 1 and is_postgresql(where), warm=workers == 1)
         bound = sock.getsockname()[1]
         shown_host = f"[{host}]" if ":" in host else host
         address = f"http://{shown_host}:{bound}"
@@ -199,7 +202,8 @@ def _bounds(engine_seconds: str, create_rate: str, keep_days: str, max_battles: 
     if not 0 <= days <= 100_000:
         raise RangefireError(f"--keep-days {keep_days}: must be 0 (kept for ever) to 100000 days")
     battles = count("--max-battles", max_battles, 0)
-    return {"bounds": {"engine_seconds": seconds("--engine-seconds", engine_seconds),
+    # below half a second a question has little room beside its fixed cost (estimate.FIXED_SECONDS, 0.15 s)
+    return {"bounds": {"engine_seconds": seconds("--engine-seconds", engine_seconds, 0.5),
                        "create_rate": count("--create-rate", create_rate, 0), "keep_days": days or None,
                        "max_battles": battles or None, "max_streams": count("--max-streams", max_streams, 1),
                        "max_waiting": count("--max-waiting", max_waiting, 1)},
