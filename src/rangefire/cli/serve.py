@@ -96,9 +96,9 @@ def serve(
              "the option again; * for any): the names a browser reaches it by, e.g. game.example.org; any other "
              "Host is refused")] = None,
     engine_seconds: Annotated[str, typer.Option(
-        "--engine-seconds", metavar="SECONDS", help="the engine's time one request may take: a question estimated "
-                                                    "to take longer is refused at once (422 too_large), one that "
-                                                    "runs longer is stopped")] = "2",
+        "--engine-seconds", metavar="SECONDS", help="the engine's time one request may take (0.5 at least): a "
+                                                    "question estimated to take longer is refused at once (422 "
+                                                    "too_large), one that runs longer is stopped")] = "2",
     create_rate: Annotated[str, typer.Option(
         "--create-rate", metavar="INTEGER", help="battles one client address may create in an hour (0: no "
                                                  "bound)")] = "60",
@@ -111,8 +111,9 @@ def serve(
     max_streams: Annotated[str, typer.Option(
         "--max-streams", metavar="INTEGER", help="event streams open at once (a page holds one)")] = "1000",
     max_waiting: Annotated[str, typer.Option(
-        "--max-waiting", metavar="INTEGER", help="requests worked on or waiting their turn, at most: the next is "
-                                                 "refused (503, retry)")] = "256",
+        "--max-waiting", metavar="INTEGER", help="reads and actions worked on or waiting their turn, at most, and "
+                                                 "as many questions for the engine: the next is refused (503, "
+                                                 "retry)")] = "256",
     head_seconds: Annotated[str, typer.Option(
         "--head-seconds", metavar="SECONDS", help="a request's line and headers must arrive within this (408 "
                                                   "after)")] = "30",
