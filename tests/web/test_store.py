@@ -184,8 +184,8 @@ CREATE TABLE actions (seq INTEGER PRIMARY KEY AUTOINCREMENT, battle TEXT NOT NUL
 CREATE TABLE ready (battle TEXT NOT NULL REFERENCES battles(id), side TEXT NOT NULL, PRIMARY KEY (battle, side));
 CREATE TABLE pending (battle TEXT PRIMARY KEY REFERENCES battles(id), by_side TEXT NOT NULL, attack TEXT NOT NULL,
     entered INTEGER NOT NULL, answers INTEGER NOT NULL, step INTEGER NOT NULL);
-INSERT INTO battles (id, ruleset, scenario, sides, entered_dice) VALUES ('old', 'dress-on-the-colors', '{}',
-    '["a", "b"]', 0);
+INSERT INTO battles (id, ruleset, scenario, sides, entered_dice, created) VALUES ('old', 'dress-on-the-colors', '{}',
+    '["a", "b"]', 0, '2026-01-01T00:00:00Z');
 INSERT INTO tokens VALUES ('old', 'side', 'a', X'00');
 INSERT INTO actions (battle, number, kind, by_side, record) VALUES ('old', 1, 'end-turn', 'a', '{}');
 """
@@ -202,6 +202,7 @@ def test_a_file_written_before_the_steps_were_recorded_is_brought_up_to_date(tmp
         row = store.battle("old")
         assert row is not None and row.settings == ({"undo": "any"} if had_settings else {})
         assert [a.number for a in store.actions("old")] == [1]
+        assert store.remove_unused(30) == 0  # created long ago (2026-01-01), but held before: kept as in use
         store.touch("old")
         with store._reading() as db:
             assert [r[0] for r in db.all("SELECT number FROM schema_steps ORDER BY number")] == [1, 2, 3]
@@ -292,3 +293,19 @@ def test_an_unreachable_postgresql_is_said_in_our_words(tmp_path):
         Store(address)
     said = str(refused.value)
     assert "cannot open the battles database" in said and "secret" not in said and "***" in said
+
+
+@pytest.mark.parametrize("event", [
+    {"actions": "1\nevent: forged\ndata: {}", "kind": "attack", "by": "a"},  # lines of its own in a stream
+    {"kind": "attack", "by": "a"},  # no count of actions: a stream would break on it
+    {"actions": True, "kind": "attack", "by": "a"},
+    {"actions": 1, "kind": "<script>", "by": "a"},
+    {"actions": 1, "kind": "attack", "by": "a", "more": "x"},
+])
+def test_an_event_heard_from_another_process_passes_only_as_the_streams_send_it(event):
+    from rangefire.web.relay import decode, encode
+
+    assert decode(encode("battle-1", event, "elsewhere")) is None
+    assert decode(encode("../x", {"actions": 1, "kind": "attack", "by": "a"}, "elsewhere")) is None
+    sent = {"actions": 2, "kind": "pending", "by": "a", "awaiting": "b"}
+    assert decode(encode("battle-1", sent, "elsewhere")) == ("elsewhere", "battle-1", sent)

@@ -345,6 +345,18 @@ def test_a_postgresql_store_out_of_reach_is_said_without_its_password(tmp_path):
     assert "hunter2" not in proc.stderr + proc.stdout and "someone:***@" in proc.stderr
 
 
+@pytest.mark.parametrize("address", [
+    "postgresql://someone@127.0.0.1:1/battles?password=hunter2",  # libpq takes a password in the query too
+    "postgresql://someone:hunter%zz2@127.0.0.1:1/battles",  # a password the driver repeats in its error
+    "postgresql://someone:hunter2@[::1/battles",  # an address that cannot be read at all
+])
+def test_a_postgresql_password_is_never_printed_wherever_the_address_holds_it(tmp_path, address):
+    proc = _serve("--db", address)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert "battles database" in proc.stderr or "cannot be read" in proc.stderr
+    assert "hunter" not in proc.stderr + proc.stdout
+
+
 def test_two_servers_of_one_postgresql_database_tell_each_other_of_their_actions(pg_address):
     with Server(pg_address) as first, Server(pg_address) as second:  # type: ignore[arg-type]
         created = create(first.address)

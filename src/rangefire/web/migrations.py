@@ -64,7 +64,8 @@ CREATE TABLE IF NOT EXISTS pending (
 )"""),
     Step(2, "a battle's settings (undo, open hands): the defaults for the battles already held",
          "ALTER TABLE battles ADD COLUMN settings TEXT NOT NULL DEFAULT '{{}}'"),
-    Step(3, "when a battle was last used (none yet: when it was created)", "ALTER TABLE battles ADD COLUMN used TEXT"),
+    Step(3, "when a battle was last used (the battles already held: now, so that none is taken for unused)",
+         "ALTER TABLE battles ADD COLUMN used TEXT; UPDATE battles SET used = {now}"),
 )
 
 #: What each database calls the few things they name differently.

@@ -16,6 +16,7 @@ import hashlib
 import json
 import logging
 import os
+import re
 import secrets
 import socket
 import tempfile
@@ -24,9 +25,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
 
+from pydantic import ValidationError
+
+from rangefire.web.contract import BattleEvent
+
 log = logging.getLogger("rangefire.web")
 
 Deliver = Callable[[str, dict[str, Any]], None]
+#: A battle's id, as the routes take it.
+BATTLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 #: The largest event sent (an event is a few words: a battle's id, a count, a kind, a side).
 MAX_EVENT_BYTES = 4096
 
@@ -52,7 +59,12 @@ def decode(payload: bytes | str) -> tuple[str, str, dict[str, Any]] | None:
         data = json.loads(payload)
     except ValueError:
         return None
-    if not (isinstance(data, dict) and isinstance(data.get("b"), str) and isinstance(data.get("e"), dict)):
+    if not (isinstance(data, dict) and isinstance(data.get("b"), str) and BATTLE_ID.fullmatch(data["b"])
+            and isinstance(data.get("e"), dict)):
+        return None
+    try:  # anyone who may send on the channel could send anything: only an event as the streams send it passes
+        BattleEvent.model_validate(data["e"])
+    except ValidationError:
         return None
     return str(data.get("o", "")), data["b"], data["e"]
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import re
 import secrets
 import select
 import threading
@@ -24,7 +25,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 from rangefire.web import migrations
 from rangefire.web.relay import Deliver, decode, encode
@@ -48,23 +49,51 @@ STORE_LOCK = 0x72616E6765  # "range"
 CHANNEL = "rangefire_events"
 
 
+#: A password given in an address's query (``?password=``, which libpq takes), or as a key=value of it.
+QUERY_PASSWORD = re.compile(r"(?i)(password=)([^&\s]*)")
+
+
+def readable(address: str) -> bool:
+    """Whether ``address`` can be read as an address at all (a broken ``[::1`` host cannot)."""
+    try:
+        urlsplit(address).port  # noqa: B018 - reading the port is what checks the host and port
+    except ValueError:
+        return False
+    return True
+
+
 def shown(address: str) -> str:
-    """The address without its password, as it is printed or said in an error."""
-    parts = urlsplit(address)
+    """The address without its password (before the ``@`` or in the query), as it is printed or said in an
+    error; an address that cannot be read is not repeated at all."""
+    if not readable(address):
+        return "the PostgreSQL address given (it cannot be read as one)"
+    text = QUERY_PASSWORD.sub(r"\1***", address)
+    parts = urlsplit(text)
     if parts.password is None:
-        return address
+        return text
     netloc = parts.netloc.rsplit("@", 1)
     return urlunsplit(parts._replace(netloc=f"{parts.username or ''}:***@{netloc[-1]}"))
 
 
-def _reason(exc: BaseException) -> str:
+def secrets_of(address: str) -> tuple[str, ...]:
+    """Every way the address's passwords may be written, longest first: hidden in whatever a driver says."""
+    found = [m.group(2) for m in QUERY_PASSWORD.finditer(address)]
+    if readable(address) and urlsplit(address).password:
+        found.append(urlsplit(address).password or "")
+    return tuple(sorted({w for f in found for w in (f, unquote(f)) if w}, key=len, reverse=True))
+
+
+def _reason(exc: BaseException, hide: tuple[str, ...] = ()) -> str:
     text = str(exc).strip().splitlines()
-    return text[0] if text else type(exc).__name__
+    reason = text[0] if text else type(exc).__name__
+    for secret in hide:
+        reason = reason.replace(secret, "***")
+    return reason
 
 
-def _unavailable(exc: BaseException) -> UnavailableError:
-    error = UnavailableError(f"the battles database cannot be reached ({_reason(exc)}); retry in a moment")
-    error.reason = _reason(exc)
+def _unavailable(exc: BaseException, hide: tuple[str, ...] = ()) -> UnavailableError:
+    error = UnavailableError(f"the battles database cannot be reached ({_reason(exc, hide)}); retry in a moment")
+    error.reason = _reason(exc, hide)
     return error
 
 
@@ -76,6 +105,10 @@ class PgStore(Store):
             raise StoreError("a PostgreSQL store needs psycopg 3: pip install 'rangefire[postgres]'")
         self.address = str(where)
         self.where = shown(self.address)
+        self.hide = secrets_of(self.address)
+        if not readable(self.address):
+            raise StoreError(f"{self.where}: the address is not one of PostgreSQL's "
+                             "(postgresql://user@host:port/name)")
         self._idle: list[Any] = []
         self._lock = threading.Lock()
         self._relay: PgRelay | None = None
@@ -89,7 +122,7 @@ class PgStore(Store):
         except UnavailableError as exc:
             raise StoreError(f"{self.where}: cannot open the battles database: {exc.reason}") from None
         except psycopg.Error as exc:
-            raise StoreError(f"{self.where}: cannot open the battles database: {_reason(exc)}") from None
+            raise StoreError(f"{self.where}: cannot open the battles database: {_reason(exc, self.hide)}") from None
 
     # -- connections -------------------------------------------------------------------------------
     def connect(self) -> Any:
@@ -98,7 +131,7 @@ class PgStore(Store):
             return psycopg.connect(self.address, autocommit=True, connect_timeout=CONNECT_SECONDS,
                                    application_name="rangefire")
         except psycopg.Error as exc:
-            raise _unavailable(exc) from None
+            raise _unavailable(exc, self.hide) from None
 
     def _take(self) -> Any:
         """An idle connection still open (one the database has closed, as on a restart, has something to read
@@ -130,7 +163,7 @@ class PgStore(Store):
         except (psycopg.OperationalError, psycopg.InterfaceError) as exc:
             with contextlib.suppress(Exception):
                 db.close()
-            raise _unavailable(exc) from None
+            raise _unavailable(exc, self.hide) from None
         except BaseException:
             self._give_back(db)
             raise
@@ -203,7 +236,7 @@ class PgRelay:
                 self.listening.clear()
                 if not self._stopped.is_set():
                     log.warning("the workers' events are not heard (%s); listening again in a moment",
-                                _reason(exc))
+                                _reason(exc, self.store.hide))
                     self._stopped.wait(0.5)
 
     def send(self, battle_id: str, event: dict[str, Any]) -> None:
@@ -211,7 +244,8 @@ class PgRelay:
             with self.store._lease() as db:
                 db.execute("SELECT pg_notify(%s, %s)", (CHANNEL, encode(battle_id, event, self.origin).decode()))
         except (UnavailableError, psycopg.Error) as exc:  # the action stands; the other workers' pages catch up
-            log.warning("an event of battle %s was not told to the other workers (%s)", battle_id, _reason(exc))
+            log.warning("an event of battle %s was not told to the other workers (%s)", battle_id,
+                        _reason(exc, self.store.hide))
 
     def close(self) -> None:
         self._stopped.set()
