@@ -14,7 +14,15 @@ import pytest
 
 from rangefire.web import migrations
 from rangefire.web.relay import SocketRelay
-from rangefire.web.store import ConflictError, FullError, SqliteStore, Store, UnavailableError, token_hash
+from rangefire.web.store import (
+    ConflictError,
+    FullError,
+    SqliteStore,
+    Store,
+    StoreError,
+    UnavailableError,
+    token_hash,
+)
 
 #: Guards against a test that hangs, never measurements.
 WAIT = 30.0
@@ -309,3 +317,18 @@ def test_an_event_heard_from_another_process_passes_only_as_the_streams_send_it(
     assert decode(encode("../x", {"actions": 1, "kind": "attack", "by": "a"}, "elsewhere")) is None
     sent = {"actions": 2, "kind": "pending", "by": "a", "awaiting": "b"}
     assert decode(encode("battle-1", sent, "elsewhere")) == ("elsewhere", "battle-1", sent)
+
+
+def test_a_sqlite_write_failing_at_its_commit_is_said_in_our_words_and_leaves_no_lock_behind(tmp_path):
+    """A COMMIT that fails (here a deferred reference to no battle; a full disk does the same) is the store's
+    error, and the thread's connection is left out of its transaction: the next write goes through."""
+    store = SqliteStore(tmp_path / "b.sqlite3")
+    try:
+        with pytest.raises(StoreError) as caught, store._writing() as tx:
+            tx.run("PRAGMA defer_foreign_keys = ON")
+            tx.run("INSERT INTO actions (battle, number, kind, by_side, record) VALUES ('none', 1, 'x', 'a', '{}')")
+        assert "battles database failed" in str(caught.value) and not isinstance(caught.value, UnavailableError)
+        created = new(store)  # the same thread, the same connection
+        assert store.battle(created.id) is not None
+    finally:
+        store.close()

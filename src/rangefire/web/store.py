@@ -27,6 +27,7 @@ token presented later is compared against each hash of its battle in constant ti
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import json
@@ -388,18 +389,33 @@ class SqliteStore(Store):
 
     @contextmanager
     def _reading(self) -> Iterator[Tx]:
-        yield Tx(self._connect(), qmark=True)
+        try:
+            yield Tx(self._connect(), qmark=True)
+        except sqlite3.Error as exc:
+            raise self._failed(exc) from None
 
     @contextmanager
     def _writing(self, battle_id: str | None = None) -> Iterator[Tx]:
         db = self._connect()
-        db.execute("BEGIN IMMEDIATE")  # SQLite has one write lock for the whole file: every battle's
         try:
-            yield Tx(db, qmark=True)
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-        db.execute("COMMIT")
+            db.execute("BEGIN IMMEDIATE")  # SQLite has one write lock for the whole file: every battle's
+            try:
+                yield Tx(db, qmark=True)
+                db.execute("COMMIT")
+            except BaseException:
+                if db.in_transaction:  # a failed COMMIT too: never leave this thread's connection holding the lock
+                    with contextlib.suppress(sqlite3.Error):
+                        db.execute("ROLLBACK")
+                raise
+        except sqlite3.Error as exc:
+            raise self._failed(exc) from None
+
+    def _failed(self, exc: sqlite3.Error) -> StoreError:
+        """A fault of the file said in our words: busy past the wait (locked by another process) is a moment's
+        (503, retry); anything else (a full disk, a file made read-only) the store's (500)."""
+        if isinstance(exc, sqlite3.OperationalError) and ("locked" in str(exc) or "busy" in str(exc)):
+            return UnavailableError(f"the battles database is busy ({exc}); retry in a moment")
+        return StoreError(f"the battles database failed ({exc}); nothing was recorded by this request")
 
     def relay(self) -> Relay | None:
         from rangefire.web.relay import SocketRelay
