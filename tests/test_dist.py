@@ -41,7 +41,8 @@ def test_mean_at_least_and_map():
     data = d.to_dict()
     assert {k: data[k] for k in ("distribution", "mean")} == {"distribution": {"0": "1/4", "1": "1/2", "3": "1/4"},
                                                               "mean": "5/4"}
-    assert list(data)[:2] == ["distribution", "mean"]  # the contract's keys first, the statistics added after
+    assert list(data)[:4] == ["distribution", "distribution_float", "mean", "mean_float"]  # the contract's keys
+    # first, each exact one with its float beside it; the statistics added after
 
 
 def test_repr_round_trips_and_equality_is_by_probability():

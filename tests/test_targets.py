@@ -17,8 +17,8 @@ from rangefire.rulesets import battle_from_mapping, load_battle
 from tests.commands import run
 
 EXAMPLES = ("wheatfield.yaml", "ford.yaml", "temple.yaml", "mist-bridge.yaml", "sawblade.yaml", "ambush.yaml")
-ROW_KEYS = {"attacker", "side", "target", "target_side", "legal", "refusals", "dice", "outcome", "mean", "exact",
-            "estimate", "limit", "chosen", "chosen_by"}
+ROW_KEYS = {"attacker", "side", "target", "target_side", "legal", "refusals", "dice", "outcome", "mean", "mean_float",
+            "exact", "estimate", "limit", "chosen", "chosen_by"}
 
 
 
@@ -195,6 +195,7 @@ def test_row_to_dict_has_exact_fractions():
     data = row.to_dict()
     assert set(data) == ROW_KEYS
     assert Fraction(data["mean"]) == row.mean and "/" in data["mean"]
+    assert data["mean_float"] == float(row.mean)  # beside it, for drawing
     assert isinstance(row, TargetRow)
 
 

@@ -62,7 +62,9 @@ def test_nominations_are_odds_of_their_own():
     assert alt.events == redirected.events  # the same as the odds of the attack redirected to it
     assert {k: d.to_dict() for k, d in alt.outcomes.items()} == {k: d.to_dict() for k, d in redirected.outcomes.items()}
     data = odds.to_dict()["nominations"]["yojimbo"]
-    assert list(data) == ["plan", "outcomes", "events"] and data["events"]["hit"] == str(alt.events["hit"])
+    assert list(data) == ["plan", "outcomes", "events", "events_float"]
+    assert data["events"]["hit"] == str(alt.events["hit"])
+    assert data["events_float"]["hit"] == float(alt.events["hit"])
     assert "nominations" not in redirected.to_dict() and not redirected.alternatives
 
 
@@ -81,6 +83,7 @@ def test_lines_of_play_are_typed():
         "best_line", "value_before_actions", "lines", "lines_cut"]
     assert data["lines"][0] == {"actions": list(lines.lines[0].actions),
                                 "attacker_wins": str(lines.lines[0].attacker_wins),
+                                "attacker_wins_float": float(lines.lines[0].attacker_wins),
                                 "damage": lines.lines[0].damage.to_dict()}
 
 
