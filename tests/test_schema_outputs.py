@@ -7,7 +7,6 @@ from __future__ import annotations
 import copy
 import json
 import re
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +18,7 @@ from rangefire.core.schemas import COMMAND_OUTPUTS, error_output
 from rangefire.demo import example_path
 from rangefire.rulesets import RULESETS, find_ruleset
 from rangefire.rulesets.outputs import PLANS, game_models
-from tests.commands import run
+from tests.commands import run, run_here
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC, AL, BU, SW = (str(example_path(name)) for name in ("wheatfield.yaml", "ford.yaml", "temple.yaml",
@@ -59,14 +58,21 @@ def commands(key: str, folder: Path) -> list[tuple[str, list[str], tuple[int, ..
 
 
 def _run(command: str, args: list[str], codes: tuple[int, ...]) -> dict[str, Any]:
-    proc = run(command, *args, "--json", ok=None)
+    proc = run_here(command, *args, "--json", ok=None)
     assert proc.returncode in codes and proc.stdout.startswith("{"), (command, args, proc.stdout, proc.stderr)
     return json.loads(proc.stdout)
 
 
+#: Every command's outputs, run once in a process for every module that reads them (this one, test_exact_floats).
+_OUTPUTS: dict[str, list[dict[str, Any]]] = {}
+
+
 @pytest.fixture(scope="module")
 def outputs(tmp_path_factory) -> dict[str, list[dict[str, Any]]]:
-    """The real outputs of every command on each game's example, run as a user runs them (four at a time)."""
+    """The real outputs of every command on each game's example, run as a user runs them: the entry point with its
+    arguments (in this process; a command's own process is tested in test_cli and test_startup)."""
+    if _OUTPUTS:
+        return _OUTPUTS
     folder = tmp_path_factory.mktemp("outputs")
     jobs = [job for key in ATTACKS for job in commands(key, folder)]
     jobs += [("duel", [DOC, "15th-alabama", "20th-maine", "--turns", "2"], (0,)),
@@ -78,16 +84,14 @@ def outputs(tmp_path_factory) -> dict[str, list[dict[str, Any]]]:
              ("error", ["odds", AL, "-a", "archers", "-t", "orc-band", "--order", "clse"], (2,)),
              ("error", ["odds", DOC], (2,))]
     found: dict[str, list[dict[str, Any]]] = {name: [] for name in OUTPUT_NAMES}
-    with ThreadPoolExecutor(4) as pool:
-        done = list(pool.map(lambda job: (job[0], _run(job[0] if job[0] != "error" else job[1][0],
-                                                         job[1] if job[0] != "error" else job[1][1:], job[2])),
-                             jobs))
-    for command, data in done:
+    for command, args, codes in jobs:
+        data = _run(*((command, args, codes) if command != "error" else (args[0], args[1:], codes)))
         found["error" if "error" in data else command].append(data)
     for key in ATTACKS:  # the logs the resolutions wrote, replayed
         log = folder / f"{key}.jsonl"
         found["replay"].append(_run("replay", [ATTACKS[key][0], str(log)], (0,)))
-    return found
+    _OUTPUTS.update(found)
+    return _OUTPUTS
 
 
 def test_every_command_and_game_is_covered(outputs):
@@ -125,7 +129,7 @@ def test_every_real_output_holds_to_its_schema(outputs, command):
 
 @pytest.mark.parametrize("command", OUTPUT_NAMES)
 def test_the_printed_schema_is_the_models(command):
-    printed = json.loads(run("schema", "--output", command).stdout)
+    printed = json.loads(run_here("schema", "--output", command).stdout)
     assert printed == json.loads(json.dumps(output_document(command)))
     assert printed["$schema"] == "https://json-schema.org/draft/2020-12/schema"
     assert printed["properties"]["format"]["const"] == 1 and printed["additionalProperties"] is False
@@ -135,7 +139,7 @@ def test_the_printed_schema_is_the_models(command):
             key: f"#/$defs/{model.__name__}" for key, model in games.items()}}
         for key, model in games.items():
             assert printed["$defs"][model.__name__]["properties"]["ruleset"]["const"] == key
-            own = json.loads(run("schema", key, "--output", command).stdout)
+            own = json.loads(run_here("schema", key, "--output", command).stdout)
             assert own == json.loads(json.dumps({"$schema": printed["$schema"], **model.model_json_schema()}))
     else:
         assert "oneOf" not in printed
