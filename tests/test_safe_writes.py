@@ -31,6 +31,7 @@ from rangefire.core.errors import ScenarioError
 from rangefire.demo import example_path
 from rangefire.record import read_log
 from rangefire.rulesets import load_battle
+from tests.commands import run_here
 
 RUNNER = CliRunner()
 ATTACK = ("-a", "20th-maine", "--seed", "1")
@@ -391,11 +392,17 @@ def refusals(tmp: Path) -> list[tuple[str, list[str], str]]:
     return cases
 
 
+#: The refusals also run in a process of their own (the others through the same entry point in this one).
+IN_A_PROCESS = ("csv-missing-folder", "csv-dash-with-json", "resolve-log-dash")
+
+
 def test_every_bad_output_is_refused_before_any_work_naming_the_option_and_the_path(tmp_path):
     cases = refusals(tmp_path)
     before = {p.name: (p.read_bytes() if p.is_file() else None) for p in tmp_path.iterdir()}
-    for name, args, fragment in cases:
-        proc = run(*args, ok=None)
+    assert set(IN_A_PROCESS) <= {name for name, _, _ in cases}
+    runs = [(name, args, fragment, run_here(*args, ok=None, columns=400)) for name, args, fragment in cases]
+    runs += [(name, args, fragment, run(*args, ok=None)) for name, args, fragment in cases if name in IN_A_PROCESS]
+    for name, args, fragment, proc in runs:
         assert proc.returncode == 2, (name, proc.stdout, proc.stderr)
         if "--json" in args:  # the error as JSON, alone on standard output
             said = json.loads(proc.stdout)["error"]["message"]
