@@ -54,9 +54,10 @@ def test_an_address_creates_at_most_its_rate_then_is_told_when_to_come_back(tmp_
         assert client.app.state.store.count() == 3  # nothing created by the refused one
 
 
-def test_the_rate_fills_again_with_time_and_is_counted_per_address():
+def test_the_rate_fills_again_with_time_and_is_counted_per_address(store_address):
     clock = Clock()
-    rate = CreateRate(2, clock)
+    store = Store(store_address)
+    rate = CreateRate(2, store, clock)
     rate.take("192.0.2.1")
     rate.take("192.0.2.1")
     with pytest.raises(RetryLater, match="2 battles within the hour") as refused:
@@ -68,7 +69,16 @@ def test_the_rate_fills_again_with_time_and_is_counted_per_address():
         rate.take("192.0.2.1")
     clock.now += 2
     rate.take("192.0.2.1")  # half an hour on: one more
-    assert CreateRate(0, clock).take("192.0.2.1") is None  # 0: no bound
+    with pytest.raises(RetryLater):
+        CreateRate(2, store, clock).take("192.0.2.1")  # kept in the store: another process counts it alike
+    clock.now -= 600  # a clock set back empties no bucket and fills none
+    with pytest.raises(RetryLater):
+        rate.take("192.0.2.1")
+    clock.now += 3600 + 600
+    rate.take("192.0.2.1")
+    rate.take("192.0.2.1")  # an hour on: full again
+    assert CreateRate(0, store, clock).take("192.0.2.1") is None  # 0: no bound
+    store.close()
 
 
 def test_no_bound_unless_told(tmp_path):
@@ -376,7 +386,7 @@ def test_serve_with_workers_starts_no_engine_in_the_process_that_only_watches(tm
     warmed: list[Engine] = []
     monkeypatch.setattr(Engine, "warm", lambda self: warmed.append(self))
     watched: list[dict[str, Any]] = []
-    monkeypatch.setattr(serve_module, "_run_workers", lambda web, settings, workers, sock: watched.append(settings))
+    monkeypatch.setattr(serve_module, "_run_workers", lambda web, settings, *rest: watched.append(settings))
     done = CliRunner().invoke(app, ["serve", "--port", "0", "--db", str(tmp_path / "b.sqlite3"), "--workers", "2"])
     assert done.exit_code == 0, done.output
     assert len(watched) == 1 and warmed == []  # the watching process never answers a question

@@ -213,7 +213,8 @@ def test_a_file_written_before_the_steps_were_recorded_is_brought_up_to_date(tmp
         assert store.remove_unused(30) == 0  # created long ago (2026-01-01), but held before: kept as in use
         store.touch("old")
         with store._reading() as db:
-            assert [r[0] for r in db.all("SELECT number FROM schema_steps ORDER BY number")] == [1, 2, 3]
+            assert [r[0] for r in db.all("SELECT number FROM schema_steps ORDER BY number")] == [
+                step.number for step in migrations.STEPS]
     finally:
         store.close()
 
@@ -232,9 +233,10 @@ def _relayed(first: Any, second: Any) -> None:
     first.start(lambda b, e: heard["first"].put((b, e)))
     second.start(lambda b, e: heard["second"].put((b, e)))
     try:
-        listening = getattr(second, "listening", None)
-        if listening is not None:
-            assert listening.wait(WAIT)
+        for relay in (first, second):  # each listening before the other sends
+            listening = getattr(relay, "listening", None)
+            if listening is not None:
+                assert listening.wait(WAIT)
         first.send("battle-1", {"actions": 3, "kind": "attack", "by": "a"})
         assert heard["second"].get(timeout=WAIT) == ("battle-1", {"actions": 3, "kind": "attack", "by": "a"})
         second.send("battle-2", {"actions": 1, "kind": "pending", "by": "b"})

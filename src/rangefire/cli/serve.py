@@ -123,6 +123,12 @@ def serve(
     per_address: Annotated[str, typer.Option(
         "--connections-per-address", metavar="INTEGER", help="connections open at once from one client address "
                                                              "(0: no bound)")] = "256",
+    forwarded_allow_ips: Annotated[Optional[list[str]], typer.Option(  # noqa: UP045
+        "--forwarded-allow-ips", metavar="ADDRESSES",
+        help="the proxies in front of the server whose X-Forwarded-For is believed (addresses or networks as "
+             "10.0.0.0/8, commas between them, or the option again; * for any): a request through one counts "
+             "against the client address it names; none unless told, so that no client chooses its "
+             "address")] = None,
 ) -> None:
     """Serve the HTTP API and the table in a browser; battles are kept in a SQLite file or in PostgreSQL.
 
@@ -148,6 +154,7 @@ def serve(
             hosts = AllowedHosts.told(allowed_hosts or (), addresses=not _is_loopback(host))
         except ValueError as exc:
             raise RangefireError(str(exc)) from None
+        forwarded = _forwarded(forwarded_allow_ips)
         where = db if db is not None and is_postgresql(db) else str(Path(db) if db else default_db())
         settings = {"db": where, "hosts": list(allowed_hosts or ()), "addresses": not _is_loopback(host),
                     **_bounds(engine_seconds, create_rate, keep_days, max_battles, max_streams, max_waiting,
@@ -174,13 +181,43 @@ def serve(
         sys.stdout.flush()
         try:
             if workers == 1:
-                config = server_config(web, log_level="warning", lifespan="off", timeout_graceful_shutdown=2,
-                                       **settings["protocol"])
+                # the lifespan's end closes the store (and its relay's socket)
+                config = server_config(web, log_level="warning", lifespan="on", timeout_graceful_shutdown=2,
+                                       **_proxies(forwarded), **settings["protocol"])
                 uvicorn.Server(config).run(sockets=[sock])
             else:
-                _run_workers(web, settings, workers, sock)
+                _run_workers(web, settings, workers, sock, forwarded)
         finally:
             sock.close()
+            web.state.store.close()
+
+
+def _forwarded(values: list[str] | None) -> str | None:
+    """The proxies of ``--forwarded-allow-ips`` as uvicorn takes them (addresses and networks, commas between
+    them, or ``*``), each read here so that a mistyped one is refused rather than trusted as a name; None for
+    none."""
+    found: list[str] = []
+    for value in values or ():
+        for given in value.split(","):
+            item = given.strip()
+            if item == "*":
+                return "*"
+            try:
+                if "/" in item:
+                    found.append(str(ipaddress.ip_network(item, strict=False)))
+                else:
+                    found.append(str(ipaddress.ip_address(item[1:-1] if item.startswith("[") else item)))
+            except ValueError:
+                raise RangefireError(f"--forwarded-allow-ips {item!r}: not an address or a network (a proxy's "
+                                     "address as 10.0.0.7 or [2001:db8::7], a network as 10.0.0.0/8, commas "
+                                     "between them; * for any)") from None
+    return ",".join(found) or None
+
+
+def _proxies(forwarded: str | None) -> dict[str, Any]:
+    """uvicorn's settings for the proxies believed: X-Forwarded-For read from those only, and from none unless
+    told (uvicorn's own default believes any process of this machine)."""
+    return {"proxy_headers": forwarded is not None, "forwarded_allow_ips": forwarded or ""}
 
 
 def _bounds(engine_seconds: str, create_rate: str, keep_days: str, max_battles: str, max_streams: str,
@@ -213,18 +250,37 @@ def _bounds(engine_seconds: str, create_rate: str, keep_days: str, max_battles: 
                          "per_address": count("--connections-per-address", per_address, 0)}}
 
 
-def _run_workers(web: Any, settings: dict[str, Any], workers: int, sock: socket.socket) -> None:
+def _run_workers(web: Any, settings: dict[str, Any], workers: int, sock: socket.socket,
+                 forwarded: str | None = None) -> None:
     """``workers`` processes serving the one listening socket, each with its application (:func:`worker_app`),
-    a worker that dies replaced; this process only watches them."""
+    a worker that dies replaced; this process only watches them.
+
+    The bounds on what the server holds open (event streams, connections per address) are counted for all the
+    workers together, in a tally file of this process's (:mod:`rangefire.web.tally`), removed when it stops;
+    where a system has no lock of files to share one, each worker takes its share of each bound."""
     from uvicorn.supervisors import Multiprocess
 
+    from rangefire.web import tally
     from rangefire.web.protocol import server_config
 
     web.state.store.close()  # each worker opens its own
-    os.environ[WORKER_SETTINGS] = json.dumps(settings)
-    config = server_config("rangefire.cli.serve:worker_app", factory=True, workers=workers, log_level="warning",
-                           lifespan="off", timeout_graceful_shutdown=2, **settings["protocol"])
-    Multiprocess(config, sockets=[sock]).run()
+    shared = tally.folder()
+    path = tally.create(shared) if shared is not None else None
+    try:
+        if path is not None:
+            settings["bounds"]["tally_file"] = settings["protocol"]["tally_file"] = str(path)
+        else:
+            for bounds, name in ((settings["bounds"], "max_streams"), (settings["protocol"], "per_address")):
+                bounds[name] = -(-bounds[name] // workers)  # a share of each, rounded up
+        os.environ[WORKER_SETTINGS] = json.dumps(settings)
+        # each worker's lifespan ends by closing its store (and its relay's socket)
+        config = server_config("rangefire.cli.serve:worker_app", factory=True, workers=workers, log_level="warning",
+                               lifespan="on", timeout_graceful_shutdown=2, **_proxies(forwarded),
+                               **settings["protocol"])
+        Multiprocess(config, sockets=[sock]).run()
+    finally:
+        if path is not None:
+            path.unlink(missing_ok=True)
 
 
 def _examples(web: Any, address: str) -> None:

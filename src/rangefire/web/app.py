@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -49,6 +51,7 @@ from rangefire.web.gate import ENGINE_SECONDS, Gate, RetryLater, ask_of
 from rangefire.web.guard import AllowedHosts, Guard
 from rangefire.web.service import MAX_BATTLES, Battles, Settings, examples, ruleset_info
 from rangefire.web.store import Store
+from rangefire.web.tally import tally_of
 
 log = logging.getLogger("rangefire.web")
 
@@ -131,7 +134,8 @@ def create_app(db_path: str | Path, *, static_dir: str | Path | None = None, kee
                max_streams: int = 1000, streams_per_battle: int = 32, stream_seconds: float = 3600.0,
                max_battles: int | None = MAX_BATTLES, workers: int = 2, max_waiting: int = 256,
                engine_seconds: float = ENGINE_SECONDS, create_rate: int = 0, keep_days: float | None = None,
-               allowed_hosts: AllowedHosts | None = None, share_events: bool = False) -> FastAPI:
+               allowed_hosts: AllowedHosts | None = None, share_events: bool = False,
+               tally_file: str | None = None) -> FastAPI:
     """The API over the battles of ``db_path`` (created when missing), with the page's files from
     ``static_dir`` (the package's ``web/static`` by default); ``workers`` requests are worked on at once.
     Bounds: ``max_battles`` battles kept (None: no bound), ``max_streams`` event streams open (at most
@@ -143,14 +147,25 @@ def create_app(db_path: str | Path, *, static_dir: str | Path | None = None, kee
     ``allowed_hosts``: the ``Host`` names answered, any other refused (421); None answers any (``rangefire
     serve`` always gives them: see :class:`~rangefire.web.guard.AllowedHosts`). ``db_path`` may be a PostgreSQL
     address (``postgresql://...``: :class:`~rangefire.web.store.Store`); ``share_events``: the events of the other
-    processes serving the same store reach this one's streams, and its theirs (``serve --workers``)."""
+    processes serving the same store reach this one's streams, and its theirs (``serve --workers``);
+    ``tally_file``: the streams counted with every worker's of the server (:mod:`rangefire.web.tally`), not this
+    process's alone. The store is closed when the application shuts down (a server's lifespan): its relay's
+    socket removed."""
     hide_tokens_in()
     store = Store(db_path)
-    broker = Broker(max_streams, streams_per_battle, stream_seconds, relay=store.relay() if share_events else None)
+    broker = Broker(max_streams, streams_per_battle, stream_seconds, relay=store.relay() if share_events else None,
+                    tally=tally_of(tally_file))
     battles = Battles(store, broker.publish, max_battles)
     gate = Gate(battles, store, workers, max_waiting, engine_seconds, create_rate=create_rate, keep_days=keep_days)
     gate.sweeper.sweep()
-    app = FastAPI(title="rangefire", version=str(FORMAT), docs_url=None, redoc_url=None,
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        try:
+            yield
+        finally:
+            store.close()
+
+    app = FastAPI(title="rangefire", version=str(FORMAT), docs_url=None, redoc_url=None, lifespan=lifespan,
                   description="Ranged combat for tabletop games over HTTP: battles, odds, dice, turns. Every "
                               "error is one model, its kind enumerated per status (docs/http.md).")
     contract.describe(app)
@@ -246,7 +261,7 @@ def _reading(app: FastAPI, gate: Gate, battles: Battles) -> None:
     async def create(request: Request) -> dict[str, Any]:
         """A new battle from an example or a scenario: one secret link per side and one for spectators,
         shown only in this answer."""
-        gate.created_by(request)
+        await gate.in_thread(gate.created_by, request)  # counted in the store: every worker's creations
         b = await gate.body(request, CreateBody, MAX_CREATE_BYTES)
         settings = Settings(undo=b.undo, open_hands=b.open_hands)
         if b.game is not None:  # a battle created empty, set up by its sides

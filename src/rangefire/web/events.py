@@ -26,6 +26,7 @@ from typing import Any
 from rangefire.web.pending import view
 from rangefire.web.relay import Relay
 from rangefire.web.service import Battles, Loaded
+from rangefire.web.tally import LocalTally, Tally
 
 #: Events queued for one stream at most.
 QUEUED_EVENTS = 64
@@ -88,8 +89,10 @@ class Broker:
     other processes serving the store are told to these streams too, and these to theirs."""
 
     def __init__(self, max_streams: int = 1000, per_battle: int = 32, lifetime: float = 3600.0,
-                 relay: Relay | None = None) -> None:
+                 relay: Relay | None = None, tally: Tally | None = None) -> None:
         self.max_streams = max_streams
+        #: The streams counted against the bounds: this process's alone, or every worker's of the server.
+        self.tally = tally if tally is not None else LocalTally()
         self.per_battle = per_battle
         #: Seconds a stream stays open: then it ends, and the browser's EventSource opens a new one (after the
         #: ``retry`` it was told), so that a stream no one reads any more does not hold its place for ever.
@@ -116,23 +119,27 @@ class Broker:
                 stream.loop.call_soon_threadsafe(stream.offer, event)
 
     def open(self, battle_id: str) -> _Stream:
+        if self.tally.take("streams", "", self.max_streams) is not None:
+            raise TooManyStreams(f"{self.max_streams} event streams are open, the most this server keeps")
+        if self.tally.take("battle", battle_id, self.per_battle) is not None:
+            self.tally.give("streams", "")
+            raise TooManyStreams(f"{self.per_battle} event streams are open on this battle, the most one "
+                                 "battle may have; close one (another tab?) and retry")
+        stream = _Stream(asyncio.get_running_loop())
         with self._lock:
-            if sum(len(s) for s in self._streams.values()) >= self.max_streams:
-                raise TooManyStreams(f"{self.max_streams} event streams are open, the most this server keeps")
-            if len(self._streams.get(battle_id, ())) >= self.per_battle:
-                raise TooManyStreams(f"{self.per_battle} event streams are open on this battle, the most one "
-                                     "battle may have; close one (another tab?) and retry")
-            stream = _Stream(asyncio.get_running_loop())
             self._streams.setdefault(battle_id, set()).add(stream)
         return stream
 
     def close(self, battle_id: str, stream: _Stream) -> None:
         with self._lock:
             streams = self._streams.get(battle_id)
-            if streams is not None:
-                streams.discard(stream)
-                if not streams:
-                    del self._streams[battle_id]
+            if streams is None or stream not in streams:
+                return  # closed already
+            streams.discard(stream)
+            if not streams:
+                del self._streams[battle_id]
+        self.tally.give("battle", battle_id)
+        self.tally.give("streams", "")
 
     async def stream(self, battle_id: str, stream: _Stream, disconnected: Callable[[], Awaitable[bool]],
                      keepalive: float, opening: int | None = None,

@@ -100,7 +100,7 @@ class Gate:
                  engine_seconds: float = ENGINE_SECONDS, engine: Engine | None = None, *, create_rate: int = 0,
                  keep_days: float | None = None) -> None:
         self.battles, self.store, self.max_waiting = battles, store, max_waiting
-        self.rate = CreateRate(create_rate)
+        self.rate = CreateRate(create_rate, store)
         self.sweeper = Sweeper(store, keep_days)
         self.touch_every = touch_every(keep_days)
         self.engine_seconds = engine_seconds
@@ -168,8 +168,9 @@ class Gate:
         return self.battles.for_role(self.battles.load(row), role), role
 
     def created_by(self, request: Request) -> None:
-        """Count a battle created by the request's client address (429 past ``create_rate``: :class:`CreateRate`),
-        and sweep the battles left unused when the last sweep is old."""
+        """Count a battle created by the request's client address (429 past ``create_rate``: :class:`CreateRate`;
+        a write to the store: called on a thread), and sweep the battles left unused when the last sweep is
+        old."""
         self.rate.take(request.client.host if request.client is not None else "")
         self.sweeper.maybe()
 
@@ -254,33 +255,25 @@ class RetryLater(ApiError):
 
 class CreateRate:
     """At most ``per_hour`` battles created by one client address in an hour (a bucket of ``per_hour`` that
-    fills again at that rate); 0 for no bound. The addresses are kept in memory, the longest idle forgotten past
-    :attr:`REMEMBERED` (a bucket that has filled again is as good as forgotten)."""
+    fills again at that rate); 0 for no bound. The buckets are kept in the store (:meth:`Store.take_created`),
+    so that the bound holds for every worker process serving it, and over a restart; ``clock`` is the time in
+    seconds since 1970 (the processes' common one)."""
 
-    REMEMBERED = 100_000
-
-    def __init__(self, per_hour: int, clock: Callable[[], float] = time.monotonic) -> None:
-        self.per_hour, self.clock = per_hour, clock
-        self._buckets: dict[str, tuple[float, float]] = {}  # address -> (battles left, when counted)
+    def __init__(self, per_hour: int, store: Store, clock: Callable[[], float] = time.time) -> None:
+        self.per_hour, self.store, self.clock = per_hour, store, clock
 
     def take(self, address: str) -> None:
         """Count one battle created by ``address``; refused (429 ``rate_limited``, with the seconds until the
         next one as ``Retry-After``) past the bound."""
         if self.per_hour <= 0:
             return
-        now = self.clock()
-        left, then = self._buckets.pop(address, (float(self.per_hour), now))
-        left = min(float(self.per_hour), left + (now - then) * self.per_hour / 3600.0)
-        if left < 1.0:
-            self._buckets[address] = (left, now)
+        left = self.store.take_created(address, self.per_hour, self.clock())
+        if left is not None:
             wait = max(1, round((1.0 - left) * 3600.0 / self.per_hour + 0.5))
             raise RetryLater(ApiError(429, "rate_limited", f"this address has created {self.per_hour} battles within "
                                                            f"the hour, the most this server takes; the next may be "
                                                            f"created in {wait} s (a battle is played by its links: "
                                                            "it need not be created again)"), wait)
-        self._buckets[address] = (left - 1.0, now)  # the latest at the end: the dict is in order of use
-        while len(self._buckets) > self.REMEMBERED:
-            del self._buckets[next(iter(self._buckets))]
 
 
 class Sweeper:

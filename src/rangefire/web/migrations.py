@@ -66,6 +66,13 @@ CREATE TABLE IF NOT EXISTS pending (
          "ALTER TABLE battles ADD COLUMN settings TEXT NOT NULL DEFAULT '{{}}'"),
     Step(3, "when a battle was last used (the battles already held: now, so that none is taken for unused)",
          "ALTER TABLE battles ADD COLUMN used TEXT; UPDATE battles SET used = {now}"),
+    Step(4, "battles created per client address within the hour, counted for every process serving the store", """
+CREATE TABLE IF NOT EXISTS create_rates (
+    address TEXT PRIMARY KEY,
+    tokens DOUBLE PRECISION NOT NULL,
+    counted DOUBLE PRECISION NOT NULL
+);
+CREATE INDEX IF NOT EXISTS create_rates_by_time ON create_rates(counted)"""),
 )
 
 #: What each database calls the few things they name differently.

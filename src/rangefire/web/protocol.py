@@ -18,7 +18,6 @@ import json
 import logging
 import time
 import weakref
-from collections import Counter
 from typing import Any
 
 import h11
@@ -28,6 +27,7 @@ from uvicorn.server import ServerState
 
 from rangefire.web.errors import ApiError
 from rangefire.web.guard import MAX_HEAD_BYTES
+from rangefire.web.tally import LocalTally, Tally, tally_of
 
 log = logging.getLogger("rangefire.web")
 
@@ -85,8 +85,9 @@ def unreadable(error: h11.RemoteProtocolError | None) -> ApiError:
 
 #: The attribute of uvicorn's settings holding the bounds :func:`server_config` was given.
 BOUNDS = "rangefire_bounds"
-#: Connections per client address, by server (a process may run several: tests do).
-_OPEN: weakref.WeakKeyDictionary[ServerState, Counter[str]] = weakref.WeakKeyDictionary()
+#: Connections per client address, by server (a process may run several: tests do), where no tally of the
+#: server's workers is given.
+_OPEN: weakref.WeakKeyDictionary[ServerState, Tally] = weakref.WeakKeyDictionary()
 
 
 class JsonErrors(H11Protocol):
@@ -104,6 +105,9 @@ class JsonErrors(H11Protocol):
     body_seconds: float = 30.0
     #: Connections open at once from one client address, at most (0: no bound).
     per_address: int = 256
+    #: The file counting the connections of every worker of the server (``serve --workers``: :mod:`tally`), or
+    #: None: this process's counted alone.
+    tally_file: str | None = None
 
     def __init__(self, config: Config, server_state: ServerState, app_state: dict[str, Any],
                  _loop: asyncio.AbstractEventLoop | None = None) -> None:
@@ -131,30 +135,34 @@ class JsonErrors(H11Protocol):
         self._stop_timing()
         self._stop_timing_body()
         if self._counted is not None:
-            counts = _OPEN.get(self.server_state)
-            if counts is not None:
-                counts[self._counted] -= 1
-                if counts[self._counted] <= 0:
-                    del counts[self._counted]
+            self._tally().give("connections", self._counted)
             self._counted = None
         super().connection_lost(exc)
 
     def _too_many(self) -> bool:
         """Count the connection against its address; past :attr:`per_address`, answer 503 and close it."""
         address = self.client[0] if self.client else ""
-        counts = _OPEN.setdefault(self.server_state, Counter())
-        if self.per_address and counts[address] >= self.per_address:
-            error = ApiError(503, "unavailable", f"{counts[address]} connections are open from this address, the "
-                                                 f"most this server takes from one; close one (or wait) and retry")
+        held = self._tally().take("connections", address, self.per_address)
+        if held is not None:
+            error = ApiError(503, "unavailable", f"{held} connections are open from this address, the most this "
+                                                 "server takes from one; close one (or wait) and retry")
             body = json.dumps(error.body(), separators=(",", ":")).encode()
             self.transport.write(b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\n"
                                  b"content-length: " + str(len(body)).encode() + b"\r\nconnection: close\r\n"
                                  b"x-content-type-options: nosniff\r\ncache-control: no-store\r\n\r\n" + body)
             self.transport.close()
             return True
-        counts[address] += 1
         self._counted = address
         return False
+
+    def _tally(self) -> Tally:
+        """Where the connections are counted: with every worker of the server, else in this server alone."""
+        if self.tally_file is not None:
+            return tally_of(self.tally_file)
+        found = _OPEN.get(self.server_state)
+        if found is None:
+            found = _OPEN[self.server_state] = LocalTally()
+        return found
 
     def _time_the_body(self) -> None:
         """Time a body from the end of its head until it is whole."""
@@ -266,16 +274,18 @@ def _quiet_accept_faults() -> None:
 
 
 def server_config(app: Any, protocol: type[JsonErrors] = JsonErrors, *, head_seconds: float | None = None,
-                  body_seconds: float | None = None, per_address: int | None = None, **options: Any) -> Config:
+                  body_seconds: float | None = None, per_address: int | None = None, tally_file: str | None = None,
+                  **options: Any) -> Config:
     """uvicorn's settings for the API: ``protocol`` (:class:`JsonErrors`) as its HTTP/1.1 reader, whichever other
     it would take (httptools answers in plain text too), its bound on a request's head the
     :class:`~rangefire.web.guard.Guard`'s, and no WebSocket upgrade (the API has none: such a request is answered
-    as any other); ``head_seconds``, ``body_seconds`` and ``per_address`` in place of the protocol's own;
-    ``options`` as ``uvicorn.Config`` takes them."""
+    as any other); ``head_seconds``, ``body_seconds``, ``per_address`` and ``tally_file`` in place of the
+    protocol's own; ``options`` as ``uvicorn.Config`` takes them."""
     _quiet_accept_faults()
     config = Config(app, http=protocol, ws="none", h11_max_incomplete_event_size=MAX_HEAD_BYTES, **options)
     # kept on the settings themselves (which ``serve --workers`` hands to each worker process), not in a class
     config.__dict__[BOUNDS] = {name: value for name, value in (("head_seconds", head_seconds),
                                                                ("body_seconds", body_seconds),
-                                                               ("per_address", per_address)) if value is not None}
+                                                               ("per_address", per_address),
+                                                               ("tally_file", tally_file)) if value is not None}
     return config

@@ -79,8 +79,9 @@ def socket_folder(db: Path) -> Path:
 
 class SocketRelay:
     """The processes of one SQLite file, each listening on a Unix datagram socket of its own in one folder
-    (:func:`socket_folder`); an event is sent to every other socket there. A socket whose process is gone
-    (refused) is removed."""
+    (:func:`socket_folder`); an event is sent to every other socket there. Each removes its socket when it
+    closes (a server's clean shutdown), and the sockets of processes that died without it (nobody listening on
+    them: refused) are removed when a process starts and whenever an event sent to one is refused."""
 
     def __init__(self, db: Path) -> None:
         self.folder = socket_folder(db)
@@ -99,9 +100,19 @@ class SocketRelay:
             log.warning("%s belongs to another user: the workers' event streams hear only their own actions",
                         self.folder.parent)
             return
-        self.folder.mkdir(exist_ok=True, mode=0o700)
         listening = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-        listening.bind(str(self.path))
+        for _ in range(5):  # another process may remove the folder, empty, between our making it and binding
+            self.folder.mkdir(exist_ok=True, mode=0o700)
+            try:
+                listening.bind(str(self.path))
+                break
+            except FileNotFoundError:
+                continue
+        else:
+            listening.close()
+            log.warning("%s cannot be made: the workers' event streams hear only their own actions", self.folder)
+            return
+        clear_stale(self.folder, keep=self.path)
         listening.settimeout(0.5)  # to notice it is closed
         sending = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
         sending.setblocking(False)  # a peer that does not read in time loses the event, never blocks us
@@ -154,3 +165,29 @@ class SocketRelay:
         self._listening = self._sending = None
         with contextlib.suppress(OSError):
             self.path.unlink()
+        with contextlib.suppress(OSError):  # the last process of the file leaves no folder behind
+            self.folder.rmdir()
+
+
+def clear_stale(folder: Path, keep: Path | None = None) -> list[str]:
+    """Remove the sockets in ``folder`` on which nobody listens any more (their processes died without removing
+    them): those a datagram is refused on. The names removed."""
+    removed = []
+    probe = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    try:
+        for entry in os.scandir(folder):
+            if not entry.name.endswith(".sock") or entry.path == str(keep):
+                continue
+            try:
+                probe.connect(entry.path)
+            except (ConnectionRefusedError, FileNotFoundError):
+                with contextlib.suppress(OSError):
+                    os.unlink(entry.path)
+                    removed.append(entry.name)
+            except OSError:
+                continue
+    except OSError:
+        pass
+    finally:
+        probe.close()
+    return removed

@@ -357,6 +357,37 @@ class Store:
                 raise ConflictError("the attack waiting for a choice changed while it was withdrawn; fetch the "
                                     "battle again")
 
+    # -- battles created per client address --------------------------------------------------------------
+    @contextmanager
+    def _counting(self) -> Iterator[Tx]:
+        """Where an address's count of battles created is taken: a transaction of the store's (each kind of
+        store may take a lighter one: the count's own statement locks its row)."""
+        with self._writing() as db:
+            yield db
+
+    def take_created(self, address: str, per_hour: int, now: float) -> float | None:
+        """Count one battle created by ``address`` at ``now`` (seconds since 1970), if its bucket holds one: a
+        bucket of ``per_hour`` battles that fills again at that rate, kept in the store so that every process
+        serving it counts alike. None when counted; else the battles (less than one) the bucket holds now, nothing
+        counted. A bucket left alone for an hour is full again, as good as none: such rows are removed."""
+        full, rate = float(per_hour), per_hour / 3600.0
+        # the bucket as it has filled again by now: never past full, never emptied by a clock set back
+        refilled = ("CASE WHEN ? <= counted THEN tokens WHEN tokens + (? - counted) * ? >= ? THEN ? "
+                    "ELSE tokens + (? - counted) * ? END")
+        filled = (now, now, rate, full, full, now, rate)
+        with self._counting() as db:
+            db.run("DELETE FROM create_rates WHERE counted < ?", (now - 3600.0,))
+            db.run("INSERT INTO create_rates (address, tokens, counted) VALUES (?, ?, ?) ON CONFLICT (address) "
+                   "DO NOTHING", (address, full, now))
+            # one statement reads and writes the row, holding its lock: two processes cannot both take its last
+            taken = db.run(f"UPDATE create_rates SET tokens = {refilled} - 1, counted = CASE WHEN ? > counted "
+                           f"THEN ? ELSE counted END WHERE address = ? AND {refilled} >= 1",
+                           (*filled, now, now, address, *filled))
+            if taken == 1:
+                return None
+            row = db.first(f"SELECT {refilled} FROM create_rates WHERE address = ?", (*filled, address))
+        return float(row[0]) if row is not None else 0.0
+
 
 class SqliteStore(Store):
     """The battles of one SQLite file, in WAL mode with full syncs. Each thread has its connection; a write
@@ -420,13 +451,14 @@ class SqliteStore(Store):
     def relay(self) -> Relay | None:
         from rangefire.web.relay import SocketRelay
 
-        self._relay = SocketRelay(self.path)
+        self._relay: Relay | None = SocketRelay(self.path)
         return self._relay
 
     def close(self) -> None:
         relay: Relay | None = getattr(self, "_relay", None)
-        if relay is not None:
+        if relay is not None:  # its socket removed: no process of the store is told of it again
             relay.close()
+            self._relay = None
         db: sqlite3.Connection | None = getattr(self._local, "db", None)
         if db is not None:  # this thread's (the others' close with their threads)
             db.close()

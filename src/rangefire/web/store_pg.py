@@ -190,9 +190,17 @@ class PgStore(Store):
                 raise
             db.execute("COMMIT")
 
+    @contextmanager
+    def _counting(self) -> Iterator[Tx]:
+        # each statement its own transaction: the count's UPDATE locks its row and reads it as last committed,
+        # so no lock of the store as a whole is needed (creating battles takes that one)
+        with self._reading() as db:
+            yield db
+
     def close(self) -> None:
         if self._relay is not None:
             self._relay.close()
+            self._relay = None
         with self._lock:
             idle, self._idle = self._idle, []
         for db in idle:
