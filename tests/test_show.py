@@ -1,4 +1,7 @@
-"""``rangefire show``: the battle drawn to a file from the command line; bad input refused cleanly (exit 2)."""
+"""``rangefire show``: the battle drawn to a file from the command line; bad input refused cleanly (exit 2).
+
+What is drawn is drawn through the command's entry point in this process (``run_here``: a fresh interpreter and its
+imports cost more than most drawings); the refusals run in a process of their own, as a user meets them."""
 
 from __future__ import annotations
 
@@ -7,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from rangefire.demo import example_path
-from tests.commands import run
+from tests.commands import run, run_here
 
 #: One example of each game, with an attacker and a target its drawing can mark.
 GAMES = [("wheatfield.yaml", "15th-alabama", "20th-maine"), ("ford.yaml", "archers", "orc-band"),
@@ -20,10 +23,10 @@ PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 @pytest.mark.parametrize("name, attacker, target", GAMES)
 def test_show_writes_svg_and_png_for_each_game(tmp_path: Path, name, attacker, target):
     svg, png = tmp_path / "map.svg", tmp_path / "map.png"
-    proc = run("show", str(example_path(name)), "--out", str(svg))
+    proc = run_here("show", str(example_path(name)), "--out", str(svg))
     assert f"drawing written to {svg}" in proc.stdout
     assert svg.read_text().lstrip().startswith(("<svg", "<?xml")) and "</svg>" in svg.read_text()
-    run("show", str(example_path(name)), "-a", attacker, "-t", target, "--out", str(png))
+    run_here("show", str(example_path(name)), "-a", attacker, "-t", target, "--out", str(png))
     assert png.read_bytes().startswith(PNG_MAGIC)
 
 
@@ -33,7 +36,7 @@ def test_show_is_draw_battle_written(tmp_path: Path):
     from rangefire.rulesets import load_battle
 
     out = tmp_path / "w.svg"
-    run("show", str(example_path("wheatfield.yaml")), "--attacker", "15th-alabama", "--target", "20th-maine",
+    run_here("show", str(example_path("wheatfield.yaml")), "--attacker", "15th-alabama", "--target", "20th-maine",
         "--out", str(out))
     ruleset, battle = load_battle(example_path("wheatfield.yaml"))
     assert out.read_text() == draw_battle(ruleset, battle, "15th-alabama", "20th-maine")
@@ -42,7 +45,7 @@ def test_show_is_draw_battle_written(tmp_path: Path):
 
 def test_show_with_an_attacker_marks_its_refused_targets_DC_2_3(tmp_path: Path):
     out = tmp_path / "w.svg"
-    run("show", str(example_path("wheatfield.yaml")), "-a", "15th-alabama", "--out", str(out))
+    run_here("show", str(example_path("wheatfield.yaml")), "-a", "15th-alabama", "--out", str(out))
     assert "DC-2.3" in out.read_text()
 
 
@@ -108,12 +111,13 @@ def test_show_marks_the_chosen_target_as_the_attack_chosen_is_checked_AL_3_1(tmp
     """From the right side the archers' line to the orc band runs into the crag: the line is drawn blocked and
     the orc band marked refused, as `check --from-side right` says; unchosen, both say it is legal."""
     ford = str(example_path("ford.yaml"))
-    run("show", ford, "--out", str(tmp_path / "right.svg"), "-a", "archers", "-t", "orc-band", "--from-side", "right")
-    run("show", ford, "--out", str(tmp_path / "plain.svg"), "-a", "archers", "-t", "orc-band")
+    run_here("show", ford, "--out", str(tmp_path / "right.svg"), "-a", "archers", "-t", "orc-band", "--from-side",
+             "right")
+    run_here("show", ford, "--out", str(tmp_path / "plain.svg"), "-a", "archers", "-t", "orc-band")
     right, plain = (tmp_path / "right.svg").read_text(), (tmp_path / "plain.svg").read_text()
     assert 'refused-target refused side-1" data-id="orc-band"' in right and 'line-of-fire blocked' in right
     assert 'legal-target legal side-1" data-id="orc-band"' in plain and 'line-of-fire blocked' not in plain
-    assert run("check", ford, "-a", "archers", "-t", "orc-band", "--from-side", "right", ok=1).stdout
+    assert run_here("check", ford, "-a", "archers", "-t", "orc-band", "--from-side", "right", ok=1).stdout
 
 
 @pytest.mark.parametrize("name, attacker, target", GAMES)
@@ -154,7 +158,7 @@ def test_a_unit_far_off_is_drawn_as_png_at_most_4000_pixels_a_side(tmp_path: Pat
     """The Wheatfield with a regiment a million inches off: fitted into 4,000 pixels a side (8,000 took 5 s to
     compress, most of it white)."""
     png = tmp_path / "far.png"
-    run("show", str(example_path("wheatfield.yaml")), "--out", str(png),
+    run_here("show", str(example_path("wheatfield.yaml")), "--out", str(png),
         "--set", "units.15th-alabama.position=[1000000, 1000000]")
     head = png.read_bytes()[:24]
     assert head.startswith(PNG_MAGIC)
@@ -167,14 +171,14 @@ def test_show_takes_json_like_every_command(tmp_path: Path):
     import json
 
     svg = tmp_path / "map.svg"
-    proc = run("show", str(example_path("wheatfield.yaml")), "-a", "15th-alabama", "--out", str(svg), "--json")
+    proc = run_here("show", str(example_path("wheatfield.yaml")), "-a", "15th-alabama", "--out", str(svg), "--json")
     data = json.loads(proc.stdout)
     assert data == {"format": 1, "ruleset": "dress-on-the-colors", "drawing": str(svg)} and svg.exists()
-    bad = run("show", str(example_path("wheatfield.yaml")), "--out", str(tmp_path / "map.gif"), "--json", ok=2)
+    bad = run_here("show", str(example_path("wheatfield.yaml")), "--out", str(tmp_path / "map.gif"), "--json", ok=2)
     error = json.loads(bad.stdout)["error"]
     assert error["kind"] == "invalid_input" and "a drawing is written as .svg or .png, not .gif" in error["message"]
     assert bad.stderr == ""
-    nobody = run("show", str(example_path("wheatfield.yaml")), "-a", "nobody", "--out", str(svg), "--json", ok=2)
+    nobody = run_here("show", str(example_path("wheatfield.yaml")), "-a", "nobody", "--out", str(svg), "--json", ok=2)
     assert json.loads(nobody.stdout)["error"]["kind"] == "unknown_unit"
 
 
@@ -194,14 +198,14 @@ def test_show_draws_a_move_made_with_the_library_DC_6_1_DC_10_1(tmp_path: Path):
     battle, _ = ruleset.move(battle, Move("20th-maine", by=(Fraction(0), Fraction(3))))
     moved = tmp_path / "moved.yaml"
     write_scenario(moved, ruleset.dump(battle))
-    run("show", str(moved), "--out", str(tmp_path / "moved.svg"))
+    run_here("show", str(moved), "--out", str(tmp_path / "moved.svg"))
     svg = (tmp_path / "moved.svg").read_text()
     assert 'class="trail side-0" data-id="20th-maine"' in svg and 'class="ghost side-0" data-id="20th-maine"' in svg
     assert 'data-mark="moved"' in svg and ">moved</text>" in svg
     assert all(f'class="label terrain-name" data-for="{t}"' in svg for t in ("stone-wall", "rose-woods", "old-smoke"))
     assert "<title>The &lt;b&gt;Wheatfield&lt;/b&gt; &amp; after</title>" in svg
-    run("show", str(moved), "--out", str(tmp_path / "moved.png"))
-    run("show", str(example_path("wheatfield.yaml")), "--out", str(tmp_path / "plain.png"))
+    run_here("show", str(moved), "--out", str(tmp_path / "moved.png"))
+    run_here("show", str(example_path("wheatfield.yaml")), "--out", str(tmp_path / "plain.png"))
     after, before = (tmp_path / "moved.png").read_bytes(), (tmp_path / "plain.png").read_bytes()
     assert after.startswith(PNG_MAGIC) and after != before
 
@@ -219,8 +223,8 @@ def test_a_unit_moved_at_the_command_line_is_shown_with_its_trail_until_the_turn
     import xml.etree.ElementTree as ET
 
     moved, ended = tmp_path / "moved.yaml", tmp_path / "ended.yaml"
-    run("move", str(example_path(name)), uid, "--by", by, "--out", str(moved))
-    run("show", str(moved), "--out", str(tmp_path / "moved.svg"))
+    run_here("move", str(example_path(name)), uid, "--by", by, "--out", str(moved))
+    run_here("show", str(moved), "--out", str(tmp_path / "moved.svg"))
     root = ET.fromstring((tmp_path / "moved.svg").read_bytes())
     svg = "{http://www.w3.org/2000/svg}"
     lines = [el for el in root.iter(svg + "line") if "trail" in el.get("class", "").split()
@@ -232,10 +236,10 @@ def test_a_unit_moved_at_the_command_line_is_shown_with_its_trail_until_the_turn
     assert (end[0] - start[0]) * dx > 0 or (dx == 0 and abs(end[0] - start[0]) < 0.5)
     assert (end[1] - start[1]) * -dy > 0  # y runs down the picture, up the table
     assert clauses in lines[0].findtext(svg + "title", "")
-    run("show", str(moved), "--out", str(tmp_path / "moved.png"))
-    run("show", str(example_path(name)), "--out", str(tmp_path / "plain.png"))
+    run_here("show", str(moved), "--out", str(tmp_path / "moved.png"))
+    run_here("show", str(example_path(name)), "--out", str(tmp_path / "plain.png"))
     assert (tmp_path / "moved.png").read_bytes().startswith(PNG_MAGIC)
     assert (tmp_path / "moved.png").read_bytes() != (tmp_path / "plain.png").read_bytes()
-    run("end-turn", str(moved), "--out", str(ended))
-    run("show", str(ended), "--out", str(tmp_path / "ended.svg"))
+    run_here("end-turn", str(moved), "--out", str(ended))
+    run_here("show", str(ended), "--out", str(tmp_path / "ended.svg"))
     assert 'class="trail' not in (tmp_path / "ended.svg").read_text()
