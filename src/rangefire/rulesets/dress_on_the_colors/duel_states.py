@@ -20,13 +20,22 @@ state once, whatever turn reaches it:
 - **The turn passes** by the game's own ``end_turn`` [DC-9.3]: it reads and changes only the turn marks (moved,
   fired, gunsmoke of a unit that moved, the start of turn position) and the side to act, never stands, markers or
   disorder, which stay [DC-9.3]; so it is worked out once for every state of the marks and the side.
+- **Shared between states**: a state is one integer (:meth:`States.key`), and each volley's plan, its frame
+  (every unit but the target after the volley and the turn's passing) and its target's outcomes (by the dice, the
+  target's stands, marker and disorder, and its marks after the turn passes) are each worked out once for all the
+  states that share them: a state's volley is then a few look-ups and an addition for each outcome
+  (:meth:`States.transitions`). A test holds every volley of a chain to the game's own exchanges and end of turn
+  worked out afresh from the state's battle.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Hashable
-from typing import TYPE_CHECKING, Any
+import itertools
+import math
+import operator
+from collections.abc import Callable, Hashable, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rangefire.core import Attack
 from rangefire.core.fingerprint import fingerprint
@@ -48,23 +57,44 @@ NOT_DICE = frozenset({"ruleset", "attacker", "target", "notes", "modifiers", "we
 #: target survives), and the weights' total.
 Dice = tuple[tuple[tuple[int, int, bool], ...], int]
 _DICE: dict[Hashable, Dice] = {}
+_READERS: dict[type, tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]]] = {}
 MAX_KEPT = 20_000
+#: Bits of a state's integer given to the turn and to each unit (:meth:`States.key`).
+BITS = 32
+_MASK = (1 << BITS) - 1
 
 
-def dice_key(plan: VolleyPlan) -> Hashable:
+def _reader(kind: type) -> tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]]:
+    """The names of a plan class's fields a die may read, and a function reading them from a plan."""
+    found = _READERS.get(kind)
+    if found is None:
+        names = tuple(f.name for f in dataclasses.fields(kind) if f.name not in NOT_DICE)
+        get = operator.attrgetter(*names)
+        found = _READERS[kind] = (names, get if len(names) > 1 else lambda plan: (get(plan),))
+    return found
+
+
+def dice_key(plan: VolleyPlan, disordered: bool | None = None) -> Hashable:
     """Every field of the plan a die may read (all but :data:`NOT_DICE`, so that a field a house rule adds is
-    read), with the modifiers' clauses and values: plans equal in it roll the same dice."""
-    fields = tuple((f.name, getattr(plan, f.name)) for f in dataclasses.fields(plan) if f.name not in NOT_DICE)
-    return fields, tuple((m.clause, m.delta) for m in plan.modifiers)
+    read), with the modifiers' clauses and values: plans equal in it roll the same dice. ``disordered``: that of
+    the plan with its target so disordered or not instead [DC-5.2]."""
+    names, get = _reader(type(plan))
+    values = get(plan)
+    if disordered is not None and disordered != plan.target_disordered:
+        i = names.index("target_disordered")
+        values = (*values[:i], disordered, *values[i + 1:])
+    return names, values, tuple((m.clause, m.delta) for m in plan.modifiers)
 
 
-def dice(plan: VolleyPlan) -> Dice:
+def dice(plan: VolleyPlan, disordered: bool | None = None) -> Dice:
     """The volley's unsaved hits and disorder, for a target that survives them all (:data:`Dice`): the game's
-    own distribution [DC-8.1] of a plan whose target has more stands than the dice could take and no marker."""
-    key = dice_key(plan)
+    own distribution [DC-8.1] of a plan whose target has more stands than the dice could take and no marker
+    (``disordered``: and is so disordered or not instead of the plan's target [DC-5.2])."""
+    key = dice_key(plan, disordered)
     found = _DICE.get(key)
     if found is None:
-        safe = dataclasses.replace(plan, target_stands=plan.dice + 2, target_micro_hits=0)
+        safe = dataclasses.replace(plan, target_stands=plan.dice + 2, target_micro_hits=0,
+                                   target_disordered=plan.target_disordered if disordered is None else disordered)
         dist = volley_distribution(safe)
         merged: dict[tuple[int, bool], int] = {}
         for outcome, w in dist.weights().items():
@@ -75,39 +105,104 @@ def dice(plan: VolleyPlan) -> Dice:
         found = _DICE[key] = (tuple((w, u, d) for (u, d), w in merged.items()), dist.total)
     return found
 
+#: What a volley's dice leave of a target of given stands, marker and disorder (:meth:`States._shape`): the
+#: weights' total, the weights and (stands, marker, disorder) of the outcomes where it stands and its stands in
+#: each, the weight of the outcomes that destroy it (0: none) and where they come among the others; the weights in
+#: lowest terms.
+Shape = tuple[int, tuple[int, ...], tuple[tuple[int, int, bool], ...], tuple[int, ...], int, int]
+#: A volley's frame (:meth:`States._frame`): the key of the state it leaves with the target destroyed, with the
+#: turn passed and without; and the target's turn marks after the turn passes.
+Frame = tuple[int, int, int]
+
+
+class Landed(NamedTuple):
+    """What a volley's dice leave of its target (:meth:`States._landed`), the weights in lowest terms over
+    ``total``."""
+
+    total: int
+    #: The outcomes where it stands, in the order the dice first give each: weights, and the target's fields of
+    #: the state's key.
+    weights: tuple[int, ...]
+    codes: tuple[int, ...]
+    #: The stands left of the firer and of the target in each.
+    lefts: tuple[tuple[int, int], ...]
+    #: The weight of the outcomes that destroy it (0: none), and where they come among the others.
+    destroyed: int
+    first: int
+    #: The stands of the firer.
+    firer: int
+
+
+class _Codes(dict[tuple[int, int, bool], int]):
+    """The target's field of a state's key by its stands, marker and disorder after a volley, with the turn marks
+    ``marks`` (a unit's number) after the turn passes; each unit made where first asked for."""
+
+    def __init__(self, states: States, marks: int, shift: int) -> None:
+        super().__init__()
+        self.states, self.marks, self.shift = states, marks, shift
+
+    def __missing__(self, key: tuple[int, int, bool]) -> int:
+        stands, marker, disorder = key
+        n = self.states._changed_unit(self.marks, stands=stands, micro_hits=marker, disordered=disorder)
+        found = self[key] = (n + 1) << self.shift
+        return found
+
 
 class States:
     """The states of a duel in one battle (see the module's text): a :class:`~rangefire.analysis.duel_chain.
-    DuelModel`."""
+    DuelModel`, with :meth:`fire_lefts` for the chain's building.
+
+    A state is given out as one integer (:meth:`key`): the turn's number in its low :data:`BITS` bits and each
+    unit's number plus one (0: destroyed) in the next fields, in the battle's order, so that a volley's states
+    differ from one another by the target's field alone and are made by one addition."""
 
     def __init__(self, ruleset: DressOnTheColors, battle: Battle) -> None:
         self.ruleset = ruleset
         self.base = battle
         self.order = [u.id for u in battle.units]
         self.position = {uid: i for i, uid in enumerate(self.order)}
+        self.shift = [BITS * (i + 1) for i in range(len(self.order))]
         self.units: list[Unit] = []
+        self._stands: list[int] = []
         self._unit_ids: dict[Hashable, int] = {}
         self.turns: list[Any] = []
         self._turn_ids: dict[Hashable, int] = {}
-        self._plans: dict[Hashable, VolleyPlan | None] = {}
-        self._passes: dict[Hashable, State] = {}
         self._changed: dict[tuple[int, tuple[tuple[str, Any], ...]], int] = {}
         self._normal: dict[int, int] = {}
+        self._seen: dict[tuple[int, bool], int] = {}
+        self._fired: dict[tuple[int, bool], int] = {}
         self._transfer: dict[tuple[int, int], int] = {}
+        #: The game's plan of a volley by (shooter, target, turn, the units as a check reads them): its number
+        #: in ``_plan_list`` (-1: refused).
+        self._plans: dict[Hashable, int] = {}
+        self._plan_list: list[VolleyPlan] = []
+        self._variants: dict[tuple[int, int, bool], VolleyPlan] = {}
+        self._dice: dict[tuple[int, bool], Dice] = {}
+        #: A volley's plan, frame with the turn passed and the target's marks after it (None: refused), by the
+        #: state with the target's marker and disorder set aside, the shooter, the target and who is next.
+        self._steps: dict[tuple[int, str, str, str], tuple[int, int, int] | None] = {}
+        self._frames: dict[tuple[int, int, str], Frame] = {}
+        self._landing: dict[tuple[int, int, int], Landed] = {}
+        self._passes: dict[Hashable, tuple[int, tuple[int, ...]]] = {}
         self._passed: dict[Hashable, State] = {}
-        self._variants: dict[Hashable, VolleyPlan] = {}
-        self._dice: dict[int, tuple[VolleyPlan, Dice]] = {}
-        self._taking: dict[tuple[int, int], tuple[VolleyPlan, list[tuple[int, int]]]] = {}
-        #: The unit a volley leaves of a target: (the target, stands, marker, disorder) to the unit's number.
-        self._hit: dict[tuple[int, int, int, bool], int] = {}
+        self._dice_numbers: dict[tuple[int, bool], tuple[int, int]] = {}
+        self._dice_ids: dict[Dice, int] = {}
+        self._dice_list: list[Dice] = []
+        self._losses: dict[tuple[int, int, bool], list[tuple[int, int, int, bool]]] = {}
+        #: The target's field of a state a volley and the turn's passing leave, by its marks and place.
+        self._codes: dict[tuple[int, int], _Codes] = {}
+        self._shapes: dict[tuple[int, int, int, bool], Shape] = {}
 
-    # -- the numbers of units and turns -------------------------------------------------------------------
+    # -- the numbers of units, turns and states -------------------------------------------------------------
     def _unit(self, unit: Unit) -> int:
         key = fingerprint(unit)
         found = self._unit_ids.get(key)
         if found is None:
             found = self._unit_ids[key] = len(self.units)
+            if found >= _MASK:
+                raise ValueError(f"more than {_MASK - 1:,} states of a unit in one duel")
             self.units.append(unit)
+            self._stands.append(unit.stands)
         return found
 
     def _turn(self, turn: Any) -> int:
@@ -117,6 +212,19 @@ class States:
             found = self._turn_ids[key] = len(self.turns)
             self.turns.append(turn)
         return found
+
+    def key(self, state: State) -> int:
+        """The state as one integer: the turn's number, then each unit's number plus one (0: destroyed)."""
+        turn, units = state
+        out = turn
+        for s, n in zip(self.shift, units, strict=True):
+            out += (n + 1) << s
+        return out
+
+    def state(self, key: Hashable) -> State:
+        """The state of an integer of :meth:`key`."""
+        assert isinstance(key, int)
+        return key & _MASK, tuple(((key >> s) & _MASK) - 1 for s in self.shift)
 
     def _changed_unit(self, n: int, **update: Any) -> int:
         key = (n, tuple(sorted(update.items())))
@@ -135,100 +243,253 @@ class States:
             found = self._normal[n] = self._changed_unit(n, stands=begun.stands, micro_hits=0, disordered=False)
         return found
 
-    def state_of(self, battle: Battle) -> State:
+    def _seen_as(self, n: int, target: bool) -> int:
+        """The unit as a check reads it: no marker (a target: and no disorder either), set on the plan after."""
+        found = self._seen.get((n, target))
+        if found is None:
+            found = self._seen[(n, target)] = (self._changed_unit(n, micro_hits=0, disordered=False) if target
+                                               else self._changed_unit(n, micro_hits=0))
+        return found
+
+    def _fired_unit(self, n: int, gunsmoke: bool) -> int:
+        """The firer after its volley: its gunsmoke marker where the plan places one [DC-7.1], fired [DC-9.1]."""
+        found = self._fired.get((n, gunsmoke))
+        if found is None:
+            found = self._fired[(n, gunsmoke)] = self._changed_unit(n, gunsmoke=gunsmoke, fired=True)
+        return found
+
+    def _state_of(self, battle: Battle) -> State:
         units = tuple(self._unit(battle.unit(uid)) if any(u.id == uid for u in battle.units) else -1
                       for uid in self.order)
         return self._turn(battle.turn), units
 
-    def battle_of(self, state: State) -> Battle:
+    def _battle_of(self, state: State) -> Battle:
         turn, units = state
         return self.base.model_copy(update={"turn": self.turns[turn],
                                             "units": tuple(self.units[n] for n in units if n >= 0)})
 
+    def state_of(self, battle: Battle) -> int:
+        """The state (:meth:`key`) of a battle of this duel."""
+        return self.key(self._state_of(battle))
+
+    def battle_of(self, key: Hashable) -> Battle:
+        """The battle a state (:meth:`key`) stands for."""
+        return self._battle_of(self.state(key))
+
     # -- the duel's model ---------------------------------------------------------------------------------
-    def start(self, first: str) -> State:
+    def start(self, first: str) -> int:
         return self.state_of(self.ruleset.duel_begin(self.base, first))
 
     def left(self, state: Hashable, uid: str) -> int:
-        n = state[1][self.position[uid]]  # type: ignore[index]  # a State
-        return 0 if n < 0 else self.units[n].stands
+        assert isinstance(state, int)
+        n = ((state >> self.shift[self.position[uid]]) & _MASK) - 1
+        return 0 if n < 0 else self._stands[n]
 
-    def _plan(self, state: State, attack: Attack) -> VolleyPlan | None:
-        turn, units = state
-        target, firer = self.position[attack.target or ""], self.position[attack.attacker]
-        seen = tuple(self._normal_target(n) if i == target else self._changed_unit(n, micro_hits=0) if i == firer
-                     else n for i, n in enumerate(units))
-        key = (attack, turn, seen)
-        if key not in self._plans:
-            plan = self.ruleset.check(self.battle_of((turn, seen)), attack).plan
+    def _plan_number(self, turn: int, units: Sequence[int], by: int, at: int, shooter: str,
+                     target: str) -> int:
+        """The game's plan of the volley (its number in ``_plan_list``, -1: refused), checked once for every
+        state a check can tell apart: the target's marker and disorder and the firer's marker are not read."""
+        seen = list(units)
+        shot, firer = units[at], units[by]
+        seen[at] = self._seen.get((shot, True)) or self._seen_as(shot, True)
+        seen[by] = self._seen.get((firer, False)) or self._seen_as(firer, False)
+        key = (shooter, target, turn, tuple(seen))
+        found = self._plans.get(key)
+        if found is None:
+            plan = self.ruleset.check(self._battle_of((turn, key[3])), Attack(shooter, target)).plan
             assert plan is None or isinstance(plan, VolleyPlan)
-            self._plans[key] = plan
-        plan = self._plans[key]
-        if plan is None:
+            found = -1
+            if plan is not None:
+                found = len(self._plan_list)
+                self._plan_list.append(plan)
+            self._plans[key] = found
+        return found
+
+    def _plan(self, state: State, shooter: str, target: str) -> VolleyPlan | None:
+        """The game's plan of the volley with the target's marker and disorder set on it (None: refused)."""
+        turn, units = state
+        at, by = self.position[target], self.position[shooter]
+        p = self._plan_number(turn, units, by, at, shooter, target)
+        if p < 0:
             return None
-        shot = self.units[units[target]]
+        plan = self._plan_list[p]
+        shot = self.units[units[at]]
         if (shot.micro_hits, shot.disordered) == (plan.target_micro_hits, plan.target_disordered):
             return plan
-        variant = (key, shot.micro_hits, shot.disordered)
+        variant = (p, shot.micro_hits, shot.disordered)
         found = self._variants.get(variant)
         if found is None:
             found = self._variants[variant] = dataclasses.replace(plan, target_micro_hits=shot.micro_hits,
                                                                   target_disordered=shot.disordered)
         return found
 
-    def _normal_target(self, n: int) -> int:
-        return self._changed_unit(n, micro_hits=0, disordered=False)
+    def _dice_of(self, p: int, disordered: bool) -> Dice:
+        """The dice of plan ``p`` at a target so disordered or not [DC-5.2] (no die reads its marker)."""
+        found = self._dice.get((p, disordered))
+        if found is None:
+            found = self._dice[(p, disordered)] = dice(self._plan_list[p], disordered)
+        return found
 
     def fire(self, state: Hashable, shooter: str, target: str, then: str) -> tuple[int, list[tuple[int, Hashable]]]:
-        assert isinstance(state, tuple)
-        turn, units = state
-        plan = self._plan(state, Attack(shooter, target))
-        if plan is None:  # refused: the volley changes nothing
-            return 1, [(1, self._pass(state, shooter, target, then))]
-        at, by = self.position[target], self.position[shooter]
-        fired = self._changed_unit(units[by], gunsmoke=plan.places_gunsmoke, fired=True)  # [DC-7.1, DC-9.1]
-        kept = self._dice.get(id(plan))
-        if kept is None or kept[0] is not plan:
-            kept = self._dice[id(plan)] = (plan, dice(plan))  # the plan kept: its identity is not reused
-        total = kept[1][1]
-        out: dict[State, int] = {}
-        for w, left in self._taken(kept, units[at]):
-            after = list(units)
-            after[by] = fired
-            after[at] = left
-            if left < 0:  # destroyed: it leaves the table [DC-4.3]
-                k: State = (turn, tuple(after))
-            else:
-                k = self._pass((turn, tuple(after)), shooter, target, then)
-            out[k] = out.get(k, 0) + w
-        return total, [(w, k) for k, w in out.items()]
+        assert isinstance(state, int)
+        found = self._volley(state, shooter, target, then)
+        if isinstance(found, int):  # refused: the volley changes nothing
+            return 1, [(1, found)]
+        _, (passed, gone, _), landed = found
+        out: list[tuple[int, Hashable]] = [(w, passed + code) for w, code in zip(landed.weights, landed.codes,
+                                                                                   strict=True)]
+        if landed.destroyed:
+            out.insert(landed.first, (landed.destroyed, gone))
+        return landed.total, out
 
-    def _taken(self, kept: tuple[VolleyPlan, Dice], shot_n: int) -> list[tuple[int, int]]:
-        """What the volley's dice leave of the target ``shot_n`` (-1: destroyed), with their weights merged: the
-        casualties of the unsaved hits [DC-4.3] and a disorder if it survives [DC-5.3]; worked out once for every
-        plan and state of the target."""
-        key = (id(kept[0]), shot_n)
-        found = self._taking.get(key)
-        if found is not None and found[0] is kept[0]:
-            return found[1]
+    def transitions(self, state: Hashable, shooter: str, target: str, then: str) -> tuple[
+            int, Sequence[int], list[Hashable], Sequence[tuple[int, int]], list[tuple[int, int, int]]]:
+        """:meth:`fire`'s outcomes split for the chain (:func:`~rangefire.analysis.duel_chain.build`): the
+        denominator; the weights, the states where both units stand (each once, in :meth:`fire`'s order) and the
+        stands left of the shooter and of the target in each; and the ends (weight, stands left of the shooter, of
+        the target). The weights and stands are those of the target's outcomes (:meth:`_landed`), and each state
+        its frame's key plus the target's field."""
+        assert isinstance(state, int)
+        at = self.shift[self.position[target]]
+        shot = ((state >> at) & _MASK) - 1
+        seen = self._seen.get((shot, True))
+        if seen is None:
+            seen = self._seen_as(shot, True)
+        # the state as the volley's plan and frame read it: the target's marker and disorder set aside
+        key = (state + ((seen - shot) << at), shooter, target, then)
+        found = self._steps.get(key)
+        if found is None:
+            found = self._steps[key] = self._step(state, shooter, target, then)
+        if found is None:  # refused: the volley changes nothing
+            after = self.key(self._pass(self.state(state), shooter, target, then))
+            return 1, (1,), [after], [(self.left(after, shooter), self.left(after, target))], []
+        p, passed, marks = found
+        landed = self._landing.get((p, shot, marks))
+        if landed is None:
+            firer = ((state >> self.shift[self.position[shooter]]) & _MASK) - 1
+            landed = self._landed(p, firer, shot, marks, self.position[target])
+        ends = [(landed.destroyed, landed.firer, 0)] if landed.destroyed else []
+        return landed.total, landed.weights, [passed + code for code in landed.codes], landed.lefts, ends
+
+    def _step(self, state: int, shooter: str, target: str, then: str) -> tuple[int, int, int] | None:
+        """The volley's plan, the key of its frame with the turn passed and the target's turn marks after it
+        (:meth:`_frame`); None where the volley is refused. The same for every state differing only in the
+        target's marker and disorder."""
+        found = self._volley(state, shooter, target, then)
+        if isinstance(found, int):
+            return None
+        p, (passed, _, marks), _ = found
+        return p, passed, marks
+
+    def _volley(self, state: int, shooter: str, target: str, then: str) -> int | tuple[int, Frame, Landed]:
+        """The volley's plan (its number), frame (:meth:`_frame`) and the target's outcomes (:meth:`_landed`), or
+        the state after a refused volley."""
+        turn = state & _MASK
+        units = [((state >> s) & _MASK) - 1 for s in self.shift]
+        at, by = self.position[target], self.position[shooter]
+        firer, shot = units[by], units[at]
+        p = self._plan_number(turn, units, by, at, shooter, target)
+        if p < 0:
+            return self.key(self._pass((turn, tuple(units)), shooter, target, then))
+        frame = self._frames.get((p, firer, then))
+        if frame is None:
+            frame = self._frame(p, turn, units, by, at, then)
+        landed = self._landing.get((p, shot, frame[2]))
+        if landed is None:
+            landed = self._landed(p, firer, shot, frame[2], at)
+        return p, frame, landed
+
+    def _frame(self, p: int, turn: int, units: Sequence[int], by: int, at: int, then: str) -> Frame:
+        """What plan ``p``'s volley leaves of every unit but its target, by its firer ``units[by]``, as the
+        key of a state whose target is destroyed: with the turn passed to ``then`` (the firer's gunsmoke marker
+        and fired mark [DC-7.1, DC-9.1], then the game's end of turn [DC-9.3]); without it (the target
+        destroyed, the duel ends); and the target's turn marks after the turn passes. The same for every state
+        with this plan and firer (the plan reads every other unit and the turn)."""
+        plan = self._plan_list[p]
+        shooter, target = self.order[by], self.order[at]
+        shift = self.shift
+        fired = self._fired_unit(units[by], plan.places_gunsmoke)  # [DC-7.1, DC-9.1]
+        normal = self._normalised
+        marks = tuple(normal(fired) if i == by else -1 if n < 0 else normal(n) for i, n in enumerate(units))
+        new_turn, new_marks = self._passing(turn, marks, shooter, target, then)
+        passed, gone = new_turn, turn
+        for i, n in enumerate(units):
+            if i == by:
+                passed += (self._marked(new_marks[i], fired) + 1) << shift[i]
+                gone += (fired + 1) << shift[i]
+            elif i != at and n >= 0:
+                passed += (self._marked(new_marks[i], n) + 1) << shift[i]
+                gone += (n + 1) << shift[i]
+        found = self._frames[(p, units[by], then)] = (passed, gone, new_marks[at])
+        return found
+
+    def _landed(self, p: int, firer: int, shot_n: int, marks: int, at: int) -> Landed:
+        """Plan ``p``'s outcomes by ``firer`` at the target ``shot_n`` (at place ``at``) whose turn marks after
+        the turn passes are ``marks`` (:class:`Landed`): the outcomes of its dice at a target of its stands,
+        marker and disorder (:meth:`_shape`), each with the target's field of the state's key."""
         shot = self.units[shot_n]
-        stands, micro_hits, disordered = shot.stands, shot.micro_hits, shot.disordered
-        hit = self._hit
-        merged: dict[int, int] = {}
-        for w, unsaved, disorder in kept[1][0]:
-            lost, marker = casualties(stands, micro_hits, unsaved)  # [DC-4.3]
-            if lost >= stands:
-                left = -1
+        number, total = self._dice_numbers.get((p, shot.disordered)) or self._dice_number(p, shot.disordered)
+        shape = self._shapes.get((number, shot.stands, shot.micro_hits, shot.disordered))
+        if shape is None:
+            shape = self._shape(number, total, shot.stands, shot.micro_hits, shot.disordered)
+        codes = self._codes.get((marks, at))
+        if codes is None:
+            codes = self._codes[(marks, at)] = _Codes(self, marks, self.shift[at])
+        left = self._stands[firer]
+        landed = self._landing[(p, shot_n, marks)] = Landed(
+            shape[0], shape[1], tuple(map(codes.__getitem__, shape[2])),
+            tuple(zip(itertools.repeat(left), shape[3])), shape[4], shape[5], left)
+        return landed
+
+    def _shape(self, number: int, total: int, stands: int, micro_hits: int, disordered: bool) -> Shape:
+        """What the dice numbered ``number`` (weights over ``total``) leave of a target of these stands, marker
+        and disorder, merged, in the order the dice first give each [DC-4.3, DC-5.3] (:data:`Shape`)."""
+        weights: list[int] = []
+        kept: list[tuple[int, int, bool]] = []
+        destroyed, first = 0, -1
+        for w, gone, marker, disorder in self._lost(number, micro_hits, disordered):
+            if gone < stands:
+                weights.append(w)
+                kept.append((stands - gone, marker, disorder))
             else:
-                after = (shot_n, stands - lost, marker, disordered or disorder)
-                left = hit.get(after, -2)
-                if left == -2:
-                    left = hit[after] = self._changed_unit(shot_n, stands=after[1], micro_hits=marker,
-                                                           disordered=after[3])
-            merged[left] = merged.get(left, 0) + w
-        taken = [(w, left) for left, w in merged.items()]
-        self._taking[key] = (kept[0], taken)  # the plan kept: its identity is not reused
-        return taken
+                if first < 0:
+                    first = len(kept)
+                destroyed += w
+        common = math.gcd(total, destroyed, *weights)  # the weights in lowest terms
+        if common > 1:
+            total, destroyed, weights = total // common, destroyed // common, [w // common for w in weights]
+        found = self._shapes[(number, stands, micro_hits, disordered)] = (
+            total, tuple(weights), tuple(kept), tuple(k[0] for k in kept), destroyed, first)
+        return found
+
+    def _dice_number(self, p: int, disordered: bool) -> tuple[int, int]:
+        """The number of plan ``p``'s dice at a target so disordered or not (equal dice, one number), and their
+        weights' total."""
+        key = (p, disordered)
+        found = self._dice_numbers.get(key)
+        if found is None:
+            rolled = self._dice_of(p, disordered)
+            number = self._dice_ids.get(rolled)
+            if number is None:
+                number = self._dice_ids[rolled] = len(self._dice_list)
+                self._dice_list.append(rolled)
+            found = self._dice_numbers[key] = (number, rolled[1])
+        return found
+
+    def _lost(self, number: int, micro_hits: int, disordered: bool) -> list[tuple[int, int, int, bool]]:
+        """What the dice numbered ``number`` take of a target with this marker and disorder, whatever its
+        stands: (weight, stands lost, the marker left, disorder after) merged, in the order the dice first give
+        each [DC-4.3, DC-5.3]; every outcome losing at least the target's stands destroys it."""
+        key = (number, micro_hits, disordered)
+        found = self._losses.get(key)
+        if found is None:
+            merged: dict[tuple[int, int, bool], int] = {}
+            for w, unsaved, disorder in self._dice_list[number][0]:
+                lost, marker = divmod(micro_hits + unsaved, 2)  # uncapped: at least the stands destroys it
+                k = (lost, marker, disordered or disorder)
+                merged[k] = merged.get(k, 0) + w
+            found = self._losses[key] = [(w, *k) for k, w in merged.items()]
+        return found
 
     def sample(self, state: Hashable, shooter: str, target: str, then: str, n: int,
                rng: np.random.Generator) -> list[tuple[int, Hashable]]:
@@ -237,14 +498,13 @@ class States:
         rolled instead of weighed (for the Monte Carlo, which never reads the exact transitions)."""
         from rangefire.rulesets.dress_on_the_colors.duel import sampled_volleys
 
-        assert isinstance(state, tuple)
-        turn, units = state
-        plan = self._plan(state, Attack(shooter, target))
+        turn, units = self.state(state)
+        plan = self._plan((turn, units), shooter, target)
         if plan is None:
-            return [(n, self._pass(state, shooter, target, then))]
+            return [(n, self.key(self._pass((turn, units), shooter, target, then)))]
         at, by = self.position[target], self.position[shooter]
         shot = self.units[units[at]]
-        fired = self._changed_unit(units[by], gunsmoke=plan.places_gunsmoke, fired=True)  # [DC-7.1, DC-9.1]
+        fired = self._fired_unit(units[by], plan.places_gunsmoke)  # [DC-7.1, DC-9.1]
         out: dict[State, int] = {}
         for count, unsaved, disorder, _, _ in sampled_volleys(plan, n, rng):
             lost, marker = casualties(shot.stands, shot.micro_hits, unsaved)  # [DC-4.3]
@@ -258,28 +518,34 @@ class States:
                                                disordered=shot.disordered or disorder)  # [DC-5.3]
                 k = self._pass((turn, tuple(after)), shooter, target, then)
             out[k] = out.get(k, 0) + count
-        return [(c, k) for k, c in out.items()]
+        return [(c, self.key(k)) for k, c in out.items()]
 
-    def _pass(self, state: State, shooter: str, target: str, then: str) -> State:
-        """The turn passed to ``then``'s side (round to it again where it fired last) by the game's end of turn,
-        worked out once for every state of the marks and the side [DC-9.3]."""
-        whole = (state, shooter, then)
-        done = self._passed.get(whole)
-        if done is not None:
-            return done
-        turn, units = state
-        marks = tuple(self._normalised(n) if n >= 0 else -1 for n in units)
-        key = (turn, marks, shooter, then)
+    def _passing(self, turn: int, marks: tuple[int, ...], shooter: str, target: str,
+                 then: str) -> tuple[int, tuple[int, ...]]:
+        """The turn and every unit's marks after the turn passes to ``then``'s side (round to it again where it
+        fired last), by the game's end of turn, worked out once for every state of the marks and the side
+        [DC-9.3]: ``marks`` are the units as end of turn reads them (:meth:`_normalised`)."""
+        key = (turn, marks, shooter, target, then)
         found = self._passes.get(key)
         if found is None:
-            battle = self.battle_of((turn, marks))
+            battle = self._battle_of((turn, marks))
             if then == shooter:
                 battle = self.ruleset.duel_pass(battle, target)
             battle = self.ruleset.duel_pass(battle, then)
-            found = self._passes[key] = self.state_of(battle)
-        new_turn, new_marks = found
-        done = self._passed[whole] = (new_turn, tuple(-1 if n < 0 else self._marked(m, n)
-                                                      for m, n in zip(new_marks, units, strict=True)))
+            found = self._passes[key] = self._state_of(battle)
+        return found
+
+    def _pass(self, state: State, shooter: str, target: str, then: str) -> State:
+        """The state with the turn passed to ``then``'s side: every unit with its marks after the turn passes
+        and its own stands, marker and disorder [DC-9.3]."""
+        whole = (state, shooter, target, then)
+        done = self._passed.get(whole)
+        if done is None:
+            turn, units = state
+            marks = tuple(self._normalised(n) if n >= 0 else -1 for n in units)
+            new_turn, new_marks = self._passing(turn, marks, shooter, target, then)
+            done = self._passed[whole] = (new_turn, tuple(-1 if n < 0 else self._marked(m, n)
+                                                          for m, n in zip(new_marks, units, strict=True)))
         return done
 
     def _marked(self, marks: int, unit: int) -> int:
