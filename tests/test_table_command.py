@@ -15,7 +15,7 @@ import pytest
 from rangefire.analysis.odds_table import MAX_COMBINATIONS, Axis, odds_table
 from rangefire.core import LimitError, RangefireError
 from rangefire.scenario import read_scenario
-from tests.commands import run
+from tests.commands import run, run_here
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "src" / "rangefire" / "examples"
 WHEATFIELD = EXAMPLES / "wheatfield.yaml"
@@ -42,13 +42,13 @@ def _edited(tmp_path: Path, stands: int, position: str, kind: str) -> Path:
 def test_each_row_equals_a_single_odds_of_the_changed_scenario(tmp_path):
     """Every combination's mean, at-least odds and events equal `odds --json` on the scenario edited by hand;
     a combination out of range is refused as `odds` refuses it [DC-2.3]."""
-    data = json.loads(run("table", str(WHEATFIELD), "-a", FIRER, *GRID, "--json").stdout)
+    data = json.loads(run_here("table", str(WHEATFIELD), "-a", FIRER, *GRID, "--json").stdout)
     assert data["format"] == 1 and data["combinations"] == len(data["rows"]) == 12
     for row in data["rows"]:
         s = row["settings"]
         position = "[" + ", ".join(str(v) for v in s[f"units.{FIRER}.position"]) + "]"
         edited = _edited(tmp_path, s[f"units.{FIRER}.stands"], position, s["terrain.stone-wall.kind"])
-        single = run("odds", str(edited), "-a", FIRER, "--json", ok=None)
+        single = run_here("odds", str(edited), "-a", FIRER, "--json", ok=None)
         single_data = json.loads(single.stdout)
         assert row["legal"] == single_data["legal"]
         if not row["legal"]:
@@ -259,7 +259,7 @@ def test_a_large_table_is_drawn_whole(tmp_path):
     finally:
         plt.close(fig)
     chart = tmp_path / "large.png"
-    proc = run("table", str(WHEATFIELD), "-a", FIRER, "-t", "20th-maine", "--vary",
+    proc = run_here("table", str(WHEATFIELD), "-a", FIRER, "-t", "20th-maine", "--vary",
                f"units.{FIRER}.stands={','.join(map(str, stands))}", "--vary",
                f"units.20th-maine.discipline={','.join(map(str, discipline))}", "--plot", str(chart),
                "--metric", "disorder", "--json")
