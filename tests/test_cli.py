@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from rangefire.rulesets import RULESETS
-from tests.commands import run
+from tests.commands import run, run_here
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "src" / "rangefire" / "examples" / "wheatfield.yaml"
 
@@ -71,12 +71,12 @@ def test_the_list_of_commands_wraps_only_where_the_width_does(columns):
 def test_rulesets_at_any_width_keeps_each_option_and_choice_whole(columns):
     """At a narrow terminal the table gives way to a block a game; no option path or choice is broken; the
     overview points at each game's own listing, which has every option by path with its default and clause."""
-    shown = run("rulesets", columns=columns).stdout
-    for game in json.loads(run("rulesets", "--json").stdout)["rulesets"]:
+    shown = run_here("rulesets", columns=columns).stdout
+    for game in json.loads(run_here("rulesets", "--json").stdout)["rulesets"]:
         assert f"rulesets {game['key']}" in shown
         for choice in game["choices"]:
             assert f"--{choice['name'].replace('_', '-')}" in shown and choice["clause"] in shown
-        one = run("rulesets", game["key"], columns=columns).stdout
+        one = run_here("rulesets", game["key"], columns=columns).stdout
         for option in game["option_list"]:
             assert option["path"] in one and json.dumps(option["default"]) in one, (columns, option)
             assert f"{option['clause']}" in one
@@ -199,14 +199,14 @@ def test_plot_writes_a_chart(scenario, tmp_path):
 
 def test_demo_plays_the_engagement():
     """DC-8.1: the demo shows odds then the log of each volley, every line with its clause."""
-    text = run("demo").stdout
+    text = run_here("demo").stdout
     for clause in ("DC-3.1", "DC-4.3", "DC-5.1", "DC-6.1", "DC-7.1", "DC-7.2", "DC-4.2"):
         assert clause in text
-    data = json.loads(run("demo", "--json").stdout)
+    data = json.loads(run_here("demo", "--json").stdout)
     assert len(data["steps"]) >= 5
     refused = [step["odds"] for step in data["steps"] if not step["odds"]["legal"]]
     assert refused and all(step["ruleset"] in {r.key for r in RULESETS} for step in refused)  # each names its game
-    assert data == json.loads(run("demo", "--json").stdout)  # deterministic
+    assert data == json.loads(run("demo", "--json").stdout)  # deterministic, in a process of its own too
 
 
 def test_demo_says_what_it_plays_and_ends_with_commands_that_run():
