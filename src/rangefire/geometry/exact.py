@@ -6,6 +6,12 @@ out exactly: a line that touches a corner *touches*, it does not *cross*; 6.0 in
 The one inexact quantity is a bearing's direction: sin and cos of most angles are irrational. A bearing is
 turned into an exactly unit-length rational vector (a rational point on the unit circle, from the rational
 tangent of the half angle) within :data:`BEARING_TOLERANCE_DEGREES`; multiples of 90 degrees are exact.
+
+The public functions and methods take and give :class:`~fractions.Fraction` coordinates. The work inside them is
+done over GMP's rationals (``gmpy2.mpq``: the same exact numbers, some ten times quicker to add and multiply), in
+the same :class:`Point` and :class:`Segment` shapes: a function whose name starts with ``_q`` or a polygon's
+``_q_...`` property works over those, the numbers turned into them on the way in (:func:`_q`) and back into
+Fractions on the way out (:func:`_fp`). Every answer is the same exact number either way.
 """
 
 from __future__ import annotations
@@ -17,7 +23,9 @@ from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
 from functools import cached_property
-from typing import NamedTuple
+from typing import Any, NamedTuple
+
+from gmpy2 import mpq  # type: ignore[import-untyped]  # GMP's rationals (no type stubs)
 
 #: How far (in degrees) a bearing's rational direction may lie from the true one. The only tolerance.
 BEARING_TOLERANCE_DEGREES = 1e-9
@@ -28,6 +36,10 @@ FAST_FILTERS = True
 
 #: Float boxes closer than this (inches) are looked at exactly: far beyond any float rounding of table numbers.
 _FLOAT_MARGIN = 1e-6
+
+#: A polygon with at most this many edges is not screened in floats for the edges near a segment: over GMP's
+#: rationals the exact work on a few edges costs less than the screen.
+_FEW_EDGES = 4
 
 #: A polygon with more vertices than this is refused (self-intersection checks are quadratic).
 MAX_POLYGON_VERTICES = 256
@@ -76,6 +88,30 @@ def _fr(v: object) -> Fraction:
     if isinstance(v, int | Fraction | str):
         return Fraction(v)
     raise TypeError(f"not a number: {v!r}")
+
+
+# -- GMP's rationals inside, Fractions outside -------------------------------------------------------------
+_Q0, _Q1 = mpq(0), mpq(1)
+
+
+def _q(p: Point) -> Point:
+    """The point over GMP's rationals (exactly the same numbers)."""
+    return Point(mpq(p.x), mpq(p.y))
+
+
+def _qseg(s: Segment) -> Segment:
+    return Segment(Point(mpq(s.a.x), mpq(s.a.y)), Point(mpq(s.b.x), mpq(s.b.y)))
+
+
+def _fq(v: Any) -> Fraction:
+    """A number worked out over GMP's rationals as a Fraction (the same number)."""
+    return Fraction(int(v.numerator), int(v.denominator))
+
+
+def _fp(p: Point) -> Point:
+    """A point worked out over GMP's rationals with Fraction coordinates (the same point)."""
+    return Point(Fraction(int(p.x.numerator), int(p.x.denominator)),
+                 Fraction(int(p.y.numerator), int(p.y.denominator)))
 
 
 def orient(a: Point, b: Point, c: Point) -> int:
@@ -155,6 +191,16 @@ def closest_on_segment(p: Point, seg: Segment) -> Point:
     return seg.at(min(Fraction(1), max(Fraction(0), t)))
 
 
+def _q_closest_on(p: Point, seg: Segment) -> Point:
+    """:func:`closest_on_segment` over GMP's rationals."""
+    d = seg.b - seg.a
+    n2 = d.norm2()
+    if n2 == 0:
+        return seg.a
+    t = (p - seg.a).dot(d) / n2
+    return seg.at(min(_Q1, max(_Q0, t)))
+
+
 def _on_segment(p: Point, seg: Segment) -> bool:
     a, b = seg
     # the box first: comparisons are far cheaper than the orientation's products
@@ -163,7 +209,7 @@ def _on_segment(p: Point, seg: Segment) -> bool:
 
 
 def segments_intersect(s: Segment, u: Segment) -> bool:
-    """Whether two closed segments share a point (touching counts)."""
+    """Whether two closed segments share a point (touching counts). Exact over Fractions or GMP's rationals."""
     o1, o2 = orient(s.a, s.b, u.a), orient(s.a, s.b, u.b)
     o3, o4 = orient(u.a, u.b, s.a), orient(u.a, u.b, s.b)
     if o1 * o2 < 0 and o3 * o4 < 0:
@@ -171,7 +217,7 @@ def segments_intersect(s: Segment, u: Segment) -> bool:
     return _on_segment(u.a, s) or _on_segment(u.b, s) or _on_segment(s.a, u) or _on_segment(s.b, u)
 
 
-def _intersection_params(s: Segment, u: Segment) -> list[Fraction]:
+def _q_intersection_params(s: Segment, u: Segment) -> list[Any]:
     """Parameters t on ``s`` (0 at s.a, 1 at s.b) where it meets ``u``; both ends of a shared stretch."""
     d, e = s.b - s.a, u.b - u.a
     denom = d.cross(e)
@@ -183,154 +229,99 @@ def _intersection_params(s: Segment, u: Segment) -> list[Fraction]:
         return []
     n2 = d.norm2()
     if n2 == 0:
-        return [Fraction(0)] if _on_segment(s.a, u) else []
+        return [_Q0] if _on_segment(s.a, u) else []
     t0, t1 = sorted(((u.a - s.a).dot(d) / n2, (u.b - s.a).dot(d) / n2))
-    lo, hi = max(t0, Fraction(0)), min(t1, Fraction(1))
+    lo, hi = max(t0, _Q0), min(t1, _Q1)
     return [lo, hi] if lo <= hi else []
 
 
 def closest_points(s: Segment, u: Segment) -> tuple[Fraction, Point, Point]:
     """Squared distance between two segments and a pair of points realising it (on s, on u)."""
-    candidates = ((s.a, u, False), (s.b, u, False), (u.a, s, True), (u.b, s, True))
-    near = [True] * 4
-    params: list[Fraction] = []
-    if FAST_FILTERS:  # floats first: an end clearly farther than the nearest cannot be the answer
-        ends = [(float(p.x), float(p.y)) for p in (s.a, s.b, u.a, u.b)]
-        gaps = [float_gap_to_segment(ends[0], ends[2], ends[3]), float_gap_to_segment(ends[1], ends[2], ends[3]),
-                float_gap_to_segment(ends[2], ends[0], ends[1]), float_gap_to_segment(ends[3], ends[0], ends[1])]
-        least = min(gaps)
-        near = [g <= least + _FLOAT_MARGIN for g in gaps]
-        if _float_segment_gap(*ends) <= _FLOAT_MARGIN:  # else clearly apart: they do not meet
-            params = _intersection_params(s, u)
-    else:
-        params = _intersection_params(s, u)
-    if params:
-        p = s.at(params[0])
-        return Fraction(0), p, p
-    parallel = _parallel_middle(s, u)
-    if parallel is not None:
-        return parallel
-    best: tuple[Fraction, Point, Point] | None = None
-    for (p, seg, swap), kept in zip(candidates, near, strict=True):
-        if not kept:
-            continue
-        q = closest_on_segment(p, seg)
-        d2 = (p - q).norm2()
+    d2, p, q = _q_closest_points(_qseg(s), _qseg(u))
+    return _fq(d2), _fp(p), _fp(q)
+
+
+def _q_closest_points(s: Segment, u: Segment) -> tuple[Any, Point, Point]:
+    """:func:`closest_points` over GMP's rationals, written out over the coordinates (the same steps as the
+    functions it stands for: where they meet, :func:`_q_intersection_params`; parallel and facing, the middle of
+    :func:`_q_facing_stretch`; else the nearest of the four ends to the other segment, :func:`_q_closest_on`, the
+    first of the nearest). No float screen: over GMP's rationals this costs less than screening it in floats."""
+    (ax, ay), (bx, by) = s
+    (cx, cy), (ex, ey) = u
+    dx, dy, fx, fy = bx - ax, by - ay, ex - cx, ey - cy
+    wx, wy = cx - ax, cy - ay
+    denom = dx * fy - dy * fx
+    n2 = dx * dx + dy * dy
+    if denom != 0:  # where they meet, if they do
+        t = (wx * fy - wy * fx) / denom
+        if 0 <= t <= 1 and 0 <= (wx * dy - wy * dx) / denom <= 1:
+            p = Point(ax + dx * t, ay + dy * t)
+            return _Q0, p, p
+    elif wx * dy - wy * dx == 0:  # on one line: where they overlap, if they do
+        if n2 == 0:
+            if _on_segment(s.a, u):
+                return _Q0, s.a, s.a
+        else:
+            t0, t1 = (wx * dx + wy * dy) / n2, ((ex - ax) * dx + (ey - ay) * dy) / n2
+            lo = max(min(t0, t1), _Q0)
+            if lo <= min(max(t0, t1), _Q1):
+                p = Point(ax + dx * lo, ay + dy * lo)
+                return _Q0, p, p
+    if denom == 0 and n2 != 0:  # parallel: the middle of the stretch where they face each other, if they do
+        t0, t1 = (wx * dx + wy * dy) / n2, ((ex - ax) * dx + (ey - ay) * dy) / n2
+        lo, hi = max(min(t0, t1), _Q0), min(max(t0, t1), _Q1)
+        if lo <= hi:
+            m = (lo + hi) / 2
+            px, py = ax + dx * m, ay + dy * m
+            qx, qy = _q_nearest(px, py, cx, cy, fx, fy)
+            return (px - qx) ** 2 + (py - qy) ** 2, Point(px, py), Point(qx, qy)
+    best: tuple[Any, Any, Any, Any, Any, bool] | None = None
+    for px, py, ox, oy, gx, gy, swap in ((ax, ay, cx, cy, fx, fy, False), (bx, by, cx, cy, fx, fy, False),
+                                         (cx, cy, ax, ay, dx, dy, True), (ex, ey, ax, ay, dx, dy, True)):
+        qx, qy = _q_nearest(px, py, ox, oy, gx, gy)
+        d2 = (px - qx) ** 2 + (py - qy) ** 2
         if best is None or d2 < best[0]:
-            best = (d2, q, p) if swap else (d2, p, q)
+            best = (d2, px, py, qx, qy, swap)
     assert best is not None
-    return best
+    d2, px, py, qx, qy, swap = best
+    return (d2, Point(qx, qy), Point(px, py)) if swap else (d2, Point(px, py), Point(qx, qy))
 
 
-def _facing_stretch(s: Segment, u: Segment) -> tuple[Fraction, Fraction] | None:
+def _q_nearest(px: Any, py: Any, ox: Any, oy: Any, gx: Any, gy: Any) -> tuple[Any, Any]:
+    """:func:`_q_closest_on` over the coordinates: the point of the segment from (ox, oy) along (gx, gy) nearest
+    (px, py)."""
+    n2 = gx * gx + gy * gy
+    if n2 == 0:
+        return ox, oy
+    t = min(_Q1, max(_Q0, ((px - ox) * gx + (py - oy) * gy) / n2))
+    return ox + gx * t, oy + gy * t
+
+
+def _q_facing_stretch(s: Segment, u: Segment) -> tuple[Any, Any] | None:
     """For parallel segments, the parameters ``lo <= hi`` on ``s`` of the stretch that faces ``u`` (where a
     perpendicular meets both); None when they are not parallel or do not face each other."""
-    d = s.b - s.a
-    n2 = d.norm2()
-    if n2 == 0 or d.cross(u.b - u.a) != 0:
+    (ax, ay), (bx, by) = s
+    (cx, cy), (ex, ey) = u
+    dx, dy = bx - ax, by - ay
+    n2 = dx * dx + dy * dy
+    if n2 == 0 or dx * (ey - cy) - dy * (ex - cx) != 0:
         return None
-    t0, t1 = sorted(((u.a - s.a).dot(d) / n2, (u.b - s.a).dot(d) / n2))
-    lo, hi = max(t0, Fraction(0)), min(t1, Fraction(1))
+    t0, t1 = ((cx - ax) * dx + (cy - ay) * dy) / n2, ((ex - ax) * dx + (ey - ay) * dy) / n2
+    lo, hi = max(min(t0, t1), _Q0), min(max(t0, t1), _Q1)
     return (lo, hi) if lo <= hi else None
 
 
-def _parallel_middle(s: Segment, u: Segment) -> tuple[Fraction, Point, Point] | None:
-    """For parallel segments facing each other, the shortest segment from the middle of the shared stretch.
-
-    Every such segment is equally short; the middle one is the natural, deterministic choice.
-    """
-    stretch = _facing_stretch(s, u)
-    if stretch is None:
-        return None
-    p = s.at((stretch[0] + stretch[1]) / 2)
-    q = closest_on_segment(p, u)
-    return (p - q).norm2(), p, q
-
-
-class Stretch(NamedTuple):
-    """Equally short segments from ``p0 + s (p1 - p0)`` to ``q0 + s (q1 - q0)`` for s in [0, 1]: a whole
-    family where parallel edges face each other, a single segment when ``p0 == p1`` and ``q0 == q1``."""
-
-    p0: Point
-    q0: Point
-    p1: Point
-    q1: Point
-
-    def at(self, s: Fraction) -> tuple[Point, Point]:
-        return self.p0 + (self.p1 - self.p0).scale(s), self.q0 + (self.q1 - self.q0).scale(s)
-
-    @property
-    def single(self) -> bool:
-        return self.p0 == self.p1 and self.q0 == self.q1
-
-
-def shortest_stretches(sources: Sequence[Segment], targets: Sequence[Polygon], distance2: Fraction) -> list[Stretch]:
-    """Every segment of squared length ``distance2`` (the known, positive shortest distance) from a source
-    segment to a target polygon, as stretches: each tied pair of edges gives one segment, or a family when
-    the edges are parallel and face each other (two non-parallel segments have one closest pair).
-
-    >>> front = Segment(Point.of(-3, 0), Point.of(3, 0))
-    >>> [st] = shortest_stretches([front], [Polygon.of([(1, 10), (7, 10), (7, 11), (1, 11)])], Fraction(100))
-    >>> [(str(p.x), str(p.y)) for p in st]    # from (1, 0) to (1, 10), through to (3, 0) to (3, 10)
-    [('1', '0'), ('1', '10'), ('3', '0'), ('3', '10')]
-    """
-    families: list[Stretch] = []
-    singles: dict[tuple[Point, Point], None] = {}  # in the order found, each once
-    for source in sources:
-        source_box = Box.around(source.a, source.b)
-        for target in targets:
-            if target.box.gap2(source_box) > distance2:
-                continue  # too far apart for any tie
-            for edge in target.edges_within(source, distance2):
-                if source_box.gap2(Box.around(edge.a, edge.b)) > distance2:
-                    continue
-                d2, p, q = closest_points(source, edge)
-                if d2 != distance2:
-                    continue
-                facing = _facing_stretch(source, edge)
-                if facing is not None and facing[0] < facing[1]:
-                    p0, p1 = source.at(facing[0]), source.at(facing[1])
-                    families.append(Stretch(p0, closest_on_segment(p0, edge), p1, closest_on_segment(p1, edge)))
-                else:
-                    singles[p, q] = None
-    # A corner is the end of both its edges, and a tie found at a family's end is that family's: once each.
-    ends = {end for st in families for end in ((st.p0, st.q0), (st.p1, st.q1))}
-    return families + [Stretch(p, q, p, q) for p, q in singles if (p, q) not in ends]
-
-
-def middle_segment(stretches: Sequence[Stretch], across: Point) -> tuple[Point, Point]:
-    """The middle one of a set of tied shortest segments.
-
-    Each segment is placed by its midpoint's position along ``across`` (a direction: for a unit, its
-    right). The tied segments cover a span of positions, from the lowest to the highest; the middle one
-    is the tied segment whose position is nearest the midpoint of that span. Where the ties form one
-    family (parallel edges facing each other), that is the segment at the middle of the family; where
-    the middle of the span falls between ties (a gap between stands), it is the tie nearest to it, and
-    of two equally near, the one of lower position (to a unit's left).
-
-    >>> fam = Stretch(Point.of(-1, 0), Point.of(-1, 5), Point.of(3, 0), Point.of(3, 5))
-    >>> middle_segment([fam], Point.of(1, 0))
-    (Point(x=Fraction(1, 1), y=Fraction(0, 1)), Point(x=Fraction(1, 1), y=Fraction(5, 1)))
-    >>> a, b = Stretch(*[Point.of(0, 0), Point.of(-1, 5)] * 2), Stretch(*[Point.of(1, 0), Point.of(2, 5)] * 2)
-    >>> middle_segment([b, a], Point.of(1, 0))[1]    # midpoints at -1/2 and 3/2: both 1 from the middle
-    Point(x=Fraction(-1, 1), y=Fraction(5, 1))
-    """
-    def position(p: Point, q: Point) -> Fraction:
-        return (p + q).dot(across) / 2
-
-    spans = [(position(st.p0, st.q0), position(st.p1, st.q1), st) for st in stretches]
-    low = min(min(a, b) for a, b, _ in spans)
-    high = max(max(a, b) for a, b, _ in spans)
-    middle = (low + high) / 2
-    best: tuple[Fraction, Fraction, Point, Point] | None = None
-    for a, b, st in spans:
-        nearest = min(max(middle, min(a, b)), max(a, b))  # the position in this stretch nearest the middle
-        s = Fraction(0) if a == b else (nearest - a) / (b - a)
-        key = (abs(nearest - middle), nearest)
-        if best is None or key < best[:2]:
-            best = (*key, *st.at(s))
-    assert best is not None, "no segments to choose from"
-    return best[2], best[3]
+def _q_closest_memo(s: Segment, u: Segment, memo: dict[tuple[int, int], tuple[Any, Point, Point]] | None
+                    ) -> tuple[Any, Point, Point]:
+    """:func:`_q_closest_points`, kept in ``memo`` by the two segments' identities (each held alive by its caller
+    for the memo's life) where one is given."""
+    if memo is None:
+        return _q_closest_points(s, u)
+    key = (id(s), id(u))
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = _q_closest_points(s, u)
+    return found
 
 
 # -- polygons --------------------------------------------------------------------------------------
@@ -362,9 +353,14 @@ class Box(NamedTuple):
 
     def gap2(self, other: Box) -> Fraction:
         """The squared distance between two boxes: a lower bound of the distance between what they hold."""
-        dx = other.x0 - self.x1 if other.x0 > self.x1 else self.x0 - other.x1 if self.x0 > other.x1 else 0
-        dy = other.y0 - self.y1 if other.y0 > self.y1 else self.y0 - other.y1 if self.y0 > other.y1 else 0
-        return Fraction(dx * dx + dy * dy)
+        return Fraction(_gap2(self, other))
+
+
+def _gap2(box: Box, other: Box) -> Any:
+    """:meth:`Box.gap2` in the boxes' own numbers (Fractions, or GMP's rationals: 0 an int)."""
+    dx = other.x0 - box.x1 if other.x0 > box.x1 else box.x0 - other.x1 if box.x0 > other.x1 else 0
+    dy = other.y0 - box.y1 if other.y0 > box.y1 else box.y0 - other.y1 if box.y0 > other.y1 else 0
+    return dx * dx + dy * dy
 
 
 @dataclass(frozen=True)
@@ -402,7 +398,7 @@ class Polygon:
             raise GeometryError(f"a polygon may have at most {MAX_POLYGON_VERTICES} vertices, got {len(v)}")
         if self.area2() == 0:
             raise GeometryError("the polygon has zero area")
-        edges = self.edges()
+        edges = self._q_edges
         n = len(edges)
         for i in range(n):
             if edges[i].a == edges[i].b:
@@ -412,7 +408,7 @@ class Polygon:
                 adjacent = j == i + 1 or (i == 0 and j == n - 1)
                 if adjacent:
                     shared = edges[i].b if j == i + 1 else edges[i].a
-                    params = _intersection_params(edges[i], edges[j])
+                    params = _q_intersection_params(edges[i], edges[j])
                     # adjacent edges meet only at their shared vertex (a fold-back overlaps more)
                     if (len(params) > 1 and params[0] != params[1]) or (params and edges[i].at(params[0]) != shared):
                         raise GeometryError(f"edges {i} and {j} overlap: the polygon folds back on itself")
@@ -434,21 +430,51 @@ class Polygon:
         None: than the nearest edge): every edge as near as that is among them, so that exact work over them
         finds what it finds over all the edges. Floats are off by far less than the margin (coordinates of at
         most 10^6, each rounded within 10^-9)."""
-        edges = self.edges()
-        if not FAST_FILTERS:
-            return edges
+        return self._edges_kept(self.edges(), seg, reach2)
+
+    def _q_edges_within(self, seg: Segment, reach2: Any) -> list[Segment]:
+        """:meth:`edges_within` over GMP's rationals: ``seg``, ``reach2`` and the edges given."""
+        return self._edges_kept(self._q_edges, seg, reach2)
+
+    def _edges_kept(self, edges: list[Segment], seg: Segment, reach2: Any) -> list[Segment]:
+        if not FAST_FILTERS or len(edges) <= _FEW_EDGES:
+            return edges  # a few edges are looked at exactly sooner than screened in floats
         a, b = (float(seg.a.x), float(seg.a.y)), (float(seg.b.x), float(seg.b.y))
         gaps = [_float_segment_gap(a, b, c, e) for c, e in self._float_edges]
         reach = min(gaps) if reach2 is None else math.sqrt(float(reach2))
         return [edge for edge, gap in zip(edges, gaps, strict=True) if gap <= reach + _FLOAT_MARGIN]
 
     @cached_property
+    def _q_vertices(self) -> tuple[Point, ...]:
+        """The vertices over GMP's rationals (turned once)."""
+        return tuple(_q(p) for p in self.vertices)
+
+    @cached_property
+    def _q_edges(self) -> list[Segment]:
+        """The edges over GMP's rationals, in the order of :meth:`edges`."""
+        v = self._q_vertices
+        return [Segment(v[i], v[(i + 1) % len(v)]) for i in range(len(v))]
+
+    @cached_property
+    def _q_edge_boxes(self) -> dict[int, Box]:
+        """Each edge's bounding box over GMP's rationals, by the identity of the edge in :attr:`_q_edges`."""
+        return {id(e): Box.around(e.a, e.b) for e in self._q_edges}
+
+    @cached_property
+    def _q_box(self) -> Box:
+        """The bounding box over GMP's rationals."""
+        xs = [p.x for p in self._q_vertices]
+        ys = [p.y for p in self._q_vertices]
+        return Box(min(xs), min(ys), max(xs), max(ys))
+
+    @cached_property
     def _edges_with_boxes(self) -> list[tuple[Segment, tuple[float, float, float, float]]]:
-        """Each edge with its float bounding box, for a quick first test (exact work still decides)."""
+        """Each edge (over GMP's rationals) with its float bounding box, for a quick first test (exact work still
+        decides)."""
         out = []
-        for e in self.edges():
+        for q, e in zip(self._q_edges, self.edges(), strict=True):
             xs, ys = sorted((float(e.a.x), float(e.b.x))), sorted((float(e.a.y), float(e.b.y)))
-            out.append((e, (xs[0], ys[0], xs[1], ys[1])))
+            out.append((q, (xs[0], ys[0], xs[1], ys[1])))
         return out
 
     @cached_property
@@ -461,9 +487,10 @@ class Polygon:
         return [(ring[i], ring[(i + 1) % len(ring)]) for i in range(len(ring))]
 
     def _edges_near(self, seg: Segment) -> Iterable[Segment]:
-        """The edges whose boxes come within a margin of the segment's box: no other edge can meet it."""
+        """The edges (over GMP's rationals) whose boxes come within a margin of the segment's box: no other edge
+        can meet it."""
         if not FAST_FILTERS:
-            yield from self.edges()
+            yield from self._q_edges
             return
         ax, ay, bx, by = float(seg.a.x), float(seg.a.y), float(seg.b.x), float(seg.b.y)
         x0, x1 = (ax, bx) if ax <= bx else (bx, ax)
@@ -546,6 +573,10 @@ class Polygon:
 
     def locate(self, p: Point) -> Where:
         """Inside, on the boundary or outside: exact, by crossing number with half-open edges."""
+        return self._q_locate(_q(p))
+
+    def _q_locate(self, p: Point) -> Where:
+        """:meth:`locate` of a point over GMP's rationals."""
         inside = False
         px, py, m = float(p.x), float(p.y), _FLOAT_MARGIN
         for edge, (_, ey0, ex1, ey1) in self._edges_with_boxes:
@@ -564,15 +595,19 @@ class Polygon:
 
     def interior_params(self, seg: Segment) -> list[tuple[Fraction, Fraction]]:
         """The stretches ``(t0, t1)`` of ``seg`` (0 at its start, 1 at its end) inside the interior."""
-        if self.box.gap2(Box.around(seg.a, seg.b)) > 0:
+        return [(_fq(t0), _fq(t1)) for t0, t1 in self._q_interior_params(_qseg(seg))]
+
+    def _q_interior_params(self, seg: Segment) -> list[tuple[Any, Any]]:
+        """:meth:`interior_params` over GMP's rationals."""
+        if _gap2(self._q_box, Box.around(seg.a, seg.b)) > 0:
             return []  # apart: no need to look closer
-        ts = {Fraction(0), Fraction(1)}
+        ts = {_Q0, _Q1}
         for edge in self._edges_near(seg):
-            ts.update(_intersection_params(seg, edge))
+            ts.update(_q_intersection_params(seg, edge))
         ordered = sorted(t for t in ts if 0 <= t <= 1)
-        out: list[tuple[Fraction, Fraction]] = []
+        out: list[tuple[Any, Any]] = []
         for t0, t1 in itertools.pairwise(ordered):
-            if t0 < t1 and self.locate(seg.at((t0 + t1) / 2)) is Where.INSIDE:
+            if t0 < t1 and self._q_locate(seg.at((t0 + t1) / 2)) is Where.INSIDE:
                 if out and out[-1][1] == t0:
                     out[-1] = (out[-1][0], t1)
                 else:
@@ -581,10 +616,11 @@ class Polygon:
 
     def contact(self, seg: Segment) -> Contact:
         """Whether a segment crosses the interior, only touches the boundary, or misses the polygon."""
+        seg = _qseg(seg)
         if seg.a == seg.b:
-            where = self.locate(seg.a)
+            where = self._q_locate(seg.a)
             return {Where.INSIDE: Contact.CROSSING, Where.BOUNDARY: Contact.TOUCHING}.get(where, Contact.CLEAR)
-        if self.interior_params(seg):
+        if self._q_interior_params(seg):
             return Contact.CROSSING
         if any(segments_intersect(seg, e) for e in self._edges_near(seg)):
             return Contact.TOUCHING
@@ -624,16 +660,16 @@ class Polygon:
 
     def overlaps(self, convex: Polygon) -> bool:
         """Whether the interiors of this polygon and a *convex* polygon share any area (touching is not)."""
-        if self.box.gap2(convex.box) > 0:
+        if _gap2(self._q_box, convex._q_box) > 0:
             return False
-        if any(self.interior_params(e) for e in convex.edges()):
+        if any(self._q_interior_params(e) for e in convex._q_edges):
             return True
-        if any(convex.interior_params(e) for e in self.edges()):
+        if any(convex._q_interior_params(e) for e in self._q_edges):
             return True
         n = len(convex.vertices)
-        centre = Point(sum((p.x for p in convex.vertices), Fraction(0)) / n,
-                       sum((p.y for p in convex.vertices), Fraction(0)) / n)
-        return self.locate(centre) is Where.INSIDE
+        centre = Point(sum((p.x for p in convex._q_vertices), _Q0) / n,
+                       sum((p.y for p in convex._q_vertices), _Q0) / n)
+        return self._q_locate(centre) is Where.INSIDE
 
     def closest(self, seg: Segment) -> tuple[Fraction, Point, Point]:
         """Squared distance from a segment to this (closed) polygon, with the points (on seg, on polygon)."""
@@ -643,17 +679,25 @@ class Polygon:
 
     def closest_within(self, seg: Segment, limit2: Fraction | None) -> tuple[Fraction, Point, Point] | None:
         """As :meth:`closest`, but None at once when the bounding boxes are already farther than ``limit2``."""
-        if limit2 is not None and self.box.gap2(Box.around(seg.a, seg.b)) > limit2:
+        found = self._q_closest_within(_qseg(seg), None if limit2 is None else mpq(limit2))
+        return None if found is None else (_fq(found[0]), _fp(found[1]), _fp(found[2]))
+
+    def _q_closest_within(self, seg: Segment, limit2: Any,
+                          memo: dict[tuple[int, int], tuple[Any, Point, Point]] | None = None
+                          ) -> tuple[Any, Point, Point] | None:
+        """:meth:`closest_within` over GMP's rationals (``memo``: see :func:`_q_closest_memo`)."""
+        if limit2 is not None and _gap2(self._q_box, Box.around(seg.a, seg.b)) > limit2:
             return None
-        if self.locate(seg.a) is not Where.OUTSIDE:
-            return Fraction(0), seg.a, seg.a
-        best: tuple[Fraction, Point, Point] | None = None
+        if self._q_locate(seg.a) is not Where.OUTSIDE:
+            return _Q0, seg.a, seg.a
+        best: tuple[Any, Point, Point] | None = None
         direction_ = seg.b - seg.a
         seg_box = Box.around(seg.a, seg.b)
-        for edge in self.edges_within(seg, None):
-            if best is not None and seg_box.gap2(Box.around(edge.a, edge.b)) > best[0]:
+        boxes = self._q_edge_boxes
+        for edge in self._q_edges_within(seg, None):
+            if best is not None and _gap2(seg_box, boxes[id(edge)]) > best[0]:
                 continue  # this edge cannot come closer than the best so far
-            found = closest_points(seg, edge)
+            found = _q_closest_memo(seg, edge, memo)
             # On a tie, an edge parallel to the segment gives the middle of all the shortest segments.
             if best is None or found[0] < best[0] or (
                     found[0] == best[0] and direction_.cross(edge.b - edge.a) == 0):
@@ -697,7 +741,12 @@ def rectangle(frame: Frame, x0: Fraction, x1: Fraction, y0: Fraction, y1: Fracti
     """The rectangle ``x0..x1`` by ``y0..y1`` in a frame's local coordinates (counter-clockwise)."""
     if not (x0 < x1 and y0 < y1):
         raise GeometryError("a rectangle needs x0 < x1 and y0 < y1")
-    return Polygon.trusted((frame.world(x0, y0), frame.world(x1, y0), frame.world(x1, y1), frame.world(x0, y1)))
+    o, f = _q(frame.origin), _q(frame.forward)  # Frame.world over GMP's rationals: r = (f.y, -f.x)
+    corners = tuple(Point(o.x + x * f.y + y * f.x, o.y - x * f.x + y * f.y)
+                    for x, y in ((mpq(x0), mpq(y0)), (mpq(x1), mpq(y0)), (mpq(x1), mpq(y1)), (mpq(x0), mpq(y1))))
+    poly = Polygon.trusted(tuple(_fp(p) for p in corners))
+    poly.__dict__["_q_vertices"] = corners  # the cached property, already worked out
+    return poly
 
 
 def arc_meets(polygon: Polygon, frame: Frame, half_width: Fraction, slope: Fraction = Fraction(1)) -> bool:
@@ -713,9 +762,14 @@ def arc_meets(polygon: Polygon, frame: Frame, half_width: Fraction, slope: Fract
     >>> arc_meets(Polygon.of([(4, 1), (5, 1), (5, 2)]), f, Fraction(2))
     False
     """
-    zero, one = Fraction(0), Fraction(1)
-    h = half_width
-    local = [frame.local(p) for p in polygon.vertices]
+    zero, one = _Q0, _Q1
+    h, slope = mpq(half_width), mpq(slope)
+    origin, forward = _q(frame.origin), _q(frame.forward)
+    right = Point(forward.y, -forward.x)
+    ox, oy, fx, fy, rx, ry = origin.x, origin.y, forward.x, forward.y, right.x, right.y
+    # each vertex in the frame's coordinates, over GMP's rationals (Frame.local written out)
+    local = [Point((p.x - ox) * rx + (p.y - oy) * ry, (p.x - ox) * fx + (p.y - oy) * fy)
+             for p in polygon._q_vertices]
     # Fast exact answers first: a vertex inside, or every vertex beyond one boundary line.
     if any(p.y >= 0 and abs(p.x) <= h + slope * p.y for p in local):
         return True
@@ -735,6 +789,19 @@ def arc_meets(polygon: Polygon, frame: Frame, half_width: Fraction, slope: Fract
     return True
 
 
+def all_behind(frame: Frame, polygons: Sequence[Polygon]) -> bool:
+    """Whether every vertex of the polygons lies strictly behind the frame's line y = 0 (local y < 0). Exact.
+
+    >>> f = Frame.at(Point.of(0, 0), 0)
+    >>> behind, touching = Polygon.of([(0, -1), (1, -1), (1, -2)]), Polygon.of([(0, 0), (1, -1), (1, -2)])
+    >>> all_behind(f, [behind]), all_behind(f, [touching])
+    (True, False)
+    """
+    origin, forward = _q(frame.origin), _q(frame.forward)
+    ox, oy, fx, fy = origin.x, origin.y, forward.x, forward.y
+    return all((p.x - ox) * fx + (p.y - oy) * fy < 0 for poly in polygons for p in poly._q_vertices)
+
+
 def clip_halfplane(points: Sequence[Point], a: Point, b: Point) -> list[Point]:
     """Sutherland-Hodgman: the part of a convex polygon on or left of the directed line a -> b (exact)."""
     out: list[Point] = []
@@ -749,3 +816,10 @@ def clip_halfplane(points: Sequence[Point], a: Point, b: Point) -> list[Point]:
             t = sp / (sp - sq)
             out.append(p + (q - p).scale(t))
     return out
+
+
+# The tied shortest segments are worked out in ties.py (over the polygons above); they are named here too.
+from rangefire.geometry.ties import Stretch as Stretch  # noqa: E402
+from rangefire.geometry.ties import middle_segment as middle_segment  # noqa: E402
+from rangefire.geometry.ties import shortest_line as shortest_line  # noqa: E402
+from rangefire.geometry.ties import shortest_stretches as shortest_stretches  # noqa: E402

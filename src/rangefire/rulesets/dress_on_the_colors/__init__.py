@@ -24,7 +24,15 @@ from rangefire.rulesets.dress_on_the_colors.scenario import (
     Unit,
     cross_problems,
 )
-from rangefire.rulesets.dress_on_the_colors.table import Shape, arc_between, gap2_between, line_between, range2_within
+from rangefire.rulesets.dress_on_the_colors.table import (
+    Shape,
+    arc_between,
+    band_edges2,
+    gap2_between,
+    line_between,
+    range2_within,
+    shape_of,
+)
 from rangefire.rulesets.dress_on_the_colors.volley import (
     RULES,
     DressOutcome,
@@ -120,7 +128,7 @@ class DressOnTheColors(Ruleset[Battle, VolleyPlan, DressOutcome]):
     def _check(self, battle: Battle, attack: Attack) -> VolleyPlan | Sequence[Refusal]:
         firer = battle.unit(attack.attacker)
         arc = battle.options.arc
-        fs = Shape(firer)  # the geometry below is shared between battles by the units' shapes (table.py)
+        fs = shape_of(firer)  # the geometry below is shared between battles by the units' shapes (table.py)
         turn_refusals = self._turn_refusals(battle, firer)
         if turn_refusals:
             return turn_refusals
@@ -129,9 +137,9 @@ class DressOnTheColors(Ruleset[Battle, VolleyPlan, DressOutcome]):
         # The closest unengaged enemy in the arc and within 20 in must be the target [DC-2.3].
         candidates: list[tuple[Fraction, int, Unit]] = []
         reach = battle.options.bands.long  # the long band's edge is the farthest any unit fires [DC-2.4]
-        max_range2 = reach * reach
+        max_range2 = band_edges2(battle.options.bands)[-1][1]  # the long edge, squared (worked out once)
         limit = max_range2
-        shapes = {o.id: Shape(o) for o in battle.units if o.side != firer.side and not o.engaged}
+        shapes = {o.id: shape_of(o) for o in battle.units if o.side != firer.side and not o.engaged}
         enemies = [(gap2_between(fs, shapes[o.id]), i, o) for i, o in enumerate(battle.units) if o.id in shapes]
         for gap, index, other in sorted(enemies, key=lambda e: (e[0], e[1])):  # nearest first: the limit falls fast
             if gap > limit:
@@ -148,17 +156,19 @@ class DressOnTheColors(Ruleset[Battle, VolleyPlan, DressOutcome]):
             return [Refusal("DC-2.3", f"{firer.id} has no unengaged enemy within {edge(reach)} in its 45° arc"
                                       + changed(reach, RULES.bands.long, edge))]
         target = battle.unit(attack.target or tied[0])
-        ts = shapes.get(target.id) or Shape(target)
+        ts = shapes.get(target.id) or shape_of(target)
         lof = line_between(fs, ts)
         if attack.target is not None:
-            refusals = self._target_refusals(firer, fs, target, ts, lof.distance2, arc, closest, tied, reach)
+            refusals = self._target_refusals(firer, fs, target, ts, lof.distance2, arc, closest, tied, reach,
+                                             max_range2)
             if refusals:
                 return refusals
         return VolleyPlanner(self.key, battle, firer, target, fs, ts, lof, tied if len(tied) > 1 else ()).plan()
 
     @staticmethod
     def _target_refusals(firer: Unit, fs: Shape, target: Unit, ts: Shape, d2: Fraction, arc: str,
-                         closest: Fraction | None, tied: tuple[str, ...], reach: Fraction) -> list[Refusal]:
+                         closest: Fraction | None, tied: tuple[str, ...], reach: Fraction,
+                         reach2: Fraction) -> list[Refusal]:
         if target.id == firer.id:
             return [Refusal("DC-2.3", f"{firer.id} cannot fire at itself")]
         if target.side == firer.side:
@@ -169,7 +179,7 @@ class DressOnTheColors(Ruleset[Battle, VolleyPlan, DressOutcome]):
             out.append(Refusal("DC-2.3", f"{target.id} is engaged in melee: engaged units cannot be targeted"))
         if not arc_ok:
             out.append(Refusal("DC-2.1", f"{target.id} is outside {firer.id}'s 45° forward arc"))
-        if d2 > reach * reach:
+        if d2 > reach2:
             out.append(Refusal("DC-2.4", f"{target.id} is {inches(d2)} away; beyond {edge(reach)} a unit cannot "
                                          f"fire" + changed(reach, RULES.bands.long, edge)))
         if not out and target.id not in tied:

@@ -28,6 +28,7 @@ from rangefire.rulesets.dress_on_the_colors.table import (
     cover_between,
     enfilade_between,
     near_cover_between,
+    shape_of,
     smoke_between,
     smoke_key,
 )
@@ -102,7 +103,7 @@ class VolleyPlanner:
         self._aim(band, rules_band, f"{tn}+{tn_note}")
         self._to_hit_modifiers()
         need = need_for(tn, sum(m.delta for m in self.modifiers), opts.lowest_hit)
-        enfilade = enfilade_between(Shape(firer, at_start=True), self.ts)
+        enfilade = enfilade_between(shape_of(firer, at_start=True), self.ts)
         grade, cover_from, rules_grade = self._cover()
         save = self._save(grade, cover_from, enfilade)
         self._near_cover(grade)

@@ -8,11 +8,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Literal
 
 from rangefire.geometry import Box, Contact, Frame, Point, Polygon, Segment, arc_meets, rectangle
-from rangefire.geometry.exact import closest_points, middle_segment, shortest_stretches
+from rangefire.geometry.exact import all_behind, closest_points, shortest_line
 from rangefire.rulesets.dress_on_the_colors.scenario import Bands, Terrain, Unit
 
 Band = Literal["short", "medium", "long"]
@@ -37,9 +37,9 @@ class Footprint:
     half_width: Fraction
     outline: tuple[Polygon, ...]
 
-    @property
+    @cached_property
     def box(self) -> Box:
-        """The bounding box of all the stands."""
+        """The bounding box of all the stands (worked out once)."""
         boxes = [s.box for s in self.outline]
         return Box(min(b.x0 for b in boxes), min(b.y0 for b in boxes), max(b.x1 for b in boxes),
                    max(b.y1 for b in boxes))
@@ -56,23 +56,26 @@ class Footprint:
 
 class Shape:
     """What a unit's footprint depends on [DC-1.2], and nothing else: formation, stands, position, facing and
-    stand size (not its disorder, markers or flags). The key of the shared geometry below; its hash is worked
-    out once (a :class:`~fractions.Fraction` hashes slowly), so the many look-ups of one check cost little."""
+    stand size (not its disorder, markers or flags). The key of the shared geometry below: hashed and compared by
+    the numerators and denominators of its numbers (equal Fractions have the same ones; a
+    :class:`~fractions.Fraction` hashes slowly), the hash worked out once, so the many look-ups of one check cost
+    little."""
 
-    __slots__ = ("_hash", "values")
+    __slots__ = ("_hash", "_key", "values")
 
     def __init__(self, unit: Unit, at_start: bool = False) -> None:
         position = unit.start_position if at_start and unit.start_position is not None else unit.position
         facing = unit.start_facing if at_start and unit.start_facing is not None else unit.facing
         self.values = (unit.formation, unit.stands, position[0], position[1], facing, unit.stand_width,
                        unit.stand_depth)
-        self._hash = hash(self.values)
+        self._key = (unit.formation, unit.stands, *(p for v in self.values[2:] for p in (v.numerator, v.denominator)))
+        self._hash = hash(self._key)
 
     def __hash__(self) -> int:
         return self._hash
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Shape) and self._hash == other._hash and self.values == other.values
+        return self is other or (isinstance(other, Shape) and self._hash == other._hash and self._key == other._key)
 
 
 class Same:
@@ -94,6 +97,30 @@ class Same:
 #: The bound of each geometry cache: a duel reaches thousands of battles but few distinct placements.
 CACHE_SIZE = 4096
 
+#: Each unit's shapes (now and at the start of the turn) by the unit's identity: a unit is a frozen model, and a
+#: duel's battles share their unit objects, so each is made once, not in every check. The unit is held in the
+#: entry, so its identity is not reused while it is kept.
+_SHAPES: dict[int, list[object]] = {}
+#: One shape object for each shape, so that the caches below find their keys by identity.
+_ONE: dict[Shape, Shape] = {}
+
+
+def shape_of(unit: Unit, at_start: bool = False) -> Shape:
+    """``Shape(unit, at_start)``, made once for each unit object, the same object for every unit of that shape."""
+    kept = _SHAPES.get(id(unit))
+    if kept is None or kept[0] is not unit:
+        if len(_SHAPES) >= 4 * CACHE_SIZE:
+            _SHAPES.clear()
+        kept = _SHAPES[id(unit)] = [unit, None, None]
+    found = kept[2 if at_start else 1]
+    if found is None:
+        if len(_ONE) >= CACHE_SIZE:
+            _ONE.clear()
+        made = Shape(unit, at_start)
+        found = kept[2 if at_start else 1] = _ONE.setdefault(made, made)
+    assert isinstance(found, Shape)
+    return found
+
 
 def footprint(unit: Unit, *, at_start: bool = False) -> Footprint:
     """The unit's footprint now, or at the start of the turn (for enfilade, DC-6.1).
@@ -107,7 +134,7 @@ def footprint(unit: Unit, *, at_start: bool = False) -> Footprint:
     >>> [tuple(map(str, v)) for v in footprint(u).stands[0].vertices]
     [('-3/2', '-1'), ('0', '-1'), ('0', '0'), ('-3/2', '0')]
     """
-    return footprint_of(Shape(unit, at_start))
+    return footprint_of(shape_of(unit, at_start))
 
 
 @lru_cache(maxsize=CACHE_SIZE)
@@ -174,32 +201,31 @@ def line_of_fire(firer: Footprint, target: Footprint, found: LineOfFire | None =
     """
     found = found or line_of_fire_within(firer, target, None)
     assert found is not None
-    if found.distance2 == 0:
-        return found
-    ties = shortest_stretches(firer.front, target.outline, found.distance2)
-    if not ties or (len(ties) == 1 and ties[0].single):
-        return found
-    start, end = middle_segment(ties, firer.frame.right)
-    return LineOfFire(found.distance2, start, end, tied=True)
+    return found
 
 
 def line_of_fire_within(firer: Footprint, target: Footprint, limit2: Fraction | None) -> LineOfFire | None:
-    """As :func:`line_of_fire`, or None as soon as it is clear the target is farther than ``limit2``."""
-    best: LineOfFire | None = None
-    for front in firer.front:
-        for stand in target.outline:
-            found = stand.closest_within(front, limit2 if best is None else best.distance2)
-            if found is not None and (best is None or found[0] < best.distance2):
-                best = LineOfFire(*found)
-    if best is None or (limit2 is not None and best.distance2 > limit2):
-        return None
-    return best
+    """As :func:`line_of_fire`, or None as soon as it is clear the target is farther than ``limit2``: the first
+    shortest segment from a front edge to a stand of the outline, each looked at within the shortest so far, and
+    the middle one of those that tie with it [DC-2.2, DC-7.3] (:func:`rangefire.geometry.exact.shortest_line`)."""
+    found = shortest_line(firer.front, target.outline, limit2, firer.frame.right)
+    return None if found is None else LineOfFire(*found)
+
+
+#: The squared band edges of each battle's bands, by the bands' identity (a frozen model, shared by the battles of
+#: a duel), held in the entry so that the identity is not reused.
+_EDGES: dict[int, tuple[Bands, tuple[tuple[Band, Fraction], ...]]] = {}
 
 
 def band_edges2(bands: Bands) -> tuple[tuple[Band, Fraction], ...]:
     """The band edges as squared inches [DC-2.4], for exact comparison with squared distances."""
-    return (("short", bands.short * bands.short), ("medium", bands.medium * bands.medium),
-            ("long", bands.long * bands.long))
+    kept = _EDGES.get(id(bands))
+    if kept is None or kept[0] is not bands:
+        if len(_EDGES) >= CACHE_SIZE:
+            _EDGES.clear()
+        kept = _EDGES[id(bands)] = (bands, (("short", bands.short * bands.short),
+                                            ("medium", bands.medium * bands.medium), ("long", bands.long * bands.long)))
+    return kept[1]
 
 
 def band_of(distance2: Fraction, bands: Bands) -> Band | None:
@@ -316,8 +342,7 @@ def near_cover(target: Footprint, lof: LineOfFire, terrain: Sequence[Terrain], r
 def is_behind_front_baseline(firer: Unit, target: Footprint) -> bool:
     """Enfilade: every corner of every firer stand, at its start-of-turn position, lies strictly behind the
     line through the target's front edge [DC-6.1]."""
-    start = footprint(firer, at_start=True)
-    return all(target.frame.local(p).y < 0 for p in start.corners())
+    return all_behind(target.frame, footprint(firer, at_start=True).stands)
 
 
 # -- the geometry shared between battles ---------------------------------------------------------------
@@ -338,9 +363,9 @@ def arc_between(firer: Shape, target: Shape, arc: str) -> bool:
     return in_arc(footprint_of(firer), footprint_of(target), arc)
 
 
-#: The shortest segment :func:`range2_within` found within its limit, by the units' shapes: the same as without a
+#: The line of fire :func:`range2_within` found within its limit, by the units' shapes: the same as without a
 #: limit (a pair of edges is passed over only where it is farther than the limit, so farther than the shortest),
-#: so that :func:`line_between` starts from it.
+#: so that :func:`line_between` takes it.
 _WITHIN: dict[tuple[Shape, Shape], LineOfFire] = {}
 
 
@@ -365,7 +390,7 @@ def line_between(firer: Shape, target: Shape) -> LineOfFire:
 def smoke_key(terrain: tuple[Terrain, ...], units: Iterable[Unit]) -> tuple[Same, tuple[tuple[str, Shape], ...]]:
     """What the gunsmoke markers on the table depend on: the terrain's markers and the shape of each unit with
     a marker of its own, in order (a unit's marker is removed when it moves) [DC-7.1]."""
-    return Same(terrain), tuple((f"{u.id}:gunsmoke", Shape(u)) for u in units if u.gunsmoke and not u.moved)
+    return Same(terrain), tuple((f"{u.id}:gunsmoke", shape_of(u)) for u in units if u.gunsmoke and not u.moved)
 
 
 def markers_of(key: tuple[Same, tuple[tuple[str, Shape], ...]]) -> list[tuple[str, Polygon]]:
@@ -408,8 +433,7 @@ def near_cover_between(firer: Shape, target: Shape, terrain: Same, reach: Fracti
 @lru_cache(maxsize=CACHE_SIZE)
 def enfilade_between(firer_start: Shape, target: Shape) -> bool:
     """:func:`is_behind_front_baseline` with the firer's start-of-turn shape [DC-6.1]."""
-    start, front = footprint_of(firer_start), footprint_of(target)
-    return all(front.frame.local(p).y < 0 for p in start.corners())
+    return all_behind(footprint_of(target).frame, footprint_of(firer_start).stands)
 
 
 def clear_caches() -> None:
@@ -418,3 +442,6 @@ def clear_caches() -> None:
                    cover_between, near_cover_between, enfilade_between, smoke_of):
         cached.cache_clear()
     _WITHIN.clear()
+    _SHAPES.clear()
+    _ONE.clear()
+    _EDGES.clear()
