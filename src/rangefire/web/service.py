@@ -5,7 +5,10 @@ read requests into these calls and answer with what they return; the benchmark c
 A battle's state is its scenario with its stored actions replayed by :func:`rangefire.record.replay` (the
 command line's ``rangefire replay``): each attack checked again and played with its recorded dice. States are
 kept in memory under the battle's version (its count of actions and the id of the last one, which no later
-action reuses), so a request replays only a battle it has not seen in that version (after a restart).
+action reuses), so a request replays only a battle it has not seen in that version (after a restart). A
+battle's stored actions are kept in memory too, read as they are added: a battle's actions are only ever
+added (an undo is one more), so a request reads from the store only those after the ones kept, never every
+action again.
 """
 
 from __future__ import annotations
@@ -64,6 +67,8 @@ MAX_TERRAIN_CORNERS = 3000
 #: States kept in memory (the latest ones used, of any battle, by version): a battle whose current state is not
 #: among them is replayed when asked for.
 CACHED_STATES = 2048
+#: Stored actions kept in memory (of the battles used latest), at most.
+CACHED_ACTIONS = 100_000
 
 
 #: Names a side may not take: a battle's links name the sides and the spectators' role beside them.
@@ -189,6 +194,8 @@ class Battles:
         self.max_battles = max_battles
         self.publish: Publish = publish or (lambda battle_id, event: None)
         self._states: OrderedDict[tuple[str, tuple[int, int]], Any] = OrderedDict()
+        self._actions: OrderedDict[str, tuple[ActionRow, ...]] = OrderedDict()
+        self._actions_kept = 0
         self._lock = threading.Lock()
         self._random = random.SystemRandom()
 
@@ -248,14 +255,38 @@ class Battles:
             kept = self._states.get((row.id, version))
         if kept is not None:
             return Loaded(row, ruleset, kept, version[0], version)
-        stored = self.store.actions(row.id)
-        version = (len(stored), max((a.seq for a in stored), default=0))
+        stored = self.stored(row.id)
+        version = _version_of(stored)
         try:
             state = replay(ruleset, self._scenario(row), [_action(a) for a in stored])
         except LogError as exc:  # the engine changed under a stored battle: said, never hidden
             raise ApiError(500, "internal", f"battle {row.id}: its actions no longer replay: {exc}") from None
         self._keep(row.id, version, state)
         return Loaded(row, ruleset, state, version[0], version)
+
+    def stored(self, battle_id: str) -> tuple[ActionRow, ...]:
+        """The battle's stored actions, in order, as the store holds them now: those kept in memory and the ones
+        added after them, read from the store (a battle's actions are only ever added)."""
+        with self._lock:
+            kept = self._actions.get(battle_id, ())
+        added = self.store.actions(battle_id, after=len(kept))
+        if not added:
+            if kept:
+                with self._lock:
+                    if battle_id in self._actions:
+                        self._actions.move_to_end(battle_id)
+            return kept
+        if added[0].number != len(kept) + 1:  # never so (numbers run 1, 2, ...): every action read again
+            kept, added = (), self.store.actions(battle_id)
+        stored = kept + tuple(added)
+        with self._lock:
+            held = self._actions.pop(battle_id, ())
+            keep = stored if len(stored) >= len(held) else held  # another thread may have read further meanwhile
+            self._actions[battle_id] = keep
+            self._actions_kept += len(keep) - len(held)
+            while self._actions_kept > CACHED_ACTIONS and len(self._actions) > 1:
+                self._actions_kept -= len(self._actions.popitem(last=False)[1])
+        return stored
 
     def for_role(self, loaded: Loaded, role: Role) -> Loaded:
         """The loaded battle with what ``role`` may see of it: everything in a battle created with open hands,
@@ -308,7 +339,7 @@ class Battles:
         what it was; None when every action is) and why it may not be, whatever the asking token
         (``last_action_stands``: an attack whose dice the server rolled, or one holding another side's answer,
         BU-4.2, SW-3.1; None when only whose it is and what waits decide, which a page says itself)."""
-        stored = self.store.actions(loaded.row.id)
+        stored = self.stored(loaded.row.id)
         standing = _standing(stored)
         if not standing:
             return {"last_standing": None, "last_action_stands": None}
@@ -347,7 +378,7 @@ class Battles:
 
     def actions(self, battle_id: str) -> dict[str, Any]:
         return {"format": FORMAT, "actions": [{**a.record, "number": a.number, "by": a.by_side}
-                                              for a in self.store.actions(battle_id)]}
+                                              for a in self.stored(battle_id)]}
 
     def targets(self, loaded: Loaded, side: str | None, attacker: str | None) -> dict[str, Any]:
         from rangefire.analysis.targets import targets
@@ -567,8 +598,8 @@ class Battles:
         holding another side's answer."""
         side = self._acting_side(role)
         self._not_pending(loaded, "nothing is undone")
-        stored = self.store.actions(loaded.row.id)
-        if (len(stored), stored[-1].seq if stored else 0) != loaded.version:  # an action landed since the read
+        stored = self.stored(loaded.row.id)
+        if _version_of(stored) != loaded.version:  # an action landed since the read
             raise ConflictError("the battle changed while the undo was asked; fetch it again and retry")
         standing = _standing(stored)
         if not standing:
@@ -744,6 +775,11 @@ def _standing(stored: Sequence[ActionRow]) -> list[ActionRow]:
         else:
             standing.append(row)
     return standing
+
+
+def _version_of(stored: Sequence[ActionRow]) -> tuple[int, int]:
+    """A battle's version (:meth:`Store.version`) after its stored actions."""
+    return len(stored), stored[-1].seq if stored else 0
 
 
 def _action(row: ActionRow) -> Action:

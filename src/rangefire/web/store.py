@@ -253,10 +253,12 @@ class Store:
         return found
 
     # -- actions -----------------------------------------------------------------------------------
-    def actions(self, battle_id: str) -> list[ActionRow]:
+    def actions(self, battle_id: str, after: int = 0) -> list[ActionRow]:
+        """The battle's actions in order; those after the first ``after`` only (a reader that holds those: the
+        actions of a battle are only ever added)."""
         with self._reading() as db:
-            rows = db.all("SELECT seq, number, kind, by_side, record FROM actions WHERE battle = ? ORDER BY number",
-                          (battle_id,))
+            rows = db.all("SELECT seq, number, kind, by_side, record FROM actions WHERE battle = ? AND number > ? "
+                          "ORDER BY number", (battle_id, after))
         return [ActionRow(int(seq), int(number), kind, by_side, json.loads(record))
                 for seq, number, kind, by_side, record in rows]
 
