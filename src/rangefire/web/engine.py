@@ -13,6 +13,12 @@ interpreter (``python -m rangefire.web.engine``, talking over two pipes: nothing
 threads or its open files, is copied into it), and run at a lower priority than the server: a question never
 slows the reading of a battle's state. One pool serves every application of a process (tests make many); its
 workers end with the process (their pipe closes).
+
+An answer is kept (the latest :data:`ANSWERS_KEPT`) under the very state it was worked out on, the asking role and
+the question: the same question asked again on that state (a page asking again, another page of the same side,
+a battle taken back by an undo to the state it was in before, which the server keeps as the same object) is
+answered from it without the engine's work. A question's answer depends on nothing else (the workers never read
+the store).
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import pickle
 import queue
 import subprocess
 import sys
@@ -46,6 +53,8 @@ NICENESS = 5
 LOOK_AGAIN_SECONDS = 0.5
 #: The workers killed at the limit kept in :attr:`Engine.stopped` (the latest).
 STOPPED_KEPT = 64
+#: Answers kept, the latest, each under the state it was worked out on.
+ANSWERS_KEPT = 256
 
 
 @dataclass(frozen=True)
@@ -229,6 +238,9 @@ class Engine:
         # the workers killed at the limit (their process ids, the latest :data:`STOPPED_KEPT`), for the record
         self.stopped: deque[int] = deque(maxlen=STOPPED_KEPT)
         self.working: set[int] = set()  # the workers answering a question now (their process ids)
+        # question -> (the state it was asked on, held so that its id names no other; the answer, pickled)
+        self._answers: OrderedDict[tuple[Any, ...], tuple[Any, bytes]] = OrderedDict()
+        self._answers_lock = threading.Lock()
 
     def _take(self) -> _Worker:
         """A worker for a question: an idle one, else one started (when fewer than ``size`` are), else the first
@@ -286,7 +298,23 @@ class Engine:
 
     def ask(self, job: Job, seconds: float, instead: str) -> Any:
         """The answer to ``job``, or its error raised; stopped (:class:`Stopped`, 422 ``too_large``) once it has
-        taken ``seconds``, saying what to ask ``instead``."""
+        taken ``seconds``, saying what to ask ``instead``. An answer kept from the same question on the same state
+        is given again (a copy: the caller may change its own)."""
+        key = (job.row.id, job.ruleset, id(job.state), job.role, job.kind, pickle.dumps(job.args))
+        with self._answers_lock:
+            kept = self._answers.get(key)
+            if kept is not None and kept[0] is job.state:
+                self._answers.move_to_end(key)
+                return pickle.loads(kept[1])
+        answer = self._asked(job, seconds, instead)
+        with self._answers_lock:
+            self._answers[key] = (job.state, pickle.dumps(answer))
+            while len(self._answers) > ANSWERS_KEPT:
+                self._answers.popitem(last=False)
+        return answer
+
+    def _asked(self, job: Job, seconds: float, instead: str) -> Any:
+        """:meth:`ask`'s work: the question sent to a worker and its answer (or error) taken back."""
         worker = self._take()
         try:
             worker.wait_ready()
