@@ -33,6 +33,10 @@ log = logging.getLogger("rangefire.web")
 
 #: The engine's time one request may take, in seconds, unless told otherwise (``rangefire serve --engine-seconds``).
 ENGINE_SECONDS = 2.0
+#: Threads reading battles and recording actions at once, for each of the engine's workers: more than the cores,
+#: since an action spends much of its time waiting for the disk (its COMMIT synced), which leaves the interpreter
+#: to the others, and the actions that wait together are committed together (:class:`~rangefire.web.store.Store`).
+THREADS_PER_WORKER = 4
 #: A battle's last use is written down at most this often (seconds): reading it is not a write each time; more
 #: often when unused battles are kept only a few hours (:func:`touch_every`).
 TOUCH_EVERY = 3600.0
@@ -89,9 +93,10 @@ def ask_of(body: AttackBody) -> AttackAsk:
 
 
 class Gate:
-    """The engine's door for the routes: ``workers`` requests read or acted on at once and ``workers`` questions
-    at the engine's worker processes, each given ``engine_seconds``; at most ``max_waiting`` reads and actions
-    (worked on or waiting their turn) and, apart, at most ``max_waiting`` questions, the next refused (503)."""
+    """The engine's door for the routes: ``workers`` times :data:`THREADS_PER_WORKER` requests read or acted on
+    at once and ``workers`` questions at the engine's worker processes, each given ``engine_seconds``; at most
+    ``max_waiting`` reads and actions (worked on or waiting their turn) and, apart, at most ``max_waiting``
+    questions, the next refused (503)."""
 
     #: Battles whose last writing-down of use is remembered, at most (the oldest half forgotten past it).
     REMEMBERED = 100_000
@@ -105,9 +110,10 @@ class Gate:
         self.touch_every = touch_every(keep_days)
         self.engine_seconds = engine_seconds
         self.engine = engine if engine is not None else shared_engine(workers)
-        # Reading and recording hold the interpreter's lock: more threads at it than cores only make each answer
-        # slower (and starve the event loop that reads requests), so a few run at once and the rest wait in turn.
-        self.limiter = anyio.CapacityLimiter(workers)
+        # Reading and recording hold the interpreter's lock but for their waits on the store: a few threads more
+        # than cores keep it busy while others wait for the disk (many more would only make each answer slower
+        # and starve the event loop that reads requests), and the rest wait in turn.
+        self.limiter = anyio.CapacityLimiter(workers * THREADS_PER_WORKER)
         # The threads that size a question and wait for the engine's workers (one per worker): never those that
         # read a state.
         self.engine_limiter = anyio.CapacityLimiter(self.engine.size)

@@ -1,4 +1,5 @@
-"""Battles kept in a database: a battle is its scenario plus its actions, each action one transaction.
+"""Battles kept in a database: a battle is its scenario plus its actions, each action one transaction (on SQLite,
+the writes waiting their turn share one, each in a savepoint of its own: :class:`SqliteStore`).
 
 The database is a SQLite file (:class:`SqliteStore`, the default: one machine) or PostgreSQL
 (:class:`rangefire.web.store_pg.PgStore`, for several processes or machines); both run the same SQL on the same
@@ -391,14 +392,40 @@ class Store:
         return float(row[0]) if row is not None else 0.0
 
 
+#: Writes committed together at most (:class:`SqliteStore`): a write waits for no more than these before it.
+GROUP_COMMIT = 32
+
+
+class _Group:
+    """Writes of one process's threads committed together (:meth:`SqliteStore._writing`): how many, and, once
+    committed or failed, the error of their COMMIT (None: each write that succeeded is on disk)."""
+
+    def __init__(self) -> None:
+        self.size = 0
+        self.error: sqlite3.Error | None = None
+        self.done = threading.Event()
+
+
 class SqliteStore(Store):
-    """The battles of one SQLite file, in WAL mode with full syncs. Each thread has its connection; a write
-    takes the file's write lock at once (``BEGIN IMMEDIATE``), which every process sharing the file respects."""
+    """The battles of one SQLite file, in WAL mode with full syncs. Each thread reads on its own connection; the
+    writes of the process go through one connection, taking turns, and a write takes the file's write lock at
+    once (``BEGIN IMMEDIATE``), which every process sharing the file respects.
+
+    Group commit: the writes of threads that wait their turn while one is written share its transaction, each
+    in a savepoint of its own (one that fails is rolled back alone, its error raised), and one COMMIT, one sync
+    of the file, answers them all: none returns before the COMMIT that holds it is on disk, and a COMMIT that
+    fails fails every write it held (none of them recorded). A write is still whole or absent, and committed
+    before it is answered; a battle's writes stay in order (each reads what those before it wrote)."""
 
     def __init__(self, path: str | Path = "") -> None:
         self.path = Path(path)
         self.where = str(self.path)
         self._local = threading.local()
+        self._turn = threading.Lock()  # the writer's connection, one thread at a time
+        self._writer: sqlite3.Connection | None = None
+        self._group: _Group | None = None  # the transaction open on the writer, and the writes it holds
+        self._wanting = 0  # threads waiting for their turn to write (they join the open transaction)
+        self._counted = threading.Lock()
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             db = self._connect()
@@ -414,10 +441,13 @@ class SqliteStore(Store):
         """This thread's connection (opened once per thread: opening one per call costs more than a query)."""
         db: sqlite3.Connection | None = getattr(self._local, "db", None)
         if db is None:
-            db = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
-            db.execute("PRAGMA synchronous=FULL")  # each committed action is on disk before it is answered
-            db.execute("PRAGMA foreign_keys=ON")
-            self._local.db = db
+            db = self._local.db = self._open()
+        return db
+
+    def _open(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
+        db.execute("PRAGMA synchronous=FULL")  # each committed action is on disk before it is answered
+        db.execute("PRAGMA foreign_keys=ON")
         return db
 
     @contextmanager
@@ -429,19 +459,86 @@ class SqliteStore(Store):
 
     @contextmanager
     def _writing(self, battle_id: str | None = None) -> Iterator[Tx]:
-        db = self._connect()
+        # SQLite has one write lock for the whole file: every battle's writes take turns, those of this process
+        # here (each woken as the one before is done; SQLite's own wait, between processes, polls and sleeps
+        # longer the longer it waits)
+        failed: BaseException | None = None
+        with self._counted:
+            self._wanting += 1
         try:
-            db.execute("BEGIN IMMEDIATE")  # SQLite has one write lock for the whole file: every battle's
+            self._turn.acquire()
+        finally:
+            with self._counted:
+                self._wanting -= 1
+        try:
+            group = self._join()
+            db = self._writer
+            assert db is not None
             try:
-                yield Tx(db, qmark=True)
-                db.execute("COMMIT")
-            except BaseException:
-                if db.in_transaction:  # a failed COMMIT too: never leave this thread's connection holding the lock
-                    with contextlib.suppress(sqlite3.Error):
-                        db.execute("ROLLBACK")
-                raise
+                db.execute("SAVEPOINT write")
+                try:
+                    yield Tx(db, qmark=True)
+                    db.execute("RELEASE write")
+                except BaseException as exc:
+                    failed = exc
+                    db.execute("ROLLBACK TO write")
+                    db.execute("RELEASE write")
+            except sqlite3.Error as exc:  # the transaction itself is broken: every write it held fails
+                failed = failed or exc
+                self._end(group, exc)
+            else:
+                group.size += 1
+                with self._counted:
+                    last = self._wanting == 0
+                if last or group.size >= GROUP_COMMIT:  # no thread waits to join: committed now
+                    self._commit(group)
+        except sqlite3.Error as exc:  # the transaction could not be begun (busy past the wait)
+            raise self._failed(exc) from None
+        finally:
+            self._turn.release()
+        while not group.done.wait(1.0):  # the thread that was to join it gone (never so, but never waited on)
+            with self._turn:
+                if self._group is group:
+                    self._commit(group)
+        try:
+            if failed is not None:
+                raise failed
+            if group.error is not None:
+                raise group.error
         except sqlite3.Error as exc:
             raise self._failed(exc) from None
+
+    def _join(self) -> _Group:
+        """The transaction open on the writer's connection (its turn held), begun when none is."""
+        if self._group is None:
+            if self._writer is None:
+                self._writer = self._open()
+            self._writer.execute("BEGIN IMMEDIATE")
+            self._group = _Group()
+        return self._group
+
+    def _commit(self, group: _Group) -> None:
+        """Commit the writes of ``group`` (its turn held) and wake them; a COMMIT that fails is every one's."""
+        db = self._writer
+        assert db is not None
+        try:
+            db.execute("COMMIT")
+        except sqlite3.Error as exc:
+            self._end(group, exc)
+            return
+        self._group = None
+        group.done.set()
+
+    def _end(self, group: _Group, error: sqlite3.Error) -> None:
+        """The transaction failed: rolled back (the writer's connection never keeps the file's write lock), each
+        of its writes told ``error``."""
+        db = self._writer
+        if db is not None and db.in_transaction:
+            with contextlib.suppress(sqlite3.Error):
+                db.execute("ROLLBACK")
+        self._group = None
+        group.error = error
+        group.done.set()
 
     def _failed(self, exc: sqlite3.Error) -> StoreError:
         """A fault of the file said in our words: busy past the wait (locked by another process) is a moment's
@@ -465,6 +562,10 @@ class SqliteStore(Store):
         if db is not None:  # this thread's (the others' close with their threads)
             db.close()
             self._local.db = None
+        with self._turn:
+            if self._writer is not None:
+                self._writer.close()
+                self._writer = None
 
 
 def _now(when: datetime | None = None) -> str:

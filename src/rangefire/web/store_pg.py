@@ -39,8 +39,9 @@ except ImportError:  # pragma: no cover - said when a PostgreSQL store is asked 
 
 log = logging.getLogger("rangefire.web")
 
-#: Idle connections kept for reuse at most (one per thread at work is opened as needed).
-IDLE = 8
+#: Idle connections kept for reuse at most (one per thread at work is opened as needed): about as many as a worker
+#: process has threads at the store, so that a busy server does not open and close one per request.
+IDLE = 16
 #: Seconds to wait for the database to answer a new connection.
 CONNECT_SECONDS = 5
 #: The advisory lock of the store as a whole (creating under a bound, the schema's steps).
