@@ -397,8 +397,12 @@ def test_the_bound_holds_what_the_chain_reaches():
             assert bound is not None and duel(doc, battle, "F", "T", first=first).states <= bound.nodes
 
 
-def test_a_chain_past_its_states_is_refused_as_it_passes_them():
-    """A game that gives no bounds (Bushido) is held by the states its chain really reaches."""
+def test_a_chain_past_its_states_is_refused_as_it_passes_them(monkeypatch):
+    """A game that gives no bounds (here Bushido, its bounds taken away) is held by the states its chain really
+    reaches."""
+    from rangefire.rulesets.bushido import duel as bushido_duel
+
+    monkeypatch.delattr(bushido_duel, "bounds")
     ruleset, battle = _bushido()
     with pytest.raises(LimitError, match="reaches more than 5 distinct states: too large to answer exactly"):
         duel(ruleset, battle, "A", "B", max_nodes=5)

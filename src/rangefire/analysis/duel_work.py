@@ -63,7 +63,7 @@ def estimate_duel(ruleset: Ruleset[Any, Any, Any], battle: Any, a: str, b: str, 
     the game, then arithmetic."""
     from rangefire.analysis.duel_chain import PATTERNS
 
-    start = ruleset.duel_begin(battle, a)
+    start = ruleset.duel_begin(battle, a if PATTERNS[first][0] == "a" else b)  # the chain's own start
     on_b = ruleset.duel_bounds(start, Attack(a, b))
     on_a = ruleset.duel_bounds(start, Attack(b, a))
     if on_b is None or on_a is None:

@@ -17,8 +17,8 @@ from rangefire.core import Attack, LimitError, Resolution
 from rangefire.core.fingerprint import fingerprint
 from rangefire.core.ruleset import NoDuelError
 from rangefire.dice.lineup import lineup_scores
-from rangefire.rulesets.arcane_legions.orders import MAX_EXACT_DICE, ArcaneOutcome, OrderPlan
-from rangefire.rulesets.arcane_legions.scenario import Battle
+from rangefire.rulesets.arcane_legions.orders import MAX_EXACT_DICE, ArcaneOutcome, OrderPlan, figures
+from rangefire.rulesets.arcane_legions.scenario import Battle, Unit
 
 if TYPE_CHECKING:
     import numpy as np
@@ -105,3 +105,62 @@ def state_key(battle: Battle) -> Hashable:
     number, which no order and no end of turn reads [AL-9.1, AL-9.2] (only the side to act is read)."""
     turn = battle.turn
     return (None if turn is None else (turn.side, turn.order)), fingerprint(battle, skip=("turn",))
+
+
+def bounds(ruleset: ArcaneLegions, battle: Battle, attack: Attack) -> tuple[int, int]:
+    """The most states the target can take while it stands, and the most battles one order at it can leave.
+
+    What the duel can change of a unit: its figures, each point of damage taken by the figures in casualty order
+    [AL-7.2] (a push removes the first of them [AL-5.2], as its hit points of damage would), so that its figures
+    and hit points follow from the damage it has taken, from none to one short of its last figure in casualty
+    order (or every point of those, where a figure the order does not name stands on); its side's order points,
+    spent by its orders [AL-5.1] (refilled at the end of its side's turn where the scenario gives points per turn:
+    then one value [AL-9.2]); and its orders this turn and push, cleared at the end of its side's turn [AL-9.2],
+    which passes before the other unit's order: the marks and points the battle begins with last at most until
+    every side's turn has ended once, one order in, and the states of that first round are counted as one more of
+    each unit's (the product of the two counts grows by more than they are: the start, and one order's results).
+    One order deals as much damage as it has attack dice, each scoring one hit at most [AL-6.5, AL-6.6], and its
+    critical hits [AL-6.2]: its ready blue icons and its attack_dice ability at most [AL-5.3]."""
+    if attack.target is None:
+        raise ValueError("a duel's attack names its target")
+    firer, target = battle.unit(attack.attacker), battle.unit(attack.target)
+    options = battle.options
+    standing, damage = 1, 0  # never damaged where the other is never given the order
+    if _may_order(ruleset, battle, attack):
+        falling = figures(target)  # the figures damage reaches, in casualty order [AL-7.2]
+        standing = sum(hp for _, hp in falling) + (1 if target.figures > len(falling) else 0)  # one never reached
+        dice = firer.ready("blue") + max(0, firer.abilities.attack_dice)
+        sixes, extra = options.critical.sixes, options.critical.hits
+        damage = dice + extra * (dice // sixes if options.crit_per_three_sixes else int(dice >= sixes))
+    player = battle.players.get(target.side)
+    cost = _cost(battle, target)
+    paid = 1
+    if player is not None and player.order_points_per_turn is None and cost and \
+            _may_order(ruleset, battle, Attack(target.id, attack.attacker)):
+        paid = player.order_points // cost + 1
+    return standing * paid + 1, min(damage, standing) + 1
+
+
+def _cost(battle: Battle, unit: Unit) -> int:
+    """The order points an order to the unit costs [AL-5.1]."""
+    base: int = getattr(battle.options.cost, unit.base)
+    return max(0, base + unit.abilities.order_cost)
+
+
+def _may_order(ruleset: ArcaneLegions, battle: Battle, attack: Attack) -> bool:
+    """Whether the unit may ever be given this ranged order in a duel: checked in its side's turn, with the order
+    points its side has now or will have each turn and no order given yet this turn (what the turn's passing
+    gives it [AL-9.2]), so that whatever refuses it then refuses it for good: next to an enemy [AL-2.1], no ready
+    blue icon (icons are only lost [AL-7.2]) [AL-2.2], no side in range or sight [AL-2.3, AL-3, AL-4], no dice
+    where the battle refuses that [AL-5.5], or points that never reach the cost [AL-5.1]."""
+    firer = battle.unit(attack.attacker)
+    players = dict(battle.players)
+    player = players.get(firer.side)
+    if player is not None:
+        players[firer.side] = player.model_copy(update={"order_points": max(player.order_points,
+                                                                           player.order_points_per_turn or 0)})
+    units = tuple(u.model_copy(update={"ranged_orders_this_turn": 0, "pushed": False}) if u.id == firer.id else u
+                  for u in battle.units)
+    turn = None if battle.turn is None else battle.turn.model_copy(update={"side": firer.side})
+    probe = battle.model_copy(update={"players": players, "units": units, "turn": turn})
+    return ruleset.check(probe, attack).plan is not None

@@ -263,8 +263,48 @@ def pass_to(rules: Bushido, battle: Battle, uid: str) -> Battle:
     return battle
 
 
-__all__ = ["applied", "attack_outcomes", "battle_key", "begin", "exchanges", "left", "outcome_dist", "pass_to",
-           "plan_of", "sample_outcomes", "sampled_exchanges", "state_key"]
+# -- the duel's work, bounded before it is done -----------------------------------------------------------------
+def bounds(rules: Bushido, battle: Battle, attack: Attack) -> tuple[int, int]:
+    """The most states the target can take while it stands, and the most battles one attack at it can leave.
+
+    What the duel can change of a model: its marked boxes, from those marked now to one short of the track
+    [BU-7.3]; its Ammo, one marker spent with each attack it declares, down to 0 [BU-4.1, BU-3.5]; and the
+    turn's marks [BU-8.1, BU-8.2]. In a turn a model attacks once, so that its attack mark says whether it has
+    attacked yet this turn, which its place in the order of fire says, unless it could not (no Ammo left: then it
+    has none, one more of its states), and ending the turn clears the mark and ``aimed``, ``moved``, ``ran``,
+    ``will_move`` and ``surprised``: the marks and states the battle begins with last at most until the first
+    turn ends, one attack in, and the states of that first turn are counted as one more of each model's (the
+    product of the two counts grows by more than the first turn's states: the start, and one attack's results).
+    One attack marks as many boxes as the wound chart gives, at most every box left [BU-7.2, BU-7.3]: the
+    distinct entries of the battle's chart, 0 for a miss [BU-6.4]."""
+    if attack.target is None:
+        raise ValueError("a duel's attack names its target")
+    target = battle.unit(attack.target)
+    if not _may_attack(rules, battle, attack):
+        left, marks = 1, {0}  # never marked: the other never attacks it
+    else:
+        left = target.wounds.left
+        marks = {0, *(min(wounds, left) for row in battle.options.chart for wounds in row)}
+    weapon = target.weapon
+    spends = weapon is not None and weapon.ammo is not None and _may_attack(rules, battle, Attack(target.id,
+                                                                                                    attack.attacker))
+    ammo = weapon.ammo + 1 if spends and weapon is not None and weapon.ammo is not None else 1
+    return left * ammo + 1, len(marks)
+
+
+def _may_attack(rules: Bushido, battle: Battle, attack: Attack) -> bool:
+    """Whether the model may ever make this attack in a duel: checked at its side's activation with its attack
+    mark cleared (what the turn's passing gives it [BU-8.2, BU-8.3]), so that whatever refuses it then refuses it
+    for good: no RCP or weapon, no sight, a zone of control, beyond long range [BU-3.1 to BU-3.4], or no Ammo
+    left, which is never given back [BU-3.5]."""
+    firer = battle.unit(attack.attacker)
+    units = tuple(u.model_copy(update={"attacked": False}) if u.id == firer.id else u for u in battle.units)
+    probe = battle.model_copy(update={"active_side": firer.side, "units": units})
+    return rules.check(probe, attack).plan is not None
+
+
+__all__ = ["applied", "attack_outcomes", "battle_key", "begin", "bounds", "exchanges", "left", "outcome_dist",
+           "pass_to", "plan_of", "sample_outcomes", "sampled_exchanges", "state_key"]
 
 
 def state_key(battle: Battle) -> Hashable:

@@ -24,7 +24,8 @@ from typing import TYPE_CHECKING, TypeVar
 
 from rangefire.core import Attack, Resolution, ScriptedSource
 from rangefire.rulesets.swerve import CombatPlan, Swerve, SwerveOutcome
-from rangefire.rulesets.swerve.scenario import Battle, Turn
+from rangefire.rulesets.swerve.combat import not_in_play
+from rangefire.rulesets.swerve.scenario import Battle, Card, Turn
 
 if TYPE_CHECKING:
     import numpy as np
@@ -148,4 +149,81 @@ def pass_to(rules: Swerve, battle: Battle, uid: str) -> Battle:
     raise AssertionError(f"the turn never passes to {owner}")
 
 
-__all__ = ["battle_key", "begin", "exchanges", "left", "pass_to", "sampled_exchanges", "state_key"]
+# -- the duel's work, bounded before it is done -----------------------------------------------------------------
+#: The states of a card whose damage counters a combat could take away (a total damage below 0 [SW-5.1]): no
+#: number bounds them, so that a duel of it is never worked out exactly.
+UNBOUNDED = 10**9
+
+
+def bounds(rules: Swerve, battle: Battle, attack: Attack) -> tuple[int, int]:
+    """The most states the target can take while it stands, and the most battles one combat against it can leave.
+
+    What the duel can change of a card, with its player's: its damage counters, from those on it now to one
+    short of its toughness [SW-5.3], where the other card can begin combat against it; the tactics its player
+    holds that a ranged combat may play, each in hand or discarded [SW-1.5, SW-3.5]; the card revealed on top of
+    its player's deck of unknown order, which stays there [SW-4.2]: none yet, then any bonus in the deck
+    [SW-6.1]; and its player's cards a combat swerves [SW-2.5, SW-3.4, SW-1.6] (the card itself, which pays
+    "swerve this" and may be swerved for its speed, and its player's abilities usable in ranged combat at that
+    cost [SW-1.5, SW-3.5]). Those are unswerved as their player's turn starts [SW-8.1], before its card begins
+    combat: in each state one player's cards are all unswerved, so that the two players' swerved cards are
+    counted once, with the player that has more of them (the states of each place of the order of fire are at
+    most twice those). What the battle begins with (cards swerved already, a turn not recorded) lasts at most
+    until each player's turn has started, one combat in, and the states of that first round are counted as one
+    more of each card's (the product of the two counts grows by more: the start, and one combat's results).
+    A combat's only chance is the reveal: as many battles as the bonuses the attacker's deck may show [SW-4.1,
+    SW-6.1], one where its top card is known."""
+    if attack.target is None:
+        raise ValueError("a duel's attack names its target")
+    firer, target = battle.card(attack.attacker), battle.card(attack.target)
+    hits = _may_begin(rules, battle, attack)
+    back = _may_begin(rules, battle, Attack(target.id, firer.id))
+    counters = 1
+    if hits:
+        assert firer.ranged is not None
+        least = firer.ranged.damage + sum(min(0, c.effect.damage) for c in _usable(battle, firer.owner)
+                                          if c.effect is not None)
+        counters = UNBOUNDED if least < 0 else battle.options.toughness(target) - target.counters
+    tactics = sum(1 for c in _usable(battle, target.owner) if c.type == "tactic") if hits or back else 0
+    mine, theirs = _swerving(battle, target, hits or back), _swerving(battle, firer, hits or back)
+    swerved = 2 ** mine if (mine, target.owner) > (theirs, firer.owner) else 1
+    deck = battle.players.get(target.owner)
+    revealed = 1
+    if back and deck is not None and deck.deck_order == "unknown" and deck.deck and deck.top_revealed is None:
+        revealed = len(set(deck.deck)) + 1
+    shown = battle.players.get(firer.owner)
+    results = 1
+    if hits and shown is not None and shown.deck_order == "unknown" and shown.deck and shown.top_revealed is None:
+        results = len(set(shown.deck))
+    return counters * 2 ** tactics * revealed * swerved + 1, results
+
+
+def _swerving(battle: Battle, card: Card, fights: bool) -> int:
+    """How many of the card's player's cards a combat of the duel may swerve: the card, and its player's
+    abilities at the cost "swerve this" [SW-1.6, SW-2.5, SW-3.4]; none where neither card fights."""
+    if not fights:
+        return 0
+    return 1 + sum(1 for c in _usable(battle, card.owner)
+                   if c.type != "tactic" and c.ability_cost == "swerve-self" and c.id != card.id)
+
+
+def _may_begin(rules: Swerve, battle: Battle, attack: Attack) -> bool:
+    """Whether the card may ever begin this combat in a duel: checked unswerved in its player's turn (what the
+    turn's passing gives it [SW-8.1]), so that whatever refuses it then refuses it for good (a card with no ranged
+    text, in a hand, or a target of a type it may not target [SW-1.5, SW-2.1, SW-2.2])."""
+    launcher = battle.card(attack.attacker)
+    cards = tuple(c.model_copy(update={"swerved": False}) if c.id == launcher.id else c for c in battle.cards)
+    probe = battle.model_copy(update={"cards": cards, "turn": Turn(side=launcher.owner)})
+    return rules.check(probe, attack).plan is not None
+
+
+def _usable(battle: Battle, player: str) -> list[Card]:
+    """The cards a player may play or use in a ranged combat: its tactics in hand and its abilities in play, of a
+    timing usable there [SW-1.5, SW-3.5]."""
+    usable = battle.options.usable_timings
+    hand = battle.hands.get(player, ())
+    return [c for c in battle.cards if c.owner == player and c.effect is not None and c.timing in usable
+            and ((c.type == "tactic" and c.id in hand) or (c.type != "tactic" and not_in_play(c, battle.holder(c.id))
+                                                            is None))]
+
+
+__all__ = ["battle_key", "begin", "bounds", "exchanges", "left", "pass_to", "sampled_exchanges", "state_key"]
