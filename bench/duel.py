@@ -171,6 +171,46 @@ def refusals() -> None:
     mc, _ = cpu(lambda: sample_duel(ruleset, battle, "20th-maine", "15th-alabama", turns=3, samples=1_000,
                                     seed=1))
     print(f"  its Monte Carlo over three turns, 1,000 duels: {mc:.2f} s CPU")
+    for name, data in BEYOND.items():
+        took, said = cpu(lambda data=data: refused(*battle_from_mapping(data)))
+        print(f"  {name:<50} {took * 1e3:7.2f} ms CPU, {said}; {met(took, 0.5)}")
+
+
+def _unit(uid: str, side: str, y: int) -> dict[str, Any]:
+    return {"id": uid, "side": side, "base": "formation", "position": [0, y], "facing": 180 * (y > 0),
+            "sides": {"front": "blue", "right": "grey", "back": "grey", "left": "red"},
+            "slots": [{"icons": ["blue"], "hp": 3}] * 12}
+
+
+def _card(cid: str, owner: str) -> dict[str, Any]:
+    return {"id": cid, "owner": owner, "type": "vehicle", "speed": 20, "toughness": 40, "mission": "canyon",
+            "ranged": {"accuracy": 30, "damage": 1}}
+
+
+_BOW = {"name": "bow", "short": 6, "medium": 12, "long": 18}
+#: Duels of the other games beyond the exact bound (the A and B of each), refused from the games' bounds.
+BEYOND = {
+    "Bushido, two models of 60 boxes, 60 Ammo": {"ruleset": "bushido", "units": [
+        {"id": "A", "side": "east", "position": [0, 0], "base": 40, "wounds": {"boxes": 60}, "rcp": 3,
+         "weapon": {**_BOW, "ammo": 60}},
+        {"id": "B", "side": "west", "position": [0, 8], "base": 40, "wounds": {"boxes": 60}, "rcp": 3,
+         "weapon": _BOW}]},
+    "Arcane Legions, 12 figures of 3 hit points a side": {
+        "ruleset": "arcane-legions", "players": {"legion": {"order_points": 40}, "horde": {"order_points": 40}},
+        "units": [_unit("A", "legion", 0), _unit("B", "horde", 4)]},
+    "swerve, two vehicles of toughness 40": {"ruleset": "swerve", "players": {
+        "jason": {"deck": list(range(0, 50, 5)), "deck_order": "unknown"},
+        "tyler": {"deck": list(range(0, 50, 5)), "deck_order": "unknown"}},
+        "cards": [_card("A", "jason"), _card("B", "tyler")]},
+}
+
+
+def refused(ruleset: Any, battle: Any) -> str:
+    try:
+        duel(ruleset, battle, "A", "B")
+    except DuelTooLarge as exc:
+        return f"refused at some {exc.work.nodes:,} states"
+    return "answered"
 
 
 def run() -> None:
