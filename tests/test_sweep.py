@@ -30,7 +30,7 @@ from rangefire.rulesets import battle_from_mapping
 from rangefire.rulesets.dress_on_the_colors.volley import VolleyPlan
 from rangefire.scenario import read_scenario
 from rangefire.scenario.paths import Setting
-from tests.commands import run
+from tests.commands import run, run_here
 
 pq = pytest.importorskip("pyarrow.parquet")
 
@@ -366,20 +366,20 @@ def test_an_output_that_is_not_a_parquet_file_is_refused_and_left_as_it_was(tmp_
     path = grid_file(tmp_path)
     fifo = tmp_path / "pipe.parquet"
     os.mkfifo(fifo)
-    proc = run("sweep", str(path), "--out", str(fifo), ok=2)
+    proc = run_here("sweep", str(path), "--out", str(fifo), ok=2)
     assert "not a regular file" in proc.stderr and "Traceback" not in proc.stderr
     assert stat.S_ISFIFO(fifo.stat().st_mode) and not (tmp_path / "pipe.parquet.parts").exists()
     text = path.read_text()
-    proc = run("sweep", str(path), "--out", str(path), ok=2)
+    proc = run_here("sweep", str(path), "--out", str(path), ok=2)
     assert "name the file .parquet" in proc.stderr and path.read_text() == text
     notes = tmp_path / "notes.parquet"
     notes.write_text("not rows")
-    proc = run("sweep", str(path), "--out", str(notes), ok=2)
+    proc = run_here("sweep", str(path), "--out", str(notes), ok=2)
     assert "exists and is not a Parquet file" in proc.stderr and notes.read_text() == "not rows"
-    proc = run("sweep", str(path), "--out", str(tmp_path / "r.csv"), ok=2)
+    proc = run_here("sweep", str(path), "--out", str(tmp_path / "r.csv"), ok=2)
     assert "a sweep writes Parquet: name the file .parquet" in proc.stderr and not (tmp_path / "r.csv").exists()
     good = tmp_path / "o.parquet"
-    run("sweep", str(path), "--out", str(good), ok=0)
+    run("sweep", str(path), "--out", str(good), ok=0)  # the sweeps themselves in a process of their own
     run("sweep", str(path), "--out", str(good), ok=0)
 
 
@@ -596,12 +596,12 @@ def test_plot_draws_a_heatmap_over_two_paths(results_file):
 
 def test_plot_at_the_command_line(results_file, tmp_path):
     chart = tmp_path / "disorder.png"
-    proc = run("plot", str(results_file), "--out", str(chart), "--metric", "disorder", *FIXED, "--json")
+    proc = run_here("plot", str(results_file), "--out", str(chart), "--metric", "disorder", *FIXED, "--json")
     data = json.loads(proc.stdout)
     assert data["chart"] == str(chart) and data["x"] == "units.15th-alabama.stands" and data["kind"] == "lines"
     assert chart.read_bytes()[:4] == b"\x89PNG"
     heat = tmp_path / "heat.svg"
-    said = run("plot", str(results_file), "--out", str(heat), "--x", "units.15th-alabama.position", "--y",
+    said = run_here("plot", str(results_file), "--out", str(heat), "--x", "units.15th-alabama.position", "--y",
                "units.15th-alabama.stands", *FIXED, "--at", "units.20th-maine.disordered=true").stdout
     assert heat.read_bytes()[:5] == b"<?xml" and f"written to {heat}" in " ".join(said.split())
 
