@@ -29,6 +29,7 @@ from rangefire.record import (
     replay,
 )
 from rangefire.rulesets import load_battle
+from tests.commands import run_here
 
 
 def run(*args: Any, ok: int | None = 0) -> subprocess.CompletedProcess[str]:
@@ -43,13 +44,15 @@ def run(*args: Any, ok: int | None = 0) -> subprocess.CompletedProcess[str]:
 
 def logged_turn(tmp_path: Path, example: str, steps: list[tuple[str, ...]]) -> tuple[Path, Path, Path]:
     """Play ``steps`` through the command line, each on the battle the last one wrote, logging every action:
-    ``("resolve", args...)`` or ``("end-turn", args...)``. Returns the scenario, the log and the last --out."""
+    ``("resolve", args...)`` or ``("end-turn", args...)``. Returns the scenario, the log and the last --out.
+    Each step runs through the command's entry point in this process (the tests' own commands in one of their
+    own, as ``run``)."""
     scenario = tmp_path / example
     scenario.write_bytes(example_path(example).read_bytes())
     log, out = tmp_path / "turn.jsonl", tmp_path / "after.yaml"
     current = scenario
     for verb, *args in steps:
-        run(verb, current, *args, "--log", log, "--out", out)
+        run_here(*map(str, (verb, current, *args, "--log", log, "--out", out)))
         current = out
     return scenario, log, out
 
@@ -57,7 +60,7 @@ def logged_turn(tmp_path: Path, example: str, steps: list[tuple[str, ...]]) -> t
 def replay_equals_out(tmp_path: Path, scenario: Path, log: Path, out: Path) -> dict[str, Any]:
     """Replay the log through the command line: the rebuilt battle equals the one --out wrote (as mappings)."""
     replayed = tmp_path / "replayed.yaml"
-    data = json.loads(run("replay", scenario, log, "--out", replayed, "--json").stdout)
+    data = json.loads(run_here(*map(str, ("replay", scenario, log, "--out", replayed, "--json"))).stdout)
     ruleset, written = load_battle(out)
     _, rebuilt = load_battle(replayed)
     assert ruleset.dump(rebuilt) == ruleset.dump(written)
