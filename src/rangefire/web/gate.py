@@ -114,9 +114,10 @@ class Gate:
         # than cores keep it busy while others wait for the disk (many more would only make each answer slower
         # and starve the event loop that reads requests), and the rest wait in turn.
         self.limiter = anyio.CapacityLimiter(workers * THREADS_PER_WORKER)
-        # The threads that size a question and wait for the engine's workers (one per worker): never those that
-        # read a state.
-        self.engine_limiter = anyio.CapacityLimiter(self.engine.size)
+        # The threads that size a question and wait for the engine's workers (never those that read a state), as
+        # many for each worker: a question answered again from those the engine keeps needs no worker, and one
+        # that does waits for a worker to come free, in turn.
+        self.engine_limiter = anyio.CapacityLimiter(self.engine.size * THREADS_PER_WORKER)
         # requests worked on or waiting (counted in the event loop: no lock needed): reads and actions, questions
         self.at_threads = 0
         self.at_engine = 0
