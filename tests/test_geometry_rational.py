@@ -27,7 +27,7 @@ from rangefire.geometry.exact import (
     shortest_stretches,
 )
 from rangefire.rulesets.dress_on_the_colors.scenario import Unit
-from rangefire.rulesets.dress_on_the_colors.table import footprint, line_of_fire_within
+from rangefire.rulesets.dress_on_the_colors.table import footprint, is_behind_front_baseline, line_of_fire_within
 from tests import geometry_oracle as oracle
 
 #: Bearings: the quarter turns (exact) and others (a rational direction within the stated tolerance).
@@ -153,7 +153,26 @@ def test_the_line_of_fire_equals_the_fraction_geometry_DC_2_2_DC_7_3(seed: int) 
             assert [arc_meets(s, firer.frame, h) for s in target.outline] == [
                 oracle.arc_meets(s, firer.frame, h) for s in target.outline], (a, b, h)
         assert all_behind(target.frame, firer.stands) == oracle.all_behind(target.frame, firer.stands)
+        for shooter, shot, its in ((a, target, firer), (b, firer, target)):  # enfilade reads the outline's corners
+            assert is_behind_front_baseline(shooter, shot) == oracle.all_behind(shot.frame, its.stands), (a, b)
     assert tied  # the grid reaches tied lines of fire
+
+
+@pytest.mark.parametrize("behind", [Fraction(-1, 64), Fraction(0), Fraction(1, 64)])
+@pytest.mark.parametrize("formation", ["line", "march-column", "skirmish"])
+def test_enfilade_at_the_front_baseline_equals_every_stand_s_corners_DC_6_1(formation: str, behind: Fraction) -> None:
+    """A firer side on to the target with its stands' far corners just short of, on and just past the line through
+    the target's front edge: enfilade only when every corner of every stand is strictly behind it [DC-6.1]."""
+    target = footprint(Unit(id="t", side="t", stands=3, weapon="rifled-musket", formation="line", position=(0, 0),
+                            facing=0))
+    # facing +x, its stands' right-hand side (local x = +width/2) at y = -behind
+    firer = Unit(id="f", side="f", stands=4, weapon="rifled-musket", formation=formation, position=(-8, 0),
+                 facing=90)
+    half = footprint(firer).half_width
+    firer = firer.model_copy(update={"position": (Fraction(-8), -half - behind)})
+    expected = oracle.all_behind(target.frame, footprint(firer).stands)
+    assert expected is (behind > 0)
+    assert is_behind_front_baseline(firer, target) is expected
 
 
 @pytest.mark.parametrize("seed", SEEDS)

@@ -218,20 +218,23 @@ def segments_intersect(s: Segment, u: Segment) -> bool:
 
 
 def _q_intersection_params(s: Segment, u: Segment) -> list[Any]:
-    """Parameters t on ``s`` (0 at s.a, 1 at s.b) where it meets ``u``; both ends of a shared stretch."""
-    d, e = s.b - s.a, u.b - u.a
-    denom = d.cross(e)
-    w = u.a - s.a
+    """Parameters t on ``s`` (0 at s.a, 1 at s.b) where it meets ``u``; both ends of a shared stretch (over GMP's
+    rationals, written out over the coordinates)."""
+    (ax, ay), (bx, by) = s
+    (cx, cy), (ex, ey) = u
+    dx, dy, fx, fy = bx - ax, by - ay, ex - cx, ey - cy
+    wx, wy = cx - ax, cy - ay
+    denom = dx * fy - dy * fx
     if denom != 0:
-        t, v = w.cross(e) / denom, w.cross(d) / denom
+        t, v = (wx * fy - wy * fx) / denom, (wx * dy - wy * dx) / denom
         return [t] if 0 <= t <= 1 and 0 <= v <= 1 else []
-    if w.cross(d) != 0:  # parallel, not collinear
+    if wx * dy - wy * dx != 0:  # parallel, not collinear
         return []
-    n2 = d.norm2()
+    n2 = dx * dx + dy * dy
     if n2 == 0:
         return [_Q0] if _on_segment(s.a, u) else []
-    t0, t1 = sorted(((u.a - s.a).dot(d) / n2, (u.b - s.a).dot(d) / n2))
-    lo, hi = max(t0, _Q0), min(t1, _Q1)
+    t0, t1 = (wx * dx + wy * dy) / n2, ((ex - ax) * dx + (ey - ay) * dy) / n2
+    lo, hi = max(min(t0, t1), _Q0), min(max(t0, t1), _Q1)
     return [lo, hi] if lo <= hi else []
 
 

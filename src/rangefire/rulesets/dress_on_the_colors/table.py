@@ -28,14 +28,24 @@ class Footprint:
     """A unit's stands on the table [DC-1.2]: stand rectangles, the front edge and its two outer corners.
 
     ``outline`` is the same area as ``stands`` in as few pieces as possible (one rectangle for a line or a
-    column), so that among equally short lines of fire the middle one is found, not a stand's corner.
+    column), so that among equally short lines of fire the middle one is found, not a stand's corner. Its corners
+    are stands' corners, and every stand lies within it. ``pieces``: each stand's ``(x0, x1, y0, y1)`` in the
+    frame, its rectangle made when the stands are first asked for (range, arc and line of fire read the outline);
+    None where the outline is the stands.
     """
 
     frame: Frame
-    stands: tuple[Polygon, ...]
+    pieces: tuple[tuple[Fraction, Fraction, Fraction, Fraction], ...] | None
     front: tuple[Segment, ...]
     half_width: Fraction
     outline: tuple[Polygon, ...]
+
+    @cached_property
+    def stands(self) -> tuple[Polygon, ...]:
+        """The stand rectangles [DC-1.2]."""
+        if self.pieces is None:
+            return self.outline
+        return tuple(rectangle(self.frame, *piece) for piece in self.pieces)
 
     @cached_property
     def box(self) -> Box:
@@ -143,9 +153,10 @@ def footprint_of(shape: Shape) -> Footprint:
     formation, n, x, y, facing, w, d = shape.values
     frame = Frame.at(Point(x, y), facing)
     zero = Fraction(0)
+    pieces: tuple[tuple[Fraction, Fraction, Fraction, Fraction], ...] | None
     if formation == "march-column":
         half = w / 2
-        stands = tuple(rectangle(frame, -half, half, -(i + 1) * d, -i * d) for i in range(n))
+        pieces = tuple((-half, half, -(i + 1) * d, -i * d) for i in range(n))
         fronts: tuple[Segment, ...] = (Segment(frame.world(-half, zero), frame.world(half, zero)),)
         outline: tuple[Polygon, ...] = (rectangle(frame, -half, half, -n * d, zero),)
     else:
@@ -153,14 +164,14 @@ def footprint_of(shape: Shape) -> Footprint:
         width = (n - 1) * pitch + w
         half = width / 2
         lefts = [-half + i * pitch for i in range(n)]
-        stands = tuple(rectangle(frame, x, x + w, -d, zero) for x in lefts)
+        pieces = tuple((x, x + w, -d, zero) for x in lefts)
         if formation == "line":
             fronts = (Segment(frame.world(-half, zero), frame.world(half, zero)),)
             outline = (rectangle(frame, -half, half, -d, zero),)
         else:
             fronts = tuple(Segment(frame.world(x, zero), frame.world(x + w, zero)) for x in lefts)
-            outline = stands
-    return Footprint(frame, stands, fronts, half, outline)
+            outline, pieces = tuple(rectangle(frame, *piece) for piece in pieces), None
+    return Footprint(frame, pieces, fronts, half, outline)
 
 
 def in_arc(firer: Footprint, target: Footprint, arc: str) -> bool:
@@ -342,7 +353,8 @@ def near_cover(target: Footprint, lof: LineOfFire, terrain: Sequence[Terrain], r
 def is_behind_front_baseline(firer: Unit, target: Footprint) -> bool:
     """Enfilade: every corner of every firer stand, at its start-of-turn position, lies strictly behind the
     line through the target's front edge [DC-6.1]."""
-    return all_behind(target.frame, footprint(firer, at_start=True).stands)
+    # the outline's corners are stands' corners and every stand lies within it: the same corners decide
+    return all_behind(target.frame, footprint(firer, at_start=True).outline)
 
 
 # -- the geometry shared between battles ---------------------------------------------------------------
@@ -433,7 +445,7 @@ def near_cover_between(firer: Shape, target: Shape, terrain: Same, reach: Fracti
 @lru_cache(maxsize=CACHE_SIZE)
 def enfilade_between(firer_start: Shape, target: Shape) -> bool:
     """:func:`is_behind_front_baseline` with the firer's start-of-turn shape [DC-6.1]."""
-    return all_behind(footprint_of(target).frame, footprint_of(firer_start).stands)
+    return all_behind(footprint_of(target).frame, footprint_of(firer_start).outline)  # as is_behind_front_baseline
 
 
 def clear_caches() -> None:
