@@ -5,8 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from rangefire.rulesets import battle_from_mapping
+
+# The suite runs on both cores beside other work: how long Hypothesis takes to make an example, or to run one, says
+# how busy the machine is, not whether the code is right; every property is still checked on every example.
+settings.register_profile("shared-machine", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("shared-machine")
 
 
 def unit(uid: str, side: str, position: tuple[Any, Any], facing: Any = 0, **extra: Any) -> dict[str, Any]:
