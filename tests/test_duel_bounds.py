@@ -215,6 +215,62 @@ def test_swerve_bounds_hold_what_the_chain_reaches_sw_4_2_sw_5_3_sw_8_1(drawn):
     bounded(ruleset, battle, "a", "b")
 
 
+# -- a grid of duels that reach much of their bound --------------------------------------------------------------
+BOW = {"name": "bow", "short": 6, "medium": 12, "long": 18}
+
+
+def _bu(ammo: int | None, boxes: int) -> dict[str, Any]:
+    weapon = BOW if ammo is None else {**BOW, "ammo": ammo}
+    return {"ruleset": "bushido", "units": [
+        {"id": "A", "side": "east", "position": [0, 0], "base": 40, "wounds": {"boxes": boxes}, "rcp": 3,
+         "weapon": weapon},
+        {"id": "B", "side": "west", "position": [0, 3], "base": 40, "wounds": {"boxes": boxes}, "rcp": 3,
+         "weapon": weapon}]}
+
+
+def _al(points: int, figures: int, hp: int, order: list[int] | None) -> dict[str, Any]:
+    def unit(uid: str, side: str, y: int) -> dict[str, Any]:
+        out: dict[str, Any] = {"id": uid, "side": side, "base": "sortie", "position": [0, y], "facing": 180 * (y > 0),
+                               "sides": {"front": "blue", "right": "grey", "back": "grey", "left": "red"},
+                               "slots": [{"icons": ["blue"], "hp": hp}] * figures}
+        return out if order is None else {**out, "casualty_order": order}
+
+    return {"ruleset": "arcane-legions", "players": {"l": {"order_points": points}, "h": {"order_points": points}},
+            "units": [unit("A", "l", 0), unit("B", "h", 3)]}
+
+
+def _sw(toughness: int, deck: list[int], tactics: int, ability: bool) -> dict[str, Any]:
+    cards: list[dict[str, Any]] = [
+        {"id": cid, "owner": owner, "type": "vehicle", "speed": 20, "toughness": toughness, "mission": "m",
+         "ranged": {"accuracy": 25, "damage": 1}} for cid, owner in (("A", "p"), ("B", "q"))]
+    hands: dict[str, list[str]] = {"p": [], "q": []}
+    for owner in ("p", "q"):
+        for i in range(tactics):
+            cards.append({"id": f"{owner}{i}", "owner": owner, "type": "tactic", "timing": "combat",
+                          "effect": {"accuracy": 5 + i, "speed": 5}})
+            hands[owner].append(f"{owner}{i}")
+        if ability:
+            cards.append({"id": f"{owner}-spotter", "owner": owner, "type": "unit", "speed": 5, "mission": "m",
+                          "timing": "ranged-combat", "effect": {"accuracy": 10, "speed": 10}})
+    return {"ruleset": "swerve", "players": {p: {"deck": deck, "deck_order": "unknown"} for p in ("p", "q")},
+            "cards": cards, "hands": hands}
+
+
+GRID = [*(_bu(ammo, boxes) for ammo in (None, 1, 3) for boxes in (2, 5)),
+        *(_al(points, figures, hp, order) for points in (2, 4) for figures, hp in ((2, 1), (3, 2))
+          for order in (None, [0])),
+        *(_sw(toughness, deck, tactics, ability) for toughness in (2, 3) for deck in ([0, 10], [0, 5, 10, 20])
+          for tactics, ability in ((0, False), (1, True)))]
+
+
+@pytest.mark.parametrize("data", GRID, ids=lambda d: d["ruleset"])
+def test_duels_that_reach_much_of_their_bound_are_bounded(data):
+    """Two units that can hurt each other at once, with Ammo [BU-4.1], order points and hit points [AL-5.1,
+    AL-7.2], decks of unknown order, tactics and abilities [SW-1.5, SW-6.1]: the chain comes nearest its bound."""
+    ruleset, battle = battle_from_mapping(data)
+    bounded(ruleset, battle, "A", "B")
+
+
 # -- nothing answered is refused ------------------------------------------------------------------------------
 EXAMPLES = ("temple.yaml", "mist-bridge.yaml", "ford.yaml", "sawblade.yaml", "ambush.yaml")
 

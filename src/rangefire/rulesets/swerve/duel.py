@@ -151,50 +151,69 @@ def pass_to(rules: Swerve, battle: Battle, uid: str) -> Battle:
 
 # -- the duel's work, bounded before it is done -----------------------------------------------------------------
 #: The states of a card whose damage counters a combat could take away (a total damage below 0 [SW-5.1]): no
-#: number bounds them, so that a duel of it is never worked out exactly.
+#: number bounds them, so that a duel of it is refused before the work.
 UNBOUNDED = 10**9
 
 
 def bounds(rules: Swerve, battle: Battle, attack: Attack) -> tuple[int, int]:
-    """The most states the target can take while it stands, and the most battles one combat against it can leave.
+    """The target's share of the duel's states while it stands, and the most battles one combat against it can
+    leave.
 
-    What the duel can change of a card, with its player's: its damage counters, from those on it now to one
-    short of its toughness [SW-5.3], where the other card can begin combat against it; the tactics its player
-    holds that a ranged combat may play, each in hand or discarded [SW-1.5, SW-3.5]; the card revealed on top of
-    its player's deck of unknown order, which stays there [SW-4.2]: none yet, then any bonus in the deck
-    [SW-6.1]; and its player's cards a combat swerves [SW-2.5, SW-3.4, SW-1.6] (the card itself, which pays
-    "swerve this" and may be swerved for its speed, and its player's abilities usable in ranged combat at that
-    cost [SW-1.5, SW-3.5]). Those are unswerved as their player's turn starts [SW-8.1], before its card begins
-    combat: in each state one player's cards are all unswerved, so that the two players' swerved cards are
-    counted once, with the player that has more of them (the states of each place of the order of fire are at
-    most twice those). What the battle begins with (cards swerved already, a turn not recorded) lasts at most
-    until each player's turn has started, one combat in, and the states of that first round are counted as one
-    more of each card's (the product of the two counts grows by more: the start, and one combat's results).
-    A combat's only chance is the reveal: as many battles as the bonuses the attacker's deck may show [SW-4.1,
-    SW-6.1], one where its top card is known."""
+    A combat's only chance is the reveal [SW-4.1]: stage 1 is played at both sides' best [SW-6.2], and a deck of
+    unknown order shows any bonus left once [SW-6.1], then the card revealed stays on top and shows again
+    [SW-4.2]. So the duel is a path for each pair of first reveals (as many as the distinct bonuses of each deck,
+    one where its top card is known), and along a path a state comes back, or else something moves on for good:
+    damage counters added [SW-5.3] (one short of the toughness at most, while the card stands), a tactic played
+    and discarded [SW-1.5], a first reveal. Between two such steps only swerved cards change: those a combat may
+    swerve [SW-2.5, SW-3.4, SW-1.6] (the card, which pays "swerve this" and may be swerved for its speed, and its
+    player's abilities usable in ranged combat at that cost [SW-1.5, SW-3.5]), and of one player only in each
+    state, the other's being unswerved as its turn starts [SW-8.1]. The states are then at most the pairs of
+    reveals, times the steps (at most 3 + a's + b's, within (2 + a's) times (2 + b's)), times twice the swerved
+    sets of the player that has more, in each half-turn: each card's share is its reveals times 2 + its steps,
+    the swerved sets with the player that has more. What the battle begins with (cards swerved already, a turn
+    not recorded) lasts at most until each player's turn has started, one combat in: one state more of each
+    card's (the product grows by more: the start, and one combat's results). One combat leaves as many battles
+    as the bonuses the attacker's deck may show, one where its top card is known."""
     if attack.target is None:
         raise ValueError("a duel's attack names its target")
     firer, target = battle.card(attack.attacker), battle.card(attack.target)
     hits = _may_begin(rules, battle, attack)
     back = _may_begin(rules, battle, Attack(target.id, firer.id))
-    counters = 1
-    if hits:
-        assert firer.ranged is not None
-        least = firer.ranged.damage + sum(min(0, c.effect.damage) for c in _usable(battle, firer.owner)
+    mine, theirs = _shares(battle, target, firer, hits, back), _shares(battle, firer, target, back, hits)
+    if UNBOUNDED in (mine[0], theirs[0]):
+        return UNBOUNDED, 1
+    # the smaller of the two bounds, the same for both cards (each card's call weighs the two alike)
+    way = 0 if mine[0] * theirs[0] <= mine[1] * theirs[1] else 1
+    return mine[way] + 1, _reveals(battle, firer.owner) if hits else 1
+
+
+def _shares(battle: Battle, card: Card, other: Card, hit: bool, fires: bool) -> tuple[int, int]:
+    """A card's share of the duel's states, counted field by field (its counters, its player's tactics, reveals
+    and swerved cards), and along the paths (its reveals times 2 + its steps, swerved cards); ``hit``: whether the
+    other card may ever begin combat against it, ``fires``: whether it may against the other."""
+    counters = steps = 0
+    if hit:
+        assert other.ranged is not None
+        least = other.ranged.damage + sum(min(0, c.effect.damage) for c in _usable(battle, other.owner)
                                           if c.effect is not None)
-        counters = UNBOUNDED if least < 0 else battle.options.toughness(target) - target.counters
-    tactics = sum(1 for c in _usable(battle, target.owner) if c.type == "tactic") if hits or back else 0
-    mine, theirs = _swerving(battle, target, hits or back), _swerving(battle, firer, hits or back)
-    swerved = 2 ** mine if (mine, target.owner) > (theirs, firer.owner) else 1
-    deck = battle.players.get(target.owner)
-    revealed = 1
-    if back and deck is not None and deck.deck_order == "unknown" and deck.deck and deck.top_revealed is None:
-        revealed = len(set(deck.deck)) + 1
-    shown = battle.players.get(firer.owner)
-    results = 1
-    if hits and shown is not None and shown.deck_order == "unknown" and shown.deck and shown.top_revealed is None:
-        results = len(set(shown.deck))
-    return counters * 2 ** tactics * revealed * swerved + 1, results
+        if least < 0:  # a total damage below 0 takes counters away [SW-5.1]: nothing moves on for good
+            return UNBOUNDED, UNBOUNDED
+        counters = steps = battle.options.toughness(card) - card.counters - 1
+    tactics = sum(1 for c in _usable(battle, card.owner) if c.type == "tactic") if hit or fires else 0
+    mine, theirs = _swerving(battle, card, hit or fires), _swerving(battle, other, hit or fires)
+    swerved = 2 ** mine if (mine, card.owner) > (theirs, other.owner) else 1
+    reveals = _reveals(battle, card.owner) if fires else 1
+    first = reveals + 1 if reveals > 1 else 1  # none revealed yet, then any of them
+    return ((counters + 1) * 2 ** tactics * first * swerved, reveals * (2 + steps + tactics) * swerved)
+
+
+def _reveals(battle: Battle, player: str) -> int:
+    """The bonuses a player's first reveal may show: any bonus in a deck of unknown order, none revealed yet
+    [SW-6.1]; else the one on top [SW-4.2]."""
+    deck = battle.players.get(player)
+    if deck is None or deck.deck_order != "unknown" or not deck.deck or deck.top_revealed is not None:
+        return 1
+    return len(set(deck.deck))
 
 
 def _swerving(battle: Battle, card: Card, fights: bool) -> int:
