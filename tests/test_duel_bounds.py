@@ -343,12 +343,12 @@ def test_a_duel_beyond_the_bound_is_refused_before_any_attack(game, no_attack):
 
 
 def test_the_sixty_box_models_are_bounded_as_their_boxes_and_ammo_say_bu_4_1_bu_7_3():
-    """Independently of the code: A's 60 boxes and 61 Ammo counts (60 down to 0), and one state more for the
-    first turn; B's 60 boxes and one more; two half-turns."""
+    """Independently of the code: A's 60 boxes and one state more for the first turn, times its 61 Ammo counts
+    (60 down to 0: B spends none, so every one of them); B's 60 boxes and one more; two half-turns."""
     data, a, b = BIG["bushido"]
     ruleset, battle = battle_from_mapping(data)
     work = estimate_duel(ruleset, battle, a, b)
-    assert work is not None and work.nodes == (60 * 61 + 1) * (60 + 1) * 2
+    assert work is not None and work.nodes == (60 + 1) * 61 * (60 + 1) * 2
 
 
 @pytest.mark.parametrize("game", BIG)
@@ -362,3 +362,29 @@ def test_the_command_names_the_monte_carlo_and_exits_2_as_too_large(game, tmp_pa
     out = run("duel", str(path), a, b, ok=2, columns=400)
     assert "distinct states of the two units" in out.stderr and "--samples N for a Monte Carlo alone" in out.stderr
     assert out.stdout == ""
+
+
+def _trading_tactic(data: dict[str, Any]) -> dict[str, Any]:
+    """A tactic of p's trading damage for accuracy, below 0 in all: a combat won with it deals none [SW-5.1]."""
+    data["cards"].append({"id": "p-trade", "owner": "p", "type": "tactic", "timing": "combat",
+                          "effect": {"accuracy": 10, "speed": 0, "damage": -2}})
+    data["hands"]["p"].append("p-trade")
+    return data
+
+
+ANSWERED = [_bu(40, 6), _al(30, 3, 2, None), _trading_tactic(_sw(2, [0, 10], 0, False))]
+
+
+@pytest.mark.parametrize("data", ANSWERED, ids=["bu-ammo-40", "al-points-30", "sw-minus"])
+def test_a_duel_whose_units_spend_together_is_answered_not_refused_bu_4_1_al_5_1_sw_5_1(data):
+    """Two models with plenty of Ammo (two units with plenty of order points) spend it together, an attack each a
+    turn [BU-4.1, AL-5.1]: the duel's count takes the pairs that can be, not every pair, and a duel the chain
+    answers within its states is answered; a tactic whose damage is below 0 deals none [SW-5.1], so that counters
+    are bounded as ever. Each estimate still holds what the chain reaches."""
+    ruleset, battle = battle_from_mapping(data)
+    a, b = ("A", "B") if data["ruleset"] != "arcane-legions" else (data["units"][0]["id"], data["units"][1]["id"])
+    work = estimate_duel(ruleset, setting(ruleset, battle, a, b, None), a, b)
+    assert work is not None and work.fits
+    bounded(ruleset, battle, a, b)
+    ended = duel(ruleset, battle, a, b)
+    assert ended.states <= work.nodes and sum(ended.winner.values()) == 1

@@ -68,9 +68,22 @@ def estimate_duel(ruleset: Ruleset[Any, Any, Any], battle: Any, a: str, b: str, 
     on_a = ruleset.duel_bounds(start, Attack(b, a))
     if on_b is None or on_a is None:
         return None
-    (states_b, results_b), (states_a, results_a) = on_b, on_a
-    nodes = states_a * states_b * len(PATTERNS[first])
+    (states_b, results_b, spends_b), (states_a, results_a, spends_a) = on_b, on_a
+    nodes = states_a * states_b * spent_together(spends_a, spends_b) * len(PATTERNS[first])
     return DuelWork(nodes, nodes * max(results_a, results_b), max_nodes)
+
+
+def spent_together(a: int, b: int) -> int:
+    """The pairs of what two units spend by one with each attack (``a`` and ``b`` values each: Ammo, orders
+    paid) that a duel can reach, where each attacks once a turn: together, turn by turn, one at most an attack
+    ahead of the other (three pairs for each value of the fewer), then the rest of the larger alone.
+
+    >>> spent_together(41, 41), spent_together(1, 7), spent_together(3, 10)
+    (124, 7, 17)
+    """
+    if min(a, b) <= 1:
+        return a * b
+    return 3 * min(a, b) + abs(a - b) + 1
 
 
 def refuse_too_large(work: DuelWork | None, a: str, b: str, max_nodes: int = MAX_NODES) -> None:

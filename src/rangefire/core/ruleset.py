@@ -444,15 +444,16 @@ class Ruleset(ABC, Generic[B, P, OutcomeT]):
         """What is left of a unit (stands, hit points, wound boxes unmarked...): 0 when it is destroyed or gone."""
         return int(self._duel().left(battle, uid))
 
-    def duel_bounds(self, battle: B, attack: Attack) -> tuple[int, int] | None:
+    def duel_bounds(self, battle: B, attack: Attack) -> tuple[int, int, int] | None:
         """Bounds on a duel's work, known before any is done: the most states the target can take while it stands
-        (what attacks can change of it), and the most battles one such attack can leave; None where the game
-        gives none (its duel module's ``bounds``)."""
+        (what attacks can change of it), the most battles one such attack can leave, and the values of what the
+        target spends by one with each attack it makes (Ammo, orders paid: 1 where none), which the states leave
+        out; None where the game gives none (its duel module's ``bounds``, of two numbers or three)."""
         module = self._duel()
         if not hasattr(module, "bounds"):
             return None
-        states, results = module.bounds(self, battle, attack)
-        return int(states), int(results)
+        found = tuple(module.bounds(self, battle, attack))
+        return int(found[0]), int(found[1]), int(found[2]) if len(found) > 2 else 1
 
     def duel_key(self, battle: B) -> Hashable:
         """A value equal for two battles of one duel only where they are equal (a duel merges the battles it

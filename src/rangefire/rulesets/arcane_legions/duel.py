@@ -107,7 +107,7 @@ def state_key(battle: Battle) -> Hashable:
     return (None if turn is None else (turn.side, turn.order)), fingerprint(battle, skip=("turn",))
 
 
-def bounds(ruleset: ArcaneLegions, battle: Battle, attack: Attack) -> tuple[int, int]:
+def bounds(ruleset: ArcaneLegions, battle: Battle, attack: Attack) -> tuple[int, int, int]:
     """The most states the target can take while it stands, and the most battles one order at it can leave.
 
     What the duel can change of a unit: its figures, each point of damage taken by the figures in casualty order
@@ -120,7 +120,11 @@ def bounds(ruleset: ArcaneLegions, battle: Battle, attack: Attack) -> tuple[int,
     every side's turn has ended once, one order in, and the states of that first round are counted as one more of
     each unit's (the product of the two counts grows by more than they are: the start, and one order's results).
     One order deals as much damage as it has attack dice, each scoring one hit at most [AL-6.5, AL-6.6], and its
-    critical hits [AL-6.2]: its ready blue icons and its attack_dice ability at most [AL-5.3]."""
+    critical hits [AL-6.2]: its ready blue icons and its attack_dice ability at most [AL-5.3].
+
+    The order points are given apart, as the third number (the orders they can pay, plus one): a unit given its
+    order gives it once every turn, so that the two units pay theirs together, turn by turn, and the duel's count
+    takes the pairs of them that can be (:func:`~rangefire.analysis.duel_work.spent_together`)."""
     if attack.target is None:
         raise ValueError("a duel's attack names its target")
     firer, target = battle.unit(attack.attacker), battle.unit(attack.target)
@@ -138,7 +142,7 @@ def bounds(ruleset: ArcaneLegions, battle: Battle, attack: Attack) -> tuple[int,
     if player is not None and player.order_points_per_turn is None and cost and \
             _may_order(ruleset, battle, Attack(target.id, attack.attacker)):
         paid = player.order_points // cost + 1
-    return standing * paid + 1, min(damage, standing) + 1
+    return standing + 1, min(damage, standing) + 1, paid
 
 
 def _cost(battle: Battle, unit: Unit) -> int:

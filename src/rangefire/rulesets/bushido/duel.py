@@ -264,7 +264,7 @@ def pass_to(rules: Bushido, battle: Battle, uid: str) -> Battle:
 
 
 # -- the duel's work, bounded before it is done -----------------------------------------------------------------
-def bounds(rules: Bushido, battle: Battle, attack: Attack) -> tuple[int, int]:
+def bounds(rules: Bushido, battle: Battle, attack: Attack) -> tuple[int, int, int]:
     """The most states the target can take while it stands, and the most battles one attack at it can leave.
 
     What the duel can change of a model: its marked boxes, from those marked now to one short of the track
@@ -276,7 +276,11 @@ def bounds(rules: Bushido, battle: Battle, attack: Attack) -> tuple[int, int]:
     turn ends, one attack in, and the states of that first turn are counted as one more of each model's (the
     product of the two counts grows by more than the first turn's states: the start, and one attack's results).
     One attack marks as many boxes as the wound chart gives, at most every box left [BU-7.2, BU-7.3]: the
-    distinct entries of the battle's chart, 0 for a miss [BU-6.4]."""
+    distinct entries of the battle's chart, 0 for a miss [BU-6.4].
+
+    The Ammo is given apart, as the third number (its values, Ammo + 1): a model that may attack attacks once
+    every turn, so that the two models spend theirs together, turn by turn, and the duel's count takes the pairs
+    of them that can be (:func:`~rangefire.analysis.duel_work.spent_together`), not every pair."""
     if attack.target is None:
         raise ValueError("a duel's attack names its target")
     target = battle.unit(attack.target)
@@ -289,7 +293,7 @@ def bounds(rules: Bushido, battle: Battle, attack: Attack) -> tuple[int, int]:
     spends = weapon is not None and weapon.ammo is not None and _may_attack(rules, battle, Attack(target.id,
                                                                                                     attack.attacker))
     ammo = weapon.ammo + 1 if spends and weapon is not None and weapon.ammo is not None else 1
-    return left * ammo + 1, len(marks)
+    return left + 1, len(marks), ammo
 
 
 def _may_attack(rules: Bushido, battle: Battle, attack: Attack) -> bool:

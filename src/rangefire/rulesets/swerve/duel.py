@@ -150,11 +150,6 @@ def pass_to(rules: Swerve, battle: Battle, uid: str) -> Battle:
 
 
 # -- the duel's work, bounded before it is done -----------------------------------------------------------------
-#: The states of a card whose damage counters a combat could take away (a total damage below 0 [SW-5.1]): no
-#: number bounds them, so that a duel of it is refused before the work.
-UNBOUNDED = 10**9
-
-
 def bounds(rules: Swerve, battle: Battle, attack: Attack) -> tuple[int, int]:
     """The target's share of the duel's states while it stands, and the most battles one combat against it can
     leave.
@@ -180,8 +175,6 @@ def bounds(rules: Swerve, battle: Battle, attack: Attack) -> tuple[int, int]:
     hits = _may_begin(rules, battle, attack)
     back = _may_begin(rules, battle, Attack(target.id, firer.id))
     mine, theirs = _shares(battle, target, firer, hits, back), _shares(battle, firer, target, back, hits)
-    if UNBOUNDED in (mine[0], theirs[0]):
-        return UNBOUNDED, 1
     # the smaller of the two bounds, the same for both cards (each card's call weighs the two alike)
     way = 0 if mine[0] * theirs[0] <= mine[1] * theirs[1] else 1
     return mine[way] + 1, _reveals(battle, firer.owner) if hits else 1
@@ -193,11 +186,7 @@ def _shares(battle: Battle, card: Card, other: Card, hit: bool, fires: bool) -> 
     other card may ever begin combat against it, ``fires``: whether it may against the other."""
     counters = steps = 0
     if hit:
-        assert other.ranged is not None
-        least = other.ranged.damage + sum(min(0, c.effect.damage) for c in _usable(battle, other.owner)
-                                          if c.effect is not None)
-        if least < 0:  # a total damage below 0 takes counters away [SW-5.1]: nothing moves on for good
-            return UNBOUNDED, UNBOUNDED
+        # a total damage below 0 deals none [SW-5.1]: counters are only ever added [SW-5.3]
         counters = steps = battle.options.toughness(card) - card.counters - 1
     tactics = sum(1 for c in _usable(battle, card.owner) if c.type == "tactic") if hit or fires else 0
     mine, theirs = _swerving(battle, card, hit or fires), _swerving(battle, other, hit or fires)
