@@ -119,9 +119,10 @@ class Broker:
                 stream.loop.call_soon_threadsafe(stream.offer, event)
 
     def open(self, battle_id: str) -> _Stream:
-        if self.tally.take("streams", "", self.max_streams) is not None:
+        # a bound of 0 keeps no stream (the tally's 0 is no bound at all)
+        if self.max_streams <= 0 or self.tally.take("streams", "", self.max_streams) is not None:
             raise TooManyStreams(f"{self.max_streams} event streams are open, the most this server keeps")
-        if self.tally.take("battle", battle_id, self.per_battle) is not None:
+        if self.per_battle <= 0 or self.tally.take("battle", battle_id, self.per_battle) is not None:
             self.tally.give("streams", "")
             raise TooManyStreams(f"{self.per_battle} event streams are open on this battle, the most one "
                                  "battle may have; close one (another tab?) and retry")
