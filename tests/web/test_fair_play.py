@@ -97,8 +97,8 @@ def test_an_undo_edited_in_the_store_to_name_other_dice_is_refused_on_replay(new
         record = json.loads(db.execute("SELECT record FROM actions WHERE kind = 'undo'").fetchone()[0])
         record["dice"] = {"to_hit": [1]}
         db.execute("UPDATE actions SET record = ? WHERE kind = 'undo'", (json.dumps(record),))
-    client.app.state.battles._states.clear()
-    error = error_of(battle.get(), 500, "internal")
+    with TestClient(create_app(db_path)) as fresh:  # a restart: nothing of the battle kept in memory
+        error = error_of(fresh.get(battle.url(), headers=bearer(battle.spectator)), 500, "internal")
     assert "dice" in error["message"]
 
 
