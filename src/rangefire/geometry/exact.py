@@ -182,23 +182,17 @@ class Segment(NamedTuple):
 
 
 def closest_on_segment(p: Point, seg: Segment) -> Point:
-    """The point of ``seg`` nearest ``p`` (exact)."""
+    """The point of ``seg`` nearest ``p`` (exact, over Fractions or GMP's rationals alike)."""
     d = seg.b - seg.a
     n2 = d.norm2()
     if n2 == 0:
         return seg.a
     t = (p - seg.a).dot(d) / n2
-    return seg.at(min(Fraction(1), max(Fraction(0), t)))
+    return seg.at(min(1, max(0, t)))  # type: ignore[arg-type]  # the clamp keeps t's own kind of number
 
 
-def _q_closest_on(p: Point, seg: Segment) -> Point:
-    """:func:`closest_on_segment` over GMP's rationals."""
-    d = seg.b - seg.a
-    n2 = d.norm2()
-    if n2 == 0:
-        return seg.a
-    t = (p - seg.a).dot(d) / n2
-    return seg.at(min(_Q1, max(_Q0, t)))
+#: :func:`closest_on_segment` as the work over GMP's rationals names it.
+_q_closest_on = closest_on_segment
 
 
 def _on_segment(p: Point, seg: Segment) -> bool:
