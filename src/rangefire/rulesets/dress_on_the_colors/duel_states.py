@@ -59,6 +59,9 @@ Dice = tuple[tuple[tuple[int, int, bool], ...], int]
 _DICE: dict[Hashable, Dice] = {}
 _READERS: dict[type, tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]]] = {}
 MAX_KEPT = 20_000
+#: The stands of the target :func:`dice` weighs a volley at: more than any volley's dice could take [DC-4.3], and
+#: the same for plans of up to this many dice, so that the game's work after the hits is shared between them.
+SAFE_STANDS = 64
 #: Bits of a state's integer given to the turn and to each unit (:meth:`States.key`).
 BITS = 32
 _MASK = (1 << BITS) - 1
@@ -93,7 +96,7 @@ def dice(plan: VolleyPlan, disordered: bool | None = None) -> Dice:
     key = dice_key(plan, disordered)
     found = _DICE.get(key)
     if found is None:
-        safe = dataclasses.replace(plan, target_stands=plan.dice + 2, target_micro_hits=0,
+        safe = dataclasses.replace(plan, target_stands=max(plan.dice + 2, SAFE_STANDS), target_micro_hits=0,
                                    target_disordered=plan.target_disordered if disordered is None else disordered)
         dist = volley_distribution(safe)
         merged: dict[tuple[int, bool], int] = {}

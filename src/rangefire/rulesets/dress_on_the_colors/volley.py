@@ -342,6 +342,13 @@ def discipline_fails(dice: int, modifier: int, pass_on: int) -> Fraction:
     return total.p(lambda s: s + modifier < pass_on)
 
 
+#: What the hits of a volley come to after the saves and the discipline check [DC-4.1, DC-4.3, DC-5.2], by the
+#: hits and every number of the plan that :func:`volley_distribution` reads after them: shared between plans that
+#: differ only in their to-hit dice (bounded: cleared when full).
+_AFTER_HITS: dict[tuple[tuple[int, bool, int], tuple[Any, ...]], Dist[VolleyOutcome]] = {}
+_AFTER_HITS_KEPT = 4096
+
+
 def volley_distribution(plan: VolleyPlan) -> Dist[VolleyOutcome]:
     """The exact joint distribution of a volley's outcome [DC-8.1]: hits, saves, casualties, suppression,
     and disorder (suppression, the target survives, it fails its check) [DC-5.3]."""
@@ -349,8 +356,17 @@ def volley_distribution(plan: VolleyPlan) -> Dist[VolleyOutcome]:
     fails = discipline_fails(plan.discipline_dice, plan.discipline_modifier, plan.discipline_pass)
     check = Dist({True: fails.numerator, False: fails.denominator - fails.numerator}) if 0 < fails < 1 else \
         Dist.constant(fails == 1)
+    reads = (fail_faces, fails, plan.target_stands, plan.target_micro_hits)
 
     def after_hits(key: tuple[int, bool, int]) -> Dist[VolleyOutcome]:
+        found = _AFTER_HITS.get((key, reads))
+        if found is None:
+            if len(_AFTER_HITS) >= _AFTER_HITS_KEPT:
+                _AFTER_HITS.clear()
+            found = _AFTER_HITS[(key, reads)] = saved(key)
+        return found
+
+    def saved(key: tuple[int, bool, int]) -> Dist[VolleyOutcome]:
         hits, suppression, sure = key  # sure: hits on a natural 6 that no save cancels (a house rule) [DC-4.1]
 
         def after_saves(failed_saves: int) -> Dist[VolleyOutcome]:
