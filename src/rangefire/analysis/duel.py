@@ -48,6 +48,7 @@ from rangefire.analysis.duel_chain import (
     Stepped,
     WorkLimit,
     build,
+    collector_paused,
     step,
 )
 from rangefire.analysis.duel_solve import solve
@@ -308,9 +309,11 @@ def _notes(ruleset: Ruleset[Any, Any, Any], battle: Any, a: str, b: str,
 
 # -- the exact duel -------------------------------------------------------------------------------------------
 def _quantile(cumulative: list[Fraction], total: Fraction, share: Fraction) -> int | None:
-    """The first turn (from 1) by which ``share`` of ``total`` has ended, None if not within the turns given."""
+    """The first turn (from 1) by which ``share`` of ``total`` has ended, None if not within the turns given (whole
+    numbers compared: ``total``'s denominator may run to tens of thousands of bits, and no fraction is reduced)."""
+    need, over = share.numerator * total.numerator, share.denominator * total.denominator
     for t, c in enumerate(cumulative, start=1):
-        if c >= share * total:
+        if c.numerator * over >= need * c.denominator:
             return t
     return None
 
@@ -349,6 +352,7 @@ def _end_turns(probability: Fraction, mean: Fraction | None, cumulative: list[Fr
                     _quantile(cumulative, probability, most))
 
 
+@collector_paused()
 def duel(ruleset: Ruleset[Any, Any, Any], battle: Any, a: str, b: str, turns: int | None = None,
          first: str = "a", third_unit: str | None = None, max_nodes: int = MAX_NODES,
          max_work: int = MAX_STEP_WORK, progress: Progress | None = None,

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import gc
 import math
+from contextlib import contextmanager
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -114,21 +115,28 @@ class Graph:
         return self.keys[node][1] % 2 == 0
 
 
-def build(model: DuelModel, a: str, b: str, first: str, max_nodes: int | None = None,
-          progress: Callable[[int], None] | None = None) -> Graph:
-    """Every node the duel can reach from its start, each worked out once; :class:`WorkLimit` past ``max_nodes``.
-    ``progress(nodes)`` is told every 256 nodes worked out.
-
-    Python's collector of cycles is paused meanwhile: the graph and the model's tables only grow (no cycle is
-    left behind), and each of its full passes would go over every object of the process again, some 0.2-0.3 s
-    of a duel of 20 stands against 20; it is resumed as it was, whatever happens."""
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Python's collector of cycles paused for a duel's work, resumed as it was whatever happens: the graph, the
+    model's tables and the numbers worked out over them only grow or are let go whole (no cycle is left behind),
+    and each of the collector's full passes would go over every object of the process again (some 0.8 s of a
+    duel of 20 stands against 20, most of it while the chain is solved and stepped)."""
     paused = gc.isenabled()
     gc.disable()
     try:
-        return _build(model, a, b, first, max_nodes, progress)
+        yield
     finally:
         if paused:
             gc.enable()
+
+
+@collector_paused()
+def build(model: DuelModel, a: str, b: str, first: str, max_nodes: int | None = None,
+          progress: Callable[[int], None] | None = None) -> Graph:
+    """Every node the duel can reach from its start, each worked out once; :class:`WorkLimit` past ``max_nodes``.
+    ``progress(nodes)`` is told every 256 nodes worked out (Python's collector paused meanwhile:
+    :func:`collector_paused`)."""
+    return _build(model, a, b, first, max_nodes, progress)
 
 
 def _build(model: DuelModel, a: str, b: str, first: str, max_nodes: int | None,

@@ -11,16 +11,16 @@ determinants of the parts it passes (a turn sum over that product times one of t
 So every value is kept as an integer over one **common denominator known before any is worked out**, each
 division by a part's determinant exact: the determinants are split into factors (the primes below 256, and what
 is left of each as a factor of its own), and the most of each factor that a way through the parts can gather
-bounds its power. A small prime is counted along the ways exactly, by one pass over the parts' levels (the most
-parts on a way to each from the start: a way passes each level once at most); a larger factor, held by few
-parts, as the most of it in a part of each level, summed over the levels. The common denominator is then within
-a few tenths of the length of the answer's own (the product of every part's determinant, which the chain's
-first solution used, is some twenty times longer and every addition as much slower); a turn sum needs, beyond
-it, the most of each factor one part holds.
+bounds its power: the most of it in a part of each level (the most parts on a way to the part from the start),
+summed over the levels, as a way passes each level once at most. The common denominator is then within some
+four tenths of the length of the answer's own (the product of every part's determinant, which the chain's first
+solution used, is some twenty times longer and every addition as much slower); a turn sum needs, beyond it, the
+most of each factor one part holds.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -134,36 +134,27 @@ def _plans(graph: Graph, parts: list[list[int]]) -> list[Plan | None]:
     return plans
 
 
-def _levels(graph: Graph, parts: list[list[int]], part_of: list[int]) -> tuple[list[int], list[list[int]]]:
-    """Each part's level (the most parts on a way to it from the start) and the parts each leads to."""
+def _levels(graph: Graph, parts: list[list[int]], part_of: list[int]) -> list[int]:
+    """Each part's level: the most parts on a way to it from the start (a way passes each level once at most)."""
     level = [0] * len(parts)
-    after: list[list[int]] = [[] for _ in parts]
     for k in range(len(parts) - 1, -1, -1):  # sources first
-        seen = {k}
+        up = level[k] + 1
         for i in parts[k]:
             for _, j in graph.edges[i]:
                 s = part_of[j]
-                if s not in seen:
-                    seen.add(s)
-                    after[k].append(s)
-                    if level[s] <= level[k]:
-                        level[s] = level[k] + 1
-    return level, after
+                if s != k and level[s] < up:
+                    level[s] = up
+    return level
 
 
-def _denominator(plans: list[Plan | None], level: list[int], after: list[list[int]]) -> tuple[int, int]:
+def _denominator(plans: list[Plan | None], level: list[int]) -> tuple[int, int]:
     """A common denominator of every value of the chain (see the module's text), and the factor a turn sum needs
     beyond it: the most of each of the determinants' factors that one part holds.
 
-    A small prime is counted along the ways exactly (the most that any way through the parts gathers, by one pass
-    over the levels); a larger factor, held by few parts, as the most it has in any part of each level, summed
-    over the levels (a way passes each level once at most)."""
-    import numpy as np
-
-    small = {p: c for c, p in enumerate(SMALL_PRIMES)}
+    Each factor is counted as the most of it in a part of each level, summed over the levels: a way passes each
+    level once at most, so no way gathers more."""
     split: dict[int, dict[int, int]] = {}
-    own = np.zeros((len(plans), len(SMALL_PRIMES)), dtype=np.int64)
-    large: dict[int, dict[int, int]] = {}  # a larger factor: the most of it in a part of each level
+    most: dict[tuple[int, int], int] = {}  # (factor, level): the most of it in a part of that level
     single: dict[int, int] = {}
     for k, plan in enumerate(plans):
         if plan is None:
@@ -171,44 +162,16 @@ def _denominator(plans: list[Plan | None], level: list[int], after: list[list[in
         found = split.get(plan[0])
         if found is None:
             found = split[plan[0]] = factors(plan[0])
+        lv = level[k]
         for f, e in found.items():
             if e > single.get(f, 0):
                 single[f] = e
-            if f in small:
-                own[k, small[f]] = e
-            else:
-                at = large.setdefault(f, {})
-                if e > at.get(level[k], 0):
-                    at[level[k]] = e
-    gathered = np.zeros_like(own)  # the most of each small prime on a way to the part, before it
-    by_level: list[list[int]] = [[] for _ in range(max(level, default=0) + 1)]
-    for k, lv in enumerate(level):
-        by_level[lv].append(k)
-    held = np.zeros(len(SMALL_PRIMES), dtype=np.int64)
-    for ks in by_level:
-        if not ks:
-            continue
-        rows = np.asarray(ks)
-        most = gathered[rows] + own[rows]
-        np.maximum(held, most.max(axis=0), out=held)
-        src = np.asarray([r for r, k in enumerate(ks) for _ in after[k]], dtype=np.int64)
-        dst = np.asarray([s for k in ks for s in after[k]], dtype=np.int64)
-        if len(dst):  # every later part a way leads to: the most gathered on any way to it
-            order = np.argsort(dst, kind="stable")
-            targets = dst[order]
-            starts = np.flatnonzero(np.r_[True, targets[1:] != targets[:-1]])
-            reached = np.maximum.reduceat(most[src[order]], starts, axis=0)
-            onto = targets[starts]
-            gathered[onto] = np.maximum(gathered[onto], reached)
-    common = 1
-    for c in np.nonzero(held)[0]:
-        common *= SMALL_PRIMES[c] ** int(held[c])
-    for f, at in large.items():
-        common *= f ** sum(at.values())
-    extra = 1
-    for f, e in single.items():
-        extra *= f**e
-    return common, extra
+            if e > most.get((f, lv), 0):
+                most[(f, lv)] = e
+    powers: dict[int, int] = {}
+    for (f, _), e in most.items():
+        powers[f] = powers.get(f, 0) + e
+    return math.prod(f**e for f, e in powers.items()), math.prod(f**e for f, e in single.items())
 
 
 def solve(graph: Graph) -> Solved:
@@ -222,8 +185,7 @@ def solve(graph: Graph) -> Solved:
         for i in part:
             part_of[i] = k
     plans = _plans(graph, parts)
-    level, after = _levels(graph, parts, part_of)
-    common, extra = _denominator(plans, level, after)
+    common, extra = _denominator(plans, _levels(graph, parts, part_of))
     den, edges, ends_of = graph.den, graph.edges, graph.ends
     # probability arriving from outside a node's part, and turns counted so far times that probability, both over
     # ``common * extra``: a visit's turn is then divided by the part's determinant at once, no number multiplied
