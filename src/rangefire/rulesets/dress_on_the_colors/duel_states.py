@@ -195,6 +195,12 @@ class States:
         #: The target's field of a state a volley and the turn's passing leave, by its marks and place.
         self._codes: dict[tuple[int, int], _Codes] = {}
         self._shapes: dict[tuple[int, int, int, bool], Shape] = {}
+        #: The stands left of the firer and the target in each outcome of a volley, by the firer's stands and the
+        #: target's in each (:meth:`_landed`); and one tuple for each pair of stands and each target's stands,
+        #: marker and disorder, shared by every outcome that leaves them: a duel keeps hundreds of thousands of
+        #: these, and fewer objects are quicker for Python to make and its collector to go over.
+        self._lefts: dict[tuple[int, tuple[int, ...]], tuple[tuple[int, int], ...]] = {}
+        self._pairs: dict[tuple[Any, ...], Any] = {}
 
     # -- the numbers of units, turns and states -------------------------------------------------------------
     def _unit(self, unit: Unit) -> int:
@@ -439,25 +445,25 @@ class States:
         if codes is None:
             codes = self._codes[(marks, at)] = _Codes(self, marks, self.shift[at])
         left = self._stands[firer]
+        lefts = self._lefts.get((left, shape[3]))
+        if lefts is None:
+            pair = self._pairs.setdefault
+            lefts = self._lefts[(left, shape[3])] = tuple([pair(k, k) for k in zip(itertools.repeat(left), shape[3])])
         landed = self._landing[(p, shot_n, marks)] = Landed(
-            shape[0], shape[1], tuple(map(codes.__getitem__, shape[2])),
-            tuple(zip(itertools.repeat(left), shape[3])), shape[4], shape[5], left)
+            shape[0], shape[1], tuple(map(codes.__getitem__, shape[2])), lefts, shape[4], shape[5], left)
         return landed
 
     def _shape(self, number: int, total: int, stands: int, micro_hits: int, disordered: bool) -> Shape:
         """What the dice numbered ``number`` (weights over ``total``) leave of a target of these stands, marker
         and disorder, merged, in the order the dice first give each [DC-4.3, DC-5.3] (:data:`Shape`)."""
-        weights: list[int] = []
-        kept: list[tuple[int, int, bool]] = []
-        destroyed, first = 0, -1
-        for w, gone, marker, disorder in self._lost(number, micro_hits, disordered):
-            if gone < stands:
-                weights.append(w)
-                kept.append((stands - gone, marker, disorder))
-            else:
-                if first < 0:
-                    first = len(kept)
-                destroyed += w
+        lost = self._lost(number, micro_hits, disordered)
+        weights = [w for w, gone, _, _ in lost if gone < stands]
+        one = self._pairs.setdefault
+        kept = [one(k, k) for k in [(stands - gone, marker, disorder) for _, gone, marker, disorder in lost
+                                    if gone < stands]]
+        destroyed = sum([w for w, gone, _, _ in lost if gone >= stands])
+        # every outcome before the first that destroys it leaves it standing
+        first = next((i for i, (_, gone, _, _) in enumerate(lost) if gone >= stands), -1)
         common = math.gcd(total, destroyed, *weights)  # the weights in lowest terms
         if common > 1:
             total, destroyed, weights = total // common, destroyed // common, [w // common for w in weights]
