@@ -9,6 +9,7 @@ the pages); every error is
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 from collections.abc import AsyncIterator
@@ -18,6 +19,7 @@ from typing import Annotated, Any
 
 from fastapi import FastAPI, Query, Request
 from fastapi import Path as PathParam
+from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from fastapi.staticfiles import StaticFiles
@@ -121,6 +123,21 @@ class PageFiles(StaticFiles):
         if self.directory is None or not Path(self.directory).is_dir():
             raise ApiError(404, "not_found", "the page's files are not installed on this server")
         await super().check_config()
+
+
+class JsonAnswer(Response):
+    """A route's answer in JSON, written as FastAPI writes a value a route returns (compact, UTF-8 as it is, no
+    NaN), but straight from the value: FastAPI would first walk every value of it (``jsonable_encoder``, about a
+    millisecond for a battle's state or an attack's odds, as much as the rest of the request), which the
+    service's answers, made of JSON's own values already, do not need. A value JSON has no way to write (a model,
+    a date) is written as that walk writes it; nothing is left out (the walk drops every key that starts with
+    ``_sa``, as a side's name may). What each route answers is declared by its ``responses`` (``/openapi.json``)."""
+
+    media_type = "application/json"
+
+    def render(self, content: Any) -> bytes:
+        return json.dumps(content, ensure_ascii=False, allow_nan=False, indent=None, separators=(",", ":"),
+                          default=jsonable_encoder).encode("utf-8")
 
 
 def error_response(error: ApiError) -> JSONResponse:
@@ -232,23 +249,21 @@ def _games(app: FastAPI) -> None:
     """The games and the built-in examples: no token needed."""
 
     @app.get("/api/rulesets", response_model=None, responses=answers(contract.RulesetsAnswer, token=False))
-    def rulesets() -> dict[str, Any]:
+    def rulesets() -> JsonAnswer:
         """Every game: its options and defaults, dice stages, named outcomes and the player's choices."""
-        return {"format": FORMAT, "rulesets": [ruleset_info(r) for r in RULESETS]}
+        return JsonAnswer({"format": FORMAT, "rulesets": [ruleset_info(r) for r in RULESETS]})
 
     @app.get("/api/rulesets/{key}/schema", response_model=None,
              responses=answers(contract.ScenarioSchema, token=False, said="the scenario's JSON Schema"))
-    def ruleset_schema(key: Annotated[str, PathParam(max_length=64)]) -> dict[str, Any]:
+    def ruleset_schema(key: Annotated[str, PathParam(max_length=64)]) -> JsonAnswer:
         """The JSON Schema of the game's scenario."""
-        ruleset = find_ruleset(key)
-        found: dict[str, Any] = ruleset.battle_model.model_json_schema()
-        return found
+        return JsonAnswer(find_ruleset(key).battle_model.model_json_schema())
 
     @app.get("/api/examples", response_model=None, responses=answers(contract.ExamplesAnswer, token=False))
-    def example_list() -> dict[str, Any]:
+    def example_list() -> JsonAnswer:
         """The built-in example battles (create one with ``{"example": name}``)."""
-        return {"format": FORMAT, "examples": [{"name": e.name, "ruleset": e.ruleset, "title": e.title}
-                                               for e in examples()]}
+        return JsonAnswer({"format": FORMAT, "examples": [{"name": e.name, "ruleset": e.ruleset, "title": e.title}
+                                                          for e in examples()]})
 
 
 def _reading(app: FastAPI, gate: Gate, battles: Battles) -> None:
@@ -258,34 +273,34 @@ def _reading(app: FastAPI, gate: Gate, battles: Battles) -> None:
     @app.post("/api/battles", status_code=201, openapi_extra=schema(CreateBody), response_model=None,
               responses=answers(contract.CreatedAnswer, 201, token=False, said="the battle created",
                                 example="create"))
-    async def create(request: Request) -> dict[str, Any]:
+    async def create(request: Request) -> JsonAnswer:
         """A new battle from an example or a scenario: one secret link per side and one for spectators,
         shown only in this answer."""
         await gate.in_thread(gate.created_by, request)  # counted in the store: every worker's creations
         b = await gate.body(request, CreateBody, MAX_CREATE_BYTES)
         settings = Settings(undo=b.undo, open_hands=b.open_hands)
         if b.game is not None:  # a battle created empty, set up by its sides
-            return await gate.in_thread(battles.create, moves.empty_scenario(b), None, b.entered_dice, True,
-                                        settings)
+            return JsonAnswer(await gate.in_thread(battles.create, moves.empty_scenario(b), None, b.entered_dice,
+                                                   True, settings), status_code=201)
         if b.sides is not None or b.table is not None:
             raise ApiError(422, "invalid_request", "sides and table are given with a game to set up",
                            path="sides" if b.sides is not None else "table")
-        return await gate.in_thread(battles.create, b.scenario, b.example, b.entered_dice, False, settings)
+        return JsonAnswer(await gate.in_thread(battles.create, b.scenario, b.example, b.entered_dice, False,
+                                               settings), status_code=201)
 
     @app.get("/api/battles/{battle_id}", response_model=None, dependencies=TOKEN,
              responses=answers(contract.battle_state(), said="the battle now", example="state"))
-    async def state(request: Request, response: Response, battle_id: BattleId) -> dict[str, Any]:
+    async def state(request: Request, battle_id: BattleId) -> JsonAnswer:
         """The battle now: whose turn, the units, the scenario after every action. Its ``ETag`` is its count of
         actions: an acting request sent with ``If-Match`` set to it acts only on the battle as read here."""
         answer = await gate.run(request, battle_id, battles.state)
-        response.headers["ETag"] = f'"{answer["actions"]}"'
-        return answer
+        return JsonAnswer(answer, headers={"ETag": f'"{answer["actions"]}"'})
 
     @app.get("/api/battles/{battle_id}/actions", response_model=None, dependencies=TOKEN,
              responses=answers(contract.ActionsAnswer))
-    async def actions(request: Request, battle_id: BattleId) -> dict[str, Any]:
+    async def actions(request: Request, battle_id: BattleId) -> JsonAnswer:
         """Every action, as ``rangefire.record`` writes a log's lines."""
-        return await gate.run(request, battle_id, lambda loaded, role: battles.actions(loaded.row.id))
+        return JsonAnswer(await gate.run(request, battle_id, lambda loaded, role: battles.actions(loaded.row.id)))
 
     @app.get("/api/battles/{battle_id}/drawing.svg", response_class=Response, dependencies=TOKEN,
              responses=contract.drawing())
@@ -303,47 +318,48 @@ def _reading(app: FastAPI, gate: Gate, battles: Battles) -> None:
     @app.get("/api/battles/{battle_id}/targets", response_model=None, dependencies=TOKEN,
              responses=answers(contract.TargetsAnswer))
     async def targets(request: Request, battle_id: BattleId, attacker: UnitId = None,
-                      side: UnitId = None) -> dict[str, Any]:
+                      side: UnitId = None) -> JsonAnswer:
         """Who can shoot whom, as ``rangefire targets --json``."""
-        return await gate.ask(request, battle_id, "targets", (side, attacker),
-                              lambda on: work_of(on.ruleset, on.state, attacker, side),
-                              "this list of targets", "ask one unit's targets (?attacker=ID)")
+        return JsonAnswer(await gate.ask(request, battle_id, "targets", (side, attacker),
+                                         lambda on: work_of(on.ruleset, on.state, attacker, side),
+                                         "this list of targets", "ask one unit's targets (?attacker=ID)"))
 
     @app.get("/api/battles/{battle_id}/advice", response_model=None, dependencies=TOKEN,
              responses=answers(contract.AdviceAnswer))
     async def advice(request: Request, battle_id: BattleId, side: UnitId = None,
                      outcome: Annotated[str | None, Query(min_length=1, max_length=64)] = None,
-                     refused: bool = False) -> dict[str, Any]:
+                     refused: bool = False) -> JsonAnswer:
         """Every legal attack of a side (by default the asking side's) ranked by the expected value of an
         outcome, as ``rangefire advise --json``; ``refused=true`` lists the refused pairs with their clauses."""
-        return await gate.ask(request, battle_id, "advice", (side, outcome, refused),
-                              lambda on: work_of(on.ruleset, on.state, side=side or on.viewer,
-                                                alone=not (side or on.viewer)),
-                              "this advice", "ask one unit's targets (targets?attacker=ID) and the odds of its "
-                                             "attacks")
+        return JsonAnswer(await gate.ask(request, battle_id, "advice", (side, outcome, refused),
+                                         lambda on: work_of(on.ruleset, on.state, side=side or on.viewer,
+                                                           alone=not (side or on.viewer)),
+                                         "this advice", "ask one unit's targets (targets?attacker=ID) and the odds "
+                                                        "of its attacks"))
 
     @app.post("/api/battles/{battle_id}/check", openapi_extra=schema(AttackBody), response_model=None,
               dependencies=TOKEN, responses=answers(contract.check_answer(), said="the check", example="check"))
-    async def check(request: Request, battle_id: BattleId) -> dict[str, Any]:
+    async def check(request: Request, battle_id: BattleId) -> JsonAnswer:
         """May this attack be made? As ``rangefire check --json``, with the next choice a player makes."""
         b = await gate.body(request, AttackBody)
-        return await gate.ask(request, battle_id, "check", (ask_of(b),),
-                              lambda on: work_of(on.ruleset, on.state, b.attacker, target=b.target),
-                              "this check", "name its target")
+        return JsonAnswer(await gate.ask(request, battle_id, "check", (ask_of(b),),
+                                         lambda on: work_of(on.ruleset, on.state, b.attacker, target=b.target),
+                                         "this check", "name its target"))
 
     @app.post("/api/battles/{battle_id}/odds", openapi_extra=schema(AttackBody), response_model=None,
               dependencies=TOKEN, responses=answers(contract.odds_answer(), said="the odds", example="odds"))
-    async def odds(request: Request, battle_id: BattleId) -> dict[str, Any]:
+    async def odds(request: Request, battle_id: BattleId) -> JsonAnswer:
         """The exact odds of an attack, as ``rangefire odds --json``."""
         b = await gate.body(request, AttackBody)
-        return await gate.ask(request, battle_id, "odds", (ask_of(b),),
-                              lambda on: work_of(on.ruleset, on.state, b.attacker, target=b.target or b.attacker),
-                              "these odds", "ask the command line")
+        return JsonAnswer(await gate.ask(request, battle_id, "odds", (ask_of(b),),
+                                         lambda on: work_of(on.ruleset, on.state, b.attacker,
+                                                           target=b.target or b.attacker),
+                                         "these odds", "ask the command line"))
 
 
-def _played(result: dict[str, Any]) -> dict[str, Any] | JSONResponse:
+def _played(result: dict[str, Any]) -> JsonAnswer:
     """An attack kept waiting for a player's choice is accepted, not yet played: 202 with what it waits for."""
-    return JSONResponse(result, status_code=202) if "pending" in result else result
+    return JsonAnswer(result, status_code=202 if "pending" in result else 200)
 
 
 def _acting(app: FastAPI, gate: Gate, battles: Battles) -> None:
@@ -356,7 +372,7 @@ def _acting(app: FastAPI, gate: Gate, battles: Battles) -> None:
                   said="the attack played and recorded; or, asked for (`ask`), the dice to enter next (`next`)",
                   more={202: {"model": contract.PendingAnswer, "description": "the attack waits for a player's "
                                                                               "choice: `pending` says whose"}}))
-    async def resolve(request: Request, battle_id: BattleId) -> Any:
+    async def resolve(request: Request, battle_id: BattleId) -> JsonAnswer:
         """Play an attack (the server rolls, or dice entered where allowed) and record it; where the next choice
         is a player's (a Bushido nomination, a swerve action), 202: the attack waits for it (``pending``)."""
         b = await gate.body(request, ResolveBody)
@@ -368,7 +384,7 @@ def _acting(app: FastAPI, gate: Gate, battles: Battles) -> None:
                   contract.resolve_answer(), said="the attack played and recorded", example="answer",
                   more={202: {"model": contract.PendingAnswer, "description": "the attack waits for the next "
                                                                               "choice: `pending` says whose"}}))
-    async def answer(request: Request, battle_id: BattleId) -> Any:
+    async def answer(request: Request, battle_id: BattleId) -> JsonAnswer:
         """The awaited side's answer to the pending attack's choice: 202 while another choice is awaited, else
         the attack played and recorded (as resolve answers)."""
         b = await gate.body(request, AnswerBody)
@@ -377,56 +393,57 @@ def _acting(app: FastAPI, gate: Gate, battles: Battles) -> None:
 
     @app.post("/api/battles/{battle_id}/withdraw", openapi_extra=schema(EmptyBody), response_model=None,
               dependencies=TOKEN, responses=answers(contract.battle_state(), said="the battle now"))
-    async def withdraw(request: Request, battle_id: BattleId) -> dict[str, Any]:
+    async def withdraw(request: Request, battle_id: BattleId) -> JsonAnswer:
         """Take back the pending attack (its side only, while no other side has answered it)."""
         await gate.body(request, EmptyBody)
-        return await gate.run(request, battle_id, battles.withdraw)
+        return JsonAnswer(await gate.run(request, battle_id, battles.withdraw))
 
     @app.post("/api/battles/{battle_id}/end-turn", openapi_extra=schema(EndTurnBody), response_model=None,
               dependencies=TOKEN, responses=answers(contract.EndTurnAnswer))
-    async def end_turn(request: Request, battle_id: BattleId) -> dict[str, Any]:
+    async def end_turn(request: Request, battle_id: BattleId) -> JsonAnswer:
         """End the turn (or, with ``activation``, the activation) of the side to act."""
         b = await gate.body(request, EndTurnBody)
-        return await gate.run(request, battle_id, lambda loaded, role: battles.end_turn(loaded, role, b.activation))
+        return JsonAnswer(await gate.run(request, battle_id,
+                                         lambda loaded, role: battles.end_turn(loaded, role, b.activation)))
 
     @app.post("/api/battles/{battle_id}/move", openapi_extra=schema(MoveBody), response_model=None,
               dependencies=TOKEN, responses=answers(contract.MoveAnswer))
-    async def move(request: Request, battle_id: BattleId) -> dict[str, Any]:
+    async def move(request: Request, battle_id: BattleId) -> JsonAnswer:
         """Move one of the side's units (DC-10, AL-10, BU-9, SW-9) and record it; with ``check``, only ask
         whether the move may be made (nothing recorded)."""
         b = await gate.body(request, MoveBody)
-        return await gate.run(request, battle_id, lambda loaded, role: moves.move(battles, loaded, role, b))
+        return JsonAnswer(await gate.run(request, battle_id, lambda loaded, role: moves.move(battles, loaded, role, b)))
 
     @app.post("/api/battles/{battle_id}/mark", openapi_extra=schema(MarkBody), response_model=None,
               dependencies=TOKEN, responses=answers(contract.MoveAnswer))
-    async def mark(request: Request, battle_id: BattleId) -> dict[str, Any]:
+    async def mark(request: Request, battle_id: BattleId) -> JsonAnswer:
         """Set or clear a state on one of the side's units (BU-9.1) and record it; with ``check``, only ask."""
         b = await gate.body(request, MarkBody)
-        return await gate.run(request, battle_id, lambda loaded, role: moves.mark(battles, loaded, role, b))
+        return JsonAnswer(await gate.run(request, battle_id, lambda loaded, role: moves.mark(battles, loaded, role, b)))
 
     @app.post("/api/battles/{battle_id}/edit", openapi_extra=schema(EditBody), response_model=None,
               dependencies=TOKEN, responses=answers(contract.MoveAnswer))
-    async def edit(request: Request, battle_id: BattleId) -> dict[str, Any]:
+    async def edit(request: Request, battle_id: BattleId) -> JsonAnswer:
         """A set-up edit (place, change or remove a unit of the side's own, or terrain) before the battle
         starts; with ``check``, only ask."""
         b = await gate.body(request, EditBody)
-        return await gate.run(request, battle_id, lambda loaded, role: moves.edit(battles, loaded, role, b))
+        return JsonAnswer(await gate.run(request, battle_id, lambda loaded, role: moves.edit(battles, loaded, role, b)))
 
     @app.post("/api/battles/{battle_id}/ready", openapi_extra=schema(EmptyBody), response_model=None,
               dependencies=TOKEN, responses=answers(contract.battle_state(), said="the battle now"))
-    async def ready(request: Request, battle_id: BattleId) -> dict[str, Any]:
+    async def ready(request: Request, battle_id: BattleId) -> JsonAnswer:
         """The side is ready to start the battle it set up; when every side is, the battle starts (an action)."""
         await gate.body(request, EmptyBody)
-        return await gate.run(request, battle_id, lambda loaded, role: moves.ready(battles, loaded, role))
+        return JsonAnswer(await gate.run(request, battle_id, lambda loaded, role: moves.ready(battles, loaded, role)))
 
     @app.post("/api/battles/{battle_id}/undo", openapi_extra=schema(EmptyBody), response_model=None,
               dependencies=TOKEN, responses=answers(contract.battle_state(), said="the battle now"))
-    async def undo(request: Request, battle_id: BattleId) -> dict[str, Any]:
+    async def undo(request: Request, battle_id: BattleId) -> JsonAnswer:
         """Take back the last action still standing (only the side that made it), recorded as an undo action
         naming it; an attack whose dice the server rolled stands, unless the battle was created with
         ``undo: any``."""
         await gate.body(request, EmptyBody)
-        return await gate.run(request, battle_id, battles.undo)
+        return JsonAnswer(await gate.run(request, battle_id, battles.undo))
 
 
 def _events(app: FastAPI, gate: Gate, broker: Broker, keepalive: float) -> None:
