@@ -12,6 +12,7 @@ merges what is given onto the defaults before it validates).
 from __future__ import annotations
 
 import difflib
+import functools
 import json
 import re
 import typing
@@ -189,17 +190,29 @@ def _table_of(annotation: Any) -> Any:
     return None
 
 
+@functools.cache
+def _spelt(model: type[BaseModel]) -> dict[str, str]:
+    """Each field of an options model by the name a scenario spells it with (its alias), once per model."""
+    return {field.alias or name: name for name, field in model.model_fields.items()}
+
+
+@functools.cache
+def _rows_of(model: type[BaseModel], prefix: str) -> tuple[OptionRow, ...]:
+    """:func:`option_rows` of a game's options model, once per model (its rules' values never change): a battle's
+    house rules are read for every answer that names them, and for every battle written back."""
+    return tuple(option_rows(model, prefix))
+
+
 def _value_at(model: BaseModel, path: str, prefix: str) -> Any:
     value: Any = model
     for step in path[len(prefix) + 1:].split("."):
-        names = {field.alias or name: name for name, field in type(value).model_fields.items()}
-        value = getattr(value, names[step])
+        value = getattr(value, _spelt(type(value))[step])
     return value
 
 
 def house_rules(options: BaseModel, prefix: str = "options") -> list[HouseRule]:
     """The options set away from the rules' values, by path, with the clause each comes from."""
-    defaults = {row.path: row for row in option_rows(type(options), prefix)}
+    defaults = {row.path: row for row in _rows_of(type(options), prefix)}
     changed = []
     for path, row in defaults.items():
         value = _value_at(options, path, prefix)
