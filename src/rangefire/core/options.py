@@ -206,7 +206,8 @@ def _rows_of(model: type[BaseModel], prefix: str) -> tuple[OptionRow, ...]:
 def _value_at(model: BaseModel, path: str, prefix: str) -> Any:
     value: Any = model
     for step in path[len(prefix) + 1:].split("."):
-        value = getattr(value, _spelt(type(value))[step])
+        table: type[BaseModel] = type(value)
+        value = getattr(value, _spelt(table)[step])
     return value
 
 
