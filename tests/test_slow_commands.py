@@ -17,6 +17,7 @@ import json
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -148,10 +149,12 @@ def test_the_progress_bar_is_drawn_after_its_delay_and_taken_away_at_the_end():
 
     screen = io.StringIO()
     console = Console(file=screen, force_terminal=True, width=80)
+    threads = threading.active_count()
     with Shown("table rows", console=console, delay=0) as shown:
         shown(1, 4)
         shown(2, 4)
         assert shown.bar is not None
+        assert threading.active_count() == threads  # drawn at each call: a duel may then fork its stepping
     assert shown.bar is None and "table rows" in screen.getvalue() and "2/4" in screen.getvalue()
     quiet = io.StringIO()
     with Shown("table rows", console=Console(file=quiet, force_terminal=True), delay=3600) as shown:

@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from rangefire.analysis.duel_beside import ByTurn, Stepping
 from rangefire.analysis.duel_chain import (
     PATTERNS,
     BattleModel,
@@ -51,7 +52,7 @@ from rangefire.analysis.duel_chain import (
     collector_paused,
     step,
 )
-from rangefire.analysis.duel_solve import solve
+from rangefire.analysis.duel_solve import Solved, solve
 from rangefire.analysis.duel_work import MAX_NODES, estimate_duel, refuse_too_large
 from rangefire.core import LimitError, LogLine, RangefireError, Refusal, Ruleset, UnknownUnitError, fraction_str
 from rangefire.core.numbers import with_float
@@ -318,13 +319,13 @@ def _quantile(cumulative: list[Fraction], total: Fraction, share: Fraction) -> i
     return None
 
 
-def _by_turn(stepped: Stepped) -> dict[str, list[Fraction]]:
+def _by_turn(stepped: ByTurn) -> dict[str, list[Fraction]]:
     """For each winner and for "any", the probability ended by each turn stepped (cumulative)."""
     out: dict[str, list[Fraction]] = {w: [] for w in (*WINNERS[:3], "any")}
     running = dict.fromkeys(out, Fraction(0))
     for t in range(1, stepped.turns + 1):
         sums = dict.fromkeys(out, 0)
-        for (winner, _, _), weight in stepped.ended[t - 1].items():
+        for winner, weight in stepped.ended[t - 1].items():
             sums[winner] += weight
             sums["any"] += weight
         for k in out:
@@ -334,14 +335,9 @@ def _by_turn(stepped: Stepped) -> dict[str, list[Fraction]]:
     return out
 
 
-def _winners_by_turn(stepped: Stepped) -> dict[int, dict[str, Fraction]]:
-    out: dict[int, dict[str, Fraction]] = {}
-    for t in range(1, stepped.turns + 1):
-        sums: dict[str, int] = {}
-        for (winner, _, _), w in stepped.ended[t - 1].items():
-            sums[winner] = sums.get(winner, 0) + w
-        out[t] = {w: Fraction(v, stepped.denominators[t - 1]) for w, v in sums.items() if v}
-    return out
+def _winners_by_turn(stepped: ByTurn) -> dict[int, dict[str, Fraction]]:
+    return {t: {w: Fraction(v, stepped.denominators[t - 1]) for w, v in stepped.ended[t - 1].items() if v}
+            for t in range(1, stepped.turns + 1)}
 
 
 def _end_turns(probability: Fraction, mean: Fraction | None, cumulative: list[Fraction]) -> EndTurns:
@@ -356,7 +352,7 @@ def _end_turns(probability: Fraction, mean: Fraction | None, cumulative: list[Fr
 def duel(ruleset: Ruleset[Any, Any, Any], battle: Any, a: str, b: str, turns: int | None = None,
          first: str = "a", third_unit: str | None = None, max_nodes: int = MAX_NODES,
          max_work: int = MAX_STEP_WORK, progress: Progress | None = None,
-         reach: Fraction = Fraction(9, 10)) -> DuelResult:
+         reach: Fraction = Fraction(9, 10), cores: int | None = None) -> DuelResult:
     """The exact duel of ``a`` and ``b``: to its end (``turns`` None), or over at most ``turns`` turns.
 
     Raises :class:`DuelError` for a duel that cannot be set up; :class:`~rangefire.analysis.duel_work.DuelTooLarge`
@@ -364,7 +360,9 @@ def duel(ruleset: Ruleset[Any, Any, Any], battle: Any, a: str, b: str, turns: in
     :class:`~rangefire.core.LimitError` when the chain passes them all the same, or when ``turns`` turns would
     pass ``max_work``. ``progress(done, total)`` is told of the states worked out, then of the turns stepped. To
     the end, the exact distribution is stepped until ``reach`` of every end has been reached (at least nine
-    tenths: its median and 90th percentile are then known; a chart asks for more)."""
+    tenths: its median and 90th percentile are then known; a chart asks for more), on a second core while the
+    chain is solved where one can be had (``cores``: see :class:`~rangefire.analysis.duel_beside.Stepping`; the
+    answer is the same either way)."""
     check_duel(ruleset, battle, a, b, turns, first, third_unit)
     if third_unit is None and ruleset.chooses_target is not None:
         third_unit = "holds"
@@ -385,7 +383,7 @@ def duel(ruleset: Ruleset[Any, Any, Any], battle: Any, a: str, b: str, turns: in
               "assumptions": assumptions(ruleset, a, b, first, third_unit)}
     if turns is not None:
         return _capped(graph, turns, max_work, common, progress)
-    return _to_the_end(graph, max_work, common, progress, max(reach, Fraction(9, 10)))
+    return _to_the_end(graph, max_work, common, progress, max(reach, Fraction(9, 10)), cores)
 
 
 def _told(progress: Progress | None, total: int) -> Callable[[Stepped, dict[str, int]], bool] | None:
@@ -442,7 +440,7 @@ def _capped(graph: Graph, turns: int, max_work: int, common: dict[str, Any], pro
     for node, weight in stepped.undecided.items():  # the turn limit: neither is destroyed
         la, lb = graph.lefts[node]
         add(("neither", la, lb), turns, Fraction(weight, stepped.denominator))
-    cumulative = _by_turn(stepped)
+    cumulative = _by_turn(ByTurn.of(stepped))
     ends = {}
     for w in (*WINNERS[:3], "any"):
         p = cumulative[w][-1] if cumulative[w] else Fraction(0)
@@ -454,7 +452,7 @@ def _capped(graph: Graph, turns: int, max_work: int, common: dict[str, Any], pro
     return DuelResult(winner=winner, turns=dict(sorted(taken.items())),
                       left={r: dict(sorted(d.items())) for r, d in left.items()},
                       ends=ends, losses=_losses(graph, left), turns_stepped=stepped.turns,
-                      by_turn=_winners_by_turn(stepped), **common)
+                      by_turn=_winners_by_turn(ByTurn.of(stepped)), **common)
 
 
 def _losses(graph: Graph, left: Mapping[str, Mapping[int, Fraction]]) -> dict[str, Fraction]:
@@ -465,8 +463,14 @@ def _losses(graph: Graph, left: Mapping[str, Mapping[int, Fraction]]) -> dict[st
 
 
 def _to_the_end(graph: Graph, max_work: int, common: dict[str, Any], progress: Progress | None,
-                reach: Fraction) -> DuelResult:
-    solved = solve(graph)
+                reach: Fraction, cores: int | None) -> DuelResult:
+    with Stepping(graph, MAX_TURNS, max_work, cores) as stepping:
+        solved = solve(graph)
+        return _ended(graph, solved, stepping, common, progress, reach)
+
+
+def _ended(graph: Graph, solved: Solved, stepping: Stepping, common: dict[str, Any], progress: Progress | None,
+           reach: Fraction) -> DuelResult:
     by_winner: dict[str, int] = {w: 0 for w in WINNERS}
     sums: dict[str, int] = {w: 0 for w in WINNERS[:3]}
     lefts: dict[str, dict[int, int]] = {"a": {}, "b": {}}
@@ -490,7 +494,7 @@ def _to_the_end(graph: Graph, max_work: int, common: dict[str, Any], progress: P
     shares = {w: (p.numerator, p.denominator) for w, p in totals.items()}
     share_n, share_d = reach.numerator, reach.denominator
 
-    def enough(stepped: Stepped, ended: dict[str, int]) -> bool:
+    def enough(stepped: ByTurn, ended: dict[str, int]) -> bool:
         """Whether ``reach`` of every end has been reached (its quantiles are then known): whole numbers
         compared, no fraction reduced."""
         if progress is not None:
@@ -499,7 +503,7 @@ def _to_the_end(graph: Graph, max_work: int, common: dict[str, Any], progress: P
         reached = {**ended, "any": sum(ended.values())}
         return all(share_d * reached[w] * q >= share_n * p * d for w, (p, q) in shares.items())
 
-    stepped = step(graph, MAX_TURNS, enough, max_work, partial=True)
+    stepped = stepping.collect(enough)
     cumulative = _by_turn(stepped)
     ends = {w: _end_turns(totals[w], means[w], cumulative[w]) for w in totals}
     turns = {t: Fraction(sum(stepped.ended[t - 1].values()), stepped.denominators[t - 1])

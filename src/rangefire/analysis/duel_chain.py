@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import gc
 import math
-from contextlib import contextmanager
 from collections.abc import Callable, Hashable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Protocol

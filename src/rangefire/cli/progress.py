@@ -19,6 +19,8 @@ if TYPE_CHECKING:
 
 #: Seconds of work before the bar is shown.
 DELAY = 0.5
+#: The fewest seconds between two drawings of the bar.
+REDRAW = 0.1
 
 
 class Shown:
@@ -32,6 +34,7 @@ class Shown:
         self.delay = delay
         self.started = time.monotonic()
         self.bar: Progress | None = None
+        self.drawn = 0.0
         self.task: Any = None
 
     def __call__(self, done: int, total: int) -> None:
@@ -44,11 +47,17 @@ class Shown:
             from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
             console = self.console or Console(stderr=True, highlight=False, emoji=False)
+            # drawn at each call, not by a thread of its own: a duel forks its stepping only where no other thread
+            # runs (rangefire.analysis.duel_beside)
             self.bar = Progress(TextColumn(self.label), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                                console=console, transient=True)
+                                console=console, transient=True, auto_refresh=False)
             self.task = self.bar.add_task(self.label, total=total, completed=done)
             self.bar.start()
-        self.bar.update(self.task, completed=done, total=total)
+        now = time.monotonic()
+        redraw = now - self.drawn >= REDRAW
+        if redraw:
+            self.drawn = now
+        self.bar.update(self.task, completed=done, total=total, refresh=redraw)
 
     def stop(self) -> None:
         if self.bar is not None:

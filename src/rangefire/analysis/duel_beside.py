@@ -1,0 +1,170 @@
+"""A duel's turn-by-turn distribution stepped on a second core while its chain is solved.
+
+The chain's solution (:func:`~rangefire.analysis.duel_solve.solve`) and its stepping
+(:func:`~rangefire.analysis.duel_chain.step`) read the same graph and nothing of each other, until the stepping is
+asked whether it has gone far enough, which needs the solution's totals. So on Linux, with more than one core to
+run on, a process of one thread forks once the graph is built: the child steps turn after turn and writes each
+turn's weights by winner down a pipe (it waits there when the pipe is full), while the parent solves; the parent
+then reads the turns until it has enough, and ends the child. The turns are the very ones the stepping in one
+process gives (the same function steps them); where no fork can be had (another thread runs, one core, no
+``fork``), or the graph is small enough that a fork would cost more than it saves, the stepping runs after the
+solution in the one process.
+
+The child only computes and writes to its pipe, and leaves by ``os._exit``: it runs nothing of the parent's at its
+end (no ``atexit``, no buffered output flushed twice).
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import signal
+import sys
+import threading
+from collections.abc import Callable, Mapping
+from contextlib import suppress
+from dataclasses import dataclass, field
+from types import TracebackType
+from typing import IO, Any
+
+from rangefire.analysis.duel_chain import End, Graph, Stepped, step
+
+#: The fewest nodes for which the stepping is forked off: below it the whole duel takes some tenths of a second.
+BESIDE_NODES = 2_000
+WINNERS = ("a", "b", "both")
+
+
+@dataclass
+class ByTurn:
+    """The ends reached turn by turn, by winner: ``ended[t]`` the weights ("a", "b", "both") of the ends reached in
+    turn ``t + 1``, over ``denominators[t]``; ``cut`` where the stepping stopped at its work limit."""
+
+    ended: list[dict[str, int]] = field(default_factory=list)
+    denominators: list[int] = field(default_factory=list)
+    cut: bool = False
+
+    @property
+    def turns(self) -> int:
+        return len(self.ended)
+
+    @property
+    def denominator(self) -> int:
+        return self.denominators[-1] if self.denominators else 1
+
+    @classmethod
+    def of(cls, stepped: Stepped) -> ByTurn:
+        return cls([by_winner(e) for e in stepped.ended], list(stepped.denominators), stepped.cut)
+
+
+#: Asked after each turn, with the turns so far and the weights of each winner's ends to it (over the last
+#: denominator), whether the stepping has gone far enough.
+Enough = Callable[[ByTurn, dict[str, int]], bool]
+
+
+def by_winner(ended: Mapping[End, int]) -> dict[str, int]:
+    """The weights of one turn's ends summed by winner."""
+    out: dict[str, int] = {}
+    for (winner, _, _), w in ended.items():
+        out[winner] = out.get(winner, 0) + w
+    return out
+
+
+def can_fork() -> bool:
+    """Whether this process may fork off the stepping: Linux, more than one core to run on, and no other thread
+    (a thread holding a lock as the process forks would leave the child waiting for it)."""
+    return (sys.platform.startswith("linux") and hasattr(os, "fork") and len(os.sched_getaffinity(0)) > 1
+            and threading.active_count() == 1)
+
+
+class Stepping:
+    """The stepping of ``graph`` for at most ``turns`` turns, within ``max_work`` (as :func:`step` with
+    ``partial``), begun beside whatever runs within the ``with`` block and read by :meth:`collect`.
+
+    ``cores``: 1 steps in this process (after the block's work); 2 forks where ``os.fork`` exists, whatever else
+    runs; None (the default) forks where :func:`can_fork` and the graph has at least :data:`BESIDE_NODES` nodes."""
+
+    def __init__(self, graph: Graph, turns: int, max_work: int | None, cores: int | None = None) -> None:
+        self.graph, self.turns, self.max_work = graph, turns, max_work
+        if cores is None:
+            self.beside = graph.size >= BESIDE_NODES and can_fork()
+        else:
+            self.beside = cores >= 2 and hasattr(os, "fork")
+        self.pid = 0
+        self.pipe: IO[bytes] | None = None
+
+    def __enter__(self) -> Stepping:
+        if self.beside:
+            read, write = os.pipe()
+            pid = os.fork()
+            if pid == 0:  # the child: steps, writes, leaves
+                code = 1
+                try:
+                    os.close(read)
+                    _step_into(self.graph, self.turns, self.max_work, write)
+                    code = 0
+                finally:
+                    os._exit(code)
+            os.close(write)
+            self.pid, self.pipe = pid, os.fdopen(read, "rb")
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
+        self._end()
+
+    def _end(self) -> None:
+        if self.pid:
+            with suppress(ProcessLookupError):  # it may have left already
+                os.kill(self.pid, signal.SIGKILL)
+            os.waitpid(self.pid, 0)
+            self.pid = 0
+        if self.pipe is not None:
+            self.pipe.close()
+            self.pipe = None
+
+    def collect(self, enough: Enough) -> ByTurn:
+        """The turns until ``enough`` says so, the turn limit or the work limit. Should the child fail (a fault of
+        the machine, not of the duel), the turns are stepped here instead."""
+        if self.pipe is not None:
+            try:
+                return _read(self.pipe, enough)
+            except (EOFError, pickle.UnpicklingError, OSError):
+                self._end()
+
+        so_far = ByTurn()
+
+        def asked(stepped: Stepped, cumulative: dict[str, int]) -> bool:
+            so_far.ended.append(by_winner(stepped.ended[-1]))
+            so_far.denominators.append(stepped.denominators[-1])
+            return enough(so_far, cumulative)
+
+        return ByTurn.of(step(self.graph, self.turns, asked, self.max_work, partial=True))
+
+
+def _step_into(graph: Graph, turns: int, max_work: int | None, fd: int) -> None:
+    """The child's work: each turn's weights by winner and the common denominator, then whether it was cut."""
+    with os.fdopen(fd, "wb") as pipe:
+        def send(stepped: Stepped, _: dict[str, int]) -> bool:
+            pickle.dump(("turn", by_winner(stepped.ended[-1]), stepped.denominators[-1]), pipe)
+            pipe.flush()
+            return False
+
+        stepped = step(graph, turns, send, max_work, partial=True)
+        pickle.dump(("end", stepped.cut), pipe)
+
+
+def _read(pipe: IO[bytes], enough: Enough) -> ByTurn:
+    out = ByTurn()
+    cumulative = dict.fromkeys(WINNERS, 0)
+    while True:
+        record: tuple[Any, ...] = pickle.load(pipe)
+        if record[0] == "end":
+            out.cut = bool(record[1])
+            return out
+        _, weights, denominator = record
+        scale = denominator // out.denominator  # the common denominator only grows, by whole factors
+        for w in WINNERS:
+            cumulative[w] = cumulative[w] * scale + weights.get(w, 0)
+        out.ended.append(weights)
+        out.denominators.append(denominator)
+        if enough(out, cumulative):
+            return out
