@@ -468,7 +468,7 @@ class States:
         if common > 1:
             total, destroyed, weights = total // common, destroyed // common, [w // common for w in weights]
         found = self._shapes[(number, stands, micro_hits, disordered)] = (
-            total, tuple(weights), tuple(kept), tuple(k[0] for k in kept), destroyed, first)
+            total, tuple(weights), tuple(kept), tuple([k[0] for k in kept]), destroyed, first)
         return found
 
     def _dice_number(self, p: int, disordered: bool) -> tuple[int, int]:
