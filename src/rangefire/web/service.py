@@ -50,6 +50,7 @@ from rangefire.record import (
 )
 from rangefire.rulesets import battle_from_mapping, find_ruleset
 from rangefire.scenario import parse_scenario
+from rangefire.web.dumps import Dumps
 from rangefire.web.errors import ApiError, refused
 from rangefire.web.pending import attack_data, attack_of, held, other_answer, own_answers, plain, view
 from rangefire.web.store import ActionRow, BattleRow, ConflictError, PendingRow, Role, Store
@@ -198,6 +199,7 @@ class Battles:
         self._actions_kept = 0
         self._lock = threading.Lock()
         self._random = random.SystemRandom()
+        self._dumps = Dumps()  # the states read, written back (a state read again is not written again)
 
     # -- creating and loading ----------------------------------------------------------------------
     def create(self, scenario: dict[str, Any] | None, example: str | None, entered_dice: bool,
@@ -330,7 +332,8 @@ class Battles:
                 "side_to_act": ruleset.side_to_act(battle), "sides": list(loaded.row.sides),
                 "actions": loaded.actions, "entered_dice": loaded.row.entered_dice,
                 "settings": Settings.of(loaded.row).to_dict(),
-                "battle": ruleset.dump(battle), "units": units, "pending": self._pending_view(loaded),
+                "battle": self._dumps.of(ruleset, battle) if loaded.seen is None else ruleset.dump(battle),
+                "units": units, "pending": self._pending_view(loaded),
                 "ready": [side for side in loaded.row.sides if side in self.store.ready(loaded.row.id)],
                 **self._undo_view(loaded), **_hidden(loaded)}
 
