@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -114,6 +114,16 @@ def new_battle(client: TestClient) -> Any:
         return Battle(client, response.json())
 
     return make
+
+
+def engine_answering(value_of: Callable[..., Any]) -> Callable[..., Any]:
+    """A stand-in for ``Engine.ask`` answering ``value_of(job, seconds, instead)``, written as the routes ask
+    (``written``: an answer's JSON) where they do."""
+    def ask(self: Any, job: Any, seconds: float, instead: str, written: Callable[[Any], bytes] | None = None) -> Any:
+        value = value_of(job, seconds, instead)
+        return written(value) if written is not None else value
+
+    return ask
 
 
 def error_of(response: Any, status: int, kind: str) -> dict[str, Any]:

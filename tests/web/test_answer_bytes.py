@@ -15,7 +15,7 @@ pytest.importorskip("fastapi")
 from fastapi.encoders import jsonable_encoder
 from fastapi.responses import JSONResponse
 
-from rangefire.web.app import JsonAnswer
+from rangefire.web.answer import JsonAnswer
 from rangefire.web.service import AttackAsk
 from tests.web.conftest import bearer
 
@@ -50,6 +50,8 @@ def test_each_reading_answer_is_what_fastapi_writes_from_the_service_value(clien
         response = battle.post(route, side, {"attacker": attacker})
         if response.status_code == 200:
             assert response.content == as_fastapi_writes(work(loaded, AttackAsk(attacker)))
+            again = battle.post(route, side, {"attacker": attacker})  # the answer the engine keeps, as written
+            assert again.content == response.content and again.headers["content-type"] == "application/json"
     assert battle.get("/actions").content == as_fastapi_writes(battles.actions(battle.id))
 
 

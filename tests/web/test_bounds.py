@@ -24,7 +24,7 @@ from rangefire.web import create_app  # noqa: E402
 from rangefire.web.engine import Engine  # noqa: E402
 from rangefire.web.gate import SWEEP_EVERY, TOUCH_EVERY, CreateRate, RetryLater, Sweeper, touch_every  # noqa: E402
 from rangefire.web.store import Store  # noqa: E402
-from tests.web.conftest import bearer, error_of  # noqa: E402
+from tests.web.conftest import bearer, engine_answering, error_of  # noqa: E402
 from tests.web.live_server import serving  # noqa: E402
 from tests.web.test_headers import HOST, exchange  # noqa: E402
 
@@ -182,7 +182,7 @@ def test_a_state_is_read_and_acted_on_while_questions_fill_their_queue(tmp_path,
     from tests.web import heavy
 
     free = threading.Event()
-    monkeypatch.setattr(Engine, "ask", lambda self, *a: free.wait(WAIT) and {"targets": []})
+    monkeypatch.setattr(Engine, "ask", engine_answering(lambda *a: free.wait(WAIT) and {"targets": []}))
     app = create_app(tmp_path / "b.sqlite3", static_dir=tmp_path, max_waiting=1)
     with serving(app) as address, httpx.Client(base_url=address, timeout=WAIT) as client:
         created = client.post("/api/battles", json={"scenario": heavy.dress_on_the_colors(3, 0)}).json()

@@ -24,7 +24,7 @@ from rangefire.web import engine as engine_module  # noqa: E402
 from rangefire.web.engine import Engine, Job, Stopped, shared_engine  # noqa: E402
 from rangefire.web.errors import ApiError  # noqa: E402
 from tests.web import heavy  # noqa: E402
-from tests.web.conftest import bearer, error_of  # noqa: E402
+from tests.web.conftest import bearer, engine_answering, error_of  # noqa: E402
 from tests.web.live_server import serving  # noqa: E402
 
 #: Guards against a test that hangs, never measurements.
@@ -74,7 +74,7 @@ def test_the_estimate_counts_the_pairs_the_engine_answers(make, side):
 
 def test_a_whole_side_on_a_large_table_is_refused_before_the_engine_starts(tmp_path, big_bushido, monkeypatch):
     asked: list[Any] = []
-    monkeypatch.setattr(Engine, "ask", lambda self, *a: asked.append(a) or {"targets": []})
+    monkeypatch.setattr(Engine, "ask", engine_answering(lambda *a: asked.append(a) or {"targets": []}))
     with TestClient(create_app(tmp_path / "b.sqlite3", static_dir=tmp_path)) as client:
         battle, prefecture = create(client, big_bushido)
         for query, pairs, instead in (("targets?side=prefecture", 961, "?attacker="),
@@ -91,7 +91,7 @@ def test_a_whole_side_on_a_large_table_is_refused_before_the_engine_starts(tmp_p
 
 
 def test_the_bound_is_the_servers_engine_time(tmp_path, mid_bushido, monkeypatch):
-    monkeypatch.setattr(Engine, "ask", lambda self, *a: {"asked": a[1]})
+    monkeypatch.setattr(Engine, "ask", engine_answering(lambda *a: {"asked": a[1]}))
     with TestClient(create_app(tmp_path / "b.sqlite3", static_dir=tmp_path, engine_seconds=30)) as client:
         battle, prefecture = create(client, mid_bushido)
         answer = client.get(f"/api/battles/{battle}/targets?side=prefecture", headers=prefecture)

@@ -215,3 +215,32 @@ def test_the_same_question_on_the_same_state_is_answered_again_without_the_engin
             engine.ask(job(loaded.state.model_copy()), 60.0, "ask less")
     finally:
         battles.store.close()
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="the engine's workers are processes")
+def test_an_answer_kept_as_written_is_given_again_as_written(tmp_path):
+    """The routes keep the engine's answers as their JSON (written once): the same bytes given again without
+    the engine, kept apart from the same answer kept as a value, and equal to the answer worked out here."""
+    from rangefire.web.answer import json_bytes
+
+    battles = Battles(SqliteStore(tmp_path / "b.sqlite3"))
+    engine = Engine(1)
+    try:
+        created = battles.create(None, "wheatfield", False)
+        row = battles.row(created["id"])
+        role = battles.store.role(row.id, created["tokens"]["sides"]["union"])
+        assert role is not None
+        loaded = battles.load(row)
+        asked = Job("odds", loaded.ruleset.key, row, loaded.state, loaded.actions, loaded.version, role,
+                    (AttackAsk("20th-maine"),))
+        own = battles.odds(battles.for_role(loaded, role), AttackAsk("20th-maine"))
+        written = engine.ask(asked, 60.0, "ask less", json_bytes)
+        assert written == json_bytes(own)
+        assert engine.ask(asked, 60.0, "ask less") == own  # a value: another answer kept, asked of the worker
+        worker = engine._idle.get(timeout=WAIT)
+        worker.kill()  # the only worker dead: an answer now is one kept
+        engine._idle.put(worker)
+        assert engine.ask(asked, 60.0, "ask less", json_bytes) == written
+        assert engine.ask(asked, 60.0, "ask less") == own
+    finally:
+        battles.store.close()

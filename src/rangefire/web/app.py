@@ -9,7 +9,6 @@ the pages); every error is
 
 from __future__ import annotations
 
-import json
 import logging
 import re
 from collections.abc import AsyncIterator
@@ -19,7 +18,6 @@ from typing import Annotated, Any
 
 from fastapi import FastAPI, Query, Request
 from fastapi import Path as PathParam
-from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from fastapi.staticfiles import StaticFiles
@@ -30,6 +28,7 @@ from rangefire.core import FORMAT, RangefireError
 from rangefire.rulesets import RULESETS, find_ruleset
 from rangefire.scenario.validation import format_error
 from rangefire.web import contract, moves
+from rangefire.web.answer import JsonAnswer
 from rangefire.web.bodies import (
     MAX_CREATE_BYTES,
     AnswerBody,
@@ -123,21 +122,6 @@ class PageFiles(StaticFiles):
         if self.directory is None or not Path(self.directory).is_dir():
             raise ApiError(404, "not_found", "the page's files are not installed on this server")
         await super().check_config()
-
-
-class JsonAnswer(Response):
-    """A route's answer in JSON, written as FastAPI writes a value a route returns (compact, UTF-8 as it is, no
-    NaN), but straight from the value: FastAPI would first walk every value of it (``jsonable_encoder``, about a
-    millisecond for a battle's state or an attack's odds, as much as the rest of the request), which the
-    service's answers, made of JSON's own values already, do not need. A value JSON has no way to write (a model,
-    a date) is written as that walk writes it; nothing is left out (the walk drops every key that starts with
-    ``_sa``, as a side's name may). What each route answers is declared by its ``responses`` (``/openapi.json``)."""
-
-    media_type = "application/json"
-
-    def render(self, content: Any) -> bytes:
-        return json.dumps(content, ensure_ascii=False, allow_nan=False, indent=None, separators=(",", ":"),
-                          default=jsonable_encoder).encode("utf-8")
 
 
 def error_response(error: ApiError) -> JSONResponse:
@@ -320,9 +304,9 @@ def _reading(app: FastAPI, gate: Gate, battles: Battles) -> None:
     async def targets(request: Request, battle_id: BattleId, attacker: UnitId = None,
                       side: UnitId = None) -> JsonAnswer:
         """Who can shoot whom, as ``rangefire targets --json``."""
-        return JsonAnswer(await gate.ask(request, battle_id, "targets", (side, attacker),
-                                         lambda on: work_of(on.ruleset, on.state, attacker, side),
-                                         "this list of targets", "ask one unit's targets (?attacker=ID)"))
+        return await gate.ask(request, battle_id, "targets", (side, attacker),
+                              lambda on: work_of(on.ruleset, on.state, attacker, side),
+                              "this list of targets", "ask one unit's targets (?attacker=ID)")
 
     @app.get("/api/battles/{battle_id}/advice", response_model=None, dependencies=TOKEN,
              responses=answers(contract.AdviceAnswer))
@@ -331,30 +315,29 @@ def _reading(app: FastAPI, gate: Gate, battles: Battles) -> None:
                      refused: bool = False) -> JsonAnswer:
         """Every legal attack of a side (by default the asking side's) ranked by the expected value of an
         outcome, as ``rangefire advise --json``; ``refused=true`` lists the refused pairs with their clauses."""
-        return JsonAnswer(await gate.ask(request, battle_id, "advice", (side, outcome, refused),
-                                         lambda on: work_of(on.ruleset, on.state, side=side or on.viewer,
-                                                           alone=not (side or on.viewer)),
-                                         "this advice", "ask one unit's targets (targets?attacker=ID) and the odds "
-                                                        "of its attacks"))
+        return await gate.ask(request, battle_id, "advice", (side, outcome, refused),
+                              lambda on: work_of(on.ruleset, on.state, side=side or on.viewer,
+                                                alone=not (side or on.viewer)),
+                              "this advice", "ask one unit's targets (targets?attacker=ID) and the odds of its "
+                                             "attacks")
 
     @app.post("/api/battles/{battle_id}/check", openapi_extra=schema(AttackBody), response_model=None,
               dependencies=TOKEN, responses=answers(contract.check_answer(), said="the check", example="check"))
     async def check(request: Request, battle_id: BattleId) -> JsonAnswer:
         """May this attack be made? As ``rangefire check --json``, with the next choice a player makes."""
         b = await gate.body(request, AttackBody)
-        return JsonAnswer(await gate.ask(request, battle_id, "check", (ask_of(b),),
-                                         lambda on: work_of(on.ruleset, on.state, b.attacker, target=b.target),
-                                         "this check", "name its target"))
+        return await gate.ask(request, battle_id, "check", (ask_of(b),),
+                              lambda on: work_of(on.ruleset, on.state, b.attacker, target=b.target),
+                              "this check", "name its target")
 
     @app.post("/api/battles/{battle_id}/odds", openapi_extra=schema(AttackBody), response_model=None,
               dependencies=TOKEN, responses=answers(contract.odds_answer(), said="the odds", example="odds"))
     async def odds(request: Request, battle_id: BattleId) -> JsonAnswer:
         """The exact odds of an attack, as ``rangefire odds --json``."""
         b = await gate.body(request, AttackBody)
-        return JsonAnswer(await gate.ask(request, battle_id, "odds", (ask_of(b),),
-                                         lambda on: work_of(on.ruleset, on.state, b.attacker,
-                                                           target=b.target or b.attacker),
-                                         "these odds", "ask the command line"))
+        return await gate.ask(request, battle_id, "odds", (ask_of(b),),
+                              lambda on: work_of(on.ruleset, on.state, b.attacker, target=b.target or b.attacker),
+                              "these odds", "ask the command line")
 
 
 def _played(result: dict[str, Any]) -> JsonAnswer:

@@ -296,21 +296,24 @@ class Engine:
 
         threading.Thread(target=renew, daemon=True, name="rangefire-engine-renew").start()
 
-    def ask(self, job: Job, seconds: float, instead: str) -> Any:
+    def ask(self, job: Job, seconds: float, instead: str, written: Callable[[Any], bytes] | None = None) -> Any:
         """The answer to ``job``, or its error raised; stopped (:class:`Stopped`, 422 ``too_large``) once it has
         taken ``seconds``, saying what to ask ``instead``. An answer kept from the same question on the same state
-        is given again (a copy: the caller may change its own)."""
+        is given again (a copy: the caller may change its own). With ``written``, the answer as that writes it
+        (an HTTP answer's JSON), kept so: a question asked again is neither worked out nor written again."""
         if not isinstance(job, Job):  # a question of another making (a test's): asked as it is
             return self._asked(job, seconds, instead)
-        key = (job.row.id, job.ruleset, id(job.state), job.role, job.kind, pickle.dumps(job.args))
+        key = (job.row.id, job.ruleset, id(job.state), job.role, job.kind, pickle.dumps(job.args), written)
         with self._answers_lock:
             kept = self._answers.get(key)
             if kept is not None and kept[0] is job.state:
                 self._answers.move_to_end(key)
-                return pickle.loads(kept[1])
+                return kept[1] if written is not None else pickle.loads(kept[1])
         answer = self._asked(job, seconds, instead)
+        if written is not None:
+            answer = written(answer)
         with self._answers_lock:
-            self._answers[key] = (job.state, pickle.dumps(answer))
+            self._answers[key] = (job.state, answer if written is not None else pickle.dumps(answer))
             while len(self._answers) > ANSWERS_KEPT:
                 self._answers.popitem(last=False)
         return answer

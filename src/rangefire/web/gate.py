@@ -21,6 +21,7 @@ import anyio
 import anyio.to_thread
 from fastapi import Request
 
+from rangefire.web.answer import JsonAnswer, json_bytes
 from rangefire.web.bodies import MAX_BODY_BYTES, Acting, AttackBody, B, parse_body, read_limited
 from rangefire.web.engine import Engine, Job, shared_engine
 from rangefire.web.errors import ApiError
@@ -182,11 +183,12 @@ class Gate:
         self.sweeper.maybe()
 
     async def ask(self, request: Request, battle_id: str, kind: str, args: tuple[Any, ...],
-                  sizing: Callable[[Loaded], Work], what: str, instead: str) -> dict[str, Any]:
-        """:meth:`answer` for a question answered in JSON."""
-        found = await self.answer(request, battle_id, kind, args, sizing, what, instead)
-        assert isinstance(found, dict)
-        return found
+                  sizing: Callable[[Loaded], Work], what: str, instead: str) -> JsonAnswer:
+        """:meth:`answer` for a question answered in JSON: the answer as the engine keeps it, written (a question
+        asked again on the same state is neither worked out nor written again)."""
+        found = await self.answer(request, battle_id, kind, args, sizing, what, instead, json_bytes)
+        assert isinstance(found, bytes)
+        return JsonAnswer(found)
 
     async def drawn(self, request: Request, battle_id: str, args: tuple[Any, ...], sizing: Callable[[Loaded], Work],
                     what: str, instead: str) -> str:
@@ -196,11 +198,12 @@ class Gate:
         return found
 
     async def answer(self, request: Request, battle_id: str, kind: str, args: tuple[Any, ...],
-                     sizing: Callable[[Loaded], Work], what: str, instead: str) -> object:
+                     sizing: Callable[[Loaded], Work], what: str, instead: str,
+                     written: Callable[[Any], bytes] | None = None) -> object:
         """An engine's question (``kind``, with ``args``: :class:`~rangefire.web.engine.Job`) on the battle, for
         the role the request's token gives: sized first (``sizing``; refused, 422 ``too_large``, when it would
         take longer than the engine's time, saying ``what`` it is and what to ask ``instead``), then answered by
-        a worker process and stopped at that time."""
+        a worker process and stopped at that time; with ``written``, the answer as that writes it."""
         token = token_of(request)
         expected = expected_of(request)
 
@@ -212,7 +215,7 @@ class Gate:
                        args)
 
         def asked() -> object:
-            return self.engine.ask(prepare(), self.engine_seconds, instead)
+            return self.engine.ask(prepare(), self.engine_seconds, instead, written)
 
         return await self.at_the_engine(asked)
 
