@@ -35,6 +35,7 @@ import json
 import secrets
 import sqlite3
 import threading
+from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -140,6 +141,41 @@ def token_hash(token: str) -> bytes:
     return hashlib.sha256(token.encode("utf-8")).digest()
 
 
+#: Battles' rows kept parsed (:meth:`Store.battle`), the latest read, at most; and their scenarios' characters.
+ROWS_KEPT = 1024
+ROWS_KEPT_CHARS = 32 * 1024 * 1024
+
+
+class _ParsedRows:
+    """Battles' rows as read (their columns as stored) and as parsed, the latest read: a row is given again only
+    when its columns are as they were (a battle's never change once it is created, but a battle removed and its
+    id used again would be read afresh)."""
+
+    def __init__(self) -> None:
+        self._kept: OrderedDict[str, tuple[tuple[Any, ...], BattleRow]] = OrderedDict()
+        self._chars = 0
+        self._lock = threading.Lock()
+
+    def get(self, battle_id: str, stored: tuple[Any, ...]) -> BattleRow | None:
+        with self._lock:
+            kept = self._kept.get(battle_id)
+            if kept is None or kept[0] != stored:
+                return None
+            self._kept.move_to_end(battle_id)
+            return kept[1]
+
+    def keep(self, battle_id: str, stored: tuple[Any, ...], row: BattleRow) -> None:
+        size = len(stored[1])  # the scenario's text
+        if size > ROWS_KEPT_CHARS:
+            return
+        with self._lock:
+            old = self._kept.pop(battle_id, None)
+            self._chars += size - (len(old[0][1]) if old is not None else 0)
+            self._kept[battle_id] = (stored, row)
+            while len(self._kept) > ROWS_KEPT or self._chars > ROWS_KEPT_CHARS:
+                self._chars -= len(self._kept.popitem(last=False)[1][0][1])
+
+
 class Store:
     """The battles of one store: the SQL every kind of store runs, over the connections of its kind.
 
@@ -231,13 +267,21 @@ class Store:
         return removed
 
     def battle(self, battle_id: str) -> BattleRow | None:
+        """The battle's row; one read as it was read before is the row parsed then (every request reads its
+        battle's row, and parsing its scenario again took as long as the rest of reading it)."""
         with self._reading() as db:
             row = db.first("SELECT id, ruleset, scenario, sides, entered_dice, settings FROM battles WHERE id = ?",
                            (battle_id,))
         if row is None:
             return None
-        return BattleRow(row[0], row[1], json.loads(row[2]), tuple(json.loads(row[3])), bool(row[4]),
-                         json.loads(row[5]))
+        parsed: _ParsedRows = self.__dict__.setdefault("_parsed_rows", _ParsedRows())
+        stored = tuple(row[1:])
+        found = parsed.get(battle_id, stored)
+        if found is None:
+            found = BattleRow(row[0], row[1], json.loads(row[2]), tuple(json.loads(row[3])), bool(row[4]),
+                              json.loads(row[5]))
+            parsed.keep(battle_id, stored, found)
+        return found
 
     def role(self, battle_id: str, token: str) -> Role | None:
         """Whom the token speaks for in this battle, or None. Every hash of the battle is compared, each in
