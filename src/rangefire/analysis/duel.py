@@ -511,7 +511,9 @@ def _ended(graph: Graph, solved: Solved, stepping: Stepping, common: dict[str, A
     # an end after the turns stepped (never ending is not one: that is "neither")
     after = 1 - (cumulative["any"][-1] if cumulative["any"] else Fraction(0)) - winner["neither"]
     return DuelResult(winner=winner, turns=turns, left=left, ends=ends, turns_after=after,
-                      losses=_losses(graph, left), turns_stepped=stepped.turns, by_turn=_winners_by_turn(stepped),
+                      losses={role: graph.lefts[0][i] - solved.probability(sum(n * w for n, w in lefts[role].items()))
+                              for i, role in enumerate(ROLES)},
+                      turns_stepped=stepped.turns, by_turn=_winners_by_turn(stepped),
                       **common)
 
 
