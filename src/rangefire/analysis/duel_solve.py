@@ -213,10 +213,17 @@ def solve(graph: Graph) -> Solved:
         det, adj, pos = plan
         size = len(part)
         ins = [(arrived[i] & mask) // det for i in part]
-        y = [sum(ins[r] * adj[r][c] for r in range(size)) for c in range(size)]
+        if size == 2:  # the usual part, written out
+            (p, q), (r, t) = adj
+            y = [ins[0] * p + ins[1] * r, ins[0] * q + ins[1] * t]
+        else:
+            y = [sum(ins[r] * adj[r][c] for r in range(size)) for c in range(size)]
         # each visit of a node beginning a turn counts a turn: (turns in + M at those nodes) B^-1
         base = [((arrived[i] >> shift) + (den[i] * y[pos[i]] if graph.turn_start(i) else 0)) // det for i in part]
-        v = [sum(base[r] * adj[r][c] for r in range(size)) for c in range(size)]
+        if size == 2:
+            v = [base[0] * p + base[1] * r, base[0] * q + base[1] * t]
+        else:
+            v = [sum(base[r] * adj[r][c] for r in range(size)) for c in range(size)]
         for i in part:
             yi = y[pos[i]]
             if not yi:
