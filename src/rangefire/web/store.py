@@ -325,8 +325,7 @@ class Store:
         a pending attack takes no action but that attack's own: ``closing`` names its step, and it leaves the
         table in the same transaction."""
         with self._writing(battle_id) as db:
-            self._no_pending(db, battle_id, closing)
-            now = self._version(db, battle_id)
+            now = self._checked(db, battle_id, closing)
             if now != expected:
                 raise ConflictError(f"the battle changed while this action was played ({now[0]} actions now, "
                                     f"{expected[0]} before); fetch it again and retry")
@@ -360,14 +359,19 @@ class Store:
         return PendingRow(row[0], json.loads(row[1]), bool(row[2]), int(row[3]), int(row[4]))
 
     @staticmethod
-    def _no_pending(db: Tx, battle_id: str, closing: int | None) -> None:
-        """Refuse a write while an attack waits, unless it is that attack's own (at the step it was read at)."""
-        row = db.first("SELECT by_side, step FROM pending WHERE battle = ?", (battle_id,))
-        if row is None and closing is None:
-            return
-        if row is None or closing is None or int(row[1]) != closing:
+    def _checked(db: Tx, battle_id: str, closing: int | None) -> tuple[int, int]:
+        """The battle's version (:meth:`version`), read in the one statement that reads its pending attack's
+        step: a write is refused while an attack waits, unless it is that attack's own (at the step it was read
+        at)."""
+        row = db.one("SELECT (SELECT step FROM pending WHERE battle = ?), count(*), coalesce(max(seq), 0) FROM "
+                     "actions WHERE battle = ?", (battle_id, battle_id))
+        now = int(row[1]), int(row[2])
+        if row[0] is None and closing is None:
+            return now
+        if row[0] is None or closing is None or int(row[0]) != closing:
             raise ConflictError("an attack waiting for a choice changed or holds the battle while this was asked; "
                                 "fetch it again and retry")
+        return now
 
     def open_pending(self, battle_id: str, expected: tuple[int, int], by_side: str, attack: dict[str, Any],
                      entered: bool) -> PendingRow:
@@ -375,9 +379,11 @@ class Store:
         version and holds no other."""
         step = 1 + secrets.randbelow(FIRST_STEPS)
         with self._writing(battle_id) as db:
-            if db.first("SELECT 1 FROM pending WHERE battle = ?", (battle_id,)) is not None:
+            row = db.one("SELECT EXISTS (SELECT 1 FROM pending WHERE battle = ?), count(*), coalesce(max(seq), 0) "
+                         "FROM actions WHERE battle = ?", (battle_id, battle_id))
+            if row[0]:
                 raise ConflictError("another attack is already waiting for a choice on this battle")
-            now = self._version(db, battle_id)
+            now = int(row[1]), int(row[2])
             if now != expected:
                 raise ConflictError(f"the battle changed while this attack was made ({now[0]} actions now, "
                                     f"{expected[0]} before); fetch it again and retry")
