@@ -57,7 +57,7 @@ def clocked(fn: Callable[[], Any]) -> tuple[float, float, float, Any]:
 def to_the_end(took: tuple[float, float, float, Any], budget: float) -> str:
     """A duel to its end: the wall seconds judged, the CPU seconds of each process beside."""
     wall, mine, child, _ = took
-    cores = f"CPU {mine:.2f} s + {child:.2f} s stepping in a second process" if child else f"CPU {mine:.2f} s"
+    cores = f"CPU {mine:.2f} s + {child:.2f} s stepping in a second process" if child >= 0.005 else f"CPU {mine:.2f} s"
     return f"{wall:7.2f} s ({cores}); {met(wall, budget)}"
 
 
