@@ -188,16 +188,21 @@ def test_stored_actions_are_read_as_they_are_added_by_any_process(tmp_path):
         there.store.close()
 
 
+def _wheatfield(battles: Battles) -> tuple[Any, Any, str]:
+    """A new Wheatfield battle's row, its loaded battle and the Union's role."""
+    created = battles.create(None, "wheatfield", False)
+    row = battles.row(created["id"])
+    role = battles.store.role(row.id, created["tokens"]["sides"]["union"])
+    assert role is not None
+    return row, battles.load(row), role
+
+
 @pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="the engine's workers are processes")
 def test_the_same_question_on_the_same_state_is_answered_again_without_the_engine(tmp_path):
     battles = Battles(SqliteStore(tmp_path / "b.sqlite3"))
     engine = Engine(1)
     try:
-        created = battles.create(None, "wheatfield", False)
-        row = battles.row(created["id"])
-        role = battles.store.role(row.id, created["tokens"]["sides"]["union"])
-        assert role is not None
-        loaded = battles.load(row)
+        row, loaded, role = _wheatfield(battles)
 
         def job(state: Any) -> Job:
             return Job("odds", loaded.ruleset.key, row, state, loaded.actions, loaded.version, role,
@@ -226,11 +231,7 @@ def test_an_answer_kept_as_written_is_given_again_as_written(tmp_path):
     battles = Battles(SqliteStore(tmp_path / "b.sqlite3"))
     engine = Engine(1)
     try:
-        created = battles.create(None, "wheatfield", False)
-        row = battles.row(created["id"])
-        role = battles.store.role(row.id, created["tokens"]["sides"]["union"])
-        assert role is not None
-        loaded = battles.load(row)
+        row, loaded, role = _wheatfield(battles)
         asked = Job("odds", loaded.ruleset.key, row, loaded.state, loaded.actions, loaded.version, role,
                     (AttackAsk("20th-maine"),))
         own = battles.odds(battles.for_role(loaded, role), AttackAsk("20th-maine"))
