@@ -21,7 +21,7 @@ import re
 import secrets
 import select
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -177,19 +177,24 @@ class PgStore(Store):
 
     @contextmanager
     def _writing(self, battle_id: str | None = None) -> Iterator[Tx]:
+        # in pipeline mode: BEGIN and the lock are sent with the transaction's first read and go to the database
+        # in one exchange (each statement still runs after the one before it, the read after the lock is held, so
+        # it sees what the writer before committed), and COMMIT is sent alone at the end and its answer awaited
+        # before the action is answered
         with self._lease() as db:
-            db.execute("BEGIN")
             try:
-                if battle_id is None:
-                    db.execute("SELECT pg_advisory_xact_lock(%s)", (STORE_LOCK,))
-                else:
-                    db.execute("SELECT 1 FROM battles WHERE id = %s FOR UPDATE", (battle_id,))
-                yield Tx(db, qmark=False)
+                with db.pipeline() as pipeline:
+                    db.execute("BEGIN")
+                    if battle_id is None:
+                        db.execute("SELECT pg_advisory_xact_lock(%s)", (STORE_LOCK,))
+                    else:
+                        db.execute("SELECT 1 FROM battles WHERE id = %s FOR UPDATE", (battle_id,))
+                    yield _PipelinedTx(db, pipeline)
+                    db.execute("COMMIT")
             except BaseException:
-                if not db.closed and not db.broken:
+                if not db.closed and not db.broken and db.info.transaction_status != pq.TransactionStatus.IDLE:
                     db.execute("ROLLBACK")
                 raise
-            db.execute("COMMIT")
 
     @contextmanager
     def _counting(self) -> Iterator[Tx]:
@@ -211,6 +216,28 @@ class PgStore(Store):
     def relay(self) -> PgRelay:
         self._relay = PgRelay(self)
         return self._relay
+
+
+class _PipelinedTx(Tx):
+    """A transaction's statements sent in pipeline mode: each goes out with the next whose answer is needed (a
+    row read); one whose count of rows changed, or whose rows, is asked for is settled (the pipeline synced, the
+    transaction still open) before it is answered."""
+
+    def __init__(self, db: Any, pipeline: Any) -> None:
+        super().__init__(db, qmark=False)
+        self.pipeline = pipeline
+
+    def _settled(self, sql: str, params: Sequence[Any]) -> Any:
+        cursor = self._execute(sql, params)
+        self.pipeline.sync()
+        return cursor
+
+    def rows(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        cursor = self._settled(sql, params)
+        return list(cursor.fetchall()) if cursor.description is not None else []
+
+    def run(self, sql: str, params: Sequence[Any] = ()) -> int:
+        return int(self._settled(sql, params).rowcount)
 
 
 class PgRelay:
