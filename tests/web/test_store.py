@@ -17,6 +17,7 @@ from rangefire.web.relay import SocketRelay
 from rangefire.web.store import (
     ConflictError,
     FullError,
+    Role,
     SqliteStore,
     Store,
     StoreError,
@@ -357,3 +358,29 @@ def test_a_sqlite_write_failing_at_its_commit_is_said_in_our_words_and_leaves_no
         assert store.battle(created.id) is not None
     finally:
         store.close()
+
+
+def test_a_battle_removed_and_its_id_used_again_has_its_tokens_read_afresh(store):
+    """A battle's tokens are kept beside its row once read: a battle removed by another process and created again
+    under its id (its row and tokens rewritten behind this store's back) answers to its new tokens only."""
+    created = new(store)
+    assert store.battle(created.id) is not None
+    old = created.side_tokens["a"]
+    assert store.role(created.id, old) == Role("side", "a")
+    with store._writing(created.id) as db:
+        db.run("UPDATE battles SET created = ? WHERE id = ?", ("2020-01-01T00:00:00Z", created.id))
+        db.run("DELETE FROM tokens WHERE battle = ?", (created.id,))
+        db.run("INSERT INTO tokens (battle, role, side, hash) VALUES (?, 'side', 'a', ?)",
+               (created.id, token_hash("a new token")))
+    assert store.battle(created.id) is not None  # read afresh: its row is not as it was
+    assert store.role(created.id, old) is None
+    assert store.role(created.id, "a new token") == Role("side", "a")
+
+
+def test_a_battle_removed_is_read_as_gone_though_its_tokens_were_kept(store):
+    created = new(store)
+    store.battle(created.id)
+    assert store.role(created.id, created.side_tokens["a"]) is not None
+    assert store.remove_unused(-1) == 1
+    assert store.battle(created.id) is None
+    assert store.role(created.id, created.side_tokens["a"]) is None

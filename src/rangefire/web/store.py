@@ -147,12 +147,15 @@ ROWS_KEPT_CHARS = 32 * 1024 * 1024
 
 
 class _ParsedRows:
-    """Battles' rows as read (their columns as stored) and as parsed, the latest read: a row is given again only
-    when its columns are as they were (a battle's never change once it is created, but a battle removed and its
-    id used again would be read afresh)."""
+    """Battles' rows as read (their columns as stored, the time of their creation with them) and as parsed, the
+    latest read: a row is given again only when its columns are as they were (a battle's never change once it is
+    created, but a battle removed and its id used again would be read afresh). Beside a row, its battle's tokens'
+    hashes once read (they never change either while the battle is there): they go with the row, so a battle read
+    afresh has its tokens read afresh too."""
 
     def __init__(self) -> None:
         self._kept: OrderedDict[str, tuple[tuple[Any, ...], BattleRow]] = OrderedDict()
+        self._tokens: dict[str, list[tuple[Any, ...]]] = {}
         self._chars = 0
         self._lock = threading.Lock()
 
@@ -170,10 +173,32 @@ class _ParsedRows:
             return
         with self._lock:
             old = self._kept.pop(battle_id, None)
+            self._tokens.pop(battle_id, None)
             self._chars += size - (len(old[0][1]) if old is not None else 0)
             self._kept[battle_id] = (stored, row)
             while len(self._kept) > ROWS_KEPT or self._chars > ROWS_KEPT_CHARS:
-                self._chars -= len(self._kept.popitem(last=False)[1][0][1])
+                dropped, (columns, _) = self._kept.popitem(last=False)
+                self._chars -= len(columns[1])
+                self._tokens.pop(dropped, None)
+
+    def tokens(self, battle_id: str) -> list[tuple[Any, ...]] | None:
+        """The tokens kept beside the battle's row (None: not read since the row was)."""
+        with self._lock:
+            return self._tokens.get(battle_id)
+
+    def keep_tokens(self, battle_id: str, tokens: list[tuple[Any, ...]]) -> None:
+        """Keep the battle's tokens beside its row, if its row is kept (and the battle has any: one removed
+        meanwhile has none)."""
+        with self._lock:
+            if tokens and battle_id in self._kept:
+                self._tokens[battle_id] = tokens
+
+    def forget(self, battle_id: str) -> None:
+        with self._lock:
+            old = self._kept.pop(battle_id, None)
+            self._tokens.pop(battle_id, None)
+            if old is not None:
+                self._chars -= len(old[0][1])
 
 
 class Store:
@@ -264,17 +289,18 @@ class Store:
                 for table in ("tokens", "actions", "ready", "pending"):
                     db.run(f"DELETE FROM {table} WHERE battle = ?", (battle_id,))
                 removed += db.run("DELETE FROM battles WHERE id = ?", (battle_id,))
+            self._parsed().forget(battle_id)
         return removed
 
     def battle(self, battle_id: str) -> BattleRow | None:
         """The battle's row; one read as it was read before is the row parsed then (every request reads its
         battle's row, and parsing its scenario again took as long as the rest of reading it)."""
         with self._reading() as db:
-            row = db.first("SELECT id, ruleset, scenario, sides, entered_dice, settings FROM battles WHERE id = ?",
-                           (battle_id,))
+            row = db.first("SELECT id, ruleset, scenario, sides, entered_dice, settings, created FROM battles WHERE "
+                           "id = ?", (battle_id,))
         if row is None:
             return None
-        parsed: _ParsedRows = self.__dict__.setdefault("_parsed_rows", _ParsedRows())
+        parsed = self._parsed()
         stored = tuple(row[1:])
         found = parsed.get(battle_id, stored)
         if found is None:
@@ -283,14 +309,24 @@ class Store:
             parsed.keep(battle_id, stored, found)
         return found
 
+    def _parsed(self) -> _ParsedRows:
+        parsed: _ParsedRows = self.__dict__.setdefault("_parsed_rows", _ParsedRows())
+        return parsed
+
     def role(self, battle_id: str, token: str) -> Role | None:
         """Whom the token speaks for in this battle, or None. Every hash of the battle is compared, each in
-        constant time, so the answer takes as long for a near miss as for a far one."""
+        constant time, so the answer takes as long for a near miss as for a far one. The hashes are read once
+        after the battle's row is (:meth:`battle`, which every request reads first) and kept beside it: a battle's
+        tokens never change while it is there, and a battle read afresh has them read afresh."""
         if len(token) > MAX_TOKEN_CHARS:
             return None
         given = token_hash(token)
-        with self._reading() as db:
-            rows = db.all("SELECT role, side, hash FROM tokens WHERE battle = ?", (battle_id,))
+        parsed = self._parsed()
+        rows = parsed.tokens(battle_id)
+        if rows is None:
+            with self._reading() as db:
+                rows = db.all("SELECT role, side, hash FROM tokens WHERE battle = ?", (battle_id,))
+            parsed.keep_tokens(battle_id, rows)
         found: Role | None = None
         for role, side, stored in rows:
             if hmac.compare_digest(given, bytes(stored)) and found is None:
