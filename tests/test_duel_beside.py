@@ -117,6 +117,22 @@ def test_a_child_that_fails_is_stepped_for_in_the_parent_dc_4_3(monkeypatch):
     assert duel(ruleset, battle, a, b, cores=2).to_dict() == duel(ruleset, battle, a, b, cores=1).to_dict()
 
 
+def test_a_fork_refused_by_the_system_steps_in_the_one_process(monkeypatch):
+    """A fork the system refuses (a limit on processes or memory) leaves the duel to one process: the same
+    answer, no pipe left open."""
+    ruleset, battle, a, b, _ = _graph("dc-wheatfield")
+    one = duel(ruleset, battle, a, b, cores=1)
+    opened = len(os.listdir("/proc/self/fd")) if os.path.isdir("/proc/self/fd") else None
+
+    def refused() -> int:
+        raise BlockingIOError("fork refused")
+
+    monkeypatch.setattr(os, "fork", refused)
+    assert duel(ruleset, battle, a, b, cores=2).to_dict() == one.to_dict()
+    if opened is not None:
+        assert len(os.listdir("/proc/self/fd")) == opened
+
+
 def test_no_fork_while_another_thread_runs():
     """A process with another thread running does not fork of itself (the thread could hold a lock the child
     would then wait for); one core, or a small graph, keeps the stepping in the process."""

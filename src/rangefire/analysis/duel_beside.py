@@ -95,7 +95,13 @@ class Stepping:
     def __enter__(self) -> Stepping:
         if self.beside:
             read, write = os.pipe()
-            pid = os.fork()
+            try:
+                pid = os.fork()
+            except OSError:  # no process to be had (a limit on processes, or on memory): one process then
+                os.close(read)
+                os.close(write)
+                self.beside = False
+                return self
             if pid == 0:  # the child: steps, writes, leaves
                 code = 1
                 try:
