@@ -67,8 +67,6 @@ def test_a_row_read_again_is_the_one_parsed_unless_its_columns_changed(store, mo
     """A battle's row is parsed once and given again while its columns read as they were: one written since (no
     battle's is, but a store written by hand may be) or a battle removed is read afresh; the rows kept are the
     latest read, within their bounds."""
-    from rangefire.web import store as module
-
     created = new(store, ("blue", "grey"))
     first = store.battle(created.id)
     assert first is not None and store.battle(created.id) is first
@@ -77,11 +75,12 @@ def test_a_row_read_again_is_the_one_parsed_unless_its_columns_changed(store, mo
     changed = store.battle(created.id)
     assert changed is not None and changed is not first and changed.scenario == {"units": [1]}
     assert store.remove_unused(-1) == 1 and store.battle(created.id) is None
-    monkeypatch.setattr(module, "ROWS_KEPT", 2)
+    kept = store._parsed()
+    monkeypatch.setattr(kept, "most", 2)
     ids = [new(store).id for _ in range(3)]
     rows = [store.battle(battle_id) for battle_id in ids]
     assert store.battle(ids[0]) is not rows[0] and store.battle(ids[2]) is rows[2]
-    monkeypatch.setattr(module, "ROWS_KEPT_CHARS", len('{"units": []}') - 1)  # no scenario that long is kept
+    monkeypatch.setattr(kept, "most_size", len('{"units": []}') - 1)  # no scenario that long is kept
     other = new(store).id
     assert store.battle(other) is not store.battle(other) and store.battle(other) == store.battle(other)
 

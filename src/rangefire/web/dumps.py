@@ -12,11 +12,10 @@ values only), so that no answer shares anything with another.
 from __future__ import annotations
 
 import json
-import threading
-from collections import OrderedDict
 from typing import Any
 
 from rangefire.core import Ruleset
+from rangefire.web.kept import Kept
 
 #: Battles whose text is kept, at most (the latest used).
 KEPT = 1024
@@ -28,33 +27,17 @@ class Dumps:
     """The written battles of the latest states read (at most ``most`` of them, ``most_chars`` characters)."""
 
     def __init__(self, most: int = KEPT, most_chars: int = KEPT_CHARS) -> None:
-        self.most, self.most_chars = most, most_chars
-        self._kept: OrderedDict[int, tuple[Any, str]] = OrderedDict()
-        self._chars = 0
-        self._lock = threading.Lock()
+        # under the state's id, the state itself (held, so that its id names no other while kept) and its text
+        self._kept: Kept[int, tuple[Any, str]] = Kept(most, most_chars, lambda kept: len(kept[1]))
 
     def of(self, ruleset: Ruleset[Any, Any], battle: Any) -> dict[str, Any]:
         """``ruleset.dump(battle)``: read from the text kept for this very state, else written (and kept)."""
-        key = id(battle)
-        with self._lock:
-            kept = self._kept.get(key)
-            if kept is not None and kept[0] is battle:
-                self._kept.move_to_end(key)
-                text = kept[1]
-            else:
-                text = None
-        if text is not None:
-            found: dict[str, Any] = json.loads(text)
+        kept = self._kept.get(id(battle))
+        if kept is not None and kept[0] is battle:
+            found: dict[str, Any] = json.loads(kept[1])
             return found
         data = ruleset.dump(battle)
-        text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-        if len(text) <= self.most_chars:
-            with self._lock:
-                old = self._kept.pop(key, None)
-                self._chars += len(text) - (len(old[1]) if old is not None else 0)
-                self._kept[key] = (battle, text)
-                while len(self._kept) > self.most or self._chars > self.most_chars:
-                    self._chars -= len(self._kept.popitem(last=False)[1][1])
+        self._kept.put(id(battle), (battle, json.dumps(data, ensure_ascii=False, separators=(",", ":"))))
         return data
 
     def __len__(self) -> int:

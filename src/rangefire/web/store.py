@@ -35,7 +35,6 @@ import json
 import secrets
 import sqlite3
 import threading
-from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -45,6 +44,7 @@ from typing import TYPE_CHECKING, Any
 
 from rangefire.core import RangefireError
 from rangefire.web import migrations
+from rangefire.web.kept import Kept
 
 if TYPE_CHECKING:
     from rangefire.web.relay import Relay
@@ -146,59 +146,20 @@ ROWS_KEPT = 1024
 ROWS_KEPT_CHARS = 32 * 1024 * 1024
 
 
-class _ParsedRows:
-    """Battles' rows as read (their columns as stored, the time of their creation with them) and as parsed, the
-    latest read: a row is given again only when its columns are as they were (a battle's never change once it is
-    created, but a battle removed and its id used again would be read afresh). Beside a row, its battle's tokens'
-    hashes once read (they never change either while the battle is there): they go with the row, so a battle read
-    afresh has its tokens read afresh too."""
+@dataclass
+class _Parsed:
+    """A battle's row as read (its columns as stored, the time of its creation with them) and as parsed; beside it,
+    its tokens' hashes once read (None before)."""
 
-    def __init__(self) -> None:
-        self._kept: OrderedDict[str, tuple[tuple[Any, ...], BattleRow]] = OrderedDict()
-        self._tokens: dict[str, list[tuple[Any, ...]]] = {}
-        self._chars = 0
-        self._lock = threading.Lock()
+    stored: tuple[Any, ...]
+    row: BattleRow
+    tokens: list[tuple[Any, ...]] | None = None
 
-    def get(self, battle_id: str, stored: tuple[Any, ...]) -> BattleRow | None:
-        with self._lock:
-            kept = self._kept.get(battle_id)
-            if kept is None or kept[0] != stored:
-                return None
-            self._kept.move_to_end(battle_id)
-            return kept[1]
 
-    def keep(self, battle_id: str, stored: tuple[Any, ...], row: BattleRow) -> None:
-        size = len(stored[1])  # the scenario's text
-        if size > ROWS_KEPT_CHARS:
-            return
-        with self._lock:
-            old = self._kept.pop(battle_id, None)
-            self._tokens.pop(battle_id, None)
-            self._chars += size - (len(old[0][1]) if old is not None else 0)
-            self._kept[battle_id] = (stored, row)
-            while len(self._kept) > ROWS_KEPT or self._chars > ROWS_KEPT_CHARS:
-                dropped, (columns, _) = self._kept.popitem(last=False)
-                self._chars -= len(columns[1])
-                self._tokens.pop(dropped, None)
-
-    def tokens(self, battle_id: str) -> list[tuple[Any, ...]] | None:
-        """The tokens kept beside the battle's row (None: not read since the row was)."""
-        with self._lock:
-            return self._tokens.get(battle_id)
-
-    def keep_tokens(self, battle_id: str, tokens: list[tuple[Any, ...]]) -> None:
-        """Keep the battle's tokens beside its row, if its row is kept (and the battle has any: one removed
-        meanwhile has none)."""
-        with self._lock:
-            if tokens and battle_id in self._kept:
-                self._tokens[battle_id] = tokens
-
-    def forget(self, battle_id: str) -> None:
-        with self._lock:
-            old = self._kept.pop(battle_id, None)
-            self._tokens.pop(battle_id, None)
-            if old is not None:
-                self._chars -= len(old[0][1])
+def _parsed_rows() -> Kept[str, _Parsed]:
+    """The latest battles' rows read, given again only while their columns read as they were (a battle's never
+    change once it is created, but a battle removed and its id used again is read afresh, its tokens with it)."""
+    return Kept(ROWS_KEPT, ROWS_KEPT_CHARS, lambda parsed: len(parsed.stored[1]))  # the scenario's text
 
 
 class Store:
@@ -289,7 +250,7 @@ class Store:
                 for table in ("tokens", "actions", "ready", "pending"):
                     db.run(f"DELETE FROM {table} WHERE battle = ?", (battle_id,))
                 removed += db.run("DELETE FROM battles WHERE id = ?", (battle_id,))
-            self._parsed().forget(battle_id)
+            self._parsed().pop(battle_id)
         return removed
 
     def battle(self, battle_id: str) -> BattleRow | None:
@@ -300,17 +261,20 @@ class Store:
                            "id = ?", (battle_id,))
         if row is None:
             return None
-        parsed = self._parsed()
         stored = tuple(row[1:])
-        found = parsed.get(battle_id, stored)
-        if found is None:
-            found = BattleRow(row[0], row[1], json.loads(row[2]), tuple(json.loads(row[3])), bool(row[4]),
-                              json.loads(row[5]))
-            parsed.keep(battle_id, stored, found)
+        kept = self._parsed().get(battle_id)
+        if kept is not None and kept.stored == stored:
+            return kept.row
+        found = BattleRow(row[0], row[1], json.loads(row[2]), tuple(json.loads(row[3])), bool(row[4]),
+                          json.loads(row[5]))
+        self._parsed().put(battle_id, _Parsed(stored, found))
         return found
 
-    def _parsed(self) -> _ParsedRows:
-        parsed: _ParsedRows = self.__dict__.setdefault("_parsed_rows", _ParsedRows())
+    def _parsed(self) -> Kept[str, _Parsed]:
+        """The rows kept (:func:`_parsed_rows`), made at first use by whichever thread comes first."""
+        parsed: Kept[str, _Parsed] | None = self.__dict__.get("_parsed_rows")
+        if parsed is None:
+            parsed = self.__dict__.setdefault("_parsed_rows", _parsed_rows())
         return parsed
 
     def role(self, battle_id: str, token: str) -> Role | None:
@@ -321,12 +285,13 @@ class Store:
         if len(token) > MAX_TOKEN_CHARS:
             return None
         given = token_hash(token)
-        parsed = self._parsed()
-        rows = parsed.tokens(battle_id)
+        kept = self._parsed().get(battle_id)
+        rows = kept.tokens if kept is not None else None
         if rows is None:
             with self._reading() as db:
                 rows = db.all("SELECT role, side, hash FROM tokens WHERE battle = ?", (battle_id,))
-            parsed.keep_tokens(battle_id, rows)
+            if kept is not None and rows:  # kept beside its row (a battle removed meanwhile has none)
+                kept.tokens = rows
         found: Role | None = None
         for role, side, stored in rows:
             if hmac.compare_digest(given, bytes(stored)) and found is None:
