@@ -440,7 +440,8 @@ def _capped(graph: Graph, turns: int, max_work: int, common: dict[str, Any], pro
     for node, weight in stepped.undecided.items():  # the turn limit: neither is destroyed
         la, lb = graph.lefts[node]
         add(("neither", la, lb), turns, Fraction(weight, stepped.denominator))
-    cumulative = _by_turn(ByTurn.of(stepped))
+    by_turn = ByTurn.of(stepped)
+    cumulative = _by_turn(by_turn)
     ends = {}
     for w in (*WINNERS[:3], "any"):
         p = cumulative[w][-1] if cumulative[w] else Fraction(0)
@@ -452,7 +453,7 @@ def _capped(graph: Graph, turns: int, max_work: int, common: dict[str, Any], pro
     return DuelResult(winner=winner, turns=dict(sorted(taken.items())),
                       left={r: dict(sorted(d.items())) for r, d in left.items()},
                       ends=ends, losses=_losses(graph, left), turns_stepped=stepped.turns,
-                      by_turn=_winners_by_turn(ByTurn.of(stepped)), **common)
+                      by_turn=_winners_by_turn(by_turn), **common)
 
 
 def _losses(graph: Graph, left: Mapping[str, Mapping[int, Fraction]]) -> dict[str, Fraction]:

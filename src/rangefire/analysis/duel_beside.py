@@ -143,7 +143,8 @@ class Stepping:
             so_far.denominators.append(stepped.denominators[-1])
             return enough(so_far, cumulative)
 
-        return ByTurn.of(step(self.graph, self.turns, asked, self.max_work, partial=True))
+        so_far.cut = step(self.graph, self.turns, asked, self.max_work, partial=True).cut
+        return so_far
 
 
 def _step_into(graph: Graph, turns: int, max_work: int | None, fd: int) -> None:
