@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -163,6 +164,35 @@ def test_the_progress_bar_is_drawn_after_its_delay_and_taken_away_at_the_end():
     with Shown("table rows", quiet=True, console=Console(file=quiet, force_terminal=True), delay=0) as shown:
         shown(1, 4)
     assert quiet.getvalue() == ""
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_ctrl_c_while_the_arguments_are_read_is_one_line_and_exit_130(monkeypatch, capsys, as_json):
+    """Ctrl-C landing while the option parser reads the arguments, before the command runs (a busy machine makes
+    that moment long), is said as any other: one line, exit 130; not the parser's "Aborted!" and exit 1. The
+    handler goes once the command line is done."""
+    import typer.core
+
+    import rangefire.cli as cli
+    from rangefire.cli.common import app
+
+    reading = typer.core.TyperCommand.parse_args
+
+    def parse_args(self, ctx, args):
+        os.kill(os.getpid(), signal.SIGINT)  # as the arguments are read
+        return reading(self, ctx, args)
+
+    monkeypatch.setattr(typer.core.TyperCommand, "parse_args", parse_args)
+    monkeypatch.setattr(app, "registered_commands", list(app.registered_commands))
+    monkeypatch.setattr(sys, "argv", ["rangefire", "odds", str(WHEATFIELD), "-a", "15th-alabama",
+                                      *(["--json"] if as_json else [])])
+    handler = signal.getsignal(signal.SIGINT)
+    with pytest.raises(SystemExit) as ended:
+        cli.main()
+    captured = capsys.readouterr()
+    assert ended.value.code == 130 and captured.out == ""
+    assert captured.err.strip() == "rangefire: interrupted; nothing changed"
+    assert signal.getsignal(signal.SIGINT) is handler
 
 
 def test_ctrl_c_stops_a_long_table_with_one_line_and_nothing_written(tmp_path):

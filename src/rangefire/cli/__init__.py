@@ -51,9 +51,30 @@ except KeyboardInterrupt:
     _interrupted()
 
 
+def _interrupted_before_the_command(signum: int, frame: Any) -> NoReturn:
+    """Ctrl-C while the option parser reads the arguments, before the command runs: the parser would take it for
+    an abort (exit 1, "Aborted!"); it is said as any other Ctrl-C."""
+    _interrupted()
+
+
 def main() -> None:
-    """Console-script entry point. Ctrl-C before the first prompt (while the command loads, reads its files
-    and works) is one line and exit 130, as it is at a prompt; nothing is written before the work is done."""
+    """Console-script entry point. Ctrl-C before the first prompt (while the command loads, its arguments are
+    read, it reads its files and works) is one line and exit 130, as it is at a prompt; nothing is written before
+    the work is done."""
+    import signal
+    import threading
+
+    here = threading.current_thread() is threading.main_thread()
+    before = signal.signal(signal.SIGINT, _interrupted_before_the_command) if here else None
+    try:
+        _main()
+    finally:
+        if before is not None:
+            signal.signal(signal.SIGINT, before)
+
+
+def _main() -> None:
+    code = 0
     try:
         args = sys.argv[1:]
         _only_the_command_asked(args)
@@ -92,6 +113,11 @@ def _interruptible(callback: Callable[..., Any]) -> Callable[..., Any]:
 
     @functools.wraps(callback)
     def run(*args: Any, **kwargs: Any) -> Any:
+        import signal
+        import threading
+
+        if threading.current_thread() is threading.main_thread():  # Ctrl-C is the command's own from here
+            signal.signal(signal.SIGINT, signal.default_int_handler)
         try:
             return callback(*args, **kwargs)
         except KeyboardInterrupt:
