@@ -91,3 +91,24 @@ def test_a_state_key_stands_for_its_battle():
     turn, units = states.state(start)
     assert states.key((turn, (units[0], -1, units[2]))) != start
     assert states.left(states.key((turn, (units[0], -1, units[2]))), "T") == 0
+
+
+def test_the_states_of_a_duel_are_freed_as_soon_as_it_lets_them_go():
+    """Nothing of a duel's states refers back to them in a cycle: with Python's collector paused (as a duel runs),
+    they go the moment the last reference does, not at the collector's next pass over every object they hold."""
+    import gc
+    import weakref
+
+    doc = find_ruleset("dress-on-the-colors")
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        states = States(doc, _battles()["gunsmoke"])
+        build(states, "F", "T", "alternate")
+        assert states._codes  # the target's fields were made: the tables that once referred back
+        gone = weakref.ref(states)
+        del states
+        assert gone() is None
+    finally:
+        if paused:
+            gc.enable()

@@ -34,6 +34,7 @@ import dataclasses
 import itertools
 import math
 import operator
+import weakref
 from collections.abc import Callable, Hashable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -138,15 +139,19 @@ class Landed(NamedTuple):
 
 class _Codes(dict[tuple[int, int, bool], int]):
     """The target's field of a state's key by its stands, marker and disorder after a volley, with the turn marks
-    ``marks`` (a unit's number) after the turn passes; each unit made where first asked for."""
+    ``marks`` (a unit's number) after the turn passes; each unit made where first asked for. It refers to its
+    states weakly: the states keep it, and no cycle is left for Python's collector to find once a duel lets them go
+    (a duel pauses that collector, and its first pass after would go over every object of the states)."""
 
     def __init__(self, states: States, marks: int, shift: int) -> None:
         super().__init__()
-        self.states, self.marks, self.shift = states, marks, shift
+        self.states, self.marks, self.shift = weakref.ref(states), marks, shift
 
     def __missing__(self, key: tuple[int, int, bool]) -> int:
         stands, marker, disorder = key
-        n = self.states._changed_unit(self.marks, stands=stands, micro_hits=marker, disordered=disorder)
+        states = self.states()
+        assert states is not None  # asked only by the states that keep it
+        n = states._changed_unit(self.marks, stands=stands, micro_hits=marker, disordered=disorder)
         found = self[key] = (n + 1) << self.shift
         return found
 

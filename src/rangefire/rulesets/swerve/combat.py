@@ -13,7 +13,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from functools import cached_property, lru_cache
+from functools import cached_property
 from typing import Literal, TypeVar
 
 from rangefire.core import LimitError, LogLine, Refusal
@@ -159,7 +159,7 @@ class Combat:
             turned = replace(start, turn=role)
             self._candidates[role] = tuple(a for a in self._all_candidates(role)
                                            if a.kind == "pass" or self.refusal(turned, a) is None)
-        self._exhaustive = lru_cache(maxsize=None)(self._exhaustive_uncached)
+        self._exhaustive: dict[StateKey, Score] = {}  # the reference's scores (a dict: no cycle back to self)
         self._scores: dict[Position, Score] = {}
         self._completed: dict[int, Completion] = {}
         self._frontiers: dict[int, tuple[tuple[int, int], ...]] = {}
@@ -599,10 +599,12 @@ class Combat:
     def exhaustive_score(self, state: State) -> Score:
         """:meth:`score` by walking every position (every set of cards played, each side to move, a pass
         pending or not): exponential in the actions open, kept as the reference the search is tested against."""
-        return self._exhaustive(state.key)
+        found = self._exhaustive.get(state.key)
+        if found is None:
+            found = self._exhaustive[state.key] = self._exhaustive_uncached(state)
+        return found
 
-    def _exhaustive_uncached(self, key: StateKey) -> Score:
-        state = State(*key)  # type: ignore[arg-type]
+    def _exhaustive_uncached(self, state: State) -> Score:
         if state.is_over:
             outcome = self.outcome(state)
             return outcome.p(lambda o: o[0]), outcome.map(lambda o: o[1]).mean()
