@@ -183,6 +183,10 @@ def test_the_wheatfield_is_answered_to_the_end():
     for t in range(1, 6):
         assert result.turns[t] == capped.turns.get(t, 0)
     assert result.losses["a"] == 8 - result.mean_left("a") and result.losses["b"] == 6 - result.mean_left("b")
+    for role in ("a", "b"):  # worked out from the integer weights: the same as summed from the distribution
+        assert result.mean_left(role) == sum(n * p for n, p in result.left[role].items())
+    assert result.turns_after == 1 - sum(result.turns.values()) - result.winner["neither"]
+    assert result.ends["any"].probability == result.winner["a"] + result.winner["b"] + result.winner["both"]
     assert result.ends["any"].median <= result.ends["any"].p90
 
 

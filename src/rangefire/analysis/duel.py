@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import importlib
 import math
-import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -55,7 +54,7 @@ from rangefire.analysis.duel_chain import (
 from rangefire.analysis.duel_solve import Solved, solve
 from rangefire.analysis.duel_work import MAX_NODES, estimate_duel, refuse_too_large
 from rangefire.core import LimitError, LogLine, RangefireError, Refusal, Ruleset, UnknownUnitError, fraction_str
-from rangefire.core.numbers import with_float
+from rangefire.core.numbers import total, with_float
 from rangefire.core.types import FORMAT
 
 #: Told of the work done as it goes: ``progress(done, total)``.
@@ -98,8 +97,8 @@ class EndTurns:
     p90: int | None
 
     def to_dict(self) -> dict[str, Any]:
-        return {**with_float("probability", self.probability, exact_str),
-                **with_float("mean", self.mean, exact_str), "median": self.median, "p90": self.p90}
+        return {**with_float("probability", self.probability, fraction_str),
+                **with_float("mean", self.mean, fraction_str), "median": self.median, "p90": self.p90}
 
 
 @dataclass(frozen=True)
@@ -136,6 +135,8 @@ class DuelResult:
     turns_stepped: int = 0
     #: For each turn stepped, the probability of each winner's end in it ("a", "b", "both").
     by_turn: Mapping[int, Mapping[str, Fraction]] = field(default_factory=dict)
+    #: What is left of each role on average, where worked out with the rest (else summed from ``left``).
+    left_means: Mapping[str, Fraction] = field(default_factory=dict)
 
     @property
     def mean_turns(self) -> Fraction:
@@ -144,14 +145,15 @@ class DuelResult:
         if self.turn_limit is None:
             mean = self.ends["any"].mean if "any" in self.ends else None
             return mean if mean is not None else Fraction(0)
-        return sum((n * p for n, p in self.turns.items()), Fraction(0))
+        return total(n * p for n, p in self.turns.items())
 
     def ended_by_winner(self, turn: int) -> dict[str, Fraction]:
         """The probability of each winner's end in turn ``turn`` (from 1, at most :attr:`turns_stepped`)."""
         return dict(self.by_turn.get(turn, {}))
 
     def mean_left(self, role: str) -> Fraction:
-        return sum((n * p for n, p in self.left[role].items()), Fraction(0))
+        found = self.left_means.get(role)
+        return total(n * p for n, p in self.left[role].items()) if found is None else found
 
     def unit(self, role: str) -> str:
         return self.a if role == "a" else self.b
@@ -161,7 +163,7 @@ class DuelResult:
         (``KEY_float``)."""
 
         def exact(key: str, value: Fraction | Mapping[Any, Fraction]) -> dict[str, Any]:
-            return with_float(key, value, exact_str)
+            return with_float(key, value, fraction_str)
 
         def dist(d: Mapping[int, Fraction]) -> dict[str, Any]:
             return exact("distribution", dict(sorted(d.items())))
@@ -182,18 +184,6 @@ class DuelResult:
                          for role in ROLES},
             "notes": {role: [n.to_dict() for n in self.notes.get(role, ())] for role in ROLES},
         }
-
-
-def exact_str(value: Fraction) -> str:
-    """A probability as an exact fraction string, however many digits it has: a duel to its end is exact over
-    thousands of digits, past the length Python writes an integer in by default (its guard against reading
-    huge numbers, lifted here for the writing alone)."""
-    limit = sys.get_int_max_str_digits()
-    sys.set_int_max_str_digits(0)
-    try:
-        return fraction_str(value)
-    finally:
-        sys.set_int_max_str_digits(limit)
 
 
 # -- checks ---------------------------------------------------------------------------------------------------
@@ -484,7 +474,7 @@ def _ended(graph: Graph, solved: Solved, stepping: Stepping, common: dict[str, A
             sums[who] += w
     winner = {w: solved.probability(v) for w, v in by_winner.items()}
     left = {r: {n: solved.probability(v) for n, v in sorted(d.items())} for r, d in lefts.items()}
-    ending = winner["a"] + winner["b"] + winner["both"]
+    ending = solved.probability(by_winner["a"] + by_winner["b"] + by_winner["both"])
     # each mean is E[turn; end] / P(end), both integers over the same denominator: one fraction of the two
     means: dict[str, Fraction | None] = {w: solved.mean(v, by_winner[w]) if by_winner[w] else None
                                          for w, v in sums.items()}
@@ -510,10 +500,12 @@ def _ended(graph: Graph, solved: Solved, stepping: Stepping, common: dict[str, A
     turns = {t: Fraction(sum(stepped.ended[t - 1].values()), stepped.denominators[t - 1])
              for t in range(1, stepped.turns + 1)}
     # an end after the turns stepped (never ending is not one: that is "neither")
-    after = 1 - (cumulative["any"][-1] if cumulative["any"] else Fraction(0)) - winner["neither"]
+    after = total((1, -(cumulative["any"][-1] if cumulative["any"] else Fraction(0)), -winner["neither"]))
+    # what is left on average: one fraction of the integer sums, not a sum of fractions
+    means_left = {role: solved.probability(sum(n * w for n, w in lefts[role].items())) for role in ROLES}
     return DuelResult(winner=winner, turns=turns, left=left, ends=ends, turns_after=after,
-                      losses={role: graph.lefts[0][i] - solved.probability(sum(n * w for n, w in lefts[role].items()))
-                              for i, role in enumerate(ROLES)},
+                      losses={role: graph.lefts[0][i] - means_left[role] for i, role in enumerate(ROLES)},
+                      left_means=means_left,
                       turns_stepped=stepped.turns, by_turn=_winners_by_turn(stepped),
                       **common)
 

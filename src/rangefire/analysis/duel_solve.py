@@ -28,6 +28,8 @@ from typing import TYPE_CHECKING
 
 from gmpy2 import mpz  # type: ignore[import-untyped]  # GMP's integers (no type stubs)
 
+from rangefire.core.numbers import lowest
+
 if TYPE_CHECKING:
     from rangefire.analysis.duel_chain import End, Graph
 
@@ -48,11 +50,11 @@ class Solved:
     turn_denominator: int
 
     def probability(self, numerator: int) -> Fraction:
-        return Fraction(numerator, self.denominator) if numerator else Fraction(0)
+        return lowest(numerator, self.denominator) if numerator else Fraction(0)
 
     def mean(self, turn_sum: int, numerator: int) -> Fraction:
         """``E[turn; end] / P(end)`` of sums of them: one fraction of two integers."""
-        return Fraction(turn_sum, numerator * (self.turn_denominator // self.denominator))
+        return lowest(turn_sum, numerator * (self.turn_denominator // self.denominator))
 
 
 def factors(n: int) -> dict[int, int]:

@@ -3,22 +3,82 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
-from typing import Any
+from numbers import Rational
+from typing import Any, cast
+
+from gmpy2 import gcd, mpq, mpz  # type: ignore[import-untyped]  # GMP's integers (no type stubs)
 
 #: Table coordinates and lengths beyond this magnitude are refused (a hostile ``1e999999`` never expands).
 MAX_MAGNITUDE = 10**6
 _MAX_TEXT = 40
 
 
+#: Integers longer than this (bits) are reduced and written by GMP (gmpy2), whose greatest common divisor and
+#: decimal writing grow more slowly with the length than Python's own: a duel's exact answer runs to some 40,000
+#: bits, where GMP is about four times quicker at the one and seven times at the other.
+_LONG = 2_000
+
+
+class _Reduced:
+    """A numerator and a positive denominator already in lowest terms, taken by ``Fraction`` as they are (as of any
+    rational: no common divisor sought again)."""
+
+    __slots__ = ("denominator", "numerator")
+
+    def __init__(self, numerator: int, denominator: int) -> None:
+        self.numerator, self.denominator = numerator, denominator
+
+
+Rational.register(_Reduced)
+
+
+def _reduced(numerator: int, denominator: int) -> Fraction:
+    return Fraction(cast(Rational, _Reduced(numerator, denominator)))
+
+
+def lowest(numerator: int, denominator: int) -> Fraction:
+    """``Fraction(numerator, denominator)`` (the denominator positive), the common divisor of long integers found by
+    GMP.
+
+    >>> lowest(2**3000 * 3, 2**3001) == Fraction(3, 2)
+    True
+    """
+    if denominator.bit_length() < _LONG or numerator.bit_length() < _LONG:
+        return Fraction(numerator, denominator)
+    common = gcd(numerator, denominator)
+    return _reduced(int(numerator // common), int(denominator // common))
+
+
+def total(values: Iterable[Fraction | int]) -> Fraction:
+    """The exact sum of fractions, added over GMP's rationals: each sum of two long fractions is reduced by a
+    common divisor, which GMP finds some four times quicker than Python.
+
+    >>> total([Fraction(1, 3), Fraction(1, 6), 1])
+    Fraction(3, 2)
+    """
+    out = mpq(0)
+    for v in values:
+        out += mpq(v.numerator, v.denominator)
+    return _reduced(int(out.numerator), int(out.denominator))
+
+
+def _int_str(n: int) -> str:
+    return str(n) if n.bit_length() < _LONG else mpz(n).digits()
+
+
 def fraction_str(p: Fraction | int) -> str:
-    """An exact probability as the JSON contract writes it: ``"0"``, ``"1"`` or ``"n/d"`` in lowest terms.
+    """An exact probability as the JSON contract writes it: ``"0"``, ``"1"`` or ``"n/d"`` in lowest terms, however
+    many digits it has (long integers written by GMP, past the length Python writes by default).
 
     >>> fraction_str(Fraction(2, 4)), fraction_str(Fraction(0)), fraction_str(1)
     ('1/2', '0', '1')
     """
-    return str(Fraction(p))
+    p = Fraction(p)
+    if p.denominator == 1:
+        return _int_str(p.numerator)
+    return f"{_int_str(p.numerator)}/{_int_str(p.denominator)}"
 
 
 #: The ending of the key that holds an exact value's float beside it: ``mean`` and ``mean_float``.
