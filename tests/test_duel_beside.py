@@ -13,7 +13,8 @@ import pytest
 
 from rangefire.analysis import duel_beside
 from rangefire.analysis.duel import duel, model_of, setting
-from rangefire.analysis.duel_beside import ByTurn, Stepping, by_winner, can_fork
+from rangefire.analysis.duel_ahead import can_fork
+from rangefire.analysis.duel_beside import ByTurn, Stepping, by_winner
 from rangefire.analysis.duel_chain import build, step
 from rangefire.rulesets import load_battle
 from tests.test_duel import CASES, UNITS, WHEATFIELD, _first_two

@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from rangefire.analysis.duel_ahead import Ahead, beside
 from rangefire.analysis.duel_beside import ByTurn, Stepping
 from rangefire.analysis.duel_chain import (
     PATTERNS,
@@ -360,9 +361,12 @@ def duel(ruleset: Ruleset[Any, Any, Any], battle: Any, a: str, b: str, turns: in
     work = estimate_duel(ruleset, played, a, b, first)
     refuse_too_large(work, a, b, max_nodes)
     expected = work.nodes if work is not None else max_nodes
+    model = model_of(ruleset, played)
     try:
-        graph = build(model_of(ruleset, played), a, b, first, max_nodes,
-                      None if progress is None else lambda done: progress(min(done, expected), expected))
+        with Ahead(model, beside(cores, expected)) as ahead:
+            graph = build(model, a, b, first, max_nodes,
+                          None if progress is None else lambda done: progress(min(done, expected), expected),
+                          ahead.found if ahead.pid else None)
     except WorkLimit:
         raise LimitError(f"the duel of {a} and {b} reaches more than {max_nodes:,} distinct states: too large to "
                          "answer exactly (smaller units), or a Monte Carlo of it, its dice rolled") from None

@@ -19,18 +19,15 @@ from __future__ import annotations
 import os
 import pickle
 import signal
-import sys
-import threading
 from collections.abc import Callable, Mapping
 from contextlib import suppress
 from dataclasses import dataclass, field
 from types import TracebackType
 from typing import IO, Any
 
+from rangefire.analysis.duel_ahead import beside
 from rangefire.analysis.duel_chain import End, Graph, Stepped, step
 
-#: The fewest nodes for which the stepping is forked off: below it the whole duel takes some tenths of a second.
-BESIDE_NODES = 2_000
 WINNERS = ("a", "b", "both")
 
 
@@ -69,26 +66,17 @@ def by_winner(ended: Mapping[End, int]) -> dict[str, int]:
     return out
 
 
-def can_fork() -> bool:
-    """Whether this process may fork off the stepping: Linux, more than one core to run on, and no other thread
-    (a thread holding a lock as the process forks would leave the child waiting for it)."""
-    return (sys.platform.startswith("linux") and hasattr(os, "fork") and len(os.sched_getaffinity(0)) > 1
-            and threading.active_count() == 1)
-
-
 class Stepping:
     """The stepping of ``graph`` for at most ``turns`` turns, within ``max_work`` (as :func:`step` with
     ``partial``), begun beside whatever runs within the ``with`` block and read by :meth:`collect`.
 
     ``cores``: 1 steps in this process (after the block's work); 2 forks where ``os.fork`` exists, whatever else
-    runs; None (the default) forks where :func:`can_fork` and the graph has at least :data:`BESIDE_NODES` nodes."""
+    runs; None (the default) forks where :func:`~rangefire.analysis.duel_ahead.can_fork` and the graph has at
+    least :data:`~rangefire.analysis.duel_ahead.BESIDE_NODES` nodes (:func:`~rangefire.analysis.duel_ahead.beside`)."""
 
     def __init__(self, graph: Graph, turns: int, max_work: int | None, cores: int | None = None) -> None:
         self.graph, self.turns, self.max_work = graph, turns, max_work
-        if cores is None:
-            self.beside = graph.size >= BESIDE_NODES and can_fork()
-        else:
-            self.beside = cores >= 2 and hasattr(os, "fork")
+        self.beside = beside(cores, graph.size)
         self.pid = 0
         self.pipe: IO[bytes] | None = None
 

@@ -132,15 +132,17 @@ def collector_paused() -> Iterator[None]:
 
 @collector_paused()
 def build(model: DuelModel, a: str, b: str, first: str, max_nodes: int | None = None,
-          progress: Callable[[int], None] | None = None) -> Graph:
+          progress: Callable[[int], None] | None = None,
+          found: Callable[[Hashable, str, str], None] | None = None) -> Graph:
     """Every node the duel can reach from its start, each worked out once; :class:`WorkLimit` past ``max_nodes``.
     ``progress(nodes)`` is told every 256 nodes worked out (Python's collector paused meanwhile:
-    :func:`collector_paused`)."""
-    return _build(model, a, b, first, max_nodes, progress)
+    :func:`collector_paused`); ``found(state, shooter, target)`` of every node as it is found, some while before
+    it is worked out (:class:`~rangefire.analysis.duel_ahead.Ahead`)."""
+    return _build(model, a, b, first, max_nodes, progress, found)
 
 
 def _build(model: DuelModel, a: str, b: str, first: str, max_nodes: int | None,
-           progress: Callable[[int], None] | None) -> Graph:
+           progress: Callable[[int], None] | None, found: Callable[[Hashable, str, str], None] | None) -> Graph:
     pattern = PATTERNS[first]
     ids = {"a": a, "b": b}
     graph = Graph(pattern, (a, b))
@@ -170,6 +172,8 @@ def _build(model: DuelModel, a: str, b: str, first: str, max_nodes: int | None,
                     raise WorkLimit(f"more than {max_nodes:,} states")
                 keys.append((after, nxt))
                 lefts.append(left[i] if a_fires else left[i][::-1])
+                if found is not None:
+                    found(after, *phases[nxt][:2])
         edges = list(zip(weights, js, strict=True))
         ends: dict[End, int] = {}
         for weight, ls, lt in ended:

@@ -57,6 +57,8 @@ NOT_DICE = frozenset({"ruleset", "attacker", "target", "notes", "modifiers", "we
 #: What a volley's dice come to for a target out of reach of destruction: (weight, unsaved hits, disorder if the
 #: target survives), and the weights' total.
 Dice = tuple[tuple[tuple[int, int, bool], ...], int]
+#: A volley as a check reads it (:meth:`States._check_key`): shooter, target, the turn's and the units' numbers.
+CheckKey = tuple[str, str, int, tuple[int, ...]]
 _DICE: dict[Hashable, Dice] = {}
 _READERS: dict[type, tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]]] = {}
 MAX_KEPT = 20_000
@@ -183,7 +185,16 @@ class States:
         #: The game's plan of a volley by (shooter, target, turn, the units as a check reads them): its number
         #: in ``_plan_list`` (-1: refused).
         self._plans: dict[Hashable, int] = {}
-        self._plan_list: list[VolleyPlan] = []
+        #: Each plan (None where only what the chain reads of it came from a second process: checked again
+        #: where asked for), its key in ``_plans``, and whether its firer places a gunsmoke marker [DC-7.1].
+        self._plan_list: list[VolleyPlan | None] = []
+        self._plan_keys: list[CheckKey] = []
+        self._gunsmoke: list[bool] = []
+        #: What a second process checks ahead (:meth:`foresee`): the plans' keys asked for and not answered yet,
+        #: how to wait for them, and how many units and turns that process has of this model's.
+        self._asked: set[CheckKey] = set()
+        self._until: Callable[[Callable[[], bool]], bool] | None = None
+        self._sent = (0, 0)
         self._variants: dict[tuple[int, int, bool], VolleyPlan] = {}
         self._dice: dict[tuple[int, bool], Dice] = {}
         #: A volley's plan, frame with the turn passed and the target's marks after it (None: refused), by the
@@ -299,25 +310,110 @@ class States:
         n = ((state >> self.shift[self.position[uid]]) & _MASK) - 1
         return 0 if n < 0 else self._stands[n]
 
-    def _plan_number(self, turn: int, units: Sequence[int], by: int, at: int, shooter: str,
-                     target: str) -> int:
-        """The game's plan of the volley (its number in ``_plan_list``, -1: refused), checked once for every
-        state a check can tell apart: the target's marker and disorder and the firer's marker are not read."""
+    def _check_key(self, turn: int, units: Sequence[int], by: int, at: int, shooter: str,
+                   target: str) -> CheckKey:
+        """The volley as a check reads it: the target's marker and disorder and the firer's marker set aside."""
         seen = list(units)
         shot, firer = units[at], units[by]
         seen[at] = self._seen.get((shot, True)) or self._seen_as(shot, True)
         seen[by] = self._seen.get((firer, False)) or self._seen_as(firer, False)
-        key = (shooter, target, turn, tuple(seen))
+        return shooter, target, turn, tuple(seen)
+
+    def _plan_number(self, turn: int, units: Sequence[int], by: int, at: int, shooter: str,
+                     target: str) -> int:
+        """The game's plan of the volley (its number in ``_plan_list``, -1: refused), checked once for every
+        state a check can tell apart (:meth:`_check_key`): here, or by a second process asked ahead."""
+        key = self._check_key(turn, units, by, at, shooter, target)
         found = self._plans.get(key)
         if found is None:
-            plan = self.ruleset.check(self._battle_of((turn, key[3])), Attack(shooter, target)).plan
-            assert plan is None or isinstance(plan, VolleyPlan)
-            found = -1
-            if plan is not None:
-                found = len(self._plan_list)
-                self._plan_list.append(plan)
-            self._plans[key] = found
+            if key in self._asked and self._until is not None and self._until(lambda: key not in self._asked):
+                return self._plans[key]
+            self._asked.discard(key)
+            plan = self._checked(key)
+            found = self._kept(key, plan, None if plan is None else plan.places_gunsmoke)
         return found
+
+    def _checked(self, key: CheckKey) -> VolleyPlan | None:
+        """The game's own check of the volley of a :meth:`_check_key`."""
+        shooter, target, turn, seen = key
+        plan = self.ruleset.check(self._battle_of((turn, seen)), Attack(shooter, target)).plan
+        assert plan is None or isinstance(plan, VolleyPlan)
+        return plan
+
+    def _kept(self, key: CheckKey, plan: VolleyPlan | None, gunsmoke: bool | None) -> int:
+        """A plan's number given (-1: refused, ``gunsmoke`` None)."""
+        found = -1
+        if gunsmoke is not None:
+            found = len(self._plan_list)
+            self._plan_list.append(plan)
+            self._plan_keys.append(key)
+            self._gunsmoke.append(gunsmoke)
+        self._plans[key] = found
+        return found
+
+    def _plan_of(self, p: int) -> VolleyPlan:
+        """Plan ``p`` itself, checked again where only what the chain reads of it came from a second process."""
+        plan = self._plan_list[p]
+        if plan is None:
+            plan = self._plan_list[p] = self._checked(self._plan_keys[p])
+            assert plan is not None
+        return plan
+
+    # -- the checks worked out ahead (:mod:`rangefire.analysis.duel_ahead`) ------------------------------
+    def foresee(self, state: Hashable, shooter: str, target: str) -> list[tuple[Any, Any]]:
+        """The check the volley from ``state`` will need (its :meth:`_check_key`), where neither known nor asked
+        for yet: with the units and turns made since the last, for the second process to number them as this one
+        does."""
+        assert isinstance(state, int)
+        units = [((state >> s) & _MASK) - 1 for s in self.shift]
+        at, by = self.position[target], self.position[shooter]
+        if units[at] < 0 or units[by] < 0:
+            return []
+        key = self._check_key(state & _MASK, units, by, at, shooter, target)
+        if key in self._plans or key in self._asked:
+            return []
+        self._asked.add(key)
+        units_sent, turns_sent = self._sent
+        news = None
+        if (units_sent, turns_sent) != (len(self.units), len(self.turns)):
+            news = (self.units[units_sent:], self.turns[turns_sent:])
+            self._sent = (len(self.units), len(self.turns))
+        return [(news, key)]
+
+    def learn(self, news: Any) -> None:
+        """The units and turns the other process made, numbered as it numbers them."""
+        units, turns = news
+        self.units.extend(units)
+        self.turns.extend(turns)
+
+    def work(self, job: Any) -> Any:
+        """A check of :meth:`foresee` worked out (in either process): the game's check of the volley, and what the
+        chain reads of its plan: whether it places a gunsmoke marker [DC-7.1] and its dice at a target calm and
+        disordered [DC-5.2]; None where refused."""
+        plan = self._checked(job)
+        return job, None if plan is None else (plan.places_gunsmoke, dice(plan, False), dice(plan, True))
+
+    def take(self, answer: Any) -> None:
+        """An answer of :meth:`work` kept, as if the plan had been checked here."""
+        key, found = answer
+        self._asked.discard(key)
+        if key in self._plans:  # worked out here meanwhile
+            return
+        if found is None:
+            self._kept(key, None, None)
+            return
+        gunsmoke, calm, disordered = found
+        p = self._kept(key, None, gunsmoke)
+        self._dice[(p, False)], self._dice[(p, True)] = calm, disordered
+
+    def ahead(self, until: Callable[[Callable[[], bool]], bool] | None) -> None:
+        """Told how to wait for the second process's answers as it is forked (it then has every unit and turn
+        made so far), None once it ends (what is still asked for is then checked here)."""
+        self._until = until
+        if until is None:
+            self._asked.clear()
+        else:
+            self._sent = (len(self.units), len(self.turns))
 
     def _plan(self, state: State, shooter: str, target: str) -> VolleyPlan | None:
         """The game's plan of the volley with the target's marker and disorder set on it (None: refused)."""
@@ -326,7 +422,7 @@ class States:
         p = self._plan_number(turn, units, by, at, shooter, target)
         if p < 0:
             return None
-        plan = self._plan_list[p]
+        plan = self._plan_of(p)
         shot = self.units[units[at]]
         if (shot.micro_hits, shot.disordered) == (plan.target_micro_hits, plan.target_disordered):
             return plan
@@ -341,7 +437,7 @@ class States:
         """The dice of plan ``p`` at a target so disordered or not [DC-5.2] (no die reads its marker)."""
         found = self._dice.get((p, disordered))
         if found is None:
-            found = self._dice[(p, disordered)] = dice(self._plan_list[p], disordered)
+            found = self._dice[(p, disordered)] = dice(self._plan_of(p), disordered)
         return found
 
     def fire(self, state: Hashable, shooter: str, target: str, then: str) -> tuple[int, list[tuple[int, Hashable]]]:
@@ -419,10 +515,9 @@ class States:
         and fired mark [DC-7.1, DC-9.1], then the game's end of turn [DC-9.3]); without it (the target
         destroyed, the duel ends); and the target's turn marks after the turn passes. The same for every state
         with this plan and firer (the plan reads every other unit and the turn)."""
-        plan = self._plan_list[p]
         shooter, target = self.order[by], self.order[at]
         shift = self.shift
-        fired = self._fired_unit(units[by], plan.places_gunsmoke)  # [DC-7.1, DC-9.1]
+        fired = self._fired_unit(units[by], self._gunsmoke[p])  # [DC-7.1, DC-9.1]
         normal = self._normalised
         marks = tuple(normal(fired) if i == by else -1 if n < 0 else normal(n) for i, n in enumerate(units))
         new_turn, new_marks = self._passing(turn, marks, shooter, target, then)

@@ -1,0 +1,257 @@
+"""A model's slowest work shared with a second process while the duel's chain is built.
+
+The chain is built breadth first (:func:`~rangefire.analysis.duel_chain.build`): each state is found some while
+before it is worked out, and its volley then needs what the model works out once for all the states that share
+it (Dress on the Colors: the game's own check of the volley, and its dice: half of the building's time). A model
+that can say so (:class:`Foreseeing`) is told of every state as it is found and says what it will need (a
+**job**). A forked child works the jobs out in the order asked, which is the order the parent comes to them, while
+the parent goes on building. When the parent comes to a state whose job has no answer yet, it takes the job asked
+last from the child (the one the child would come to last: it tells the child to leave it) and works it out
+itself, and so on until the answer it waits for arrives: both processes are busy until the chain is built.
+Should the child fail, the parent works out whatever is missing itself: the chain is the same either way.
+
+The child only computes and writes to its pipe, and leaves by ``os._exit`` (nothing of the parent's run at its
+end), when the parent closes its end of the jobs or ends it.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import select
+import signal
+import struct
+import sys
+import threading
+from collections import deque
+from collections.abc import Callable, Hashable
+from contextlib import suppress
+from types import TracebackType
+from typing import Any, Protocol
+
+#: The fewest states a duel is foreseen to reach for its work to be shared with a second process: below it the
+#: whole duel takes some tenths of a second, and a process costs more than it saves.
+BESIDE_NODES = 2_000
+_LENGTH = struct.Struct("<I")
+_READ = 1 << 20
+
+
+def can_fork() -> bool:
+    """Whether this process may fork off work: Linux, more than one core to run on, and no other thread (a thread
+    holding a lock as the process forks would leave the child waiting for it)."""
+    return (sys.platform.startswith("linux") and hasattr(os, "fork") and len(os.sched_getaffinity(0)) > 1
+            and threading.active_count() == 1)
+
+
+def beside(cores: int | None, nodes: int) -> bool:
+    """Whether to fork: ``cores`` 1 never, 2 wherever ``os.fork`` exists, None (the default) where
+    :func:`can_fork` and the duel reaches at least :data:`BESIDE_NODES` states."""
+    if cores is None:
+        return nodes >= BESIDE_NODES and can_fork()
+    return cores >= 2 and hasattr(os, "fork")
+
+
+class Foreseeing(Protocol):
+    """A duel model that can say, of a state as it is found, what its volley will need worked out."""
+
+    def foresee(self, state: Hashable, shooter: str, target: str) -> list[tuple[Any, Any]]:
+        """What the volley from ``state`` will need that is neither known nor asked for yet, each job with what
+        the child must learn first to work it out as this process would (None: nothing); each job then counted as
+        asked."""
+
+    def learn(self, news: Any) -> None:
+        """What a job's :meth:`foresee` said to learn, learnt (in the child), whether the job is worked out or
+        taken back."""
+
+    def work(self, job: Any) -> Any:
+        """A job worked out, in either process: what :meth:`take` is given."""
+
+    def take(self, answer: Any) -> None:
+        """An answer of :meth:`work` kept (in the parent), its job no longer counted as asked."""
+
+    def ahead(self, until: Callable[[Callable[[], bool]], bool] | None) -> None:
+        """Told, as the child is forked, how to wait for answers (``until(done)``: answers taken, and jobs taken
+        back and worked out, until ``done()``; False once the child is gone, where the model works it out itself);
+        None once it ends."""
+
+
+class Ahead:
+    """The jobs ``model`` foresees, shared with a forked child within the ``with`` block where ``on``; elsewhere
+    nothing is forked and :meth:`found` asks nothing."""
+
+    def __init__(self, model: Any, on: bool) -> None:
+        self.model = model
+        self.on = on and hasattr(model, "foresee")
+        self.pid = 0
+        self._jobs_fd = -1
+        self._answers_fd = -1
+        self._out = bytearray()
+        self._in = bytearray()
+        #: The jobs asked and neither answered nor taken back, by number, oldest first.
+        self._asked: dict[int, Any] = {}
+        self._count = 0
+        #: Whether the child left of itself with a failure (its work then done here).
+        self.failed = False
+
+    def __enter__(self) -> Ahead:
+        if not self.on:
+            return self
+        jobs_r, jobs_w = os.pipe()
+        answers_r, answers_w = os.pipe()
+        self.model.ahead(self.until)  # before the fork: the child's copy of the model starts where this one is
+        try:
+            pid = os.fork()
+        except OSError:  # no process to be had: the parent works it all out
+            for fd in (jobs_r, jobs_w, answers_r, answers_w):
+                os.close(fd)
+            self.model.ahead(None)
+            self.on = False
+            return self
+        if pid == 0:  # the child: works, writes, leaves
+            code = 1
+            try:
+                os.close(jobs_w)
+                os.close(answers_r)
+                _work(self.model, jobs_r, answers_w)
+                code = 0
+            finally:
+                os._exit(code)
+        os.close(jobs_r)
+        os.close(answers_w)
+        os.set_blocking(jobs_w, False)
+        self.pid, self._jobs_fd, self._answers_fd = pid, jobs_w, answers_r
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
+        self._end()
+
+    def found(self, state: Hashable, shooter: str, target: str) -> None:
+        """A state found as the chain is built, its volley ``shooter`` at ``target``: the jobs it will need
+        asked for."""
+        if self.pid:
+            for news, job in self.model.foresee(state, shooter, target):
+                self._asked[self._count] = job
+                self._frame(("job", self._count, news, job))
+                self._count += 1
+            self._send()
+
+    def until(self, done: Callable[[], bool]) -> bool:
+        """The child's answers given to the model as they come, and the jobs asked last taken back and worked out
+        here meanwhile, until ``done()``; False (nothing more to wait for) once the child is gone."""
+        while not done():
+            if not self.pid:
+                return False
+            if not self._poll(0):
+                return False
+            if done():
+                return True
+            if len(self._asked) > 1:  # the oldest is likely the child's at this moment: take the newest
+                number, job = self._asked.popitem()
+                self._frame(("back", number))
+                self._send()
+                self.model.take(self.model.work(job))
+                continue
+            if not self._poll(None):
+                return False
+        return True
+
+    def _frame(self, message: tuple[Any, ...]) -> None:
+        payload = pickle.dumps(message, pickle.HIGHEST_PROTOCOL)
+        self._out += _LENGTH.pack(len(payload)) + payload
+
+    def _poll(self, timeout: float | None) -> bool:
+        """Jobs written and answers read as the pipes allow, waiting at most ``timeout`` (None: until the child
+        answers); False once the child is gone."""
+        writing = [self._jobs_fd] if self._out else []
+        readable, writable, _ = select.select([self._answers_fd], writing, [], timeout)
+        if writable:
+            self._send()
+        if readable and not self._receive():
+            self._end(left=True)
+            return False
+        return bool(self.pid)
+
+    def _send(self) -> None:
+        if not self._out:
+            return
+        try:
+            sent = os.write(self._jobs_fd, self._out)
+        except BlockingIOError:  # the pipe is full: the rest goes when the child has read some
+            return
+        except OSError:  # the child is gone: what is asked, the parent works out
+            self._end()
+            return
+        del self._out[:sent]
+
+    def _receive(self) -> bool:
+        """Whatever the child has written, its whole answers taken; False at its end."""
+        chunk = os.read(self._answers_fd, _READ)
+        if not chunk:
+            return False
+        self._in += chunk
+        for number, answer in _frames(self._in):
+            self._asked.pop(number, None)
+            self.model.take(answer)
+        return True
+
+    def _end(self, left: bool = False) -> None:
+        """The child ended (``left``: it has closed its end of the answers, so is leaving of itself) and reaped."""
+        if self.pid:
+            self.model.ahead(None)
+            for fd in (self._jobs_fd, self._answers_fd):
+                with suppress(OSError):
+                    os.close(fd)
+            if not left:
+                with suppress(ProcessLookupError):
+                    os.kill(self.pid, signal.SIGKILL)
+            _, status = os.waitpid(self.pid, 0)
+            self.failed = left and status != 0
+            self.pid = 0
+            self._asked.clear()
+
+
+def _frames(buffer: bytearray) -> list[Any]:
+    """The whole messages at the start of ``buffer``, taken out of it (a part of one is left for later)."""
+    out = []
+    at = 0
+    while len(buffer) - at >= _LENGTH.size:
+        (size,) = _LENGTH.unpack_from(buffer, at)
+        start = at + _LENGTH.size
+        if len(buffer) - start < size:
+            break
+        out.append(pickle.loads(buffer[start:start + size]))
+        at = start + size
+    del buffer[:at]
+    return out
+
+
+def _work(model: Foreseeing, jobs_fd: int, answers_fd: int) -> None:
+    """The child's loop: every message read as it comes (a job's news learnt at once; a job taken back left), the
+    oldest job worked out and its answer written, until the parent closes its end."""
+    buffer = bytearray()
+    waiting: deque[tuple[int, Any]] = deque()
+    back: set[int] = set()
+    with os.fdopen(answers_fd, "wb") as answers:
+        while True:
+            if not waiting or select.select([jobs_fd], [], [], 0)[0]:
+                chunk = os.read(jobs_fd, _READ)  # waits where nothing is left to do
+                if not chunk:
+                    return
+                buffer += chunk
+                for message in _frames(buffer):
+                    if message[0] == "job":
+                        _, number, news, job = message
+                        if news is not None:
+                            model.learn(news)
+                        waiting.append((number, job))
+                    else:
+                        back.add(message[1])
+            while waiting:
+                number, job = waiting.popleft()
+                if number in back:
+                    back.discard(number)
+                    continue
+                payload = pickle.dumps((number, model.work(job)), pickle.HIGHEST_PROTOCOL)
+                answers.write(_LENGTH.pack(len(payload)) + payload)
+                answers.flush()
+                break

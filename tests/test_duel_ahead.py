@@ -1,0 +1,204 @@
+"""A duel's checks worked out ahead in a second process while its chain is built
+(``rangefire.analysis.duel_ahead``): the same chain, node for node, as one process builds; jobs taken back by the
+parent when the child is behind; a child that fails leaves its work to the parent; the child ended and reaped
+however the building ends."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+
+import pytest
+
+from rangefire.analysis import duel_ahead
+from rangefire.analysis.duel import model_of, setting
+from rangefire.analysis.duel_ahead import Ahead, beside
+from rangefire.analysis.duel_chain import WorkLimit, build
+from rangefire.core import Attack
+from rangefire.rulesets.dress_on_the_colors.duel_states import States, dice
+from tests.test_duel import CASES, UNITS, _first_two
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this system")
+
+DC = ["dc-open", "dc-woods-disordered", "dc-wheatfield", "dc-gunsmoke"]
+
+
+@pytest.fixture(autouse=True)
+def bounded():
+    """A child left working would hold its parent in waitpid: a failure after two minutes, not a hung suite."""
+    def late(*_args):
+        raise TimeoutError("the forked checks were not ended")
+
+    before = signal.signal(signal.SIGALRM, late)
+    signal.alarm(120)
+    yield
+    signal.alarm(0)
+    signal.signal(signal.SIGALRM, before)
+
+
+def _setting(case: str):
+    ruleset, battle = CASES[case]()
+    a, b = UNITS.get(case, _first_two(ruleset, battle))
+    return ruleset, setting(ruleset, battle, a, b, "holds" if ruleset.chooses_target else None), a, b
+
+
+def _built(case: str, first: str, on: bool, fails: bool = False):
+    """The chain of ``case`` built with its checks shared with a second process (``on``) or not; the model and
+    the child's process id (0: none forked); the child, where forked, did not fail unless ``fails``."""
+    ruleset, played, a, b = _setting(case)
+    model = model_of(ruleset, played)
+    with Ahead(model, on) as ahead:
+        pid = ahead.pid
+        graph = build(model, a, b, first, found=ahead.found if ahead.pid else None)
+    assert ahead.pid == 0 and ahead.failed == fails
+    return graph, model, pid
+
+
+def _same(built, alone) -> None:
+    """Node for node the same battle (a state's number depends on the order its units were first made), with
+    the same denominator, edges and ends."""
+    (graph, model), (other, other_model) = built, alone
+    assert [(model.battle_of(k), phase) for k, phase in graph.keys] == [
+        (other_model.battle_of(k), phase) for k, phase in other.keys]
+    assert graph.den == other.den and graph.lefts == other.lefts
+    assert graph.edges == other.edges and graph.ends == other.ends
+
+
+def _gone(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    return False
+
+
+@pytest.mark.parametrize("first", ["a", "alternate", "b"])
+@pytest.mark.parametrize("case", DC)
+def test_the_chain_is_the_same_with_its_checks_worked_out_ahead_dc_4_3_dc_7_1(case, first):
+    """DC-4.3, DC-5.3, DC-7.1, DC-9.3: every node, its denominator, edges and ends, as one process builds them;
+    the child reaped once the chain is built."""
+    alone, alone_model, none = _built(case, first, False)
+    graph, model, pid = _built(case, first, True)
+    assert none == 0 and pid > 0 and _gone(pid)
+    _same((graph, model), (alone, alone_model))
+    assert not model._asked and model._until is None
+    assert any(plan is None for plan in model._plan_list)  # answers came from the child
+
+
+def test_a_plan_whose_dice_came_from_the_child_is_the_games_own_when_asked_for_dc_3_2():
+    """DC-3.2, DC-5.2, DC-7.1: where only what the chain reads of a plan came from the child (its dice at a
+    target calm and disordered, its gunsmoke marker), the plan itself is the game's check of the volley, asked for
+    again: its dice and marker are the ones the child sent under its number."""
+    ruleset, _, _, _ = _setting("dc-woods-disordered")
+    _, model, _ = _built("dc-woods-disordered", "alternate", True)
+    assert isinstance(model, States)
+    from_child = [p for p, plan in enumerate(model._plan_list) if plan is None]
+    assert from_child
+    for p in from_child:
+        shooter, target, turn, seen = model._plan_keys[p]
+        expected = ruleset.check(model._battle_of((turn, seen)), Attack(shooter, target)).plan
+        assert model._plan_of(p) == expected
+        assert model._gunsmoke[p] == expected.places_gunsmoke
+        for disordered in (False, True):
+            assert model._dice[(p, disordered)] == dice(expected, disordered)
+
+
+def test_the_parent_takes_back_the_last_jobs_when_the_child_is_behind_dc_4_3(monkeypatch):
+    """DC-4.3: a child slowed down (each of its checks a millisecond longer) leaves the parent waiting: it takes
+    back the jobs asked last and works them out itself, and the chain is the same."""
+    real = duel_ahead._work
+
+    def slow_child(model, jobs, answers):
+        work = model.work
+
+        def slow(job):
+            time.sleep(0.001)
+            return work(job)
+
+        model.work = slow
+        real(model, jobs, answers)
+
+    monkeypatch.setattr(duel_ahead, "_work", slow_child)
+    done_here = []
+    real_work = States.work
+
+    def counted(self, job):
+        done_here.append(job)
+        return real_work(self, job)
+
+    monkeypatch.setattr(States, "work", counted)
+    alone, alone_model, _ = _built("dc-wheatfield", "a", False)
+    graph, model, _ = _built("dc-wheatfield", "a", True)
+    _same((graph, model), (alone, alone_model))
+    taken_back = [job for job in done_here if job in model._plans]
+    assert taken_back and len(set(taken_back)) == len(taken_back)
+    assert len(taken_back) < len(model._plans)  # the child answered the rest
+
+
+@pytest.mark.parametrize("after", [0, 5])
+def test_a_child_that_fails_leaves_its_checks_to_the_parent_dc_4_3(monkeypatch, after):
+    """DC-4.3: a child that leaves at once or after a few answers costs the chain nothing: the parent checks what
+    is missing itself."""
+    real = duel_ahead._work
+
+    def failing(model, jobs, answers):
+        work = model.work
+        count = [0]
+
+        def failing_work(job):
+            count[0] += 1
+            if count[0] > after:
+                raise MemoryError
+            return work(job)
+
+        model.work = failing_work
+        real(model, jobs, answers)
+
+    monkeypatch.setattr(duel_ahead, "_work", failing)
+    alone, alone_model, _ = _built("dc-wheatfield", "alternate", False)
+    graph, model, pid = _built("dc-wheatfield", "alternate", True, fails=True)
+    _same((graph, model), (alone, alone_model))
+    assert _gone(pid) and not model._asked
+
+
+def test_the_child_is_ended_however_the_building_ends_dc_4_3():
+    """DC-4.3: a chain past its states (:class:`WorkLimit`) or an interrupt while it is built ends and reaps the
+    child."""
+    ruleset, played, a, b = _setting("dc-wheatfield")
+    model = model_of(ruleset, played)
+    with pytest.raises(WorkLimit), Ahead(model, True) as ahead:
+        pid = ahead.pid
+        build(model, a, b, "a", max_nodes=300, found=ahead.found)
+    assert pid > 0 and _gone(pid)
+
+    def interrupted(done: int) -> None:
+        if done >= 512:
+            raise KeyboardInterrupt
+
+    model = model_of(ruleset, played)
+    with pytest.raises(KeyboardInterrupt), Ahead(model, True) as ahead:
+        pid = ahead.pid
+        build(model, a, b, "a", progress=interrupted, found=ahead.found)
+    assert pid > 0 and _gone(pid) and model._until is None
+
+
+def test_a_refused_fork_or_a_model_that_cannot_foresee_forks_nothing(monkeypatch):
+    """A fork the system refuses leaves the checks to the one process, no pipe left open; a model without
+    ``foresee`` (every game but Dress on the Colors) is never forked for; one core never forks."""
+    ruleset, played, _, _ = _setting("bushido")
+    with Ahead(model_of(ruleset, played), True) as ahead:
+        assert ahead.pid == 0 and not ahead.on
+    assert not beside(1, 10**6) and beside(2, 1)
+
+    def refused() -> int:
+        raise BlockingIOError("fork refused")
+
+    opened = len(os.listdir("/proc/self/fd")) if os.path.isdir("/proc/self/fd") else None
+    monkeypatch.setattr(os, "fork", refused)
+    alone, alone_model, _ = _built("dc-open", "a", False)
+    graph, model, pid = _built("dc-open", "a", True)
+    assert pid == 0 and model._until is None
+    _same((graph, model), (alone, alone_model))
+    if opened is not None:
+        assert len(os.listdir("/proc/self/fd")) == opened
