@@ -33,7 +33,7 @@ from typing import Any, Protocol
 #: whole duel takes some tenths of a second, and a process costs more than it saves.
 BESIDE_NODES = 2_000
 _LENGTH = struct.Struct("<I")
-_READ = 1 << 20
+_READ = 1 << 16  # a pipe's whole buffer on Linux; a larger read would be a fresh mapping of memory each time
 
 
 def can_fork() -> bool:

@@ -236,6 +236,8 @@ def solve(graph: Graph) -> Solved:
                     arrived[j] += both * num
             for num, e in ends_of[i]:
                 reached[e] = reached.get(e, zero) + both * num
+        for i in part:  # what arrived here is spent: let it go (the numbers alive at once halve)
+            arrived[i] = zero
     ends = {e: int(value & mask) for e, value in reached.items()}
     sums = {e: int(value >> shift) for e, value in reached.items() if value >> shift}
     return Solved(ends, sums, whole, whole)
