@@ -202,3 +202,43 @@ def test_a_refused_fork_or_a_model_that_cannot_foresee_forks_nothing(monkeypatch
     _same((graph, model), (alone, alone_model))
     if opened is not None:
         assert len(os.listdir("/proc/self/fd")) == opened
+
+
+def test_a_child_leaving_as_a_job_is_taken_back_leaves_the_check_to_the_parent_dc_4_3(monkeypatch):
+    """DC-4.3: the child closes its end of the jobs (it is leaving) after the first volley's states are asked for;
+    the parent, waiting for a check, takes back the job asked last and finds the child gone as it says so: the
+    check it waits for is then its own to work out, and the chain is the same."""
+    go_r, go_w = os.pipe()
+    closed_r, closed_w = os.pipe()
+
+    def leaving(model, jobs, answers):
+        os.read(go_r, 1)
+        os.close(jobs)  # its end of the jobs closed, its answers not yet: as a child does on its way out
+        os.write(closed_w, b"x")
+        time.sleep(60)  # ended by the parent
+
+    monkeypatch.setattr(duel_ahead, "_work", leaving)
+    alone, alone_model, _ = _built("dc-wheatfield", "a", False)
+    ruleset, played, a, b = _setting("dc-wheatfield")
+    model = model_of(ruleset, played)
+    real = model.transitions
+    calls = [0]
+
+    def transitions(*args):
+        calls[0] += 1
+        if calls[0] == 2:  # the first volley's states asked for: the child now leaves
+            os.write(go_w, b"x")
+            os.read(closed_r, 1)
+            assert len(model._asked) > 1
+        return real(*args)
+
+    model.transitions = transitions
+    try:
+        with Ahead(model, True) as ahead:
+            pid = ahead.pid
+            graph = build(model, a, b, "a", found=ahead.found if ahead.pid else None)
+    finally:
+        for fd in (go_r, go_w, closed_r, closed_w):
+            os.close(fd)
+    assert pid > 0 and _gone(pid) and not model._asked
+    _same((graph, model), (alone, alone_model))

@@ -326,7 +326,9 @@ class States:
         key = self._check_key(turn, units, by, at, shooter, target)
         found = self._plans.get(key)
         if found is None:
-            if key in self._asked and self._until is not None and self._until(lambda: key not in self._asked):
+            # answered, or taken back and worked out here; else (the other process gone, what it was asked
+            # forgotten) checked here
+            if key in self._asked and self._until is not None and self._until(lambda: key in self._plans):
                 return self._plans[key]
             self._asked.discard(key)
             plan = self._checked(key)
