@@ -242,3 +242,57 @@ def test_a_child_leaving_as_a_job_is_taken_back_leaves_the_check_to_the_parent_d
             os.close(fd)
     assert pid > 0 and _gone(pid) and not model._asked
     _same((graph, model), (alone, alone_model))
+
+
+class _Echo:
+    """A model whose jobs are long strings (more than a pipe holds) and whose answers are the jobs themselves."""
+
+    def __init__(self) -> None:
+        self.asked: set[int] = set()
+        self.taken: list[int] = []
+        self.until = None
+
+    def foresee(self, state, shooter, target):
+        self.asked.add(state)
+        return [(None, (state, b"x" * 200_000))]
+
+    def learn(self, news):
+        pass
+
+    def work(self, job):
+        return job[0]
+
+    def take(self, answer):
+        self.asked.discard(answer)
+        self.taken.append(answer)
+
+    def ahead(self, until):
+        self.until = until
+        if until is None:
+            self.asked.clear()
+
+
+def test_a_child_gone_while_jobs_wait_to_be_written_leaves_no_pipe_read_after_it_is_closed(monkeypatch):
+    """The jobs pipe full (the child not reading) and the child then gone: the parent finds both its pipes at an
+    end at once, and ends the child once, reading nothing from a pipe it has closed; the wait says the child is
+    gone (False)."""
+    go_r, go_w = os.pipe()
+
+    def gone(model, jobs, answers):
+        os.read(go_r, 1)
+
+    monkeypatch.setattr(duel_ahead, "_work", gone)
+    model = _Echo()
+    try:
+        with Ahead(model, True) as ahead:
+            pid = ahead.pid
+            ahead.found(1, "a", "b")
+            assert ahead._out  # more than the pipe holds: the rest waits
+            os.write(go_w, b"x")
+            os.waitid(os.P_PID, pid, os.WEXITED | os.WNOWAIT)  # gone, not yet reaped
+            assert ahead.until(lambda: 1 not in model.asked) is False
+            assert ahead.pid == 0 and model.until is None
+    finally:
+        os.close(go_r)
+        os.close(go_w)
+    assert _gone(pid)

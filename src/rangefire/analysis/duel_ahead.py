@@ -166,6 +166,8 @@ class Ahead:
         readable, writable, _ = select.select([self._answers_fd], writing, [], timeout)
         if writable:
             self._send()
+            if not self.pid:  # the child gone as the jobs were written: its pipes are closed, nothing to read
+                return False
         if readable and not self._receive():
             self._end(left=True)
             return False
@@ -201,6 +203,7 @@ class Ahead:
             for fd in (self._jobs_fd, self._answers_fd):
                 with suppress(OSError):
                     os.close(fd)
+            self._jobs_fd = self._answers_fd = -1  # never read or written again: the numbers may be reused
             if not left:
                 with suppress(ProcessLookupError):
                     os.kill(self.pid, signal.SIGKILL)
