@@ -57,3 +57,12 @@ def test_whole_numbers_and_zero_are_written_without_a_denominator():
     assert fraction_str(Fraction(2**(3 * _LONG))) == _python_str(Fraction(2**(3 * _LONG)))
     _same(lowest(0, 2**(2 * _LONG)), Fraction(0))
     _same(total([]), Fraction(0))
+
+
+@pytest.mark.parametrize("bits", [8, 3 * _LONG])
+def test_a_negative_denominator_is_taken_as_fraction_takes_it(bits):
+    """The sign goes to the numerator, the denominator positive, as ``Fraction`` has it, however long the two."""
+    rng = random.Random(bits)
+    for _ in range(10):
+        n, d = rng.getrandbits(bits) * 6 * rng.choice([1, -1]), -(rng.getrandbits(bits) * 6 + 6)
+        _same(lowest(n, d), Fraction(n, d))

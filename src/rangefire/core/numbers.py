@@ -39,8 +39,8 @@ def _reduced(numerator: int, denominator: int) -> Fraction:
 
 
 def lowest(numerator: int, denominator: int) -> Fraction:
-    """``Fraction(numerator, denominator)`` (the denominator positive), the common divisor of long integers found by
-    GMP.
+    """``Fraction(numerator, denominator)``, the common divisor of long integers found by GMP (the sign, as there,
+    the numerator's).
 
     >>> lowest(2**3000 * 3, 2**3001) == Fraction(3, 2)
     True
@@ -48,6 +48,8 @@ def lowest(numerator: int, denominator: int) -> Fraction:
     if denominator.bit_length() < _LONG or numerator.bit_length() < _LONG:
         return Fraction(numerator, denominator)
     common = gcd(numerator, denominator)
+    if denominator < 0:
+        common = -common
     return _reduced(int(numerator // common), int(denominator // common))
 
 
