@@ -296,3 +296,27 @@ def test_a_child_gone_while_jobs_wait_to_be_written_leaves_no_pipe_read_after_it
         os.close(go_r)
         os.close(go_w)
     assert _gone(pid)
+
+
+def test_pipes_numbered_past_1024_are_waited_on_as_any_dc_4_3():
+    """DC-4.3: a process with many files open (a limit raised past 1,024) has pipes numbered past what
+    ``select`` can wait on: the chain is built with its checks ahead all the same."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < 1_200:
+        pytest.skip("no more than 1,200 files may be open here")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, 1_200) if soft != resource.RLIM_INFINITY else soft, hard))
+    null = os.open(os.devnull, os.O_RDONLY)
+    held = [null]
+    try:
+        while held[-1] < 1_100:
+            held.append(os.dup(null))
+        alone, alone_model, _ = _built("dc-open", "alternate", False)
+        graph, model, pid = _built("dc-open", "alternate", True)
+        assert pid > 0 and _gone(pid)
+        _same((graph, model), (alone, alone_model))
+    finally:
+        for fd in held:
+            os.close(fd)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))

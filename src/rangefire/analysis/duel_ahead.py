@@ -162,8 +162,12 @@ class Ahead:
     def _poll(self, timeout: float | None) -> bool:
         """Jobs written and answers read as the pipes allow, waiting at most ``timeout`` (None: until the child
         answers); False once the child is gone."""
-        writing = [self._jobs_fd] if self._out else []
-        readable, writable, _ = select.select([self._answers_fd], writing, [], timeout)
+        waiting = select.poll()  # not select(): a pipe may be numbered past the 1,024 it can wait on
+        waiting.register(self._answers_fd, select.POLLIN)
+        if self._out:
+            waiting.register(self._jobs_fd, select.POLLOUT)
+        ready = dict(waiting.poll(None if timeout is None else timeout * 1000))
+        readable, writable = self._answers_fd in ready, self._jobs_fd in ready  # at an end too (hung up, error)
         if writable:
             self._send()
             if not self.pid:  # the child gone as the jobs were written: its pipes are closed, nothing to read
@@ -234,9 +238,11 @@ def _work(model: Foreseeing, jobs_fd: int, answers_fd: int) -> None:
     buffer = bytearray()
     waiting: deque[tuple[int, Any]] = deque()
     back: set[int] = set()
+    jobs = select.poll()
+    jobs.register(jobs_fd, select.POLLIN)
     with os.fdopen(answers_fd, "wb") as answers:
         while True:
-            if not waiting or select.select([jobs_fd], [], [], 0)[0]:
+            if not waiting or jobs.poll(0):
                 chunk = os.read(jobs_fd, _READ)  # waits where nothing is left to do
                 if not chunk:
                     return
