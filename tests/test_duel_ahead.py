@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import signal
 import time
+from contextlib import suppress
 
 import pytest
 
@@ -320,3 +321,56 @@ def test_pipes_numbered_past_1024_are_waited_on_as_any_dc_4_3():
         for fd in held:
             os.close(fd)
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+def test_an_interrupt_as_the_child_is_forked_ends_it_dc_4_3(monkeypatch):
+    """DC-4.3: Ctrl-C arriving as the child is forked (here: sent by the parent to itself the moment the fork
+    returns) is the parent's interrupt, raised once the child is known: the child ended and reaped, no pipe left
+    open."""
+    ruleset, played, _, _ = _setting("dc-open")
+    model = model_of(ruleset, played)
+    real = os.fork
+    forked = []
+
+    def fork() -> int:
+        pid = real()
+        if pid:
+            forked.append(pid)
+            os.kill(os.getpid(), signal.SIGINT)
+        return pid
+
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    opened = len(os.listdir("/proc/self/fd")) if os.path.isdir("/proc/self/fd") else None
+    monkeypatch.setattr(os, "fork", fork)
+    try:
+        with pytest.raises(KeyboardInterrupt), Ahead(model, True):
+            pass
+        assert forked and _gone(forked[0])
+        assert model._until is None
+        if opened is not None:
+            assert len(os.listdir("/proc/self/fd")) == opened
+    finally:
+        signal.signal(signal.SIGINT, before)
+        for pid in forked:  # a child left behind: ended here, not left to hold the suite
+            with suppress(ChildProcessError, ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+
+
+def test_a_child_found_gone_as_a_job_is_written_is_said_to_have_failed(monkeypatch):
+    """A child that failed is said so (``failed``) whichever end of its pipes the parent finds it gone by: here
+    the jobs', as the next job is written."""
+    def failing(model, jobs, answers):
+        raise MemoryError
+
+    monkeypatch.setattr(duel_ahead, "_work", failing)
+    model = _Echo()
+    with Ahead(model, True) as ahead:
+        pid = ahead.pid
+        os.waitid(os.P_PID, pid, os.WEXITED | os.WNOWAIT)  # gone, not yet reaped
+        ahead.found(1, "a", "b")
+        assert ahead.pid == 0 and ahead.failed and model.until is None
+    assert _gone(pid)
+    with Ahead(_Echo(), True) as ahead:  # one ended by its parent has not failed
+        pid = ahead.pid
+    assert _gone(pid) and not ahead.failed

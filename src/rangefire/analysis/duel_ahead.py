@@ -99,6 +99,9 @@ class Ahead:
         jobs_r, jobs_w = os.pipe()
         answers_r, answers_w = os.pipe()
         self.model.ahead(self.until)  # before the fork: the child's copy of the model starts where this one is
+        # Ctrl-C held until the child is known: arriving as it is forked, it would leave the child unknown to the
+        # parent (never ended), and run the parent's own handling in the child
+        held = _hold(signal.SIGINT)
         try:
             pid = os.fork()
         except OSError:  # no process to be had: the parent works it all out
@@ -106,10 +109,13 @@ class Ahead:
                 os.close(fd)
             self.model.ahead(None)
             self.on = False
+            _release(held)
             return self
         if pid == 0:  # the child: works, writes, leaves
             code = 1
             try:
+                signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it ends this process
+                _release(held)
                 os.close(jobs_w)
                 os.close(answers_r)
                 _work(self.model, jobs_r, answers_w)
@@ -118,8 +124,13 @@ class Ahead:
                 os._exit(code)
         os.close(jobs_r)
         os.close(answers_w)
-        os.set_blocking(jobs_w, False)
         self.pid, self._jobs_fd, self._answers_fd = pid, jobs_w, answers_r
+        try:
+            os.set_blocking(jobs_w, False)
+            _release(held)  # a Ctrl-C held meanwhile is raised here
+        except BaseException:
+            self._end()
+            raise
         return self
 
     def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
@@ -212,9 +223,25 @@ class Ahead:
                 with suppress(ProcessLookupError):
                     os.kill(self.pid, signal.SIGKILL)
             _, status = os.waitpid(self.pid, 0)
-            self.failed = left and status != 0
+            # failed: it left of itself, other than by a success (found gone at either pipe, or ended by
+            # something else than this process's kill)
+            ended_here = not left and os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL
+            self.failed = status != 0 and not ended_here
             self.pid = 0
             self._asked.clear()
+
+
+def _hold(signum: int) -> set[int | signal.Signals] | None:
+    """The signal held (blocked) in this thread; the signals held before, to :func:`_release` (None: no way to)."""
+    if not hasattr(signal, "pthread_sigmask"):
+        return None
+    return signal.pthread_sigmask(signal.SIG_BLOCK, {signum})
+
+
+def _release(held: set[int | signal.Signals] | None) -> None:
+    """The signals held as before :func:`_hold` (one that arrived meanwhile is then delivered)."""
+    if held is not None:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
 def _frames(buffer: bytearray) -> list[Any]:
