@@ -374,3 +374,37 @@ def test_a_child_found_gone_as_a_job_is_written_is_said_to_have_failed(monkeypat
     with Ahead(_Echo(), True) as ahead:  # one ended by its parent has not failed
         pid = ahead.pid
     assert _gone(pid) and not ahead.failed
+
+
+def test_an_interrupt_as_the_stepping_is_forked_ends_it(monkeypatch):
+    """The stepping forked beside the solving (``duel_beside.Stepping``, the same rule of forking): Ctrl-C
+    arriving as its child is forked is raised once the child is known, the child ended and reaped."""
+    from rangefire.analysis.duel_beside import Stepping
+
+    ruleset, played, a, b = _setting("dc-open")
+    graph = build(model_of(ruleset, played), a, b, "a")
+    real = os.fork
+    forked = []
+
+    def fork() -> int:
+        pid = real()
+        if pid:
+            forked.append(pid)
+            os.kill(os.getpid(), signal.SIGINT)
+        return pid
+
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    opened = len(os.listdir("/proc/self/fd")) if os.path.isdir("/proc/self/fd") else None
+    monkeypatch.setattr(os, "fork", fork)
+    try:
+        with pytest.raises(KeyboardInterrupt), Stepping(graph, 10**6, None, cores=2):
+            pass
+        assert forked and _gone(forked[0])
+        if opened is not None:
+            assert len(os.listdir("/proc/self/fd")) == opened
+    finally:
+        signal.signal(signal.SIGINT, before)
+        for pid in forked:
+            with suppress(ChildProcessError, ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)

@@ -101,7 +101,7 @@ class Ahead:
         self.model.ahead(self.until)  # before the fork: the child's copy of the model starts where this one is
         # Ctrl-C held until the child is known: arriving as it is forked, it would leave the child unknown to the
         # parent (never ended), and run the parent's own handling in the child
-        held = _hold(signal.SIGINT)
+        held = hold(signal.SIGINT)
         try:
             pid = os.fork()
         except OSError:  # no process to be had: the parent works it all out
@@ -109,13 +109,13 @@ class Ahead:
                 os.close(fd)
             self.model.ahead(None)
             self.on = False
-            _release(held)
+            release(held)
             return self
         if pid == 0:  # the child: works, writes, leaves
             code = 1
             try:
                 signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it ends this process
-                _release(held)
+                release(held)
                 os.close(jobs_w)
                 os.close(answers_r)
                 _work(self.model, jobs_r, answers_w)
@@ -127,7 +127,7 @@ class Ahead:
         self.pid, self._jobs_fd, self._answers_fd = pid, jobs_w, answers_r
         try:
             os.set_blocking(jobs_w, False)
-            _release(held)  # a Ctrl-C held meanwhile is raised here
+            release(held)  # a Ctrl-C held meanwhile is raised here
         except BaseException:
             self._end()
             raise
@@ -231,15 +231,15 @@ class Ahead:
             self._asked.clear()
 
 
-def _hold(signum: int) -> set[int | signal.Signals] | None:
-    """The signal held (blocked) in this thread; the signals held before, to :func:`_release` (None: no way to)."""
+def hold(signum: int) -> set[int | signal.Signals] | None:
+    """The signal held (blocked) in this thread; the signals held before, to :func:`release` (None: no way to)."""
     if not hasattr(signal, "pthread_sigmask"):
         return None
     return signal.pthread_sigmask(signal.SIG_BLOCK, {signum})
 
 
-def _release(held: set[int | signal.Signals] | None) -> None:
-    """The signals held as before :func:`_hold` (one that arrived meanwhile is then delivered)."""
+def release(held: set[int | signal.Signals] | None) -> None:
+    """The signals held as before :func:`hold` (one that arrived meanwhile is then delivered)."""
     if held is not None:
         signal.pthread_sigmask(signal.SIG_SETMASK, held)
 

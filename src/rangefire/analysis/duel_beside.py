@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from types import TracebackType
 from typing import IO, Any
 
-from rangefire.analysis.duel_ahead import beside
+from rangefire.analysis.duel_ahead import beside, hold, release
 from rangefire.analysis.duel_chain import End, Graph, Stepped, step
 
 WINNERS = ("a", "b", "both")
@@ -83,16 +83,20 @@ class Stepping:
     def __enter__(self) -> Stepping:
         if self.beside:
             read, write = os.pipe()
+            held = hold(signal.SIGINT)  # Ctrl-C as the child is forked: raised once it is known, to end it
             try:
                 pid = os.fork()
             except OSError:  # no process to be had (a limit on processes, or on memory): one process then
                 os.close(read)
                 os.close(write)
                 self.beside = False
+                release(held)
                 return self
             if pid == 0:  # the child: steps, writes, leaves
                 code = 1
                 try:
+                    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it ends this process
+                    release(held)
                     os.close(read)
                     _step_into(self.graph, self.turns, self.max_work, write)
                     code = 0
@@ -100,6 +104,11 @@ class Stepping:
                     os._exit(code)
             os.close(write)
             self.pid, self.pipe = pid, os.fdopen(read, "rb")
+            try:
+                release(held)
+            except BaseException:
+                self._end()
+                raise
         return self
 
     def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
