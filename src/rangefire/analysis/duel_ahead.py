@@ -11,7 +11,9 @@ itself, and so on until the answer it waits for arrives: both processes are busy
 Should the child fail, the parent works out whatever is missing itself: the chain is the same either way.
 
 The child only computes and writes to its pipe, and leaves by ``os._exit`` (nothing of the parent's run at its
-end), when the parent closes its end of the jobs or ends it.
+end), when the parent closes its end of the jobs or ends it. Ctrl-C is the parent's: held as the child is forked
+(until the parent knows it, to end it), then ignored by the child. The pipes are waited on by ``poll``, whatever
+their numbers.
 """
 
 from __future__ import annotations
