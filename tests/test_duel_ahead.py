@@ -273,6 +273,7 @@ class _Echo:
             self.asked.clear()
 
 
+@pytest.mark.skipif(not hasattr(os, "waitid"), reason="no waitid on this system")
 def test_a_child_gone_while_jobs_wait_to_be_written_leaves_no_pipe_read_after_it_is_closed(monkeypatch):
     """The jobs pipe full (the child not reading) and the child then gone: the parent finds both its pipes at an
     end at once, and ends the child once, reading nothing from a pipe it has closed; the wait says the child is
@@ -357,6 +358,7 @@ def test_an_interrupt_as_the_child_is_forked_ends_it_dc_4_3(monkeypatch):
                 os.waitpid(pid, 0)
 
 
+@pytest.mark.skipif(not hasattr(os, "waitid"), reason="no waitid on this system")
 def test_a_child_found_gone_as_a_job_is_written_is_said_to_have_failed(monkeypatch):
     """A child that failed is said so (``failed``) whichever end of its pipes the parent finds it gone by: here
     the jobs', as the next job is written."""
