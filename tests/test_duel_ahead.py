@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import signal
+import threading
 import time
 from contextlib import suppress
 
@@ -325,7 +326,7 @@ def test_pipes_numbered_past_1024_are_waited_on_as_any_dc_4_3():
 
 
 def test_an_interrupt_as_the_child_is_forked_ends_it_dc_4_3(monkeypatch):
-    """DC-4.3: Ctrl-C arriving as the child is forked (here: sent by the parent to itself the moment the fork
+    """DC-4.3: Ctrl-C arriving as the child is forked (here: sent by the forking thread to itself the moment the fork
     returns) is the parent's interrupt, raised once the child is known: the child ended and reaped, no pipe left
     open."""
     ruleset, played, _, _ = _setting("dc-open")
@@ -337,7 +338,7 @@ def test_an_interrupt_as_the_child_is_forked_ends_it_dc_4_3(monkeypatch):
         pid = real()
         if pid:
             forked.append(pid)
-            os.kill(os.getpid(), signal.SIGINT)
+            signal.pthread_kill(threading.get_ident(), signal.SIGINT)  # to this thread, the one forking
         return pid
 
     before = signal.signal(signal.SIGINT, signal.default_int_handler)
@@ -392,7 +393,7 @@ def test_an_interrupt_as_the_stepping_is_forked_ends_it(monkeypatch):
         pid = real()
         if pid:
             forked.append(pid)
-            os.kill(os.getpid(), signal.SIGINT)
+            signal.pthread_kill(threading.get_ident(), signal.SIGINT)  # to this thread, the one forking
         return pid
 
     before = signal.signal(signal.SIGINT, signal.default_int_handler)
