@@ -19,24 +19,13 @@ from rangefire.analysis.duel_ahead import Ahead, beside
 from rangefire.analysis.duel_chain import WorkLimit, build
 from rangefire.core import Attack
 from rangefire.rulesets.dress_on_the_colors.duel_states import States, dice
+from tests.conftest import gone
 from tests.test_duel import CASES, UNITS, _first_two
 
-pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this system")
+pytestmark = [pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this system"),
+              pytest.mark.usefixtures("forks_bounded")]
 
 DC = ["dc-open", "dc-woods-disordered", "dc-wheatfield", "dc-gunsmoke"]
-
-
-@pytest.fixture(autouse=True)
-def bounded():
-    """A child left working would hold its parent in waitpid: a failure after two minutes, not a hung suite."""
-    def late(*_args):
-        raise TimeoutError("the forked checks were not ended")
-
-    before = signal.signal(signal.SIGALRM, late)
-    signal.alarm(120)
-    yield
-    signal.alarm(0)
-    signal.signal(signal.SIGALRM, before)
 
 
 def _setting(case: str):
@@ -67,14 +56,6 @@ def _same(built, alone) -> None:
     assert graph.edges == other.edges and graph.ends == other.ends
 
 
-def _gone(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return True
-    return False
-
-
 @pytest.mark.parametrize("first", ["a", "alternate", "b"])
 @pytest.mark.parametrize("case", DC)
 def test_the_chain_is_the_same_with_its_checks_worked_out_ahead_dc_4_3_dc_7_1(case, first):
@@ -82,7 +63,7 @@ def test_the_chain_is_the_same_with_its_checks_worked_out_ahead_dc_4_3_dc_7_1(ca
     the child reaped once the chain is built."""
     alone, alone_model, none = _built(case, first, False)
     graph, model, pid = _built(case, first, True)
-    assert none == 0 and pid > 0 and _gone(pid)
+    assert none == 0 and pid > 0 and gone(pid)
     _same((graph, model), (alone, alone_model))
     assert not model._asked and model._until is None
     assert any(plan is None for plan in model._plan_list)  # answers came from the child
@@ -161,7 +142,7 @@ def test_a_child_that_fails_leaves_its_checks_to_the_parent_dc_4_3(monkeypatch, 
     alone, alone_model, _ = _built("dc-wheatfield", "alternate", False)
     graph, model, pid = _built("dc-wheatfield", "alternate", True, fails=True)
     _same((graph, model), (alone, alone_model))
-    assert _gone(pid) and not model._asked
+    assert gone(pid) and not model._asked
 
 
 def test_the_child_is_ended_however_the_building_ends_dc_4_3():
@@ -172,7 +153,7 @@ def test_the_child_is_ended_however_the_building_ends_dc_4_3():
     with pytest.raises(WorkLimit), Ahead(model, True) as ahead:
         pid = ahead.pid
         build(model, a, b, "a", max_nodes=300, found=ahead.found)
-    assert pid > 0 and _gone(pid)
+    assert pid > 0 and gone(pid)
 
     def interrupted(done: int) -> None:
         if done >= 512:
@@ -182,7 +163,7 @@ def test_the_child_is_ended_however_the_building_ends_dc_4_3():
     with pytest.raises(KeyboardInterrupt), Ahead(model, True) as ahead:
         pid = ahead.pid
         build(model, a, b, "a", progress=interrupted, found=ahead.found)
-    assert pid > 0 and _gone(pid) and model._until is None
+    assert pid > 0 and gone(pid) and model._until is None
 
 
 def test_a_refused_fork_or_a_model_that_cannot_foresee_forks_nothing(monkeypatch):
@@ -242,7 +223,7 @@ def test_a_child_leaving_as_a_job_is_taken_back_leaves_the_check_to_the_parent_d
     finally:
         for fd in (go_r, go_w, closed_r, closed_w):
             os.close(fd)
-    assert pid > 0 and _gone(pid) and not model._asked
+    assert pid > 0 and gone(pid) and not model._asked
     _same((graph, model), (alone, alone_model))
 
 
@@ -281,10 +262,10 @@ def test_a_child_gone_while_jobs_wait_to_be_written_leaves_no_pipe_read_after_it
     gone (False)."""
     go_r, go_w = os.pipe()
 
-    def gone(model, jobs, answers):
+    def leaves(model, jobs, answers):
         os.read(go_r, 1)
 
-    monkeypatch.setattr(duel_ahead, "_work", gone)
+    monkeypatch.setattr(duel_ahead, "_work", leaves)
     model = _Echo()
     try:
         with Ahead(model, True) as ahead:
@@ -298,7 +279,7 @@ def test_a_child_gone_while_jobs_wait_to_be_written_leaves_no_pipe_read_after_it
     finally:
         os.close(go_r)
         os.close(go_w)
-    assert _gone(pid)
+    assert gone(pid)
 
 
 def test_pipes_numbered_past_1024_are_waited_on_as_any_dc_4_3():
@@ -317,7 +298,7 @@ def test_pipes_numbered_past_1024_are_waited_on_as_any_dc_4_3():
             held.append(os.dup(null))
         alone, alone_model, _ = _built("dc-open", "alternate", False)
         graph, model, pid = _built("dc-open", "alternate", True)
-        assert pid > 0 and _gone(pid)
+        assert pid > 0 and gone(pid)
         _same((graph, model), (alone, alone_model))
     finally:
         for fd in held:
@@ -325,12 +306,25 @@ def test_pipes_numbered_past_1024_are_waited_on_as_any_dc_4_3():
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
 
 
-def test_an_interrupt_as_the_child_is_forked_ends_it_dc_4_3(monkeypatch):
-    """DC-4.3: Ctrl-C arriving as the child is forked (here: sent by the forking thread to itself the moment the fork
-    returns) is the parent's interrupt, raised once the child is known: the child ended and reaped, no pipe left
-    open."""
+def _interrupted_checks():
     ruleset, played, _, _ = _setting("dc-open")
     model = model_of(ruleset, played)
+    return Ahead(model, True), lambda: model._until is None
+
+
+def _interrupted_stepping():
+    from rangefire.analysis.duel_beside import Stepping
+
+    ruleset, played, a, b = _setting("dc-open")
+    return Stepping(build(model_of(ruleset, played), a, b, "a"), 10**6, None, cores=2), lambda: True
+
+
+@pytest.mark.parametrize("forking", [_interrupted_checks, _interrupted_stepping], ids=["checks", "stepping"])
+def test_an_interrupt_as_the_child_is_forked_ends_it_dc_4_3(monkeypatch, forking):
+    """DC-4.3: Ctrl-C arriving as a child is forked (here: sent by the forking thread to itself the moment the
+    fork returns), for the checks worked out ahead and for the stepping beside the solving, is the parent's
+    interrupt, raised once the child is known: the child ended and reaped, no pipe left open."""
+    block, ended = forking()
     real = os.fork
     forked = []
 
@@ -345,10 +339,9 @@ def test_an_interrupt_as_the_child_is_forked_ends_it_dc_4_3(monkeypatch):
     opened = len(os.listdir("/proc/self/fd")) if os.path.isdir("/proc/self/fd") else None
     monkeypatch.setattr(os, "fork", fork)
     try:
-        with pytest.raises(KeyboardInterrupt), Ahead(model, True):
+        with pytest.raises(KeyboardInterrupt), block:
             pass
-        assert forked and _gone(forked[0])
-        assert model._until is None
+        assert forked and gone(forked[0]) and ended()
         if opened is not None:
             assert len(os.listdir("/proc/self/fd")) == opened
     finally:
@@ -373,41 +366,7 @@ def test_a_child_found_gone_as_a_job_is_written_is_said_to_have_failed(monkeypat
         os.waitid(os.P_PID, pid, os.WEXITED | os.WNOWAIT)  # gone, not yet reaped
         ahead.found(1, "a", "b")
         assert ahead.pid == 0 and ahead.failed and model.until is None
-    assert _gone(pid)
+    assert gone(pid)
     with Ahead(_Echo(), True) as ahead:  # one ended by its parent has not failed
         pid = ahead.pid
-    assert _gone(pid) and not ahead.failed
-
-
-def test_an_interrupt_as_the_stepping_is_forked_ends_it(monkeypatch):
-    """The stepping forked beside the solving (``duel_beside.Stepping``, the same rule of forking): Ctrl-C
-    arriving as its child is forked is raised once the child is known, the child ended and reaped."""
-    from rangefire.analysis.duel_beside import Stepping
-
-    ruleset, played, a, b = _setting("dc-open")
-    graph = build(model_of(ruleset, played), a, b, "a")
-    real = os.fork
-    forked = []
-
-    def fork() -> int:
-        pid = real()
-        if pid:
-            forked.append(pid)
-            signal.pthread_kill(threading.get_ident(), signal.SIGINT)  # to this thread, the one forking
-        return pid
-
-    before = signal.signal(signal.SIGINT, signal.default_int_handler)
-    opened = len(os.listdir("/proc/self/fd")) if os.path.isdir("/proc/self/fd") else None
-    monkeypatch.setattr(os, "fork", fork)
-    try:
-        with pytest.raises(KeyboardInterrupt), Stepping(graph, 10**6, None, cores=2):
-            pass
-        assert forked and _gone(forked[0])
-        if opened is not None:
-            assert len(os.listdir("/proc/self/fd")) == opened
-    finally:
-        signal.signal(signal.SIGINT, before)
-        for pid in forked:
-            with suppress(ChildProcessError, ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
-                os.waitpid(pid, 0)
+    assert gone(pid) and not ahead.failed

@@ -6,7 +6,6 @@ where another thread runs."""
 from __future__ import annotations
 
 import os
-import signal
 import threading
 
 import pytest
@@ -17,22 +16,11 @@ from rangefire.analysis.duel_ahead import can_fork
 from rangefire.analysis.duel_beside import ByTurn, Stepping, by_winner
 from rangefire.analysis.duel_chain import build, step
 from rangefire.rulesets import load_battle
+from tests.conftest import gone
 from tests.test_duel import CASES, UNITS, WHEATFIELD, _first_two
 
-pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this system")
-
-
-@pytest.fixture(autouse=True)
-def bounded():
-    """A child left stepping would hold its parent in waitpid: a failure after two minutes, not a hung suite."""
-    def late(*_args):
-        raise TimeoutError("the forked stepping was not ended")
-
-    before = signal.signal(signal.SIGALRM, late)
-    signal.alarm(120)
-    yield
-    signal.alarm(0)
-    signal.signal(signal.SIGALRM, before)
+pytestmark = [pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this system"),
+              pytest.mark.usefixtures("forks_bounded")]
 
 
 def _graph(case: str, first: str = "a"):
@@ -40,14 +28,6 @@ def _graph(case: str, first: str = "a"):
     a, b = UNITS.get(case, _first_two(ruleset, battle))
     played = setting(ruleset, battle, a, b, "holds" if ruleset.chooses_target else None)
     return ruleset, battle, a, b, build(model_of(ruleset, played), a, b, first)
-
-
-def _gone(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return True
-    return False
 
 
 @pytest.mark.parametrize("first", ["a", "alternate"])
@@ -71,7 +51,7 @@ def test_the_forked_turns_are_the_stepping_turn_for_turn_dc_4_3():
         pid = stepping.pid
         assert pid > 0
         forked = stepping.collect(lambda stepped, _: False)
-    assert _gone(pid) and stepping.pid == 0
+    assert gone(pid) and stepping.pid == 0
     assert forked.ended == [by_winner(e) for e in alone.ended]
     assert forked.denominators == alone.denominators and not forked.cut
     assert forked.ended == ByTurn.of(alone).ended
@@ -93,8 +73,8 @@ def test_enough_stops_the_reading_and_the_child_is_ended_dc_4_3():
     with Stepping(graph, 1_000, None, cores=2) as stepping:
         pid = stepping.pid
         forked = stepping.collect(lambda stepped, _: stepped.turns == 3)
-        assert not _gone(pid) or forked.turns == 3
-    assert forked.turns == 3 and _gone(pid)
+        assert not gone(pid) or forked.turns == 3
+    assert forked.turns == 3 and gone(pid)
 
 
 def test_a_failure_in_the_parent_ends_the_child_dc_4_3():
@@ -103,7 +83,7 @@ def test_a_failure_in_the_parent_ends_the_child_dc_4_3():
     with pytest.raises(KeyboardInterrupt), Stepping(graph, 1_000, None, cores=2) as stepping:
         pid = stepping.pid
         raise KeyboardInterrupt
-    assert _gone(pid)
+    assert gone(pid)
 
 
 def test_a_child_that_fails_is_stepped_for_in_the_parent_dc_4_3(monkeypatch):

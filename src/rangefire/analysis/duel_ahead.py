@@ -101,29 +101,19 @@ class Ahead:
         jobs_r, jobs_w = os.pipe()
         answers_r, answers_w = os.pipe()
         self.model.ahead(self.until)  # before the fork: the child's copy of the model starts where this one is
-        # Ctrl-C held until the child is known: arriving as it is forked, it would leave the child unknown to the
-        # parent (never ended), and run the parent's own handling in the child
-        held = hold(signal.SIGINT)
-        try:
-            pid = os.fork()
-        except OSError:  # no process to be had: the parent works it all out
+
+        def child() -> None:
+            os.close(jobs_w)
+            os.close(answers_r)
+            _work(self.model, jobs_r, answers_w)
+
+        pid, held = fork_child(child)
+        if not pid:  # no process to be had: the parent works it all out
             for fd in (jobs_r, jobs_w, answers_r, answers_w):
                 os.close(fd)
             self.model.ahead(None)
             self.on = False
-            release(held)
             return self
-        if pid == 0:  # the child: works, writes, leaves
-            code = 1
-            try:
-                signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it ends this process
-                release(held)
-                os.close(jobs_w)
-                os.close(answers_r)
-                _work(self.model, jobs_r, answers_w)
-                code = 0
-            finally:
-                os._exit(code)
         os.close(jobs_r)
         os.close(answers_w)
         self.pid, self._jobs_fd, self._answers_fd = pid, jobs_w, answers_r
@@ -231,6 +221,30 @@ class Ahead:
             self.failed = status != 0 and not ended_here
             self.pid = 0
             self._asked.clear()
+
+
+def fork_child(child: Callable[[], None]) -> tuple[int, set[int | signal.Signals] | None]:
+    """A forked process running ``child``, its process id (0 where the system refuses one) and the signals held
+    before, to :func:`release` once the parent has kept the id: Ctrl-C is held across the fork, as arriving then
+    it would leave the child unknown to its parent (never ended) and run the parent's own handling in the child.
+    The child leaves Ctrl-C to its parent, which ends it, and leaves by ``os._exit`` (0: done, 1: failed): nothing
+    of the parent's is run at its end."""
+    held = hold(signal.SIGINT)
+    try:
+        pid = os.fork()
+    except OSError:  # no process to be had (a limit on processes, or on memory)
+        release(held)
+        return 0, None
+    if pid == 0:
+        code = 1
+        try:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+            release(held)
+            child()
+            code = 0
+        finally:
+            os._exit(code)
+    return pid, held
 
 
 def hold(signum: int) -> set[int | signal.Signals] | None:

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from types import TracebackType
 from typing import IO, Any
 
-from rangefire.analysis.duel_ahead import beside, hold, release
+from rangefire.analysis.duel_ahead import beside, fork_child, release
 from rangefire.analysis.duel_chain import End, Graph, Stepped, step
 
 WINNERS = ("a", "b", "both")
@@ -83,25 +83,17 @@ class Stepping:
     def __enter__(self) -> Stepping:
         if self.beside:
             read, write = os.pipe()
-            held = hold(signal.SIGINT)  # Ctrl-C as the child is forked: raised once it is known, to end it
-            try:
-                pid = os.fork()
-            except OSError:  # no process to be had (a limit on processes, or on memory): one process then
+
+            def child() -> None:
+                os.close(read)
+                _step_into(self.graph, self.turns, self.max_work, write)
+
+            pid, held = fork_child(child)
+            if not pid:  # no process to be had (a limit on processes, or on memory): one process then
                 os.close(read)
                 os.close(write)
                 self.beside = False
-                release(held)
                 return self
-            if pid == 0:  # the child: steps, writes, leaves
-                code = 1
-                try:
-                    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it ends this process
-                    release(held)
-                    os.close(read)
-                    _step_into(self.graph, self.turns, self.max_work, write)
-                    code = 0
-                finally:
-                    os._exit(code)
             os.close(write)
             self.pid, self.pipe = pid, os.fdopen(read, "rb")
             try:
