@@ -15,7 +15,8 @@ from fractions import Fraction
 from functools import cache
 from typing import Any
 
-from rangefire.analysis.duel_solve import _adjugate, _closed  # the linear algebra of a part, shared; the solve is not
+from rangefire.analysis.duel_solve import _adjugate_over_fractions as _adjugate  # the Gauss-Jordan inverse
+from rangefire.analysis.duel_solve import _closed
 from rangefire.core import Attack, DiceSource
 
 

@@ -9,10 +9,12 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
 
 from rangefire.analysis.duel import duel, model_of, setting
 from rangefire.analysis.duel_chain import build
-from rangefire.analysis.duel_solve import factors, solve
+from rangefire.analysis.duel_solve import _adjugate, _adjugate_over_fractions, _determinant, factors, solve
 from rangefire.rulesets import find_ruleset
 from tests.conftest import dc_battle, unit
 from tests.duel_oracle import product_solve
@@ -69,3 +71,39 @@ def test_factors_multiply_back(n):
         assert f > 1 and e > 0
         product *= f**e
     assert product == n
+
+
+@given(st.integers(min_value=1, max_value=7).flatmap(
+    lambda n: st.lists(st.lists(st.integers(-10**12, 10**12), min_size=n, max_size=n), min_size=n, max_size=n)))
+def test_a_parts_adjugate_in_integers_is_the_inverse_over_fractions(matrix):
+    """A part's determinant and adjugate as its cofactors (integers, Bareiss's elimination for each minor) are
+    those of Gauss-Jordan over fractions, and the matrix times its adjugate is its determinant times the
+    identity; past COFACTOR_SIZE the fractions are used."""
+    assume(_determinant(matrix) != 0)
+    det, adj = _adjugate(matrix)
+    assert (det, adj) == _adjugate_over_fractions(matrix)
+    n = len(matrix)
+    assert [[sum(matrix[r][k] * adj[k][c] for k in range(n)) for c in range(n)] for r in range(n)] == [
+        [det * int(r == c) for c in range(n)] for r in range(n)]
+
+
+@pytest.mark.parametrize("matrix", [[[0, 1], [1, 0]], [[0, 0, 1], [0, 1, 0], [1, 0, 0]], [[2, 4], [1, 2]],
+                                    [[0, 2, 1, 0], [3, 0, 0, 1], [0, 0, 5, 2], [1, 1, 0, 0]]])
+def test_a_determinant_with_a_zero_pivot_or_none_at_all(matrix):
+    """Rows swapped where a pivot is 0 (its sign turned), and 0 for a singular matrix: as over fractions."""
+    rows = [[Fraction(v) for v in row] for row in matrix]
+    expected = Fraction(1)
+    n = len(rows)
+    for c in range(n):  # the oracle: elimination over fractions
+        pivot = next((r for r in range(c, n) if rows[r][c] != 0), None)
+        if pivot is None:
+            expected = Fraction(0)
+            break
+        if pivot != c:
+            rows[c], rows[pivot] = rows[pivot], rows[c]
+            expected = -expected
+        expected *= rows[c][c]
+        for r in range(c + 1, n):
+            f = rows[r][c] / rows[c][c]
+            rows[r] = [v - f * p for v, p in zip(rows[r], rows[c], strict=True)]
+    assert _determinant(matrix) == expected
