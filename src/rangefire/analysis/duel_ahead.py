@@ -77,7 +77,26 @@ class Foreseeing(Protocol):
         None once it ends."""
 
 
-class Ahead:
+class Forking:
+    """What forks a child for the length of a ``with`` block (:func:`fork_child`): the child ended and reaped by
+    :meth:`_end` as the block ends, however it ends."""
+
+    def _end(self) -> None:
+        raise NotImplementedError
+
+    def _known(self, held: set[int | signal.Signals] | None) -> None:
+        """The child's id kept: a Ctrl-C held across the fork is raised here, the child ended first."""
+        try:
+            release(held)
+        except BaseException:
+            self._end()
+            raise
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
+        self._end()
+
+
+class Ahead(Forking):
     """The jobs ``model`` foresees, shared with a forked child within the ``with`` block where ``on``; elsewhere
     nothing is forked and :meth:`found` asks nothing."""
 
@@ -119,14 +138,12 @@ class Ahead:
         self.pid, self._jobs_fd, self._answers_fd = pid, jobs_w, answers_r
         try:
             os.set_blocking(jobs_w, False)
-            release(held)  # a Ctrl-C held meanwhile is raised here
         except BaseException:
             self._end()
+            release(held)
             raise
+        self._known(held)
         return self
-
-    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
-        self._end()
 
     def found(self, state: Hashable, shooter: str, target: str) -> None:
         """A state found as the chain is built, its volley ``shooter`` at ``target``: the jobs it will need

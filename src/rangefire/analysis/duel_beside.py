@@ -22,10 +22,9 @@ import signal
 from collections.abc import Callable, Mapping
 from contextlib import suppress
 from dataclasses import dataclass, field
-from types import TracebackType
 from typing import IO, Any
 
-from rangefire.analysis.duel_ahead import beside, fork_child, release
+from rangefire.analysis.duel_ahead import Forking, beside, fork_child
 from rangefire.analysis.duel_chain import End, Graph, Stepped, step
 
 WINNERS = ("a", "b", "both")
@@ -66,7 +65,7 @@ def by_winner(ended: Mapping[End, int]) -> dict[str, int]:
     return out
 
 
-class Stepping:
+class Stepping(Forking):
     """The stepping of ``graph`` for at most ``turns`` turns, within ``max_work`` (as :func:`step` with
     ``partial``), begun beside whatever runs within the ``with`` block and read by :meth:`collect`.
 
@@ -96,15 +95,8 @@ class Stepping:
                 return self
             os.close(write)
             self.pid, self.pipe = pid, os.fdopen(read, "rb")
-            try:
-                release(held)
-            except BaseException:
-                self._end()
-                raise
+            self._known(held)
         return self
-
-    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
-        self._end()
 
     def _end(self) -> None:
         if self.pid:
