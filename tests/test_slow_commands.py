@@ -143,6 +143,53 @@ def test_the_duel_and_the_table_tell_their_progress_as_they_go():
     assert told == [(1, 3), (2, 3), (3, 3)]
 
 
+class _Phases:
+    """A progress that is told of phases: each phase's name with the counts told in it."""
+
+    def __init__(self) -> None:
+        self.told: list[tuple[str, list[tuple[int, int]]]] = []
+
+    def phase(self, name: str) -> None:
+        self.told.append((name, []))
+
+    def __call__(self, done: int, total: int) -> None:
+        self.told[-1][1].append((done, total))
+
+
+def test_a_duel_names_each_phase_of_its_work_as_it_begins():
+    """To the end: the states worked out, the chain's parts solved (told every 256 and at the end), the turns
+    stepped, each counted afresh; with a turn limit, no solving."""
+    doc, battle = load_battle(WHEATFIELD)
+    to_the_end = _Phases()
+    result = duel(doc, battle, "15th-alabama", "20th-maine", progress=to_the_end)
+    assert [name for name, _ in to_the_end.told] == ["states", "parts solved", "turns stepped"]
+    states, parts, turns = (counts for _, counts in to_the_end.told)
+    assert [done for done, _ in states] == list(range(256, result.states + 1, 256))
+    assert len({total for _, total in states}) == 1  # the states foreseen before the work
+    total = parts[-1][1]
+    assert parts == [*((n, total) for n in range(256, total, 256)), (total, total)] and total > 256
+    assert [done for done, _ in turns] == list(range(1, result.turns_stepped + 1))
+    capped = _Phases()
+    duel(doc, battle, "15th-alabama", "20th-maine", turns=3, progress=capped)
+    assert capped.told[0][0] == "states" and capped.told[1] == ("turns stepped", [(1, 3), (2, 3), (3, 3)])
+
+
+def test_the_progress_bar_names_each_phase():
+    """A phase begun: the bar counts afresh under the phase's name, the kind of work said after it."""
+    from rich.console import Console
+
+    screen = io.StringIO()
+    with Shown("states", console=Console(file=screen, force_terminal=True, width=80), delay=0, kind="exact") as shown:
+        shown.phase("states")
+        shown(3, 4)
+        shown.phase("parts solved")
+        shown(1, 9)
+        assert shown.bar is not None and shown.bar.tasks[0].completed == 1 and shown.bar.tasks[0].total == 9
+    drawn = screen.getvalue()
+    assert "states, exact" in drawn and "3/4" in drawn and "parts solved, exact" in drawn and "1/9" in drawn
+    assert "/4" not in drawn.split("parts solved")[1]  # never the last phase's total under the new name
+
+
 def test_the_progress_bar_is_drawn_after_its_delay_and_taken_away_at_the_end():
     """At a terminal, after its delay, a bar with the count; taken away when the work ends (transient). Before
     the delay, with --json or away from a terminal: nothing drawn."""

@@ -58,8 +58,15 @@ from rangefire.core import LimitError, LogLine, RangefireError, Refusal, Ruleset
 from rangefire.core.numbers import total, with_float
 from rangefire.core.types import FORMAT
 
-#: Told of the work done as it goes: ``progress(done, total)``.
+#: Told of the work done as it goes: ``progress(done, total)``. One with a ``phase(name)`` method is also told as
+#: each phase of the work begins, its count starting again: "states", "parts solved", "turns stepped".
 Progress = Callable[[int, int], None]
+
+
+def _phase(progress: Progress | None, name: str) -> None:
+    named = getattr(progress, "phase", None)
+    if named is not None:
+        named(name)
 
 #: The most turns a duel is played for (a limit asked for, or the stepping of a duel to its end).
 MAX_TURNS = 1_000
@@ -349,7 +356,8 @@ def duel(ruleset: Ruleset[Any, Any, Any], battle: Any, a: str, b: str, turns: in
     Raises :class:`DuelError` for a duel that cannot be set up; :class:`~rangefire.analysis.duel_work.DuelTooLarge`
     before any work where the game's bounds say the chain would pass ``max_nodes`` states;
     :class:`~rangefire.core.LimitError` when the chain passes them all the same, or when ``turns`` turns would
-    pass ``max_work``. ``progress(done, total)`` is told of the states worked out, then of the turns stepped. To
+    pass ``max_work``. ``progress(done, total)`` is told of the states worked out, of the chain's parts solved (to
+    the end), then of the turns stepped (each a phase: :data:`Progress`). To
     the end, the exact distribution is stepped until ``reach`` of every end has been reached (at least nine
     tenths: its median and 90th percentile are then known; a chart asks for more), on a second core while the
     chain is solved where one can be had (``cores``: see :class:`~rangefire.analysis.duel_beside.Stepping`; the
@@ -362,6 +370,7 @@ def duel(ruleset: Ruleset[Any, Any, Any], battle: Any, a: str, b: str, turns: in
     refuse_too_large(work, a, b, max_nodes)
     expected = work.nodes if work is not None else max_nodes
     model = model_of(ruleset, played)
+    _phase(progress, "states")
     try:
         with Ahead(model, beside(cores, expected)) as ahead:
             graph = build(model, a, b, first, max_nodes,
@@ -412,6 +421,7 @@ def _capped(graph: Graph, turns: int, max_work: int, common: dict[str, Any], pro
                          f"grow with every turn): {within:,} turns or fewer, or the duel to its end (no turn "
                          "limit), or a Monte Carlo of it, its dice rolled")
     try:
+        _phase(progress, "turns stepped")
         stepped = step(graph, turns, _told(progress, turns), max_work)
     except WorkLimit:
         raise LimitError(f"the duel of {a} and {b} over {turns:,} turns is too long to step exactly (its numbers "
@@ -460,7 +470,9 @@ def _losses(graph: Graph, left: Mapping[str, Mapping[int, Fraction]]) -> dict[st
 def _to_the_end(graph: Graph, max_work: int, common: dict[str, Any], progress: Progress | None,
                 reach: Fraction, cores: int | None) -> DuelResult:
     with Stepping(graph, MAX_TURNS, max_work, cores) as stepping:
-        solved = solve(graph)
+        _phase(progress, "parts solved")
+        solved = solve(graph, progress)
+        _phase(progress, "turns stepped")
         return _ended(graph, solved, stepping, common, progress, reach)
 
 

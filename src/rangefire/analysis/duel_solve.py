@@ -21,7 +21,7 @@ most of each factor one part holds.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING
@@ -223,8 +223,12 @@ def _denominator(plans: list[Plan | None], level: list[int]) -> tuple[int, int]:
     return math.prod(f**e for f, e in powers.items()), math.prod(f**e for f, e in single.items())
 
 
-def solve(graph: Graph) -> Solved:
-    """The chain to its end, exactly (see the module's text)."""
+#: How many parts are solved between two reports of progress.
+TOLD_EVERY = 256
+
+
+def solve(graph: Graph, progress: Callable[[int, int], None] | None = None) -> Solved:
+    """The chain to its end, exactly (see the module's text); ``progress(parts solved, parts)`` told as it goes."""
     from rangefire.analysis.duel_chain import components
 
     parts = components(graph)
@@ -251,7 +255,11 @@ def solve(graph: Graph) -> Solved:
     arrived = [zero] * n
     arrived[0] = mpz(whole)
     reached: dict[End, mpz] = {}
-    for k in range(len(parts) - 1, -1, -1):  # sources first
+    total = len(parts)
+    for k in range(total - 1, -1, -1):  # sources first
+        done = total - 1 - k
+        if progress is not None and done and done % TOLD_EVERY == 0:
+            progress(done, total)
         part, plan = parts[k], plans[k]
         if plan is None:  # no way out: neither unit can ever destroy the other
             mass = sum(arrived[i] & mask for i in part)
@@ -285,6 +293,8 @@ def solve(graph: Graph) -> Solved:
                 reached[e] = reached.get(e, zero) + both * num
         for i in part:  # what arrived here is spent: let it go (the numbers alive at once halve)
             arrived[i] = zero
+    if progress is not None:
+        progress(total, total)
     ends = {e: int(value & mask) for e, value in reached.items()}
     sums = {e: int(value >> shift) for e, value in reached.items() if value >> shift}
     return Solved(ends, sums, whole, whole)

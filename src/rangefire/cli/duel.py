@@ -134,7 +134,7 @@ def _exact(ruleset: Any, battle: Any, a: str, b: str, turns: int | None, first: 
     from rangefire.analysis.duel import duel as exact_duel
 
     try:
-        with Shown("states, exact", quiet=as_json) as shown:
+        with Shown("states", quiet=as_json, kind="exact") as shown:
             return exact_duel(ruleset, battle, a, b, turns, first, third_unit, progress=shown,
                               reach=Fraction(99, 100) if plotted else Fraction(9, 10)), None
     except LimitError as exc:

@@ -25,10 +25,13 @@ REDRAW = 0.1
 
 class Shown:
     """``progress(done, total)`` for the library, drawn as a bar with the time left; a context manager that takes
-    the bar away at its end."""
+    the bar away at its end. Work in several phases (a duel: its states, its chain solved, its turns) names each as
+    it begins (:meth:`phase`): the bar then counts that phase afresh under its name (``kind`` said after it)."""
 
-    def __init__(self, label: str, quiet: bool = False, console: Console | None = None, delay: float = DELAY) -> None:
-        self.label = label
+    def __init__(self, label: str, quiet: bool = False, console: Console | None = None, delay: float = DELAY,
+                 kind: str | None = None) -> None:
+        self.kind = kind
+        self.label = self._named(label)
         self.console = console
         self.quiet = quiet or (console is None and not sys.stderr.isatty())
         self.delay = delay
@@ -36,6 +39,7 @@ class Shown:
         self.bar: Progress | None = None
         self.drawn = 0.0
         self.task: Any = None
+        self.fresh = False
 
     def __call__(self, done: int, total: int) -> None:
         if self.quiet:
@@ -49,15 +53,28 @@ class Shown:
             console = self.console or Console(stderr=True, highlight=False, emoji=False)
             # drawn at each call, not by a thread of its own: a duel forks its stepping only where no other thread
             # runs (rangefire.analysis.duel_beside)
-            self.bar = Progress(TextColumn(self.label), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                                console=console, transient=True, auto_refresh=False)
+            self.bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                                TimeRemainingColumn(), console=console, transient=True, auto_refresh=False)
             self.task = self.bar.add_task(self.label, total=total, completed=done)
             self.bar.start()
+        if self.fresh:
+            self.fresh = False
+            self.bar.reset(self.task, total=total, completed=done, description=self.label)
+            return
         now = time.monotonic()
         redraw = now - self.drawn >= REDRAW
         if redraw:
             self.drawn = now
         self.bar.update(self.task, completed=done, total=total, refresh=redraw)
+
+    def _named(self, name: str) -> str:
+        return name if self.kind is None else f"{name}, {self.kind}"
+
+    def phase(self, name: str) -> None:
+        """A new phase of the work begins: counted afresh (its time left too) under its name, from its first count
+        (never drawn with the last phase's total)."""
+        self.label = self._named(name)
+        self.fresh = self.bar is not None
 
     def stop(self) -> None:
         if self.bar is not None:
