@@ -131,14 +131,18 @@ def wheatfield() -> None:
           f"{old5 / new5:,.1f}x, identical fractions: {same}")
 
 
-def twenty() -> None:
-    """Two units of 20 stands in the open, 6 in apart: the largest the design's budget names."""
-    data = {"ruleset": "dress-on-the-colors", "units": [
+def twenty_stands(distance: int, terrain: tuple[dict[str, Any], ...] = ()) -> tuple[Any, Any]:
+    """Two lines of 20 stands with rifled muskets, F facing T ``distance`` in away (Dress on the Colors)."""
+    return battle_from_mapping({"ruleset": "dress-on-the-colors", "terrain": list(terrain), "units": [
         {"id": "F", "side": "blue", "stands": 20, "weapon": "rifled-musket", "formation": "line",
          "position": [0, 0], "facing": 0},
         {"id": "T", "side": "grey", "stands": 20, "weapon": "rifled-musket", "formation": "line",
-         "position": [0, 6], "facing": 180}]}
-    ruleset, battle = battle_from_mapping(data)
+         "position": [0, distance], "facing": 180}]})
+
+
+def twenty() -> None:
+    """Two units of 20 stands in the open, 6 in apart: the largest the design's budget names."""
+    ruleset, battle = twenty_stands(6)
     print("\nduel, 20 stands against 20 in the open, 6 in apart (Dress on the Colors):")
     took = clocked(lambda: checks_of(lambda: duel(ruleset, battle, "F", "T")))
     _, checks, (in_checks, ended) = took[3]
@@ -165,16 +169,9 @@ def twenty_elsewhere() -> None:
     target in light woods (saves: every volley's weights longer), and firing first in turn (twice the states). The
     exact answer's denominator is itself that long (the answer reduced: some 176,000 bits in the woods, against
     22,700 in the open), so every edge of the solve works on numbers that long."""
-    def battle(distance: int, terrain: tuple[dict[str, Any], ...] = ()) -> tuple[Any, Any]:
-        return battle_from_mapping({"ruleset": "dress-on-the-colors", "terrain": list(terrain), "units": [
-            {"id": "F", "side": "blue", "stands": 20, "weapon": "rifled-musket", "formation": "line",
-             "position": [0, 0], "facing": 0},
-            {"id": "T", "side": "grey", "stands": 20, "weapon": "rifled-musket", "formation": "line",
-             "position": [0, distance], "facing": 180}]})
-
     woods = ({"id": "wood", "kind": "light", "polygon": [[-40, 5.5], [40, 5.5], [40, 9], [-40, 9]]},)
-    cases = [("12 in apart", battle(12), "a"), ("the target in light woods, 6 in", battle(6, woods), "a"),
-             ("firing first in turn (--first alternate), 6 in", battle(6), "alternate")]
+    cases = [("12 in apart", twenty_stands(12), "a"), ("the target in light woods, 6 in", twenty_stands(6, woods), "a"),
+             ("firing first in turn (--first alternate), 6 in", twenty_stands(6), "alternate")]
     print("\nduel, 20 stands against 20 elsewhere (Dress on the Colors), to the end:")
     for name, (ruleset, played), first in cases:
         took = clocked(lambda: duel(ruleset, played, "F", "T", first=first))  # noqa: B023  (called at once)

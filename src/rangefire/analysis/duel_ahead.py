@@ -176,8 +176,7 @@ class Ahead(Forking):
         return True
 
     def _frame(self, message: tuple[Any, ...]) -> None:
-        payload = pickle.dumps(message, pickle.HIGHEST_PROTOCOL)
-        self._out += _LENGTH.pack(len(payload)) + payload
+        self._out += _framed(message)
 
     def _poll(self, timeout: float | None) -> bool:
         """Jobs written and answers read as the pipes allow, waiting at most ``timeout`` (None: until the child
@@ -277,6 +276,12 @@ def release(held: set[int | signal.Signals] | None) -> None:
         signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
+def _framed(message: Any) -> bytes:
+    """A message as it goes down a pipe: its length, then its pickle (read back by :func:`_frames`)."""
+    payload = pickle.dumps(message, pickle.HIGHEST_PROTOCOL)
+    return _LENGTH.pack(len(payload)) + payload
+
+
 def _frames(buffer: bytearray) -> list[Any]:
     """The whole messages at the start of ``buffer``, taken out of it (a part of one is left for later)."""
     out = []
@@ -320,7 +325,6 @@ def _work(model: Foreseeing, jobs_fd: int, answers_fd: int) -> None:
                 if number in back:
                     back.discard(number)
                     continue
-                payload = pickle.dumps((number, model.work(job)), pickle.HIGHEST_PROTOCOL)
-                answers.write(_LENGTH.pack(len(payload)) + payload)
+                answers.write(_framed((number, model.work(job))))
                 answers.flush()
                 break
