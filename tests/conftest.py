@@ -39,22 +39,6 @@ def doc() -> Any:
     return find_ruleset("dress-on-the-colors")
 
 
-@pytest.fixture
-def forks_bounded() -> Any:
-    """A forked child left working would hold its parent in waitpid: a failure after two minutes, not a hung
-    suite (the duel's second processes)."""
-    import signal
-
-    def late(*_args: Any) -> None:
-        raise TimeoutError("a forked child of the duel was not ended")
-
-    before = signal.signal(signal.SIGALRM, late)
-    signal.alarm(120)
-    yield
-    signal.alarm(0)
-    signal.signal(signal.SIGALRM, before)
-
-
 def gone(pid: int) -> bool:
     """Whether no process of that id is left (ended and reaped)."""
     import os

@@ -22,8 +22,9 @@ from rangefire.rulesets.dress_on_the_colors.duel_states import States, dice
 from tests.conftest import gone
 from tests.test_duel import CASES, UNITS, _first_two
 
+# a forked child left working would hold its parent in waitpid: a failure after two minutes, not a hung suite
 pytestmark = [pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this system"),
-              pytest.mark.usefixtures("forks_bounded")]
+              pytest.mark.timeout(120)]
 
 DC = ["dc-open", "dc-woods-disordered", "dc-wheatfield", "dc-gunsmoke"]
 
