@@ -15,6 +15,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -147,12 +148,12 @@ class _Phases:
     """A progress that is told of phases: each phase's name with the counts told in it."""
 
     def __init__(self) -> None:
-        self.told: list[tuple[str, list[tuple[int, int]]]] = []
+        self.told: list[tuple[str, list[tuple[int, int | None]]]] = []
 
     def phase(self, name: str) -> None:
         self.told.append((name, []))
 
-    def __call__(self, done: int, total: int) -> None:
+    def __call__(self, done: int, total: int | None) -> None:
         self.told[-1][1].append((done, total))
 
 
@@ -168,7 +169,8 @@ def test_a_duel_names_each_phase_of_its_work_as_it_begins():
     assert len({total for _, total in states}) == 1  # the states foreseen before the work
     total = parts[-1][1]
     assert parts == [*((n, total) for n in range(256, total, 256)), (total, total)] and total > 256
-    assert [done for done, _ in turns] == list(range(1, result.turns_stepped + 1))
+    # how many turns are enough to tell the quantiles is known only when they are: no total (not the cap's 1,000)
+    assert turns == [(t, None) for t in range(1, result.turns_stepped + 1)]
     capped = _Phases()
     duel(doc, battle, "15th-alabama", "20th-maine", turns=3, progress=capped)
     assert capped.told[0][0] == "states" and capped.told[1] == ("turns stepped", [(1, 3), (2, 3), (3, 3)])
@@ -188,6 +190,32 @@ def test_the_progress_bar_names_each_phase():
     drawn = screen.getvalue()
     assert "states, exact" in drawn and "3/4" in drawn and "parts solved, exact" in drawn and "1/9" in drawn
     assert "/4" not in drawn.split("parts solved")[1]  # never the last phase's total under the new name
+
+
+def _drawn(width: int, counts: list[tuple[int, int | None]]) -> list[str]:
+    """The lines a bar of the duel's phases draws at a terminal ``width`` columns wide, styles taken off."""
+    from rich.console import Console
+
+    screen = io.StringIO()
+    with Shown("states", console=Console(file=screen, force_terminal=True, width=width), delay=0,
+               kind="exact") as shown:
+        for k, (done, total) in enumerate(counts):
+            shown.phase(f"phase {k}")
+            shown(done, total)
+    plain = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", screen.getvalue())
+    return [line.strip() for line in re.split(r"[\r\n]", plain) if line.strip()]
+
+
+def test_the_progress_bar_shows_a_count_with_no_known_total_and_fits_a_narrow_terminal():
+    """A count whose end is not known beforehand (the turns of a duel to its end) is shown alone, "14/?"; at a
+    narrow terminal the name and the counts whole, no bar or time left to cut them short."""
+    wide = _drawn(80, [(4352, 12683), (14, None)])
+    assert any("phase 0, exact" in line and "4352/12683" in line and "━" in line for line in wide)
+    assert any(line.startswith("phase 1, exact") and line.endswith("14/?") for line in wide)
+    assert len(max(wide, key=len)) <= 80
+    narrow = _drawn(40, [(4352, 12683), (14, None)])
+    assert "phase 0, exact  4352/12683" in narrow and "phase 1, exact 14/?" in narrow
+    assert all(len(line) <= 40 and "…" not in line for line in narrow)
 
 
 def test_the_progress_bar_is_drawn_after_its_delay_and_taken_away_at_the_end():

@@ -58,9 +58,11 @@ from rangefire.core import LimitError, LogLine, RangefireError, Refusal, Ruleset
 from rangefire.core.numbers import total, with_float
 from rangefire.core.types import FORMAT
 
-#: Told of the work done as it goes: ``progress(done, total)``. One with a ``phase(name)`` method is also told as
-#: each phase of the work begins, its count starting again: "states", "parts solved", "turns stepped".
-Progress = Callable[[int, int], None]
+#: Told of the work done as it goes: ``progress(done, total)``, ``total`` None where it is not known beforehand (the
+#: turns a duel to its end is stepped for: until enough of each end is reached). One with a ``phase(name)`` method
+#: is also told as each phase of the work begins, its count starting again: "states", "parts solved", "turns
+#: stepped".
+Progress = Callable[[int, int | None], None]
 
 
 def _phase(progress: Progress | None, name: str) -> None:
@@ -505,7 +507,7 @@ def _ended(graph: Graph, solved: Solved, stepping: Stepping, common: dict[str, A
         """Whether ``reach`` of every end has been reached (its quantiles are then known): whole numbers
         compared, no fraction reduced."""
         if progress is not None:
-            progress(stepped.turns, MAX_TURNS)
+            progress(stepped.turns, None)  # how many turns are enough is known only when they are
         d = stepped.denominator
         reached = {**ended, "any": sum(ended.values())}
         return all(share_d * reached[w] * q >= share_n * p * d for w, (p, q) in shares.items())

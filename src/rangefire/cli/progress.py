@@ -21,6 +21,22 @@ if TYPE_CHECKING:
 DELAY = 0.5
 #: The fewest seconds between two drawings of the bar.
 REDRAW = 0.1
+#: A terminal narrower than this (columns) is shown the work's name and count alone.
+NARROW = 60
+
+
+def bar(console: Console, *extra: str, **options: Any) -> Progress:
+    """A bar of the work's name (its task's description), the bar, the count, each ``extra`` field of the task and
+    the time left, the bar taking what the others leave of the line; at a terminal narrower than :data:`NARROW`,
+    the name and the count alone, whole (a bar and the time left would cut the count short: "4352/1...")."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    narrow = console.width < NARROW
+    fields = [TextColumn(f"{{task.fields[{name}]}}") for name in extra]
+    columns = (TextColumn("{task.description}"), MofNCompleteColumn()) if narrow else (
+        TextColumn("{task.description}"), BarColumn(bar_width=None), MofNCompleteColumn(), *fields,
+        TimeRemainingColumn())
+    return Progress(*columns, console=console, expand=not narrow, **options)
 
 
 class Shown:
@@ -41,25 +57,26 @@ class Shown:
         self.task: Any = None
         self.fresh = False
 
-    def __call__(self, done: int, total: int) -> None:
+    def __call__(self, done: int, total: int | None) -> None:
+        """``total`` None where the work's end is not known beforehand: the count is shown alone ("14/?")."""
         if self.quiet:
             return
         if self.bar is None:
             if time.monotonic() - self.started < self.delay:
                 return
             from rich.console import Console
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
             console = self.console or Console(stderr=True, highlight=False, emoji=False)
             # drawn at each call, not by a thread of its own: a duel forks its stepping only where no other thread
             # runs (rangefire.analysis.duel_beside)
-            self.bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                                TimeRemainingColumn(), console=console, transient=True, auto_refresh=False)
+            self.bar = bar(console, transient=True, auto_refresh=False)
             self.task = self.bar.add_task(self.label, total=total, completed=done)
             self.bar.start()
-        if self.fresh:
+        if self.fresh:  # a task of its own: its clock anew, and a total that may be unknown (reset keeps the old)
             self.fresh = False
-            self.bar.reset(self.task, total=total, completed=done, description=self.label)
+            self.bar.remove_task(self.task)
+            self.task = self.bar.add_task(self.label, total=total, completed=done)
+            self.bar.refresh()
             return
         now = time.monotonic()
         redraw = now - self.drawn >= REDRAW

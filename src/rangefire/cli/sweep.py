@@ -145,12 +145,11 @@ class _Shown:
             return
         if self.bar is None:
             from rich.console import Console
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+            from rangefire.cli.progress import bar
 
             # a console of its own: the shared one is made at its first use, and Progress needs the real thing
-            self.bar = Progress(TextColumn("sweep"), BarColumn(), MofNCompleteColumn(),
-                                TextColumn("{task.fields[rate]}"), TimeRemainingColumn(),
-                                console=Console(stderr=True, highlight=False, emoji=False), transient=False)
+            self.bar = bar(Console(stderr=True, highlight=False, emoji=False), "rate", transient=False)
             self.task = self.bar.add_task("sweep", total=total, completed=done, rate="")
             self.first = done
             self.bar.start()
