@@ -11,6 +11,7 @@ import { renderDock } from "./dock.js";
 import { $, chance, clause, clauseLine, h, show } from "./dom.js";
 import { fracText, parseFrac, percent, toNumber } from "./frac.js";
 import { actionHead, logEntry } from "./log.js";
+import { clearError, fail, status } from "./messages.js";
 import { distanceText, KEY_STEP, KEY_TURN, missionMoves, Mover } from "./moves.js";
 import { renderWaiting } from "./pending.js";
 import { buildFields, readFields, terrainKinds, terrainRect } from "./setup.js";
@@ -26,27 +27,6 @@ const S = {
 let viewport = null;
 let mover = null;
 let terrain = null;  // terrain.js: polygons drawn, pieces removed and dragged in set-up
-
-// -- messages --------------------------------------------------------------------------------------------------
-function status(text) { $("status").textContent = text; }
-
-function fail(exc) {
-  const box = $("error");
-  const e = exc instanceof ApiError ? exc.error : { message: String(exc.message || exc) };
-  const parts = [clause(e.clause), e.clause ? " " : null, e.message || "something went wrong"];
-  if (e.path) parts.push(h("span", { class: "path" }, ` (at ${e.path})`));
-  if (exc instanceof ApiError && exc.status === 401) parts.push(". Open the link you were given for this battle (it ends in #token=…).");
-  box.replaceChildren(...parts.filter(Boolean));
-  if (exc instanceof ApiError && Array.isArray(e.refusals) && e.refusals.length > 1) {
-    box.append(h("ul", {}, ...e.refusals.map((r) => clauseLine("li", r.reason, r.clause))));
-  }
-  const dismiss = h("button", { type: "button", class: "dismiss", "aria-label": "Dismiss this message" }, "×");
-  dismiss.addEventListener("click", clearError);
-  box.append(dismiss);
-  box.hidden = false;
-}
-
-function clearError() { $("error").hidden = true; }
 
 // -- who may act -----------------------------------------------------------------------------------------------
 function you() { return (S.state && S.state.you) || { role: "spectator", side: null }; }
