@@ -10,6 +10,7 @@ import { outcomeChart } from "./chart.js";
 import { renderDock } from "./dock.js";
 import { $, chance, clause, clauseLine, h, show } from "./dom.js";
 import { fracText, parseFrac, percent, toNumber } from "./frac.js";
+import { listen } from "./live.js";
 import { actionHead, logEntry } from "./log.js";
 import { clearError, fail, status } from "./messages.js";
 import { distanceText, KEY_STEP, KEY_TURN, missionMoves, Mover } from "./moves.js";
@@ -957,31 +958,6 @@ function moveRefused(uid, exc, items) {
   renderMove();
 }
 
-// -- live ------------------------------------------------------------------------------------------------------
-function listen() {
-  if (!window.EventSource) return;
-  const source = new EventSource(S.api.eventsUrl());
-  let timer = null;
-  source.addEventListener("action", (e) => {
-    let data = {};
-    try { data = JSON.parse(e.data); } catch (exc) { data = {}; }
-    // our own attack or end of turn, already shown (an attack waiting changes no count: always fetched)
-    if (S.state && data.actions === S.state.actions && ["attack", "end-turn", "move", "mark", "edit"].includes(data.kind)) return;
-    // the stream reopened and nothing was missed: the state fetched again, quietly (an attack withdrawn meanwhile
-    // changes no count)
-    if (data.kind === "resumed") { refresh(); return; }
-    clearTimeout(timer);
-    const what = data.kind === "undo" ? "undid the last action" : data.kind === "end-turn" ? "ended the turn"
-      : data.kind === "pending" ? `acted; the attack waits for ${data.awaiting}'s choice`
-      : data.kind === "withdrawn" ? "withdrew the attack" : data.kind === "move" ? "moved a unit"
-      : data.kind === "mark" ? "marked a unit" : data.kind === "edit" ? "changed the set-up"
-      : data.kind === "ready" ? "is ready" : data.kind === "start" ? "started the battle" : "played an attack";
-    timer = setTimeout(() => refresh(`${data.by || "someone"} ${what}; ${data.actions} action${data.actions === 1 ? "" : "s"} in the log.`), 150);
-  });
-  source.addEventListener("open", () => $("live").textContent = "live");
-  source.addEventListener("error", () => $("live").textContent = "reconnecting…");
-}
-
 // -- start -----------------------------------------------------------------------------------------------------
 async function main() {
   viewport = new Viewport($("viewport"), pick);
@@ -1034,7 +1010,7 @@ async function main() {
   const measure = () => document.documentElement.style.setProperty("--dock-h", `${dock.hidden ? 0 : dock.offsetHeight}px`);
   if (window.ResizeObserver) new ResizeObserver(measure).observe(dock);
   await refresh("Pick a unit to fire.");
-  if (S.state) listen();
+  if (S.state) listen(S, refresh);
 }
 
 main();
