@@ -1,9 +1,10 @@
-// The table page: the drawing from the server (zoom, pan, click a unit), its targets, the line and the dice of
-// an attack with their clauses, the exact odds as charts, the player's choices, rolling or entering the dice,
-// the log, undo and end of turn; the card game in its own view; one's own units moved by dragging them or by keys
-// (moves.js). Live: another browser's actions arrive as server-sent events and the page reloads what changed.
-// The next thing to do is kept in view in the dock (dock.js); a question put to this side shows what each answer
-// makes of the attack (pending.js).
+// The table page: the page's state and its wiring. The drawing from the server (zoom, pan, click a unit), the
+// units by side, picking an attacker and its target; the card game in its own view; one's own units moved by
+// dragging them or by keys (moves.js), Bushido's states marked. The panels each have their module: the targets,
+// line, check, choices and odds of the attack (attack.js), rolling or entering the dice (dice.js), the log, undo
+// and end of turn (history.js), set-up (placing.js), the messages (messages.js); another browser's actions arrive
+// as server-sent events and the page reloads what changed (live.js). The next thing to do is kept in view in the
+// dock (dock.js); a question put to this side shows what each answer makes of the attack (pending.js).
 import { Api, ApiError, battleIdFromPath, takeToken } from "./api.js";
 import { attackPanel } from "./attack.js";
 import { actionLabel, renderCards, renderCombat } from "./cards.js";
@@ -15,7 +16,7 @@ import { listen } from "./live.js";
 import { clearError, fail, status } from "./messages.js";
 import { distanceText, KEY_STEP, KEY_TURN, missionMoves, Mover } from "./moves.js";
 import { renderWaiting } from "./pending.js";
-import { buildFields, readFields, terrainKinds, terrainRect } from "./setup.js";
+import { setupPanel } from "./placing.js";
 import { TerrainTool } from "./terrain.js";
 import { parseDrawing, Viewport } from "./viewport.js";
 
@@ -36,6 +37,8 @@ const { renderPlay, roll, enterDice, submitDice, cancelDice } =
   dicePanel(S, { you, attackBody, cannotFire, act, resolved });
 const { renderLog, renderUndo, showResult, headOf, endTurn, undo } =
   historyPanel(S, { you, unitName, moveUnit, act, refresh });
+const { inSetup, sendMove, renderSetup, placeUnit, placeTerrain, ready } =
+  setupPanel(S, { you, battleUnit, act, refresh, terrain: () => terrain });
 
 // -- who may act -----------------------------------------------------------------------------------------------
 function you() { return (S.state && S.state.you) || { role: "spectator", side: null }; }
@@ -523,110 +526,6 @@ function mark(uid, state, on) {
       $("move-refusals").replaceChildren(...items.map((r) => clauseLine("li", r.reason, r.clause)));
       throw exc;
     }
-  });
-}
-
-// -- set-up --------------------------------------------------------------------------------------------------------
-function inSetup() { return Boolean(S.state && Array.isArray(S.state.ready) && !S.state.side_to_act); }
-
-// In set-up a unit dragged is placed again where it is put (an edit, DC-10.4): it has not moved in play.
-function sendMove(uid, body) {
-  if (!inSetup()) return S.api.post("/move", body);
-  const u = battleUnit(uid) || {};
-  const [x, y] = (u.position || [0, 0]).map(Number);
-  const data = { position: [round2(x + ((body.by || [0, 0])[0])), round2(y + ((body.by || [0, 0])[1]))] };
-  if (body.turn) data.facing = (((Number(u.facing || 0) + body.turn) % 360) + 360) % 360;
-  return S.api.post("/edit", { op: "change", section: "units", id: uid, data });
-}
-
-function round2(v) { return Math.round(v * 100) / 100; }
-
-let setupFields = null;
-
-async function renderSetup() {
-  const on = inSetup() && you().role === "side" && S.ruleset && S.state.ruleset !== "swerve";
-  show($("setup-section"), Boolean(on));
-  terrain.render(Boolean(on));
-  if (!on) return;
-  const ready = S.state.ready || [];
-  const mine = ready.includes(you().side);
-  $("setup-what").textContent = `The battle is in set-up: place ${you().side}'s units, drag them where they stand, then `
-    + `say you are ready. Ready: ${ready.length ? ready.join(", ") : "nobody yet"}.`;
-  $("ready").disabled = mine || S.busy;
-  $("ready").textContent = mine ? "Ready: waiting for the other sides" : "Ready: start when every side is";
-  if (setupFields) return;
-  setupFields = [];
-  try {
-    const schema = await S.api.get(`/api/rulesets/${encodeURIComponent(S.state.ruleset)}/schema`);
-    const table = (S.state.battle && S.state.battle.table) || {};
-    const centre = [Number(table.width) / 2 || 0, Number(table.depth) / 2 || 0];
-    $("setup-fields").replaceChildren();
-    setupFields = buildFields($("setup-fields"), schema, centre);
-    const kinds = terrainKinds(schema);
-    $("terrain-kind").replaceChildren(...kinds.map((k) => h("option", { value: k }, k)));
-    show($("terrain-form"), kinds.length > 0);
-    terrain.setKinds(kinds);
-  } catch (exc) {
-    setupFields = null;
-    fail(exc);
-  }
-}
-
-function placeUnit(e) {
-  e.preventDefault();
-  let data;
-  try {
-    data = readFields(setupFields || [], you().side);
-  } catch (exc) {
-    $("setup-refusals").replaceChildren(h("li", {}, exc.message));
-    return;
-  }
-  const { id, ...rest } = data;
-  act("place", async () => {
-    try {
-      const result = await S.api.post("/edit", { op: "place", section: "units", id, data: { id, ...rest } });
-      $("setup-refusals").replaceChildren();
-      await refresh(`${id} placed (action ${result.action}): drag it where it should stand.`);
-      $("setup-id").value = "";
-    } catch (exc) {
-      const err = exc instanceof ApiError ? exc.error : {};
-      const items = Array.isArray(err.refusals) && err.refusals.length ? err.refusals : [{ clause: err.clause, reason: exc.message }];
-      $("setup-refusals").replaceChildren(...items.map((r) => clauseLine("li", r.reason, r.clause)));
-      throw exc;
-    }
-  });
-}
-
-// A rectangle of terrain, placed by either side (DC-10.4, AL-10.3, BU-9.3: terrain is not a side's own).
-function placeTerrain(e) {
-  e.preventDefault();
-  let data;
-  try {
-    const v = (name) => $(`terrain-${name}`).value;
-    data = terrainRect(v("id").trim(), v("kind"), { x: v("x"), y: v("y"), width: v("width"), depth: v("depth") });
-  } catch (exc) {
-    $("terrain-refusals").replaceChildren(h("li", {}, exc.message));
-    return;
-  }
-  act("terrain", async () => {
-    try {
-      const result = await S.api.post("/edit", { op: "place", section: "terrain", id: data.id, data });
-      $("terrain-refusals").replaceChildren();
-      await refresh(`${data.id} placed (action ${result.action}).`);
-      $("terrain-id").value = "";
-    } catch (exc) {
-      const err = exc instanceof ApiError ? exc.error : {};
-      const items = Array.isArray(err.refusals) && err.refusals.length ? err.refusals : [{ clause: err.clause, reason: exc.message }];
-      $("terrain-refusals").replaceChildren(...items.map((r) => clauseLine("li", r.reason, r.clause)));
-      throw exc;
-    }
-  });
-}
-
-function ready() {
-  return act("ready", async () => {
-    await S.api.post("/ready", {});
-    await refresh("Ready: the battle starts once every side is.");
   });
 }
 
