@@ -261,6 +261,30 @@ def test_a_point_of_which_one_coordinate_changes_is_placed_by_it():
     assert Varied("units.a.stands", (2, 4)).label() == "a: stands"
 
 
+def test_values_some_numbers_some_not_stand_side_by_side_each_under_its_name():
+    """A cover save varied over 3, 4, 5, 6 and none is not an axis of numbers: every value stands at its place
+    in the order given, under its own tick (the numbers were drawn at 3 to 6 beside ticks 0 to 4, the line
+    leaving the panel and three of its points off it)."""
+    import matplotlib.pyplot as plt
+
+    from rangefire.analysis.charts import Point, Varied, draw_lines, parse_metric
+
+    values = (3, 4, 5, 6, "none")
+    saves = Varied("options.cover_save.heavy", values)
+    assert not saves.numeric and [saves.place(v) for v in values] == [0, 1, 2, 3, 4]
+    points = [Point({"options.cover_save.heavy": v}, 0.1 * (i + 1)) for i, v in enumerate(values)]
+    fig = draw_lines(points, [saves], "options.cover_save.heavy", parse_metric("hits", OUTCOMES, ()), _heading())
+    try:
+        ax = next(ax for ax in fig.axes if ax.get_lines())
+        (xs, ys), = _lines(fig).values()
+        ticks = {t.get_text(): t.get_position()[0] for t in ax.get_xticklabels()}
+        low, high = ax.get_xlim()
+        assert [ticks[str(v)] for v in values] == xs and all(low < x < high for x in xs)
+        assert ys == [0.1 * (i + 1) for i in range(5)]
+    finally:
+        plt.close(fig)
+
+
 def _grid_points(metric_of):
     """Points of a grid of stands (x), cover (lines) and pass mark (panels), the quantity ``metric_of``."""
     from rangefire.analysis.charts import Point, Varied

@@ -178,12 +178,11 @@ class Varied:
         return bool(self.values) and (all(_number(v) for v in self.values) or self.coordinate is not None)
 
     def place(self, value: Any) -> float:
-        """Where a value stands on an axis."""
-        if _number(value):
-            return float(value)
-        at = self.coordinate
-        if at is not None and _point(value):
-            return float(value[at])
+        """Where a value stands on an axis: a number at its own place on an axis of numbers, anything else (a
+        number among values that are not) at its place in the order given, under its own tick."""
+        if self.numeric:
+            at = self.coordinate
+            return float(value[at]) if at is not None and _point(value) else float(value)
         return float(self.values.index(value))
 
     def name(self) -> str:
