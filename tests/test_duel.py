@@ -487,7 +487,21 @@ def test_cli_human_at_60_columns(scenario):
     assert "how it ends" in proc.stdout and "turn of the end" in proc.stdout and "stands left of T" in proc.stdout
     assert "--first a" in proc.stdout
     wide = run("duel", scenario, "F", "T", "--turns", "3", columns=200).stdout
-    assert "neither (none destroyed in 3 turns)" in wide
+    assert "neither: none destroyed in 3 turns" in wide
+
+
+def test_cli_human_at_40_columns_keeps_every_figure_whole(scenario):
+    """At a narrow terminal the ends' names wrap, never the figures: each probability and turn whole (no "..."),
+    the same figures as at a wide one."""
+    asked = ("duel", scenario, "F", "T", "--turns", "3", "--samples", "200", "--seed", "1")
+    narrow, wide = run(*asked, columns=40).stdout, run(*asked, columns=200).stdout
+    assert all(len(line) <= 40 for line in narrow.splitlines()) and "…" not in narrow
+
+    def figures(shown: str) -> list[str]:
+        ends = shown.split("how it ends")[1].split("neither:")[0]
+        return re.findall(r"\d+(?:\.\d+)?%|\b\d+\.\d\d\b", ends)
+
+    assert sorted(figures(narrow)) == sorted(figures(wide)) and len(figures(wide)) >= 12
 
 
 def test_cli_to_the_end_says_the_model_and_each_end(scenario):

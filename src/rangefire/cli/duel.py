@@ -155,6 +155,41 @@ def _plot(result: DuelResult | None, estimate: DuelEstimate | None, path: Path, 
     plot_duel(result, estimate, path, battle=name, assumptions=said)
 
 
+def _print_ends(figures: tuple[str, ...], rows: list[list[Text | str]]) -> None:
+    """The table of how a duel ends: each row an end's name, then its figures (one column each, ``figures`` their
+    headers), never cut or folded. At a terminal narrower than 60 columns the ends' names wrap in their stead, the
+    headers take two lines, the tables have no side rules, and columns that would not fit go in a table after."""
+    from rich import box
+    from rich.table import Table
+
+    def table(columns: list[int], narrow: bool) -> Table:
+        t = Table(box=box.SIMPLE_HEAD if narrow else box.HEAVY_HEAD, pad_edge=not narrow, show_edge=not narrow)
+        t.add_column("end", overflow="fold", min_width=label if narrow else None)
+        for c in columns:
+            t.add_column(figures[c].replace(" ", "\n", 1) if narrow else figures[c], justify="right", no_wrap=True)
+        for row in rows:
+            t.add_row(row[0], *(row[c + 1] for c in columns))
+        return t
+
+    label = min(14, max(len(word) for row in rows for word in str(row[0]).split()))
+    if out.width >= 60:
+        out.print(table(list(range(len(figures))), False))
+        return
+    groups: list[list[int]] = [[]]
+    room = out.width - label
+    for c, name in enumerate(figures):  # each column its figures, a rule between and a space either side
+        width = 3 + max(max(len(w) for w in name.split()), *(len(str(row[c + 1])) for row in rows))
+        if groups[-1] and width > room:
+            groups.append([])
+            room = out.width - label
+        groups[-1].append(c)
+        room -= width
+    for k, columns in enumerate(groups):
+        if k:
+            out.print()
+        out.print(table(columns, True))
+
+
 def _pct(p: Any) -> str:
     """A probability for people, to hundredths of a percent (a chance that is never met, None, is 0%)."""
     return percent(p or 0, 2)
@@ -203,17 +238,8 @@ def render_duel(result: DuelResult, estimate: DuelEstimate | None) -> None:
         return f"{_pct(counts.get(key, 0) / n)} ({lo:.1%}-{hi:.1%})"
 
     out.print(text("how it ends", "bold"))
-    t = Table()
-    t.add_column("end", overflow="fold")
-    t.add_column("P", justify="right")
-    for name in ("mean turn", "median", "90%"):
-        t.add_column(name, justify="right")
-    if estimate is not None:
-        t.add_column("sampled (95%)", justify="right")
-    undecided = (f"neither (none destroyed in {result.turn_limit} "
-                 f"{'turn' if result.turn_limit == 1 else 'turns'})" if result.turn_limit
-                 else "neither (neither can ever destroy the other)")
-    labels = {"a": f"{result.a} wins", "b": f"{result.b} wins", "both": "both destroyed", "neither": undecided}
+    rows: list[list[Text | str]] = []
+    labels = {"a": f"{result.a} wins", "b": f"{result.b} wins", "both": "both destroyed", "neither": "neither"}
     for k in ("a", "b", "both", "neither"):
         stats = result.ends.get(k)
         cells: list[Text | str] = [text(labels[k]), _pct(result.winner[k])]
@@ -225,8 +251,10 @@ def render_duel(result: DuelResult, estimate: DuelEstimate | None) -> None:
             cells += ["", "", ""]
         if estimate is not None:
             cells.append(sampled(estimate.winner, k))
-        t.add_row(*cells)
-    out.print(t)
+        rows.append(cells)
+    _print_ends(("P", "mean turn", "median", "90%", *(("sampled (95%)",) if estimate is not None else ())), rows)
+    out.print(text(f"neither: none destroyed in {result.turn_limit} {'turn' if result.turn_limit == 1 else 'turns'}"
+                   if result.turn_limit else "neither: neither can ever destroy the other"))
     ends = result.ends.get("any")
     if ends is not None and ends.probability:
         out.print(text(f"the end comes in turn {_turn(ends.mean)} on average (median {ends.median or '?'}, 90% by "
@@ -287,20 +315,17 @@ def render_sampled(estimate: DuelEstimate | None, too_large: str | None) -> None
     _head(estimate, f"a Monte Carlo of {n:,} duels with their dice rolled, seed {estimate.seed}: estimates")
     out.print(text(f"no exact odds: {too_large}"))
     out.print(text("how it ends", "bold"))
-    t = Table()
-    for name, justify in (("end", "left"), ("sampled", "right"), ("95%", "right"), ("mean turn", "right"),
-                          ("median", "right"), ("90%", "right")):
-        t.add_column(name, justify=justify)  # type: ignore[arg-type]  # left or right
-    undecided = (f"neither (none destroyed in {estimate.turn_limit} turns)" if estimate.turn_limit
-                 else "neither (undecided after 1,000 turns)")
-    labels = {"a": f"{estimate.a} wins", "b": f"{estimate.b} wins", "both": "both destroyed", "neither": undecided}
+    rows: list[list[Text | str]] = []
+    labels = {"a": f"{estimate.a} wins", "b": f"{estimate.b} wins", "both": "both destroyed", "neither": "neither"}
     for k in ("a", "b", "both", "neither"):
         count = estimate.winner.get(k, 0)
         lo, hi = estimate.interval(count)
         stats = estimate.end_turns(k) if k != "neither" else {"mean": None, "median": None, "p90": None}
-        t.add_row(text(labels[k]), _pct(count / n), f"{lo:.1%}-{hi:.1%}", _turn(stats["mean"]),
-                  _turn(stats["median"]), _turn(stats["p90"]))
-    out.print(t)
+        rows.append([text(labels[k]), _pct(count / n), f"{lo:.1%}-{hi:.1%}", _turn(stats["mean"]),
+                     _turn(stats["median"]), _turn(stats["p90"])])
+    _print_ends(("sampled", "95%", "mean turn", "median", "90%"), rows)
+    out.print(text(f"neither: none destroyed in {estimate.turn_limit} turns" if estimate.turn_limit
+                   else "neither: undecided after 1,000 turns"))
     for role in ("a", "b"):
         counts = estimate.left[role]
         out.print(text(f"{estimate.left_name} left of {estimate.a if role == 'a' else estimate.b} "
