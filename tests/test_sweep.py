@@ -9,6 +9,7 @@ import dataclasses
 import json
 import os
 import stat
+import sys
 import textwrap
 from fractions import Fraction
 from pathlib import Path
@@ -635,6 +636,32 @@ def test_plot_refuses_a_file_that_holds_no_results(tmp_path):
     assert "not a Parquet file" in run("plot", str(text), "--out", str(tmp_path / "c.png"), ok=2).stderr
     assert "no such file" in run("plot", str(tmp_path / "none.parquet"), "--out", str(tmp_path / "c.png"),
                                  ok=2).stderr
+
+
+@pytest.mark.parametrize(("make", "said"), [
+    (lambda p: os.mkfifo(p), "is a pipe (FIFO), not a results file"),
+    (lambda p: p.mkdir(), "is a folder, not a results file"),
+    (lambda p: p.symlink_to("/dev/zero"), "is a device, not a results file"),
+    (lambda p: p.write_bytes(b""), "is empty: not a Parquet file"),
+])
+def test_plot_refuses_what_is_no_file_of_results_at_once_in_our_words(tmp_path, make, said):
+    """A pipe is refused before it is opened (reading one waited for ever), and a folder, a device or an empty
+    file in the project's words, not the Parquet reader's."""
+    import subprocess
+
+    path = tmp_path / "r.parquet"
+    make(path)
+    proc = subprocess.run([sys.executable, "-m", "rangefire.cli", "plot", str(path), "--out", str(tmp_path / "c.png")],
+                          capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert proc.returncode == 2 and proc.stderr == f"rangefire: {path}: {said}\n", proc.stderr
+    assert not (tmp_path / "c.png").exists()
+
+
+def test_plot_refuses_a_file_of_results_without_a_row(results_file, tmp_path):
+    empty = tmp_path / "none.parquet"
+    pq.write_table(pq.read_table(results_file).slice(0, 0), empty)
+    proc = run("plot", str(empty), "--out", str(tmp_path / "c.png"), ok=2)
+    assert proc.stderr == f"rangefire: {empty}: holds no rows to chart\n"
 
 
 def test_a_sweep_written_before_its_metadata_is_plotted_by_its_columns(results_file, tmp_path):

@@ -11,6 +11,7 @@ pyarrow and matplotlib are imported here, when a chart is made.
 from __future__ import annotations
 
 import json
+import stat
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -72,12 +73,25 @@ def read_results(path: Path) -> Results:
     import pyarrow.parquet as pq
 
     try:
+        info = path.stat()  # links followed: a pipe is never opened (reading one waits for ever)
+    except FileNotFoundError:
+        raise RangefireError(f"{path}: no such file") from None
+    except OSError as exc:
+        raise RangefireError(f"{path}: cannot be read ({exc.strerror or 'refused'})") from None
+    mode = info.st_mode
+    if not stat.S_ISREG(mode):
+        kind = ("a folder" if stat.S_ISDIR(mode) else "a pipe (FIFO)" if stat.S_ISFIFO(mode)
+                else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "a special file")
+        raise RangefireError(f"{path}: is {kind}, not a results file")
+    if info.st_size == 0:
+        raise RangefireError(f"{path}: is empty: not a Parquet file")
+    try:
         schema = pq.read_schema(path)
         rows = pq.ParquetFile(path).metadata.num_rows
     except FileNotFoundError:
         raise RangefireError(f"{path}: no such file") from None
-    except (OSError, ValueError) as exc:
-        raise RangefireError(f"{path}: not a Parquet file ({str(exc).splitlines()[0][:120]})") from None
+    except (OSError, ValueError):
+        raise RangefireError(f"{path}: not a Parquet file (a sweep's --out, a table's --parquet)") from None
     columns = tuple(schema.names)
     raw = (schema.metadata or {}).get(RESULTS_KEY)
     described: dict[str, Any] = {}
@@ -100,6 +114,8 @@ def read_results(path: Path) -> Results:
         raise RangefireError(f"{path}: lacks the columns {', '.join(missing)}")
     if not axes:
         raise RangefireError(f"{path}: varies nothing to chart")
+    if not rows:
+        raise RangefireError(f"{path}: holds no rows to chart")
     skip = {*axes, *_SWEEP_COLUMNS, "exact", "refusals"}
     quantities = tuple(c for c in columns if c not in skip and not c.endswith("_float"))
     return Results(path, described, axes, quantities, columns, rows)
