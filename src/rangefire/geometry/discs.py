@@ -40,9 +40,9 @@ from rangefire.geometry.exact import (
     Polygon,
     Segment,
     closest_on_segment,
-    float_gap_to_segment,
     orient,
 )
+from rangefire.geometry.floats import float_gap_to_segment
 from rangefire.geometry.screen import APART, Screen, ends
 
 T = TypeVar("T", float, Fraction)
