@@ -664,6 +664,34 @@ def test_plot_refuses_a_file_of_results_without_a_row(results_file, tmp_path):
     assert proc.stderr == f"rangefire: {empty}: holds no rows to chart\n"
 
 
+def _altered(results_file, tmp_path, *, column=None, values=None, **meta):
+    """The results file with one column's values replaced, or its metadata's keys changed."""
+    import pyarrow as pa
+
+    table = pq.read_table(results_file)
+    described = {**json.loads(table.schema.metadata[b"rangefire"]), **meta}
+    if column is not None:
+        table = table.set_column(table.column_names.index(column), column, pa.array([values] * table.num_rows))
+    path = tmp_path / "altered.parquet"
+    pq.write_table(table.replace_schema_metadata({b"rangefire": json.dumps(described).encode()}), path)
+    return path
+
+
+@pytest.mark.parametrize(("change", "said"), [
+    ({"column": "disorder_float", "values": "x"}, "column disorder_float: 'x' is not a number"),
+    ({"column": "disorder_float", "values": float("inf")}, "column disorder_float: inf is not a finite number"),
+    ({"house_rules": "nope"}, "its rangefire metadata cannot be read (house_rules)"),
+    ({"house_rules": [{"path": "options.x"}]}, "its rangefire metadata cannot be read (house_rules)"),
+])
+def test_plot_refuses_a_file_of_results_altered_naming_what_is_wrong(results_file, tmp_path, change, said):
+    """A file whose rows or metadata are not what a sweep writes is refused naming the file and the column (or
+    the metadata's key), never with a traceback, and no chart is written."""
+    path = _altered(results_file, tmp_path, **change)
+    chart = tmp_path / "c.png"
+    proc = run("plot", str(path), "--out", str(chart), "--metric", "disorder", *FIXED, ok=2)
+    assert proc.stderr == f"rangefire: {path}: {said}\n" and not chart.exists()
+
+
 def test_a_sweep_written_before_its_metadata_is_plotted_by_its_columns(results_file, tmp_path):
     """A results file without the metadata (a sweep of an earlier version): its paths are the columns between
     point and target; the chart says the house rules were not recorded rather than 'rules as written'."""

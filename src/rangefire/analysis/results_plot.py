@@ -11,9 +11,11 @@ pyarrow and matplotlib are imported here, when a chart is made.
 from __future__ import annotations
 
 import json
+import math
 import stat
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -187,18 +189,15 @@ def results_chart(results: Results, *, metric: str | None = None, x: str | None 
         legal = data["legal"][i]
         value = data[value_column][i]
         points.append(Point({p: _read_value(data[p][i]) for p in paths},
-                            None if not legal or value is None else float(value)))
+                            None if not legal or value is None else _quantity(results.path, value_column, value)))
     described = results.described
     fixed = [f"{a.name()} = {a.text(a.values[0])}" for a in axes if len(a.values) == 1] + \
         [f"{varied_from(p, [v]).name()} = {_text(p, v)}" for p, v in at.items()]
     refused = sum(1 for pt in points if pt.y is None)
     notes = ([f"at {', '.join(fixed)}"] if fixed else []) + \
         ([f"{refused:,} of {len(points):,} points refused by the rules: not drawn"] if refused else [])
-    rules = described.get("house_rules", None) if described else None
     heading = Heading(_attack(described, results), str(described.get("battle") or ""),
-                      str(described.get("ruleset") or "game not recorded"),
-                      None if rules is None else [HouseRule(r["path"], r["value"], r["default"], r["clause"])
-                                                  for r in rules], notes)
+                      str(described.get("ruleset") or "game not recorded"), _house_rules(results), notes)
     conditions = described.get("conditions") if isinstance(described.get("conditions"), dict) else None
     if y is None:
         fig = draw_lines(points, varied, x_path, chosen, heading, conditions=conditions)
@@ -206,6 +205,28 @@ def results_chart(results: Results, *, metric: str | None = None, x: str | None 
         fig = draw_heatmap(points, varied, x_path, y, chosen, heading, conditions=conditions)
     return fig, {"metric": chosen.column, "x": x_path, "y": y, "at": {p: v for p, v in at.items()},
                  "points": len(points), "refused": refused, "kind": "heatmap" if y is not None else "lines"}
+
+
+def _quantity(path: Path, column: str, value: Any) -> float:
+    """A value of the quantity's column as a number: a float, or the exact fraction a file may hold as text."""
+    try:
+        number = float(Fraction(value) if isinstance(value, str) else value)
+    except (TypeError, ValueError, ZeroDivisionError):
+        raise RangefireError(f"{path}: column {column}: {str(value)[:40]!r} is not a number") from None
+    if math.isinf(number):
+        raise RangefireError(f"{path}: column {column}: {value} is not a finite number")
+    return number
+
+
+def _house_rules(results: Results) -> list[HouseRule] | None:
+    """The house rules the file records (None where it records none: a sweep's file of an earlier version)."""
+    rules = results.described.get("house_rules", None) if results.described else None
+    if rules is None:
+        return None
+    keys = ("path", "value", "default", "clause")
+    if not isinstance(rules, list) or not all(isinstance(r, dict) and all(k in r for k in keys) for r in rules):
+        raise RangefireError(f"{results.path}: its rangefire metadata cannot be read (house_rules)")
+    return [HouseRule(str(r["path"]), r["value"], r["default"], str(r["clause"])) for r in rules]
 
 
 def _choose(name: str | None, flag: str, axis_of: Mapping[str, Varied], varied: Sequence[Varied],
