@@ -423,3 +423,20 @@ def test_odds_chart_names_the_battle_and_its_house_rules(tmp_path, monkeypatch):
                "exact odds" in heading.replace("\n", " ")
     finally:
         plt.close(drawn[0])
+
+
+@pytest.mark.parametrize("args", [
+    ("odds", "{scenario}", "-a", "15th-alabama", "--plot", "{chart}"),
+    ("table", "{scenario}", "-a", "15th-alabama", "--vary", "units.15th-alabama.stands=2,4", "--plot", "{chart}"),
+    ("duel", "{scenario}", "20th-maine", "15th-alabama", "--turns", "2", "--plot", "{chart}"),
+])
+def test_a_chart_shows_control_characters_of_a_name_written_out(tmp_path, args):
+    """A battle named with an escape and a bell: the chart writes them out as text (``\\x1b``), as the terminal
+    does, and nothing reaches stderr (the font has no glyph for them: a warning each did)."""
+    text = (EXAMPLES / "wheatfield.yaml").read_text()
+    scenario = tmp_path / "named.yaml"
+    scenario.write_text(text.replace("name: The Wheatfield, late afternoon", 'name: "Wheat\\x1b[31mfield\\a"'))
+    chart = tmp_path / "c.svg"
+    proc = run(*(a.format(scenario=scenario, chart=chart) for a in args))
+    drawn = chart.read_text()
+    assert proc.stderr == "" and "\x1b" not in drawn and "\x07" not in drawn and "Wheat\\x1b[31mfield\\x07" in drawn

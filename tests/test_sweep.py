@@ -692,6 +692,14 @@ def test_plot_refuses_a_file_of_results_altered_naming_what_is_wrong(results_fil
     assert proc.stderr == f"rangefire: {path}: {said}\n" and not chart.exists()
 
 
+def test_plot_shows_control_characters_of_the_files_names_as_text(results_file, tmp_path):
+    """A battle's name from the file with an escape in it is drawn with the escape written out, as text (the
+    font has no glyph for it: a warning reached the terminal)."""
+    path = _altered(results_file, tmp_path, battle="The \x1b[31mField\x07")
+    proc = run("plot", str(path), "--out", str(tmp_path / "c.svg"), "--metric", "disorder", *FIXED)
+    assert proc.stderr == "" and "\x1b" not in (tmp_path / "c.svg").read_text()
+
+
 def test_a_sweep_written_before_its_metadata_is_plotted_by_its_columns(results_file, tmp_path):
     """A results file without the metadata (a sweep of an earlier version): its paths are the columns between
     point and target; the chart says the house rules were not recorded rather than 'rules as written'."""

@@ -64,7 +64,7 @@ def plot_duel(result: Any, estimate: Any, path: Path, *, battle: str, assumption
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from rangefire.analysis.plots import check_chart_path
+    from rangefire.analysis.plots import check_chart_path, show_written_out
     from rangefire.core.errors import ScenarioError
     from rangefire.scenario.files import atomic_write_bytes
 
@@ -106,6 +106,7 @@ def plot_duel(result: Any, estimate: Any, path: Path, *, battle: str, assumption
         fig.suptitle(f"duel: {head.a} against {head.b}, {limit} ({battle})", fontsize=11)
         ax.set_title("\n".join(assumptions), fontsize=8, loc="left")
         drawn = io.BytesIO()
+        show_written_out(fig)
         fig.savefig(drawn, dpi=110, format=Path(path).suffix.lower().removeprefix("."))
     finally:
         plt.close(fig)

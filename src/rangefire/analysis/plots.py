@@ -123,6 +123,19 @@ def plot_series(series: Sequence[Series], path: Path, *, title: str, subtitle: s
     write_figure(fig, path)
 
 
+def show_written_out(fig: Any) -> None:
+    """Every text of the figure as a picture must show names from a file: a control or format character (an
+    escape, a bell) written out (``\\x1b``), never handed to the font, which has no glyph for it; lines kept."""
+    import matplotlib.text
+
+    from rangefire.core.text import shown
+
+    for piece in fig.findobj(matplotlib.text.Text):
+        said = piece.get_text()
+        if not said.replace("\n", "").isprintable():
+            piece.set_text("\n".join(shown(line) for line in said.split("\n")))
+
+
 def write_figure(fig: Any, path: Path) -> None:
     """Write a matplotlib figure to ``path`` (.png, .svg or .pdf by its suffix) and close it; atomically, as a
     battle is written: a kill mid-write leaves the old chart whole, never an empty file."""
@@ -136,6 +149,7 @@ def write_figure(fig: Any, path: Path) -> None:
     check_chart_path(path)
     drawn = io.BytesIO()
     try:
+        show_written_out(fig)
         fig.savefig(drawn, dpi=110, format=Path(path).suffix.lower().removeprefix("."))
     finally:
         plt.close(fig)
