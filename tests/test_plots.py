@@ -440,3 +440,19 @@ def test_a_chart_shows_control_characters_of_a_name_written_out(tmp_path, args):
     proc = run(*(a.format(scenario=scenario, chart=chart) for a in args))
     drawn = chart.read_text()
     assert proc.stderr == "" and "\x1b" not in drawn and "\x07" not in drawn and "Wheat\\x1b[31mfield\\x07" in drawn
+
+
+@pytest.mark.parametrize("args", [
+    ("odds", "{scenario}", "-a", "15th-alabama", "--plot", "{chart}"),
+    ("table", "{scenario}", "-a", "15th-alabama", "--vary", "units.15th-alabama.stands=2,4", "--plot", "{chart}"),
+    ("duel", "{scenario}", "20th-maine", "15th-alabama", "--turns", "2", "--plot", "{chart}"),
+])
+def test_a_name_with_dollar_signs_is_drawn_as_written_never_as_mathematics(tmp_path, args):
+    """``$`` in a name is text: read as mathematics, ``$\\frac{a}{ $`` raised the formula parser's traceback (and
+    ``$x^2$`` would be drawn as a power)."""
+    text = (EXAMPLES / "wheatfield.yaml").read_text()
+    scenario = tmp_path / "named.yaml"
+    scenario.write_text(text.replace("name: The Wheatfield, late afternoon", "name: 'Pay $\\frac{a}{ or $ x^2'"))
+    chart = tmp_path / "c.svg"
+    run(*(a.format(scenario=scenario, chart=chart) for a in args))
+    assert "Pay $\\frac{a}{ or $ x^2" in chart.read_text()

@@ -125,12 +125,14 @@ def plot_series(series: Sequence[Series], path: Path, *, title: str, subtitle: s
 
 def show_written_out(fig: Any) -> None:
     """Every text of the figure as a picture must show names from a file: a control or format character (an
-    escape, a bell) written out (``\\x1b``), never handed to the font, which has no glyph for it; lines kept."""
+    escape, a bell) written out (``\\x1b``), never handed to the font, which has no glyph for it; lines kept;
+    ``$`` never read as the start of a formula (a name is text, and one not a formula raised a parser's error)."""
     import matplotlib.text
 
     from rangefire.core.text import shown
 
     for piece in fig.findobj(matplotlib.text.Text):
+        piece.set_parse_math(False)
         said = piece.get_text()
         if not said.replace("\n", "").isprintable():
             piece.set_text("\n".join(shown(line) for line in said.split("\n")))
