@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import os
 import threading
+from fractions import Fraction
 
 import pytest
 
+from rangefire.analysis import duel as duel_module
 from rangefire.analysis import duel_beside
 from rangefire.analysis.duel import duel, model_of, setting
 from rangefire.analysis.duel_ahead import can_fork
@@ -76,6 +78,56 @@ def test_enough_stops_the_reading_and_the_child_is_ended_dc_4_3():
         forked = stepping.collect(lambda stepped, _: stepped.turns == 3)
         assert not gone(pid) or forked.turns == 3
     assert forked.turns == 3 and gone(pid)
+
+
+def _written(graph, reach: Fraction) -> int:
+    """The turns the child's work writes (into a file here, not a pipe), stepping alone until it stops."""
+    import pickle
+    import tempfile
+
+    with tempfile.TemporaryFile() as f:
+        duel_beside._step_into(graph, 1_000, None, os.dup(f.fileno()), reach)
+        f.seek(0)
+        records = []
+        while not records or records[-1][0] != "end":
+            records.append(pickle.load(f))
+    assert records[-1] == ("end", False)
+    return len(records) - 1
+
+
+@pytest.mark.parametrize("reach", [Fraction(9, 10), Fraction(99, 100)])
+@pytest.mark.parametrize("case", ["dc-wheatfield", "dc-gunsmoke", "bushido", "arcane-legions"])
+def test_the_child_stops_once_every_end_is_surely_reached_dc_4_3(case, reach, monkeypatch):
+    """DC-4.3: the child steps no further than the first turn by which ``reach`` of each end is reached whatever
+    the duels still undecided become (each winner's chance so far at least ``reach`` of itself and all that is
+    undecided), worked out here in fractions from the stepping in one process; and by then the answer's own
+    "enough", which knows each end's whole chance, holds: the same answer as in one process."""
+    ruleset, battle, a, b, graph = _graph(case)
+    alone = step(graph, 400)
+    possible = {w for found in graph.ends for _, (w, _, _) in found}
+    so_far = dict.fromkeys(possible, Fraction(0))
+    sure = None
+    for t in range(1, alone.turns + 1):
+        for (w, _, _), p in alone.ended_in(t).items():
+            so_far[w] += p
+        undecided = 1 - sum(so_far.values())
+        if all(c >= reach * (c + undecided) for c in so_far.values()):
+            sure = t
+            break
+    assert sure is not None and sure > 1
+    assert _written(graph, reach) == sure
+    answer = duel(ruleset, battle, a, b, reach=reach, cores=1)
+    assert answer.turns_stepped <= sure
+    told = []
+
+    class Told(Stepping):  # the duel tells its stepping the share it will ask for
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            told.append(self.reach)
+
+    monkeypatch.setattr(duel_module, "Stepping", Told)
+    assert duel(ruleset, battle, a, b, reach=reach, cores=2).to_dict() == answer.to_dict()
+    assert told == [reach]
 
 
 def test_a_failure_in_the_parent_ends_the_child_dc_4_3():

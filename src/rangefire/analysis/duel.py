@@ -471,7 +471,7 @@ def _losses(graph: Graph, left: Mapping[str, Mapping[int, Fraction]]) -> dict[st
 
 def _to_the_end(graph: Graph, max_work: int, common: dict[str, Any], progress: Progress | None,
                 reach: Fraction, cores: int | None) -> DuelResult:
-    with Stepping(graph, MAX_TURNS, max_work, cores) as stepping:
+    with Stepping(graph, MAX_TURNS, max_work, cores, reach) as stepping:
         _phase(progress, "parts solved")
         solved = solve(graph, progress)
         _phase(progress, "turns stepped")

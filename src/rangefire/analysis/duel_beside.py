@@ -4,8 +4,9 @@ The chain's solution (:func:`~rangefire.analysis.duel_solve.solve`) and its step
 (:func:`~rangefire.analysis.duel_chain.step`) read the same graph and nothing of each other, until the stepping is
 asked whether it has gone far enough, which needs the solution's totals. So on Linux, with more than one core to
 run on, a process of one thread forks once the graph is built: the child steps turn after turn and writes each
-turn's weights by winner down a pipe (it waits there when the pipe is full), while the parent solves; the parent
-then reads the turns until it has enough, and ends the child. The turns are the very ones the stepping in one
+turn's weights by winner down a pipe (it waits there when the pipe is full), while the parent solves, and stops
+once the share of each end the parent will ask for is surely reached; the parent then reads the turns until it
+has enough, and ends the child. The turns are the very ones the stepping in one
 process gives (the same function steps them); where no fork can be had (another thread runs, one core, no
 ``fork``), or the graph is small enough that a fork would cost more than it saves, the stepping runs after the
 solution in the one process.
@@ -22,6 +23,7 @@ import signal
 from collections.abc import Callable, Mapping
 from contextlib import suppress
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import IO, Any
 
 from rangefire.analysis.duel_ahead import Forking, beside, fork_child
@@ -71,10 +73,15 @@ class Stepping(Forking):
 
     ``cores``: 1 steps in this process (after the block's work); 2 forks where ``os.fork`` exists, whatever else
     runs; None (the default) forks where :func:`~rangefire.analysis.duel_ahead.can_fork` and the graph has at
-    least :data:`~rangefire.analysis.duel_ahead.BESIDE_NODES` nodes (:func:`~rangefire.analysis.duel_ahead.beside`)."""
+    least :data:`~rangefire.analysis.duel_ahead.BESIDE_NODES` nodes (:func:`~rangefire.analysis.duel_ahead.beside`).
 
-    def __init__(self, graph: Graph, turns: int, max_work: int | None, cores: int | None = None) -> None:
-        self.graph, self.turns, self.max_work = graph, turns, max_work
+    ``reach``: the share of each end that the reader's ``enough`` asks for, if it asks for no more; the child then
+    stops by itself once that share is surely reached (:func:`surely_reached`), not stepping on (taking a core
+    and the memory's bandwidth from the work beside it) until it is read."""
+
+    def __init__(self, graph: Graph, turns: int, max_work: int | None, cores: int | None = None,
+                 reach: Fraction | None = None) -> None:
+        self.graph, self.turns, self.max_work, self.reach = graph, turns, max_work, reach
         self.beside = beside(cores, graph.size)
         self.pid = 0
         self.pipe: IO[bytes] | None = None
@@ -85,7 +92,7 @@ class Stepping(Forking):
 
             def child() -> None:
                 os.close(read)
-                _step_into(self.graph, self.turns, self.max_work, write)
+                _step_into(self.graph, self.turns, self.max_work, write, self.reach)
 
             pid, held = fork_child(child)
             if not pid:  # no process to be had (a limit on processes, or on memory): one process then
@@ -128,13 +135,31 @@ class Stepping(Forking):
         return so_far
 
 
-def _step_into(graph: Graph, turns: int, max_work: int | None, fd: int) -> None:
-    """The child's work: each turn's weights by winner and the common denominator, then whether it was cut."""
+def surely_reached(graph: Graph, reach: Fraction) -> Callable[[Stepped, dict[str, int]], bool]:
+    """Whether ``reach`` of every end is surely reached, whatever becomes of the duels still undecided: for each
+    winner the graph can end with (each end of its nodes is reached with a chance above 0), its weight so far
+    ``c`` and the weight still undecided ``u`` (over the same denominator) with ``c >= reach * (c + u)``. Its end's
+    whole chance is at most ``c + u``, so the reader's ``enough`` (``c >= reach * P``) holds by then, for "any" too
+    (the undecided weight counted once at least)."""
+    possible = {winner for found in graph.ends for _, (winner, _, _) in found}
+    n, d = reach.numerator, reach.denominator
+
+    def reached(stepped: Stepped, cumulative: dict[str, int]) -> bool:
+        undecided = stepped.denominator - sum(cumulative.values())
+        return all(cumulative[w] * (d - n) >= n * undecided for w in possible)
+
+    return reached
+
+
+def _step_into(graph: Graph, turns: int, max_work: int | None, fd: int, reach: Fraction | None = None) -> None:
+    """The child's work: each turn's weights by winner and the common denominator, then whether it was cut;
+    stopped once ``reach`` of every end is surely reached (:func:`surely_reached`), where it is given."""
+    done = surely_reached(graph, reach) if reach is not None else None
     with os.fdopen(fd, "wb") as pipe:
-        def send(stepped: Stepped, _: dict[str, int]) -> bool:
+        def send(stepped: Stepped, cumulative: dict[str, int]) -> bool:
             pickle.dump(("turn", by_winner(stepped.ended[-1]), stepped.denominators[-1]), pipe)
             pipe.flush()
-            return False
+            return done is not None and done(stepped, cumulative)
 
         stepped = step(graph, turns, send, max_work, partial=True)
         pickle.dump(("end", stepped.cut), pipe)
