@@ -306,10 +306,10 @@ def test_the_events_of_a_pending_attack_and_a_stream_reopened(client, new_battle
     battles = client.app.state.battles
     loaded = battles.load(battles.row(battle.id))
     for since in (None, -1, 0):
-        _, first = catch_up(battles, loaded, since)
+        _, first = catch_up(battles.store, loaded, since)
         for event in first:
             contract.BattleEvent.model_validate(event)
-    assert {e["kind"] for e in catch_up(battles, loaded, -1)[1]} == {"pending"}
+    assert {e["kind"] for e in catch_up(battles.store, loaded, -1)[1]} == {"pending"}
     assert set(KINDS) <= set(contract.BattleEvent.model_fields["kind"].annotation.__args__)
 
 

@@ -273,16 +273,16 @@ def test_an_answer_read_before_a_withdrawal_never_plays_the_attack_withdrawn(new
     battle = new_battle("temple")
     assert battle.post("/resolve", PREFECTURE, YOICHI_AT_TAKEDA).status_code == 202
     battles, store = client.app.state.battles, client.app.state.store
-    source = battles._source
+    source = battles.attacks._source
     other = {"attacker": "kenji", "target": "takeda", "choices": {}}
 
     def swapped(*args: Any) -> Any:  # between the answer's read of the pending attack and its write
-        monkeypatch.setattr(battles, "_source", source)
+        monkeypatch.setattr(battles.attacks, "_source", source)
         store.withdraw_pending(battle.id, store.pending(battle.id).step)
         store.open_pending(battle.id, store.version(battle.id), PREFECTURE, other, False)
         return source(*args)
 
-    monkeypatch.setattr(battles, "_source", swapped)
+    monkeypatch.setattr(battles.attacks, "_source", swapped)
     error_of(battle.post("/answer", ITO, {"answer": "nominate yojimbo"}), 409, "conflict")
     assert battle.state()["actions"] == 0 and store.pending(battle.id).attack == other
 
@@ -309,7 +309,7 @@ def test_an_attack_holding_another_side_s_answer_is_not_undone_by_its_attacker(n
     battle = new_battle("temple")
     battle.post("/resolve", PREFECTURE, YOICHI_AT_TAKEDA)
     assert battle.post("/answer", ITO, {"answer": "keep takeda"}).status_code == 200
-    client.app.state.battles._states.clear()  # as after a restart: the state before it is replayed
+    client.app.state.battles.ledger._states.clear()  # as after a restart: the state before it is replayed
     error = error_of(battle.post("/undo", PREFECTURE), 403, "forbidden")
     assert error["clause"] == "BU-4.2" and error["awaiting"] == ITO and "ito" in error["message"]
     assert battle.state()["actions"] == 1

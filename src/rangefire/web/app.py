@@ -48,9 +48,11 @@ from rangefire.web.docs import add_docs
 from rangefire.web.errors import ROUTER_KINDS, ApiError, from_library, validation_path
 from rangefire.web.estimate import work_of
 from rangefire.web.events import Broker, TooManyStreams, catch_up, last_event_id
+from rangefire.web.games import examples, ruleset_info
 from rangefire.web.gate import ENGINE_SECONDS, Gate, RetryLater, ask_of
 from rangefire.web.guard import AllowedHosts, Guard
-from rangefire.web.service import MAX_BATTLES, Battles, Settings, examples, ruleset_info
+from rangefire.web.loaded import Settings
+from rangefire.web.service import MAX_BATTLES, Battles
 from rangefire.web.store import Store
 from rangefire.web.tally import tally_of
 
@@ -395,14 +397,14 @@ def _acting(app: FastAPI, gate: Gate, battles: Battles) -> None:
         """Move one of the side's units (DC-10, AL-10, BU-9, SW-9) and record it; with ``check``, only ask
         whether the move may be made (nothing recorded)."""
         b = await gate.body(request, MoveBody)
-        return JsonAnswer(await gate.run(request, battle_id, lambda loaded, role: moves.move(battles, loaded, role, b)))
+        return JsonAnswer(await gate.run(request, battle_id, lambda loaded, role: battles.move(loaded, role, b)))
 
     @app.post("/api/battles/{battle_id}/mark", openapi_extra=schema(MarkBody), response_model=None,
               dependencies=TOKEN, responses=answers(contract.MoveAnswer))
     async def mark(request: Request, battle_id: BattleId) -> JsonAnswer:
         """Set or clear a state on one of the side's units (BU-9.1) and record it; with ``check``, only ask."""
         b = await gate.body(request, MarkBody)
-        return JsonAnswer(await gate.run(request, battle_id, lambda loaded, role: moves.mark(battles, loaded, role, b)))
+        return JsonAnswer(await gate.run(request, battle_id, lambda loaded, role: battles.mark(loaded, role, b)))
 
     @app.post("/api/battles/{battle_id}/edit", openapi_extra=schema(EditBody), response_model=None,
               dependencies=TOKEN, responses=answers(contract.MoveAnswer))
@@ -410,14 +412,14 @@ def _acting(app: FastAPI, gate: Gate, battles: Battles) -> None:
         """A set-up edit (place, change or remove a unit of the side's own, or terrain) before the battle
         starts; with ``check``, only ask."""
         b = await gate.body(request, EditBody)
-        return JsonAnswer(await gate.run(request, battle_id, lambda loaded, role: moves.edit(battles, loaded, role, b)))
+        return JsonAnswer(await gate.run(request, battle_id, lambda loaded, role: battles.edit(loaded, role, b)))
 
     @app.post("/api/battles/{battle_id}/ready", openapi_extra=schema(EmptyBody), response_model=None,
               dependencies=TOKEN, responses=answers(contract.battle_state(), said="the battle now"))
     async def ready(request: Request, battle_id: BattleId) -> JsonAnswer:
         """The side is ready to start the battle it set up; when every side is, the battle starts (an action)."""
         await gate.body(request, EmptyBody)
-        return JsonAnswer(await gate.run(request, battle_id, lambda loaded, role: moves.ready(battles, loaded, role)))
+        return JsonAnswer(await gate.run(request, battle_id, battles.ready))
 
     @app.post("/api/battles/{battle_id}/undo", openapi_extra=schema(EmptyBody), response_model=None,
               dependencies=TOKEN, responses=answers(contract.battle_state(), said="the battle now"))
@@ -446,7 +448,7 @@ def _events(app: FastAPI, gate: Gate, broker: Broker, keepalive: float) -> None:
             raise ApiError(503, "unavailable", str(exc)) from None
         try:  # read once the stream is open: an action landing meanwhile is queued on it, never lost between
             opening, first = await gate.run(request, battle_id,
-                                            lambda loaded, role: catch_up(gate.battles, loaded, since),
+                                            lambda loaded, role: catch_up(gate.store, loaded, since),
                                             query_token=True)
         except BaseException:
             broker.close(battle_id, stream)

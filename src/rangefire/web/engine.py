@@ -86,19 +86,17 @@ SENT = 16
 def _answer(job: Job) -> Any:
     """The question answered (in a worker)."""
     from rangefire.rulesets import find_ruleset
-    from rangefire.web.service import Battles, Loaded
-    from rangefire.web.store import Store
+    from rangefire.web import questions
+    from rangefire.web.loaded import Loaded, for_role
 
-    # the questions read the battle only: the service's reading methods never touch its store
-    reader = Battles(cast(Store, None))
-    loaded = reader.for_role(Loaded(job.row, find_ruleset(job.ruleset), job.state, job.actions, job.version),
-                             job.role)
+    # the questions read the battle only, never the store
+    loaded = for_role(Loaded(job.row, find_ruleset(job.ruleset), job.state, job.actions, job.version), job.role)
     asked: dict[str, Callable[..., Any]] = {
-        "targets": lambda side, attacker: reader.targets(loaded, side, attacker),
-        "advice": lambda side, outcome, refused: reader.advice(loaded, job.role, side, outcome, refused),
-        "drawing": lambda attacker, target, choices: reader.drawing(loaded, attacker, target, choices),
-        "check": lambda ask: reader.check(loaded, ask),
-        "odds": lambda ask: reader.odds(loaded, ask)}
+        "targets": lambda side, attacker: questions.targets(loaded, side, attacker),
+        "advice": lambda side, outcome, refused: questions.advice(loaded, job.role, side, outcome, refused),
+        "drawing": lambda attacker, target, choices: questions.drawing(loaded, attacker, target, choices),
+        "check": lambda ask: questions.check(loaded, ask),
+        "odds": lambda ask: questions.odds(loaded, ask)}
     return asked[job.kind](*job.args)
 
 
@@ -111,7 +109,7 @@ def _warm() -> None:
     from rangefire.analysis.targets import targets
     from rangefire.rulesets import battle_from_mapping
     from rangefire.scenario import parse_scenario
-    from rangefire.web.service import examples
+    from rangefire.web.games import examples
 
     for example in examples():
         with contextlib.suppress(Exception):  # a warm-up only: the question itself says what is wrong
@@ -144,7 +142,7 @@ def _work(questions: Connection, answers: Connection) -> None:
     from rangefire.analysis import advise, targets  # noqa: F401
     from rangefire.draw import draw_battle  # noqa: F401
     from rangefire.rulesets import RULESETS
-    from rangefire.web import service  # noqa: F401
+    from rangefire.web.questions import check  # noqa: F401
 
     for ruleset in RULESETS:
         ruleset.battle_model.model_json_schema  # noqa: B018  (each game's module loaded)

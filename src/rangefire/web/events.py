@@ -23,9 +23,10 @@ import threading
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any
 
+from rangefire.web.loaded import Loaded
 from rangefire.web.pending import view
 from rangefire.web.relay import Relay
-from rangefire.web.service import Battles, Loaded
+from rangefire.web.store import Store
 from rangefire.web.tally import LocalTally, Tally
 
 #: Events queued for one stream at most.
@@ -43,7 +44,7 @@ def last_event_id(header: str | None) -> int | None:
     return int(text) if text.isascii() and text.isdigit() and len(text) <= 12 else -1
 
 
-def catch_up(battles: Battles, loaded: Loaded, since: int | None) -> tuple[int, list[dict[str, Any]]]:
+def catch_up(store: Store, loaded: Loaded, since: int | None) -> tuple[int, list[dict[str, Any]]]:
     """The count of actions a stream opens at, and the events it sends first: for a stream reopened after
     ``since`` actions, each action that landed since (the latest :data:`RESUMED_EVENTS`, as each was told), the
     attack waiting now if one does, or else ``resumed`` (nothing landed; whatever else changed, such as an
@@ -53,10 +54,10 @@ def catch_up(battles: Battles, loaded: Loaded, since: int | None) -> tuple[int, 
         return now, []
     events: list[dict[str, Any]] = []
     if since < now:
-        missed = [a for a in battles.store.actions(loaded.row.id) if a.number > since][-RESUMED_EVENTS:]
+        missed = [a for a in store.actions(loaded.row.id) if a.number > since][-RESUMED_EVENTS:]
         events = [{"actions": a.number, "kind": a.kind, "by": a.by_side} for a in missed]
         now = max([now, *(a.number for a in missed)])
-    row = battles.store.pending(loaded.row.id)
+    row = store.pending(loaded.row.id)
     if row is not None:
         events.append({"actions": now, "kind": "pending", "by": row.by_side,
                        "awaiting": view(loaded.ruleset, loaded.state, row)["awaiting"]["side"]})

@@ -26,7 +26,8 @@ from rangefire.web.bodies import MAX_BODY_BYTES, Acting, AttackBody, B, parse_bo
 from rangefire.web.engine import Engine, Job, shared_engine
 from rangefire.web.errors import ApiError
 from rangefire.web.estimate import Work, refuse_past
-from rangefire.web.service import AttackAsk, Battles, Loaded
+from rangefire.web.loaded import AttackAsk, Loaded, for_role
+from rangefire.web.service import Battles
 from rangefire.web.store import Role, Store
 
 T = TypeVar("T")
@@ -173,7 +174,7 @@ class Gate:
                     self._touched.pop(battle_id, None)
                 raise
             self.sweeper.maybe()
-        return self.battles.for_role(self.battles.load(row), role), role
+        return for_role(self.battles.load(row), role), role
 
     def created_by(self, request: Request) -> None:
         """Count a battle created by the request's client address (429 past ``create_rate``: :class:`CreateRate`;

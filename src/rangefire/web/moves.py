@@ -6,7 +6,7 @@ Each request goes one way: its body read into the library's value (:class:`~rang
 field), who may make it checked (a side's token, its own units, nothing pending), the rules asked
 (``Ruleset.check_move``, ``Ruleset.check_mark``, :func:`rangefire.rulesets.setup.check_edit`), then, unless it
 is only a question (``check``), recorded as one action of :mod:`rangefire.record` in one transaction, as attacks
-are (:meth:`rangefire.web.service.Battles.record`), which the stored battle replays with :func:`rangefire.record.play`.
+are (:meth:`rangefire.web.ledger.Ledger.record`), which the stored battle replays with :func:`rangefire.record.play`.
 """
 
 from __future__ import annotations
@@ -20,7 +20,9 @@ from rangefire.record import edit_action, mark_action, move_action, start_action
 from rangefire.rulesets import find_ruleset
 from rangefire.web.bodies import CreateBody, EditBody, MarkBody, MoveBody
 from rangefire.web.errors import ApiError
-from rangefire.web.service import Battles, Loaded
+from rangefire.web.ledger import Ledger
+from rangefire.web.loaded import Loaded, acting_side
+from rangefire.web.pending import not_pending
 from rangefire.web.store import Role
 
 #: The fields of a move, as :meth:`rangefire.core.Move.from_dict` reads them.
@@ -108,24 +110,24 @@ def _answer(ruleset: Ruleset[Any, Any], checked: MoveCheck) -> dict[str, Any]:
     return {"format": FORMAT, **checked.to_dict(), "unit_of_distance": ruleset.move_unit}
 
 
-def _made(battles: Battles, loaded: Loaded, kind: str, side: str, record: Any, checked: MoveCheck) -> dict[str, Any]:
+def _made(ledger: Ledger, loaded: Loaded, kind: str, side: str, record: Any, checked: MoveCheck) -> dict[str, Any]:
     ruleset = loaded.ruleset
-    number = battles.record(loaded, kind, side, record, checked.after)
+    number = ledger.record(loaded, kind, side, record, checked.after)
     return {"format": FORMAT, "action": number, **checked.to_dict(), "unit_of_distance": ruleset.move_unit,
             "battle": ruleset.dump(loaded.shown(checked.after)), "side_to_act": ruleset.side_to_act(checked.after)}
 
 
-def _acting(battles: Battles, loaded: Loaded, role: Role, doing: str) -> str:
-    side = battles.acting_side(role)
-    battles.not_pending(loaded, doing)
+def _acting(ledger: Ledger, loaded: Loaded, role: Role, doing: str) -> str:
+    side = acting_side(role)
+    not_pending(ledger.store, loaded, doing)
     return side
 
 
-def move(battles: Battles, loaded: Loaded, role: Role, body: MoveBody) -> dict[str, Any]:
+def move(ledger: Ledger, loaded: Loaded, role: Role, body: MoveBody) -> dict[str, Any]:
     """A move checked (``body.check``: nothing recorded, any token may ask) or made by the side whose unit it is."""
     made = read_move(body)
     ruleset, battle = loaded.ruleset, loaded.state
-    side = None if body.check else _acting(battles, loaded, role, "no unit moves")
+    side = None if body.check else _acting(ledger, loaded, role, "no unit moves")
     _known(ruleset, loaded.visible, made.unit)  # a card in a hand this side cannot see is not known to it
     if side is not None:
         _own(ruleset, battle, made.unit, side)
@@ -134,10 +136,10 @@ def move(battles: Battles, loaded: Loaded, role: Role, body: MoveBody) -> dict[s
         return _answer(ruleset, checked)
     if not checked.is_legal:
         raise illegal(checked.refusals)
-    return _made(battles, loaded, "move", side, move_action(ruleset, made, checked), checked)
+    return _made(ledger, loaded, "move", side, move_action(ruleset, made, checked), checked)
 
 
-def mark(battles: Battles, loaded: Loaded, role: Role, body: MarkBody) -> dict[str, Any]:
+def mark(ledger: Ledger, loaded: Loaded, role: Role, body: MarkBody) -> dict[str, Any]:
     """A state set or cleared (BU-9.1), checked or made as a move is."""
     unit = _name(body.unit, "unit", "the unit marked")
     state = _name(body.state, "state", "the state set or cleared")
@@ -145,7 +147,7 @@ def mark(battles: Battles, loaded: Loaded, role: Role, body: MarkBody) -> dict[s
         raise ApiError(422, "invalid_input", f"on: must be true or false, got {_short(body.on)}", path="on")
     asked = Mark(unit, state, body.on)
     ruleset, battle = loaded.ruleset, loaded.state
-    side = None if body.check else _acting(battles, loaded, role, "no state is set")
+    side = None if body.check else _acting(ledger, loaded, role, "no state is set")
     _known(ruleset, loaded.visible, unit)
     if side is not None:
         _own(ruleset, battle, unit, side)
@@ -154,7 +156,7 @@ def mark(battles: Battles, loaded: Loaded, role: Role, body: MarkBody) -> dict[s
         return _answer(ruleset, checked)
     if not checked.is_legal:
         raise illegal(checked.refusals)
-    return _made(battles, loaded, "mark", side, mark_action(ruleset, asked, checked), checked)
+    return _made(ledger, loaded, "mark", side, mark_action(ruleset, asked, checked), checked)
 
 
 def read_edit(body: EditBody) -> Edit:
@@ -192,14 +194,14 @@ def _own_item(ruleset: Ruleset[Any, Any], battle: Any, asked: Edit, side: str) -
                                              f"places, changes and removes only its own", path=f"data.{key}")
 
 
-def edit(battles: Battles, loaded: Loaded, role: Role, body: EditBody) -> dict[str, Any]:
+def edit(ledger: Ledger, loaded: Loaded, role: Role, body: EditBody) -> dict[str, Any]:
     """A set-up edit checked or made: a side's own pieces, terrain by either side; refused under the game's
     set-up clause once a side to act is recorded."""
     from rangefire.rulesets.setup import check_edit
 
     asked = read_edit(body)
     ruleset, battle = loaded.ruleset, loaded.state
-    side = None if body.check else _acting(battles, loaded, role, "nothing is placed")
+    side = None if body.check else _acting(ledger, loaded, role, "nothing is placed")
     if side is not None:
         _own_item(ruleset, battle, asked, side)
     checked = _asked(lambda: check_edit(ruleset, battle, asked), ("op", "section", "id", "data"), "data")
@@ -207,7 +209,7 @@ def edit(battles: Battles, loaded: Loaded, role: Role, body: EditBody) -> dict[s
         return _answer(ruleset, checked)
     if not checked.is_legal:
         raise illegal(checked.refusals)
-    return _made(battles, loaded, "edit", side, edit_action(ruleset, asked, checked), checked)
+    return _made(ledger, loaded, "edit", side, edit_action(ruleset, asked, checked), checked)
 
 
 # -- a battle set up from empty --------------------------------------------------------------------------------
@@ -237,28 +239,28 @@ def empty_scenario(body: CreateBody) -> dict[str, Any]:
     return data
 
 
-def ready(battles: Battles, loaded: Loaded, role: Role) -> dict[str, Any]:
+def ready(ledger: Ledger, loaded: Loaded, role: Role) -> Loaded:
     """A side says it is ready to start (said again, nothing changes). When every side is, the battle starts: one
     action (``start``, :func:`rangefire.rulesets.setup.start`), refused (409, the set-up clause) while a side has
-    placed nothing, and then this side's readiness is not kept either."""
+    placed nothing, and then this side's readiness is not kept either. The battle as it is after."""
     from rangefire.rulesets.setup import in_setup, start
 
-    side = _acting(battles, loaded, role, "no side starts the battle")
+    side = _acting(ledger, loaded, role, "no side starts the battle")
     ruleset, battle, battle_id = loaded.ruleset, loaded.state, loaded.row.id
     if not in_setup(ruleset, battle):
-        return battles.state(loaded, role)
+        return loaded
     order = list(loaded.row.sides)
-    if set(order) - battles.store.ready(battle_id) - {side}:
-        battles.store.set_ready(battle_id, side)
-        battles.publish(battle_id, {"actions": loaded.actions, "kind": "ready", "by": side})
-        return battles.state(loaded, role)
+    if set(order) - ledger.store.ready(battle_id) - {side}:
+        ledger.store.set_ready(battle_id, side)
+        ledger.publish(battle_id, {"actions": loaded.actions, "kind": "ready", "by": side})
+        return loaded
     try:
         after, log = start(ruleset, battle, order)
     except IllegalMoveError as exc:
         raise illegal(exc.refusals) from None
-    battles.record(loaded, "start", side, start_action(ruleset, order, log), after)
-    battles.store.set_ready(battle_id, side)
-    return battles.state(battles.load(loaded.row), role)
+    ledger.record(loaded, "start", side, start_action(ruleset, order, log), after)
+    ledger.store.set_ready(battle_id, side)
+    return ledger.load(loaded.row)
 
 
 __all__ = ["MOVE_FIELDS", "edit", "empty_scenario", "illegal", "invalid", "mark", "move", "read_edit", "read_move",

@@ -3,8 +3,9 @@
 Some of an attack's choices are not its attacker's to make: in Bushido the target's player may nominate another
 model [BU-4.2]; in swerve the players alternate, one action or a pass each [SW-3.1]. ``Ruleset.next_choice``
 says whose each next choice is (the side); here the server refuses such a choice from any other side's token
-(:func:`own_answers`) and describes an attack kept waiting for one (:func:`view`). The protocol itself (resolve,
-answer, withdraw) is in :class:`rangefire.web.service.Battles`; the table is the store's ``pending``.
+(:func:`own_answers`) and describes an attack kept waiting for one (:func:`view`; as the asking token may see it,
+:func:`shown`), and refuses anything else while one waits (:func:`not_pending`). The protocol itself (resolve,
+answer, withdraw) is in :class:`rangefire.web.attacks.Attacks`; the table is the store's ``pending``.
 
 The player asked does not choose blind: the view works out, for each answer (the first :data:`MAX_OPTIONS`), the
 attack as it would then be: its target, range, line of fire and odds (:func:`options`).
@@ -24,7 +25,8 @@ from rangefire.core.numbers import fraction_str, with_float
 from rangefire.core.scene import Group, Segment, Shape
 from rangefire.draw import SCENES
 from rangefire.web.errors import ApiError
-from rangefire.web.store import PendingRow
+from rangefire.web.loaded import Loaded
+from rangefire.web.store import PendingRow, Store
 
 #: The answers of a question worked out in full (check, line, odds): a question with more says how many it left.
 MAX_OPTIONS = 6
@@ -186,5 +188,47 @@ def held(ruleset: Ruleset[Any, Any], battle: Any, row: PendingRow, doing: str) -
                                     f"{what}{then}", clause=wait["clause"], pending=shown)
 
 
-__all__ = ["MAX_OPTIONS", "attack_data", "attack_of", "awaiting", "held", "option", "options", "other_answer",
-           "own_answers", "plain", "view"]
+def _texts(value: Any) -> list[str]:
+    """Every text in a choices' value (a line of play's actions, a nomination)."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [text for item in value.values() for text in _texts(item)]
+    if isinstance(value, list | tuple):
+        return [text for item in value for text in _texts(item)]
+    return []
+
+
+def shown(loaded: Loaded, row: PendingRow) -> dict[str, Any]:
+    """The pending attack as the asking token may see it (:func:`view`): worked out on what it sees; the answers
+    open to another side named only where nothing is kept from this one (a card game's answers are the other
+    hand's cards: only their player sees them, SW-1.4)."""
+    battle = loaded.state
+    if loaded.kept:  # what this side sees, and the cards the attack's choices have played from a hand
+        battle = loaded.ruleset.seen_by(battle, loaded.viewer, _texts(row.attack.get("choices")))
+    found = view(loaded.ruleset, battle, row)
+    waits = found["awaiting"]
+    if loaded.kept and waits.get("side") != loaded.viewer:
+        found["awaiting"] = {key: value for key, value in waits.items()
+                             if key not in ("allowed", "labels", "options", "options_left")}
+        found["awaiting"]["hidden"] = (f"{waits.get('who')} chooses from what you cannot see (a hand of cards, "
+                                       "SW-1.4)")
+    return found
+
+
+def held_for(loaded: Loaded, row: PendingRow, doing: str) -> ApiError:
+    """:func:`held`, its pending attack as the asking token may see it (:func:`shown`)."""
+    error = held(loaded.ruleset, loaded.state, row, doing)
+    error.extra["pending"] = shown(loaded, row)
+    return error
+
+
+def not_pending(store: Store, loaded: Loaded, doing: str) -> None:
+    """Refuse (409 ``pending``) an action while an attack waits for a choice, saying what ``doing`` was."""
+    row = store.pending(loaded.row.id)
+    if row is not None:
+        raise held_for(loaded, row, doing)
+
+
+__all__ = ["MAX_OPTIONS", "attack_data", "attack_of", "awaiting", "held", "held_for", "not_pending", "option",
+           "options", "other_answer", "own_answers", "plain", "shown", "view"]
