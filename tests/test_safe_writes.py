@@ -456,3 +456,16 @@ def test_an_output_in_a_missing_folder_is_refused_before_the_work(tmp_path, monk
     filled = [a.replace("{w}", str(example_path("wheatfield.yaml"))) for a in args]
     result = invoke(*filled, option, target)
     assert result.exit_code == 2 and f"{option} {target}: cannot write: the folder" in result.stderr, result.stderr
+
+
+def test_a_link_into_a_missing_folder_names_the_folder_it_leads_to(tmp_path):
+    """A link whose target's folder is missing: the folder missing is the link's target's, not the link's own
+    (which exists: saying it did not was the message)."""
+    from rangefire.scenario.files import check_writable
+
+    link = tmp_path / "chart.png"
+    link.symlink_to(tmp_path / "gone" / "chart.png")
+    with pytest.raises(ScenarioError) as refused:
+        check_writable(link)
+    assert str(refused.value).endswith(f"cannot write: the folder {tmp_path / 'gone'} does not exist (where the link "
+                                       f"{link} leads)"), str(refused.value)

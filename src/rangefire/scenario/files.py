@@ -320,7 +320,9 @@ def check_writable(path: str | Path) -> None:
 def _folder_of(path: Path, target: Path) -> Path:
     """The folder the target is written in, which must exist."""
     if not target.parent.is_dir():
-        raise ScenarioError([f"cannot write: the folder {_shown(path.parent)} does not exist"], source=str(path))
+        folder = target.parent if path.is_symlink() else path.parent  # a link's target's, not the link's own
+        where = f" (where the link {_shown(path)} leads)" if path.is_symlink() else ""
+        raise ScenarioError([f"cannot write: the folder {_shown(folder)} does not exist{where}"], source=str(path))
     return target.parent
 
 
