@@ -188,6 +188,35 @@ def test_stored_actions_are_read_as_they_are_added_by_any_process(tmp_path):
         there.store.close()
 
 
+def test_an_action_written_is_kept_as_written_never_read_back(store_address):
+    """An action written is kept beside the battle's actions as the store gives it back when read, and an undo
+    answers the battle after it as it wrote it: neither the battle's version nor its actions are read again
+    after the write (a SQLite file, a PostgreSQL store). What it answers is what another process reads."""
+    battles, other = Battles(Store(store_address)), Battles(Store(store_address))
+    try:
+        created = battles.create(None, "wheatfield", False, settings=Settings(undo="any"))
+        row = battles.row(created["id"])
+        role = battles.store.role(row.id, created["tokens"]["sides"]["union"])
+        assert role is not None
+        assert battles.stored(row.id) == ()
+        battles.resolve(battles.load(row), role, AttackAsk("20th-maine"), None, False)
+        loaded = battles.for_role(battles.load(row), role)
+        asked: list[str] = []
+        for name in ("version", "actions"):
+            read = getattr(battles.store, name)
+            setattr(battles.store, name,
+                    lambda *args, read=read, name=name, **kw: asked.append(name) or read(*args, **kw))
+        undone = battles.undo(loaded, role)
+        assert asked == ["actions"]  # before the write only: is the battle still as it was read?
+        assert undone == other.state(other.load(row), role)
+        assert undone["actions"] == 2 and undone["last_standing"] is None
+        assert battles.stored(row.id) == tuple(other.store.actions(row.id))
+        assert asked == ["actions", "actions"]  # the actions after those kept: none
+    finally:
+        battles.store.close()
+        other.store.close()
+
+
 def _wheatfield(battles: Battles) -> tuple[Any, Any, str]:
     """A new Wheatfield battle's row, its loaded battle and the Union's role."""
     created = battles.create(None, "wheatfield", False)

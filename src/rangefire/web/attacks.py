@@ -177,9 +177,9 @@ class Attacks:
         after = ruleset.apply(battle, resolution)
         record = attack_action(ruleset, attack, resolution,
                                dice_source="entered" if isinstance(source, EnteredSource) else "rolled")
-        number = self.ledger.record(loaded, "attack", side, record, after, closing)
+        written = self.ledger.record(loaded, "attack", side, record, after, closing)
         return {"format": FORMAT, **resolution.to_dict(), "battle": ruleset.dump(loaded.shown(after)),
-                "action": number, "house_rules": house(battle)}
+                "action": written.number, "house_rules": house(battle)}
 
 
 __all__ = ["Attacks", "DiceNeeded"]

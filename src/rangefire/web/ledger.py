@@ -7,14 +7,16 @@ kept in memory under the battle's version (its count of actions and the id of th
 action reuses), so a request replays only a battle it has not seen in that version (after a restart). A
 battle's stored actions are kept in memory too, read as they are added: a battle's actions are only ever
 added (an undo is one more), so a request reads from the store only those after the ones kept, never every
-action again.
+action again; an action written here is kept as it is written, never read back.
 """
 
 from __future__ import annotations
 
+import json
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from rangefire.record import KINDS, Action, LogError, replay
@@ -30,6 +32,25 @@ CACHED_STATES = 2048
 CACHED_ACTIONS = 100_000
 
 Publish = Callable[[str, dict[str, Any]], None]
+
+
+@dataclass(frozen=True)
+class Written:
+    """An action as it was written: its stored row (its number, its ``seq``, its record as the store keeps it), the
+    battle's version after it, and the battle after it (as it was kept)."""
+
+    row: ActionRow
+    version: tuple[int, int]
+    state: Any
+
+    @property
+    def number(self) -> int:
+        return self.row.number
+
+    def loaded(self, before: Loaded) -> Loaded:
+        """The battle after the action, as :meth:`Ledger.load` would read it back (for the same token: seen
+        afresh by the caller, :func:`rangefire.web.loaded.for_role`)."""
+        return Loaded(before.row, before.ruleset, self.state, self.version[0], self.version)
 
 
 class Ledger:
@@ -77,6 +98,10 @@ class Ledger:
         if added[0].number != len(kept) + 1:  # never so (numbers run 1, 2, ...): every action read again
             kept, added = (), self.store.actions(battle_id)
         stored = kept + tuple(added)
+        self._keep_actions(battle_id, stored)
+        return stored
+
+    def _keep_actions(self, battle_id: str, stored: tuple[ActionRow, ...]) -> None:
         with self._lock:
             held = self._actions.pop(battle_id, ())
             keep = stored if len(stored) >= len(held) else held  # another thread may have read further meanwhile
@@ -84,7 +109,6 @@ class Ledger:
             self._actions_kept += len(keep) - len(held)
             while self._actions_kept > CACHED_ACTIONS and len(self._actions) > 1:
                 self._actions_kept -= len(self._actions.popitem(last=False)[1])
-        return stored
 
     def scenario(self, row: BattleRow) -> Any:
         """The battle as its scenario holds it, before any action (validated once, then kept)."""
@@ -118,15 +142,22 @@ class Ledger:
 
     # -- writing -----------------------------------------------------------------------------------
     def record(self, loaded: Loaded, kind: str, side: str, action: Action, after: Any,
-               closing: int | None = None) -> int:
+               closing: int | None = None) -> Written:
         """Record an action of ``side`` played on the loaded battle (one transaction; closing the pending attack
-        at step ``closing`` in the same one), keep the state after it and tell the battle's pages: its number."""
-        version = self.store.append(loaded.row.id, loaded.version, kind, side, action.model_dump(mode="json"),
-                                    closing)
+        at step ``closing`` in the same one), keep the state after it and tell the battle's pages: what was
+        written. The action is kept as written beside the battle's actions read before it, never read back."""
+        record = action.model_dump(mode="json")
+        version = self.store.append(loaded.row.id, loaded.version, kind, side, record, closing)
         number = version[0]
+        # as the store gives it back when read (its JSON's values, never the model's dump itself)
+        row = ActionRow(version[1], number, kind, side, json.loads(json.dumps(record)))
         self.keep(loaded.row.id, version, after)
+        with self._lock:
+            kept = self._actions.get(loaded.row.id)
+        if kept is not None and len(kept) == number - 1:
+            self._keep_actions(loaded.row.id, (*kept, row))
         self.publish(loaded.row.id, {"actions": number, "kind": kind, "by": side})
-        return number
+        return Written(row, version, after)
 
 
 def version_of(stored: Sequence[ActionRow]) -> tuple[int, int]:
@@ -155,4 +186,4 @@ def standing(stored: Sequence[ActionRow]) -> list[ActionRow]:
     return found
 
 
-__all__ = ["CACHED_ACTIONS", "CACHED_STATES", "Ledger", "Publish", "action_of", "standing", "version_of"]
+__all__ = ["CACHED_ACTIONS", "CACHED_STATES", "Ledger", "Publish", "Written", "action_of", "standing", "version_of"]

@@ -112,8 +112,8 @@ def _answer(ruleset: Ruleset[Any, Any], checked: MoveCheck) -> dict[str, Any]:
 
 def _made(ledger: Ledger, loaded: Loaded, kind: str, side: str, record: Any, checked: MoveCheck) -> dict[str, Any]:
     ruleset = loaded.ruleset
-    number = ledger.record(loaded, kind, side, record, checked.after)
-    return {"format": FORMAT, "action": number, **checked.to_dict(), "unit_of_distance": ruleset.move_unit,
+    written = ledger.record(loaded, kind, side, record, checked.after)
+    return {"format": FORMAT, "action": written.number, **checked.to_dict(), "unit_of_distance": ruleset.move_unit,
             "battle": ruleset.dump(loaded.shown(checked.after)), "side_to_act": ruleset.side_to_act(checked.after)}
 
 
@@ -242,7 +242,8 @@ def empty_scenario(body: CreateBody) -> dict[str, Any]:
 def ready(ledger: Ledger, loaded: Loaded, role: Role) -> Loaded:
     """A side says it is ready to start (said again, nothing changes). When every side is, the battle starts: one
     action (``start``, :func:`rangefire.rulesets.setup.start`), refused (409, the set-up clause) while a side has
-    placed nothing, and then this side's readiness is not kept either. The battle as it is after."""
+    placed nothing, and then this side's readiness is not kept either. The battle as it is after (started: as
+    written, never read back)."""
     from rangefire.rulesets.setup import in_setup, start
 
     side = _acting(ledger, loaded, role, "no side starts the battle")
@@ -258,9 +259,9 @@ def ready(ledger: Ledger, loaded: Loaded, role: Role) -> Loaded:
         after, log = start(ruleset, battle, order)
     except IllegalMoveError as exc:
         raise illegal(exc.refusals) from None
-    ledger.record(loaded, "start", side, start_action(ruleset, order, log), after)
+    written = ledger.record(loaded, "start", side, start_action(ruleset, order, log), after)
     ledger.store.set_ready(battle_id, side)
-    return ledger.load(loaded.row)
+    return written.loaded(loaded)
 
 
 __all__ = ["MOVE_FIELDS", "edit", "empty_scenario", "illegal", "invalid", "mark", "move", "read_edit", "read_move",

@@ -130,13 +130,19 @@ class Battles:
 
     # -- reading -----------------------------------------------------------------------------------
     def state(self, loaded: Loaded, role: Role) -> dict[str, Any]:
+        return self._state(loaded, role)
+
+    def _state(self, loaded: Loaded, role: Role, stored: Sequence[ActionRow] | None = None,
+               none_pending: bool = False) -> dict[str, Any]:
+        """The battle as ``role`` sees it; ``stored``, its actions when the request has them already (written by
+        it: never read back), and ``none_pending`` when it knows that no attack waits (it has just withdrawn it)."""
         loaded = for_role(loaded, role)  # a battle loaded again after an action: as this token sees it
         ruleset, battle = loaded.ruleset, loaded.visible
         turn = getattr(battle, "turn", None)
         rows = {row["id"]: row for row in ruleset.status(battle)}
         units = [{"id": uid, "side": ruleset.side_of(battle, uid), "name": _name(battle, uid),
                   "status": rows.get(uid)} for uid in ruleset.unit_ids(battle)]
-        pending = self.store.pending(loaded.row.id)
+        pending = None if none_pending else self.store.pending(loaded.row.id)
         return {"format": FORMAT, "id": loaded.row.id, "ruleset": ruleset.key,
                 "you": {"role": role.role, "side": role.side},
                 "turn": turn.model_dump(mode="json") if isinstance(turn, BaseModel) else None,
@@ -146,7 +152,7 @@ class Battles:
                 "battle": self._dumps.of(ruleset, battle) if loaded.seen is None else ruleset.dump(battle),
                 "units": units, "pending": None if pending is None else shown(loaded, pending),
                 "ready": [side for side in loaded.row.sides if side in self.store.ready(loaded.row.id)],
-                **undo_view(self.ledger, loaded, self.stored(loaded.row.id)),
+                **undo_view(self.ledger, loaded, self.stored(loaded.row.id) if stored is None else stored),
                 **hidden(loaded)}
 
     def actions(self, battle_id: str) -> dict[str, Any]:
@@ -188,9 +194,9 @@ class Battles:
 
     def withdraw(self, loaded: Loaded, role: Role) -> dict[str, Any]:
         """The pending attack taken back by its side (:meth:`rangefire.web.attacks.Attacks.withdraw`): the
-        battle now."""
+        battle now, no attack waiting."""
         self.attacks.withdraw(loaded, role)
-        return self.state(loaded, role)
+        return self._state(loaded, role, none_pending=True)
 
     def end_turn(self, loaded: Loaded, role: Role, activation: bool) -> dict[str, Any]:
         ruleset, battle = loaded.ruleset, loaded.state
@@ -205,17 +211,17 @@ class Battles:
         if ending is not None and ending != side:
             raise ApiError(403, "forbidden", f"it is {ending}'s turn; only {ending} ends it")
         after, log = ruleset.end_activation(battle) if activation else ruleset.end_turn(battle)
-        number = self.ledger.record(loaded, "end-turn", side, end_turn_action(log, activation), after)
+        written = self.ledger.record(loaded, "end-turn", side, end_turn_action(log, activation), after)
         turn = getattr(after, "turn", None)
         return {"format": FORMAT, "turn": turn.model_dump(mode="json") if isinstance(turn, BaseModel) else None,
                 "side_to_act": ruleset.side_to_act(after), "log": [line.to_dict() for line in log],
-                "action": number}
+                "action": written.number}
 
     def undo(self, loaded: Loaded, role: Role) -> dict[str, Any]:
         """Take back the last action still standing, by the side that made it (:func:`rangefire.web.undo.undo`):
-        the battle after it."""
-        undo(self.ledger, loaded, role)
-        return self.state(self.load(loaded.row), role)
+        the battle after it, as the undo wrote it."""
+        stored, written = undo(self.ledger, loaded, role)
+        return self._state(written.loaded(loaded), role, stored)
 
     def move(self, loaded: Loaded, role: Role, body: MoveBody) -> dict[str, Any]:
         """A move checked or made (:func:`rangefire.web.moves.move`)."""

@@ -9,15 +9,16 @@ from typing import Any
 
 from rangefire.record import AttackAction, UndoAction, describe
 from rangefire.web.errors import ApiError
-from rangefire.web.ledger import Ledger, action_of, standing, version_of
+from rangefire.web.ledger import Ledger, Written, action_of, standing, version_of
 from rangefire.web.loaded import Loaded, Settings, acting_side
 from rangefire.web.pending import not_pending, other_answer
 from rangefire.web.store import ActionRow, ConflictError, Role
 
 
-def undo(ledger: Ledger, loaded: Loaded, role: Role) -> None:
+def undo(ledger: Ledger, loaded: Loaded, role: Role) -> tuple[tuple[ActionRow, ...], Written]:
     """Take back the last action still standing, by the side that made it. Refused for an attack whose dice the
-    server rolled (unless the battle was created with ``undo: any``) and for one holding another side's answer."""
+    server rolled (unless the battle was created with ``undo: any``) and for one holding another side's answer.
+    The battle's stored actions after it (those read, and the undo as written) and the undo written."""
     side = acting_side(role)
     not_pending(ledger.store, loaded, "nothing is undone")
     stored = ledger.stored(loaded.row.id)
@@ -37,7 +38,8 @@ def undo(ledger: Ledger, loaded: Loaded, role: Role) -> None:
     taken = action_of(last)
     dice = dict(taken.dice) if isinstance(taken, AttackAction) else {}
     record = UndoAction(takes_back=last.number, what=describe(taken), dice=dice)
-    ledger.record(loaded, "undo", side, record, ledger.before(loaded, stored, last))
+    written = ledger.record(loaded, "undo", side, record, ledger.before(loaded, stored, last))
+    return (*stored, written.row), written
 
 
 def undo_view(ledger: Ledger, loaded: Loaded, stored: Sequence[ActionRow]) -> dict[str, Any]:
