@@ -188,7 +188,11 @@ def other_games() -> None:
          "weapon": {"name": "bow", "short": 6, "medium": 12, "long": 18, "ammo": 6}},
         {"id": "B", "side": "west", "position": [0, 8], "base": 40, "wounds": {"boxes": 6}, "rcp": 3,
          "weapon": {"name": "bow", "short": 6, "medium": 12, "long": 18}}]})
+    temple = load_battle(ROOT / "examples" / "temple.yaml", [Setting("units.takeda.wounds.boxes", 20),
+                                                             Setting("units.yoichi.weapon.ammo", 20)])
     cases = [("Bushido, 6 wound boxes each, 6 Ammo against unlimited", bushido, "A", "B"),
+             ("Bushido, the temple's archer (20 Ammo) against a model of 20 wound boxes, through its terrain",
+              temple, "yoichi", "takeda"),
              ("Arcane Legions, the ford's archers against the orc band", load_battle(ROOT / "examples" / "ford.yaml"),
               "archers", "orc-band")]
     print("\nduels of the other games, to the end:")

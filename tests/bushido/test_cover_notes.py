@@ -17,7 +17,7 @@ import pytest
 import yaml
 
 from rangefire.core import Attack
-from tests.bushido.test_rules import BU, R30, S, T, battle, box, check, model
+from tests.bushido.test_rules import BOW, BU, R30, S, T, battle, box, check, model
 from tests.commands import run
 
 EDGE = 8 + R30  # y of T's near edge
@@ -122,3 +122,28 @@ def test_check_shows_the_note_for_people_and_in_json_bu_5_7(tmp_path, columns):
         data = json.loads(run(verb, str(scenario), "--attacker", "S", "--target", "T", "--json").stdout)
         notes = data["plan"]["notes"]
         assert any(n["clause"] == "BU-5.7" and n["text"].startswith("hedge is 1.50 in from T's base") for n in notes)
+
+
+def test_the_table_is_read_once_for_the_same_bases_terrain_and_reaches_bu_5_7(monkeypatch):
+    """BU-2.1, BU-2.2, BU-5.7: sight, zones of control and cover read the two bases, the terrain and the reaches
+    only, so no line between two models is drawn again for another state of their wounds and Ammo (a duel asks in
+    each one); other terrain or another cover reach is worked out afresh, and answers as it should."""
+    from rangefire.rulesets.bushido import table
+
+    drawn: list[str] = []
+    for name in ("first_clear", "lines_between"):
+        real = getattr(table, name)
+        monkeypatch.setattr(table, name, lambda *args, _real=real, _name=name: drawn.append(_name) or _real(*args))
+    monkeypatch.setattr(table, "_KEPT", {})
+    at = battle(S(), T(), terrain=(hedge(1), *SLIT))
+    first = check(at).plan
+    lines = len(drawn)
+    later = battle(S(weapon={**BOW, "ammo": 3}), T(wounds={"boxes": 5, "marked": 3}))  # the same models, later
+    wounded = check(at.model_copy(update={"units": later.units})).plan  # as a duel's next state is made
+    assert first.in_cover and wounded.in_cover and lines > 0 and len(drawn) == lines
+    assert (wounded.target_wounds_left, first.target_wounds_left) == (2, 5)
+    farther = battle(S(), T(), terrain=(hedge(Fraction(1001, 1000)), *SLIT))
+    beyond = check(farther).plan
+    reach = farther.options.model_copy(update={"cover_reach": Fraction(1001, 1000)})
+    reached = check(farther.model_copy(update={"options": reach})).plan  # the same terrain, a longer reach
+    assert not beyond.in_cover and reached.in_cover
