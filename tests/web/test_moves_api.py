@@ -266,6 +266,38 @@ def test_a_battle_set_up_from_empty_is_started_when_both_sides_are_ready_and_pla
     assert replayed_state(battle) == state["battle"]
 
 
+def test_two_sides_ready_at_the_same_moment_start_the_battle_dc_10_4(client, monkeypatch):
+    """DC-10.4: the last two sides saying they are ready at one moment start the battle, once. Each waits, after
+    any read of who is ready, for the other to read too: a side's readiness read apart from its writing would let
+    each find the other not yet ready, and the battle would never start."""
+    import threading
+
+    battle = set_up(client)
+    store = client.app.state.store  # type: ignore[attr-defined]
+    for name in ("ready", "set_ready"):
+        barrier, real = threading.Barrier(2, timeout=20), getattr(store, name)
+
+        def after_both(*args: Any, _real: Any = real, _barrier: Any = barrier) -> Any:
+            found = _real(*args)
+            _barrier.wait()
+            return found
+
+        monkeypatch.setattr(store, name, after_both)
+    answers: dict[str, Any] = {}
+    sides = [threading.Thread(target=lambda side=side: answers.update({side: battle.post("/ready", side)}))
+             for side in (UNION, CONFEDERATE)]
+    for thread in sides:
+        thread.start()
+    for thread in sides:
+        thread.join(60)
+    monkeypatch.undo()
+    assert {side: answer.status_code for side, answer in answers.items()} == {UNION: 200, CONFEDERATE: 200}
+    kinds = [a["action"] for a in battle.get("/actions").json()["actions"]]
+    assert kinds == ["edit"] * 4 + ["start"]
+    state = battle.state()
+    assert state["ready"] == [UNION, CONFEDERATE] and state["side_to_act"] == UNION
+
+
 def test_a_battle_does_not_start_while_a_side_has_placed_nothing(client):
     created = client.post("/api/battles", json={"game": "dress-on-the-colors", "sides": [UNION, CONFEDERATE]})
     battle = Battle(client, created.json())

@@ -176,10 +176,14 @@ def test_a_pending_attack_holds_the_battle_until_its_own_action_closes_it(store)
     assert store.pending(battle) is None
 
 
-def test_ready_sides_are_kept_once(store):
+def test_ready_sides_are_kept_once_and_told_with_the_others(store):
+    """Keeping a side ready tells whether it was kept anew and every side ready now, read in the same transaction
+    as the write; a start refused forgets it."""
     battle = new(store).id
-    store.set_ready(battle, "a")
-    store.set_ready(battle, "a")
+    assert store.set_ready(battle, "a") == (True, {"a"})
+    assert store.set_ready(battle, "a") == (False, {"a"})
+    assert store.set_ready(battle, "b") == (True, {"a", "b"})
+    store.unset_ready(battle, "b")
     assert store.ready(battle) == {"a"}
 
 

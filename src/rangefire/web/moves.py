@@ -251,17 +251,17 @@ def ready(ledger: Ledger, loaded: Loaded, role: Role) -> Loaded:
     if not in_setup(ruleset, battle):
         return loaded
     order = list(loaded.row.sides)
-    if set(order) - ledger.store.ready(battle_id) - {side}:
-        ledger.store.set_ready(battle_id, side)
+    anew, now = ledger.store.set_ready(battle_id, side)  # written and read at once: the last side to say it starts
+    if set(order) - now:
         ledger.publish(battle_id, {"actions": loaded.actions, "kind": "ready", "by": side})
         return loaded
     try:
         after, log = start(ruleset, battle, order)
     except IllegalMoveError as exc:
+        if anew:
+            ledger.store.unset_ready(battle_id, side)
         raise illegal(exc.refusals) from None
-    written = ledger.record(loaded, "start", side, start_action(ruleset, order, log), after)
-    ledger.store.set_ready(battle_id, side)
-    return written.loaded(loaded)
+    return ledger.record(loaded, "start", side, start_action(ruleset, order, log), after).loaded(loaded)
 
 
 __all__ = ["MOVE_FIELDS", "edit", "empty_scenario", "illegal", "invalid", "mark", "move", "read_edit", "read_move",

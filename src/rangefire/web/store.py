@@ -345,10 +345,20 @@ class Store:
         with self._reading() as db:
             return {side for (side,) in db.all("SELECT side FROM ready WHERE battle = ?", (battle_id,))}
 
-    def set_ready(self, battle_id: str, side: str) -> None:
-        """Keep that a side is ready (one transaction; saying it again changes nothing)."""
+    def set_ready(self, battle_id: str, side: str) -> tuple[bool, set[str]]:
+        """Keep that a side is ready (saying it again changes nothing): whether this kept it anew, and the sides
+        ready now. One transaction holding the battle's lock, so of two sides saying so at once the later reads
+        the earlier (read apart from the write, each could find the other not yet ready and the battle never
+        start)."""
         with self._writing(battle_id) as db:
+            before = {side for (side,) in db.all("SELECT side FROM ready WHERE battle = ?", (battle_id,))}
             db.run("INSERT INTO ready (battle, side) VALUES (?, ?) ON CONFLICT DO NOTHING", (battle_id, side))
+        return side not in before, before | {side}
+
+    def unset_ready(self, battle_id: str, side: str) -> None:
+        """Forget that a side is ready (a start refused)."""
+        with self._writing(battle_id) as db:
+            db.run("DELETE FROM ready WHERE battle = ? AND side = ?", (battle_id, side))
 
     # -- an attack waiting for a choice --------------------------------------------------------------
     def pending(self, battle_id: str) -> PendingRow | None:
