@@ -543,6 +543,7 @@ def test_cli_refused_attack_names_the_clause(scenario):
     (["F", "T", "--third-unit", "shoots"], "--third-unit 'shoots': must be holds"),
     (["F", "T", "--plot", "x.gif"], "a chart is written as .png"),
     (["F", "T", "--samples", "10", "--seed", "-5"], "--seed -5: must be 0 or more"),
+    (["F", "T", "--seed", "5"], "--seed 5: the seed is the Monte Carlo's, and no --samples were asked for"),
 ])
 def test_cli_bad_input_exits_2(scenario, args, words):
     proc = run("duel", scenario, *args, ok=2)

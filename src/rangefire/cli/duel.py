@@ -84,6 +84,9 @@ def duel(
                                  "whose target is a third unit holds its fire) or ignored (the other units taken "
                                  "off the table)")
         seed_value = parse_seed(seed) or 0  # refused if negative, with samples or without: one rule for seeds
+        if seed is not None and not samples:  # the exact odds roll no dice: a seed alone would be read and ignored
+            raise RangefireError(f"--seed {seed_value}: the seed is the Monte Carlo's, and no --samples were asked "
+                                 "for (the exact odds roll no dice): --samples N --seed S")
         if plot is not None:
             from rangefire.cli.writing import check_output
 
