@@ -376,6 +376,11 @@ def test_terrain_placed_in_set_up_by_either_side(server: str, browser: Any) -> N
     assert [[number(v) for v in p] for p in terrain[0]["polygon"]] == [[10, 20], [18, 20], [18, 25.5], [10, 25.5]]
     until(lambda: rebel.locator("#terrain-id").input_value() == "")
     assert rebel.locator("#terrain-refusals li").count() == 0
+    rebel.fill("#terrain-id", "wheat")  # the same id again: the server refuses it, and the form says why
+    rebel.click("#terrain-form button[type=submit]")
+    until(lambda: rebel.locator("#terrain-refusals li").count() == 1)
+    said = rebel.locator("#terrain-refusals li").text_content()
+    assert "wheat" in said and state(server, created)["actions"] == 1, said
     union.wait_for_selector("#viewport svg")
     until(lambda: "wheat" in union.locator("#viewport svg").text_content())
     shoot(rebel, "setup-terrain-wide")

@@ -70,12 +70,17 @@ export function setupPanel(S, { you, battleUnit, act, refresh, terrain }) {
         await refresh(`${id} placed (action ${result.action}): drag it where it should stand.`);
         $("setup-id").value = "";
       } catch (exc) {
-        const err = exc instanceof ApiError ? exc.error : {};
-        const items = Array.isArray(err.refusals) && err.refusals.length ? err.refusals : [{ clause: err.clause, reason: exc.message }];
-        $("setup-refusals").replaceChildren(...items.map((r) => clauseLine("li", r.reason, r.clause)));
+        refused("setup-refusals", exc);
         throw exc;
       }
     });
+  }
+
+  // Why the server refused a placing, each reason with its clause, in the form's list of refusals.
+  function refused(list, exc) {
+    const err = exc instanceof ApiError ? exc.error : {};
+    const items = Array.isArray(err.refusals) && err.refusals.length ? err.refusals : [{ clause: err.clause, reason: exc.message }];
+    $(list).replaceChildren(...items.map((r) => clauseLine("li", r.reason, r.clause)));
   }
 
   // A rectangle of terrain, placed by either side (DC-10.4, AL-10.3, BU-9.3: terrain is not a side's own).
@@ -96,9 +101,7 @@ export function setupPanel(S, { you, battleUnit, act, refresh, terrain }) {
         await refresh(`${data.id} placed (action ${result.action}).`);
         $("terrain-id").value = "";
       } catch (exc) {
-        const err = exc instanceof ApiError ? exc.error : {};
-        const items = Array.isArray(err.refusals) && err.refusals.length ? err.refusals : [{ clause: err.clause, reason: exc.message }];
-        $("terrain-refusals").replaceChildren(...items.map((r) => clauseLine("li", r.reason, r.clause)));
+        refused("terrain-refusals", exc);
         throw exc;
       }
     });
