@@ -298,6 +298,30 @@ def test_two_sides_ready_at_the_same_moment_start_the_battle_dc_10_4(client, mon
     assert state["ready"] == [UNION, CONFEDERATE] and state["side_to_act"] == UNION
 
 
+def test_a_start_not_written_keeps_no_readiness_of_the_last_side_dc_10_4(client, monkeypatch):
+    """DC-10.4: should the start not be written (the battle changed meanwhile: 409), the last side's readiness is
+    not kept either; kept, every side would be shown ready, its Ready button off, and the battle never start."""
+    from rangefire.web.store import ConflictError
+
+    battle = set_up(client)
+    assert battle.post("/ready", UNION).status_code == 200
+    store = client.app.state.store  # type: ignore[attr-defined]
+    real = store.append
+
+    def changed(battle_id: str, expected: Any, kind: str, *rest: Any) -> Any:
+        if kind == "start":
+            raise ConflictError("the battle changed while this action was played")
+        return real(battle_id, expected, kind, *rest)
+
+    monkeypatch.setattr(store, "append", changed)
+    error_of(battle.post("/ready", CONFEDERATE), 409, "conflict")
+    monkeypatch.undo()
+    state = battle.state()
+    assert state["ready"] == [UNION] and state["side_to_act"] is None
+    started = battle.post("/ready", CONFEDERATE)  # said again: the battle starts
+    assert started.status_code == 200 and started.json()["side_to_act"] == UNION
+
+
 def test_a_battle_does_not_start_while_a_side_has_placed_nothing(client):
     created = client.post("/api/battles", json={"game": "dress-on-the-colors", "sides": [UNION, CONFEDERATE]})
     battle = Battle(client, created.json())

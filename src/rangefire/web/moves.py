@@ -242,8 +242,8 @@ def empty_scenario(body: CreateBody) -> dict[str, Any]:
 def ready(ledger: Ledger, loaded: Loaded, role: Role) -> Loaded:
     """A side says it is ready to start (said again, nothing changes). When every side is, the battle starts: one
     action (``start``, :func:`rangefire.rulesets.setup.start`), refused (409, the set-up clause) while a side has
-    placed nothing, and then this side's readiness is not kept either. The battle as it is after (started: as
-    written, never read back)."""
+    placed nothing, and then (as when the start is not written, the battle changed meanwhile) this side's
+    readiness is not kept either. The battle as it is after (started: as written, never read back)."""
     from rangefire.rulesets.setup import in_setup, start
 
     side = _acting(ledger, loaded, role, "no side starts the battle")
@@ -257,11 +257,13 @@ def ready(ledger: Ledger, loaded: Loaded, role: Role) -> Loaded:
         return loaded
     try:
         after, log = start(ruleset, battle, order)
-    except IllegalMoveError as exc:
+        return ledger.record(loaded, "start", side, start_action(ruleset, order, log), after).loaded(loaded)
+    except BaseException as exc:  # no start written (refused, or the battle changed meanwhile): nor this readiness
         if anew:
             ledger.store.unset_ready(battle_id, side)
-        raise illegal(exc.refusals) from None
-    return ledger.record(loaded, "start", side, start_action(ruleset, order, log), after).loaded(loaded)
+        if isinstance(exc, IllegalMoveError):
+            raise illegal(exc.refusals) from None
+        raise
 
 
 __all__ = ["MOVE_FIELDS", "edit", "empty_scenario", "illegal", "invalid", "mark", "move", "read_edit", "read_move",
