@@ -490,12 +490,15 @@ def test_cli_human_at_60_columns(scenario):
     assert "neither: none destroyed in 3 turns" in wide
 
 
-def test_cli_human_at_40_columns_keeps_every_figure_whole(scenario):
+@pytest.mark.parametrize("columns", [40, 30])
+def test_cli_human_at_a_narrow_terminal_keeps_every_figure_whole(scenario, columns):
     """At a narrow terminal the ends' names wrap, never the figures: each probability and turn whole (no "..."),
-    the same figures as at a wide one."""
+    the same figures as at a wide one; a column too wide for the terminal even alone (the sampled share and its
+    interval, at 30) is parted between its figures, never cut."""
     asked = ("duel", scenario, "F", "T", "--turns", "3", "--samples", "200", "--seed", "1")
-    narrow, wide = run(*asked, columns=40).stdout, run(*asked, columns=200).stdout
-    assert all(len(line) <= 40 for line in narrow.splitlines()) and "…" not in narrow
+    narrow, wide = run(*asked, columns=columns).stdout, run(*asked, columns=200).stdout
+    assert all(len(line) <= columns for line in narrow.splitlines())
+    assert "…" not in (narrow if columns >= 40 else narrow.split("how it ends")[1].split("neither:")[0])
 
     def figures(shown: str) -> list[str]:
         ends = shown.split("how it ends")[1].split("neither:")[0]

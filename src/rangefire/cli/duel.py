@@ -161,7 +161,8 @@ def _plot(result: DuelResult | None, estimate: DuelEstimate | None, path: Path, 
 def _print_ends(figures: tuple[str, ...], rows: list[list[Text | str]]) -> None:
     """The table of how a duel ends: each row an end's name, then its figures (one column each, ``figures`` their
     headers), never cut or folded. At a terminal narrower than 60 columns the ends' names wrap in their stead, the
-    headers take two lines, the tables have no side rules, and columns that would not fit go in a table after."""
+    headers take two lines, the tables have no side rules, and columns that would not fit go in a table after (one
+    too wide even alone parts its figures at their space)."""
     from rich import box
     from rich.table import Table
 
@@ -169,7 +170,9 @@ def _print_ends(figures: tuple[str, ...], rows: list[list[Text | str]]) -> None:
         t = Table(box=box.SIMPLE_HEAD if narrow else box.HEAVY_HEAD, pad_edge=not narrow, show_edge=not narrow)
         t.add_column("end", overflow="fold", min_width=label if narrow else None)
         for c in columns:
-            t.add_column(figures[c].replace(" ", "\n", 1) if narrow else figures[c], justify="right", no_wrap=True)
+            # one column too wide for the terminal alone (a share and its interval) parts at its space, never cut
+            t.add_column(figures[c].replace(" ", "\n", 1) if narrow else figures[c], justify="right",
+                         no_wrap=not narrow or len(columns) > 1, overflow="fold")
         for row in rows:
             t.add_row(row[0], *(row[c + 1] for c in columns))
         return t
