@@ -680,6 +680,7 @@ def _altered(results_file, tmp_path, *, column=None, values=None, **meta):
 @pytest.mark.parametrize(("change", "said"), [
     ({"column": "disorder_float", "values": "x"}, "column disorder_float: 'x' is not a number"),
     ({"column": "disorder_float", "values": float("inf")}, "column disorder_float: inf is not a finite number"),
+    ({"column": "disorder_float", "values": "1e400"}, "column disorder_float: 1e400 is not a finite number"),
     ({"house_rules": "nope"}, "its rangefire metadata cannot be read (house_rules)"),
     ({"house_rules": [{"path": "options.x"}]}, "its rangefire metadata cannot be read (house_rules)"),
 ])

@@ -213,8 +213,10 @@ def _quantity(path: Path, column: str, value: Any) -> float:
         number = float(Fraction(value) if isinstance(value, str) else value)
     except (TypeError, ValueError, ZeroDivisionError):
         raise RangefireError(f"{path}: column {column}: {str(value)[:40]!r} is not a number") from None
+    except OverflowError:  # an exact fraction past the floats' range ("1e400")
+        number = math.inf
     if math.isinf(number):
-        raise RangefireError(f"{path}: column {column}: {value} is not a finite number")
+        raise RangefireError(f"{path}: column {column}: {str(value)[:40]} is not a finite number")
     return number
 
 
