@@ -147,3 +147,23 @@ def test_the_table_is_read_once_for_the_same_bases_terrain_and_reaches_bu_5_7(mo
     reach = farther.options.model_copy(update={"cover_reach": Fraction(1001, 1000)})
     reached = check(farther.model_copy(update={"options": reach})).plan  # the same terrain, a longer reach
     assert not beyond.in_cover and reached.in_cover
+
+
+def test_the_table_keeps_the_answers_of_a_few_terrains_only_bu_2_1(monkeypatch):
+    """BU-2.1: each battle read afresh (a server's question, a state sent to its worker) brings its terrain anew;
+    the answers kept hold their terrain, some 10 MB for the 4,000 corners a battle may have, so the answers of a
+    few terrains only are kept (the latest), never of thousands: a long-running server's memory stays bounded.
+    The latest terrain's answers are still kept (no line drawn again)."""
+    from rangefire.rulesets.bushido import table
+
+    monkeypatch.setattr(table, "_KEPT", {})
+    at = battle(S(), T(), terrain=(hedge(1), *SLIT))
+    for _ in range(table.MAX_TERRAINS + 5):
+        fresh = at.model_copy(update={"terrain": tuple(list(at.terrain))})  # the same pieces, another terrain
+        assert table.cover(fresh, fresh.units[0], fresh.units[1]).covered
+    held = {id(terrain) for terrain, _ in table._KEPT.values()}
+    assert 1 <= len(held) <= table.MAX_TERRAINS
+    drawn: list[str] = []
+    real = table.lines_between
+    monkeypatch.setattr(table, "lines_between", lambda *args: drawn.append("drawn") or real(*args))
+    assert table.cover(fresh, fresh.units[0], fresh.units[1]).covered and drawn == []

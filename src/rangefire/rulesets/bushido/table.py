@@ -94,23 +94,35 @@ def _sight(a: Disc, b: Disc, terrain: list[Piece], limit: Fraction) -> Sight:
 #: What the table's questions of two models have answered (:func:`sight`, :func:`in_zone`, :func:`cover`), by all
 #: that each reads: the bases, the terrain and the options it takes. A duel asks the same two models in every state
 #: it reaches (their wounds, Ammo and statuses change; nothing moves), the lines between them some 16 ms each time.
-_KEPT: dict[tuple[Hashable, ...], tuple[Any, Any]] = {}
+#: By the terrain's identity: the terrain itself (held, so that no other takes its identity meanwhile) and its
+#: answers by the rest.
+_KEPT: dict[int, tuple[Any, dict[tuple[Hashable, ...], Any]]] = {}
 T = TypeVar("T")
-#: The most answers kept; past it they are forgotten together.
+#: The terrains whose answers are kept, the latest ones: each battle read afresh (a server's question, a state sent
+#: to its worker) brings its terrain anew, some 10 MB for the most corners a battle may have, so never thousands.
+MAX_TERRAINS = 4
+#: The most answers kept of one terrain; past it they are forgotten together.
 MAX_KEPT = 4_096
+_NONE = object()
 
 
 def _kept(key: tuple[Hashable, ...], terrain: Any, work: Callable[[], T]) -> T:
     """The answer kept under ``key`` and the battle's ``terrain``, or ``work()``'s, kept. The terrain is told apart
     by identity (a duel's battles share their terrain; hashing it is slower than the answer's other work) and kept
-    with the answer, so that no other terrain takes its identity while the answer is kept."""
-    found = _KEPT.get((*key, id(terrain)))
-    if found is not None and found[0] is terrain:
-        return cast(T, found[1])
-    if len(_KEPT) >= MAX_KEPT:
-        _KEPT.clear()
+    with its answers, so that no other terrain takes its identity while they are kept."""
+    held = _KEPT.get(id(terrain))
+    if held is None or held[0] is not terrain:
+        while len(_KEPT) >= MAX_TERRAINS:  # the earliest terrain's answers forgotten
+            _KEPT.pop(next(iter(_KEPT)), None)
+        held = _KEPT[id(terrain)] = (terrain, {})
+    answers = held[1]
+    found = answers.get(key, _NONE)
+    if found is not _NONE:
+        return cast(T, found)
+    if len(answers) >= MAX_KEPT:
+        answers.clear()
     answer = work()
-    _KEPT[(*key, id(terrain))] = (terrain, answer)
+    answers[key] = answer
     return answer
 
 
