@@ -322,6 +322,20 @@ def test_a_start_not_written_keeps_no_readiness_of_the_last_side_dc_10_4(client,
     assert started.status_code == 200 and started.json()["side_to_act"] == UNION
 
 
+def test_a_start_taken_back_takes_back_the_readiness_of_its_side_dc_10_4(client):
+    """DC-10.4: the start undone, the battle is in set-up again and the side that took it back is no longer ready
+    (kept, every side would be shown ready, its Ready button off, and the battle never start again); said again,
+    the battle starts."""
+    battle = set_up(client)
+    assert battle.post("/ready", UNION).status_code == 200
+    assert battle.post("/ready", CONFEDERATE).json()["side_to_act"] == UNION
+    undone = battle.post("/undo", CONFEDERATE)
+    assert undone.status_code == 200, undone.text
+    assert undone.json()["ready"] == [UNION] and undone.json()["side_to_act"] is None
+    started = battle.post("/ready", CONFEDERATE)
+    assert started.status_code == 200 and started.json()["side_to_act"] == UNION
+
+
 def test_a_battle_does_not_start_while_a_side_has_placed_nothing(client):
     created = client.post("/api/battles", json={"game": "dress-on-the-colors", "sides": [UNION, CONFEDERATE]})
     battle = Battle(client, created.json())

@@ -18,7 +18,8 @@ from rangefire.web.store import ActionRow, ConflictError, Role
 def undo(ledger: Ledger, loaded: Loaded, role: Role) -> tuple[tuple[ActionRow, ...], Written]:
     """Take back the last action still standing, by the side that made it. Refused for an attack whose dice the
     server rolled (unless the battle was created with ``undo: any``) and for one holding another side's answer.
-    The battle's stored actions after it (those read, and the undo as written) and the undo written."""
+    A start taken back takes back the readiness of its side too (set-up, DC-10.4). The battle's stored actions after it
+    (those read, and the undo as written) and the undo written."""
     side = acting_side(role)
     not_pending(ledger.store, loaded, "nothing is undone")
     stored = ledger.stored(loaded.row.id)
@@ -39,6 +40,8 @@ def undo(ledger: Ledger, loaded: Loaded, role: Role) -> tuple[tuple[ActionRow, .
     dice = dict(taken.dice) if isinstance(taken, AttackAction) else {}
     record = UndoAction(takes_back=last.number, what=describe(taken), dice=dice)
     written = ledger.record(loaded, "undo", side, record, ledger.before(loaded, stored, last))
+    if last.kind == "start":  # in set-up again: the side that took the start back says again when it is ready
+        ledger.store.unset_ready(loaded.row.id, side)
     return (*stored, written.row), written
 
 
