@@ -152,7 +152,7 @@ def test_the_table_is_read_once_for_the_same_bases_terrain_and_reaches_bu_5_7(mo
 def test_the_table_keeps_the_answers_of_a_few_terrains_only_bu_2_1(monkeypatch):
     """BU-2.1: each battle read afresh (a server's question, a state sent to its worker) brings its terrain anew;
     the answers kept hold their terrain, some 10 MB for the 4,000 corners a battle may have, so the answers of a
-    few terrains only are kept (the latest), never of thousands: a long-running server's memory stays bounded.
+    few terrains only are kept, never of thousands: a long-running server's memory stays bounded.
     The latest terrain's answers are still kept (no line drawn again)."""
     from rangefire.rulesets.bushido import table
 

@@ -98,8 +98,9 @@ def _sight(a: Disc, b: Disc, terrain: list[Piece], limit: Fraction) -> Sight:
 #: answers by the rest.
 _KEPT: dict[int, tuple[Any, dict[tuple[Hashable, ...], Any]]] = {}
 T = TypeVar("T")
-#: The terrains whose answers are kept, the latest ones: each battle read afresh (a server's question, a state sent
-#: to its worker) brings its terrain anew, some 10 MB for the most corners a battle may have, so never thousands.
+#: The most terrains whose answers are kept; past it they are forgotten together. Each battle read afresh (a
+#: server's question, a state sent to its worker) brings its terrain anew, some 10 MB for the most corners a battle
+#: may have, so never thousands.
 MAX_TERRAINS = 4
 #: The most answers kept of one terrain; past it they are forgotten together.
 MAX_KEPT = 4_096
@@ -112,8 +113,8 @@ def _kept(key: tuple[Hashable, ...], terrain: Any, work: Callable[[], T]) -> T:
     with its answers, so that no other terrain takes its identity while they are kept."""
     held = _KEPT.get(id(terrain))
     if held is None or held[0] is not terrain:
-        while len(_KEPT) >= MAX_TERRAINS:  # the earliest terrain's answers forgotten
-            _KEPT.pop(next(iter(_KEPT)), None)
+        if len(_KEPT) >= MAX_TERRAINS:  # forgotten together (safe while another thread reads or writes them)
+            _KEPT.clear()
         held = _KEPT[id(terrain)] = (terrain, {})
     answers = held[1]
     found = answers.get(key, _NONE)
