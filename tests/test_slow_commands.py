@@ -123,7 +123,9 @@ def test_a_duel_too_large_with_samples_is_its_monte_carlo_alone(tmp_path):
     shown = run("duel", str(scenario), "F", "T", "--turns", "2", "--samples", "300", columns=300).stdout
     assert "a Monte Carlo of 300 duels with their dice rolled" in shown
     assert "no exact odds: the duel of F and T" in shown
-    assert "stands left of T" in shown
+    assert "stands left of T" in shown and "neither: none destroyed in 2 turns" in shown
+    one = run("duel", str(scenario), "F", "T", "--turns", "1", "--samples", "50", columns=300).stdout
+    assert "neither: none destroyed in 1 turn\n" in one
 
 
 # -- progress ------------------------------------------------------------------------------------------------------

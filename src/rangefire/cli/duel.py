@@ -330,7 +330,8 @@ def render_sampled(estimate: DuelEstimate | None, too_large: str | None) -> None
         rows.append([text(labels[k]), _pct(count / n), f"{lo:.1%}-{hi:.1%}", _turn(stats["mean"]),
                      _turn(stats["median"]), _turn(stats["p90"])])
     _print_ends(("sampled", "95%", "mean turn", "median", "90%"), rows)
-    out.print(text(f"neither: none destroyed in {estimate.turn_limit} turns" if estimate.turn_limit
+    out.print(text(f"neither: none destroyed in {estimate.turn_limit} "
+                   f"{'turn' if estimate.turn_limit == 1 else 'turns'}" if estimate.turn_limit
                    else "neither: undecided after 1,000 turns"))
     for role in ("a", "b"):
         counts = estimate.left[role]
