@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import math
-import stat
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -31,6 +30,7 @@ from rangefire.analysis.charts import (
 )
 from rangefire.core import LimitError, RangefireError
 from rangefire.core.options import HouseRule
+from rangefire.scenario.files import special_kind
 
 #: The metadata key the sweep and the table write (``sweep_run.RESULTS_KEY``).
 RESULTS_KEY = b"rangefire"
@@ -80,10 +80,8 @@ def read_results(path: Path) -> Results:
         raise RangefireError(f"{path}: no such file") from None
     except OSError as exc:
         raise RangefireError(f"{path}: cannot be read ({exc.strerror or 'refused'})") from None
-    mode = info.st_mode
-    if not stat.S_ISREG(mode):
-        kind = ("a folder" if stat.S_ISDIR(mode) else "a pipe (FIFO)" if stat.S_ISFIFO(mode)
-                else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "a special file")
+    kind = special_kind(info.st_mode)
+    if kind is not None:
         raise RangefireError(f"{path}: is {kind}, not a results file")
     if info.st_size == 0:
         raise RangefireError(f"{path}: is empty: not a Parquet file")

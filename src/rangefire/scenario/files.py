@@ -140,13 +140,23 @@ def _parse_bytes(raw: bytes, fmt: str, source: str) -> dict[str, Any]:
     return parse_scenario(text, fmt, source=source)
 
 
-def _not_regular(mode: int) -> str | None:
+def special_kind(mode: int) -> str | None:
+    """What a path of that mode is when it is no regular file ("a folder", "a pipe (FIFO)", "a device", "a
+    socket", "a special file"); None for a regular file."""
     if stat.S_ISREG(mode):
         return None
     if stat.S_ISDIR(mode):
-        return "is a folder, not a scenario file"
-    kind = ("a pipe (FIFO)" if stat.S_ISFIFO(mode) else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+        return "a folder"
+    return ("a pipe (FIFO)" if stat.S_ISFIFO(mode) else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
             else "a socket" if stat.S_ISSOCK(mode) else "a special file")
+
+
+def _not_regular(mode: int) -> str | None:
+    kind = special_kind(mode)
+    if kind is None:
+        return None
+    if kind == "a folder":
+        return "is a folder, not a scenario file"
     return f"not a regular file ({kind}); refused"
 
 
