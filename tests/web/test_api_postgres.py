@@ -1,6 +1,7 @@
 """A representative set of the API's tests run again on a PostgreSQL store (their own modules run them on SQLite):
 creating, reading, acting, a stale write refused, undo, attacks waiting for another side's answer, a battle set up
-from empty, a whole game, and streams resumed. Skipped where PostgreSQL is not installed (failed under CI=true)."""
+from empty (its sides ready at one moment, a side's Ready said twice at once), a whole game, and streams resumed.
+Skipped where PostgreSQL is not installed (failed under CI=true)."""
 
 from __future__ import annotations
 
@@ -30,6 +31,8 @@ from tests.web.test_events_resume import (  # noqa: F401
 from tests.web.test_moves_api import (  # noqa: F401
     test_a_battle_set_up_from_empty_is_started_when_both_sides_are_ready_and_played,
     test_a_move_is_recorded_the_state_follows_and_replays,
+    test_a_side_saying_ready_twice_at_one_moment_starts_the_battle_once_dc_10_4,
+    test_two_sides_ready_at_the_same_moment_start_the_battle_dc_10_4,
 )
 from tests.web.test_pending import (  # noqa: F401
     test_a_nomination_answered_by_the_target_s_side_bu_4_2,

@@ -298,6 +298,56 @@ def test_two_sides_ready_at_the_same_moment_start_the_battle_dc_10_4(client, mon
     assert state["ready"] == [UNION, CONFEDERATE] and state["side_to_act"] == UNION
 
 
+@pytest.mark.parametrize("written_first", ["readiness written anew", "readiness said again"])
+def test_a_side_saying_ready_twice_at_one_moment_starts_the_battle_once_dc_10_4(client, monkeypatch, written_first):
+    """DC-10.4: the other side ready, one side's Ready sent twice at one moment (two tabs, a double press) starts
+    the battle once and both answers are the battle started, never a 409 for the one whose start came second,
+    and the side stays ready. Each request waits, after its readiness is written and read, for the other (both
+    find every side ready); then the start of the one named ``written_first`` is written first."""
+    import threading
+
+    battle = set_up(client)
+    assert battle.post("/ready", UNION).status_code == 200
+    store = client.app.state.store  # type: ignore[attr-defined]
+    barrier, first_done = threading.Barrier(2, timeout=20), threading.Event()
+    real_ready, real_append = store.set_ready, store.append
+    anew_of: dict[int, bool] = {}
+
+    def after_both(*args: Any) -> Any:
+        found = real_ready(*args)
+        anew_of[threading.get_ident()] = found[0]
+        barrier.wait()
+        return found
+
+    def in_order(battle_id: str, expected: Any, kind: str, *rest: Any) -> Any:
+        first = anew_of.get(threading.get_ident()) == (written_first == "readiness written anew")
+        if kind == "start" and not first:
+            assert first_done.wait(20)
+        try:
+            return real_append(battle_id, expected, kind, *rest)
+        finally:
+            if kind == "start" and first:
+                first_done.set()
+
+    monkeypatch.setattr(store, "set_ready", after_both)
+    monkeypatch.setattr(store, "append", in_order)
+    answers: list[Any] = []
+    presses = [threading.Thread(target=lambda: answers.append(battle.post("/ready", CONFEDERATE)))
+               for _ in range(2)]
+    for thread in presses:
+        thread.start()
+    for thread in presses:
+        thread.join(60)
+    monkeypatch.undo()
+    assert sorted(anew_of.values()) == [False, True]
+    assert [answer.status_code for answer in answers] == [200, 200], [answer.text for answer in answers]
+    assert all(answer.json()["side_to_act"] == UNION for answer in answers)
+    kinds = [a["action"] for a in battle.get("/actions").json()["actions"]]
+    assert kinds == ["edit"] * 4 + ["start"]
+    state = battle.state()
+    assert state["ready"] == [UNION, CONFEDERATE] and state["side_to_act"] == UNION and state["actions"] == 5
+
+
 def test_a_start_not_written_keeps_no_readiness_of_the_last_side_dc_10_4(client, monkeypatch):
     """DC-10.4: should the start not be written (the battle changed meanwhile: 409), the last side's readiness is
     not kept either; kept, every side would be shown ready, its Ready button off, and the battle never start."""

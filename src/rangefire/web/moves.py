@@ -23,7 +23,7 @@ from rangefire.web.errors import ApiError
 from rangefire.web.ledger import Ledger
 from rangefire.web.loaded import Loaded, acting_side
 from rangefire.web.pending import not_pending
-from rangefire.web.store import Role
+from rangefire.web.store import ConflictError, Role
 
 #: The fields of a move, as :meth:`rangefire.core.Move.from_dict` reads them.
 MOVE_FIELDS = ("unit", "to", "by", "facing", "turn", "formation", "run", "mission")
@@ -243,7 +243,11 @@ def ready(ledger: Ledger, loaded: Loaded, role: Role) -> Loaded:
     """A side says it is ready to start (said again, nothing changes). When every side is, the battle starts: one
     action (``start``, :func:`rangefire.rulesets.setup.start`), refused (409, the set-up clause) while a side has
     placed nothing, and then (as when the start is not written, the battle changed meanwhile) this side's
-    readiness is not kept either. The battle as it is after (started: as written, never read back)."""
+    readiness is not kept either. The battle as it is after (started: as written, never read back).
+
+    Said twice at one moment (two tabs, a double press), both requests find every side ready and try the start:
+    the one whose start is written second finds the battle started by the first and answers it, as a Ready said
+    once the battle has started does; never a conflict, and the start is written once."""
     from rangefire.rulesets.setup import in_setup, start
 
     side = _acting(ledger, loaded, role, "no side starts the battle")
@@ -258,7 +262,14 @@ def ready(ledger: Ledger, loaded: Loaded, role: Role) -> Loaded:
     try:
         after, log = start(ruleset, battle, order)
         return ledger.record(loaded, "start", side, start_action(ruleset, order, log), after).loaded(loaded)
-    except BaseException as exc:  # no start written (refused, or the battle changed meanwhile): nor this readiness
+    except ConflictError:  # the battle changed meanwhile: started by this side's other Ready, the answer is that
+        started = ledger.load(loaded.row)
+        if not in_setup(ruleset, started.state):
+            return started
+        if anew:  # changed otherwise (a unit placed, a start taken back): no start written, nor this readiness
+            ledger.store.unset_ready(battle_id, side)
+        raise
+    except BaseException as exc:  # no start written (refused, or the request broken off): nor this readiness
         if anew:
             ledger.store.unset_ready(battle_id, side)
         if isinstance(exc, IllegalMoveError):
