@@ -118,6 +118,31 @@ def test_each_side_sees_its_own_hand_and_the_size_of_the_other(new_battle):
         assert error["message"].replace(unit, "X") == f"unit: 'X' is not in this battle (units: {UNITS_JASON})"
 
 
+@pytest.mark.parametrize("edit", [
+    {"op": "remove", "section": "cards", "id": "CARD"},
+    {"op": "change", "section": "cards", "id": "CARD", "data": {"name": "Mine"}},
+    {"op": "change", "section": "cards", "id": "CARD", "data": {"owner": JASON}},
+    {"op": "remove", "section": "cards", "id": "CARD", "check": True},
+    {"op": "change", "section": "cards", "id": "CARD", "data": {"name": "Mine"}, "check": True},
+])
+def test_an_edit_naming_a_card_of_the_other_hand_is_answered_as_for_a_card_nowhere_sw_1_4(new_battle, edit):
+    """SW-1.4: jason editing a card of tyler's hand (by a guessed id) is answered word for word as for an id that
+    is nowhere in the battle; told "its owner is 'tyler'" instead, he would learn tyler's hand one guess at a time.
+    Nothing is written either way."""
+    held = {JASON: [0], TYLER: [0, 1, 2]}
+    battle = new_battle(scenario=scenario(held))
+    jason = Reader(battle, battle.sides[JASON])
+    said = {}
+    for card in ("xk-jink", "xk-no-such-card"):
+        answer = jason.post("/edit", {key: (card if value == "CARD" else value) for key, value in edit.items()})
+        assert answer.status_code < 500, answer.text
+        said[card] = (answer.status_code, answer.text.replace(card, "CARD"))
+    assert said["xk-jink"] == said["xk-no-such-card"]
+    assert said["xk-jink"][0] == (200 if edit.get("check") else 409)
+    jason.names_none_of(secrets_of(held, TYLER) - {"xk-jink"})  # the card guessed is named back, as sent
+    assert battle.state()["actions"] == 0
+
+
 def test_the_odds_shown_to_the_attacker_assume_nothing_of_the_hidden_hand(new_battle, client):
     """Jason's odds are the odds of the battle without tyler's hand; tyler's own (or an open game's) count it."""
     from rangefire.core import Attack

@@ -194,21 +194,37 @@ def _own_item(ruleset: Ruleset[Any, Any], battle: Any, asked: Edit, side: str) -
                                              f"places, changes and removes only its own", path=f"data.{key}")
 
 
+def _hidden_item(ruleset: Ruleset[Any, Any], battle: Any, seen: Any, asked: Edit) -> bool:
+    """Whether the edit names an item of the battle kept from the asking side (a card in another hand)."""
+    def ids(state: Any) -> set[Any]:
+        items = ruleset.dump(state).get(asked.section) or []
+        return {item.get("id") for item in items if isinstance(item, dict)}
+
+    return asked.id in ids(battle) - ids(seen)
+
+
 def edit(ledger: Ledger, loaded: Loaded, role: Role, body: EditBody) -> dict[str, Any]:
     """A set-up edit checked or made: a side's own pieces, terrain by either side; refused under the game's
     set-up clause once a side to act is recorded."""
     from rangefire.rulesets.setup import check_edit
 
     asked = read_edit(body)
-    ruleset, battle = loaded.ruleset, loaded.state
+    ruleset, battle, seen = loaded.ruleset, loaded.state, loaded.visible
     side = None if body.check else _acting(ledger, loaded, role, "nothing is placed")
+    # a card in a hand this side cannot see is not known to it: owned, checked and refused as an id not in the
+    # battle is, never "its owner is ..." (which would tell the other hand's cards one guess at a time) [SW-1.4]
+    unseen = seen is not battle and _hidden_item(ruleset, battle, seen, asked)
     if side is not None:
-        _own_item(ruleset, battle, asked, side)
-    checked = _asked(lambda: check_edit(ruleset, battle, asked), ("op", "section", "id", "data"), "data")
+        _own_item(ruleset, seen, asked, side)
+    checked = _asked(lambda: check_edit(ruleset, seen if unseen else battle, asked), ("op", "section", "id", "data"),
+                     "data")
     if side is None:
         return _answer(ruleset, checked)
     if not checked.is_legal:
         raise illegal(checked.refusals)
+    if unseen:  # legal on what this side sees, never on the battle: no edit of a card kept from it
+        raise ApiError(422, "invalid_input", f"{asked.section}: {asked.id!r} cannot be used by {side}; give another "
+                                             "id [SW-1.4]", path="id", clause="SW-1.4")
     return _made(ledger, loaded, "edit", side, edit_action(ruleset, asked, checked), checked)
 
 
