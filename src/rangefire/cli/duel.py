@@ -25,6 +25,7 @@ from rangefire.cli.common import (
     user_errors,
     whole_number,
 )
+from rangefire.cli.figures import print_figures
 from rangefire.cli.progress import Shown
 from rangefire.core import LimitError, RangefireError
 from rangefire.core.numbers import percent
@@ -158,44 +159,6 @@ def _plot(result: DuelResult | None, estimate: DuelEstimate | None, path: Path, 
     plot_duel(result, estimate, path, battle=name, assumptions=said)
 
 
-def _print_ends(figures: tuple[str, ...], rows: list[list[Text | str]]) -> None:
-    """The table of how a duel ends: each row an end's name, then its figures (one column each, ``figures`` their
-    headers), never cut or folded. At a terminal narrower than 60 columns the ends' names wrap in their stead, the
-    headers take two lines, the tables have no side rules, and columns that would not fit go in a table after (one
-    too wide even alone parts its figures at their space)."""
-    from rich import box
-    from rich.table import Table
-
-    def table(columns: list[int], narrow: bool) -> Table:
-        t = Table(box=box.SIMPLE_HEAD if narrow else box.HEAVY_HEAD, pad_edge=not narrow, show_edge=not narrow)
-        t.add_column("end", overflow="fold", min_width=label if narrow else None)
-        for c in columns:
-            # one column too wide for the terminal alone (a share and its interval) parts at its space, never cut
-            t.add_column(figures[c].replace(" ", "\n", 1) if narrow else figures[c], justify="right",
-                         no_wrap=not narrow or len(columns) > 1, overflow="fold")
-        for row in rows:
-            t.add_row(row[0], *(row[c + 1] for c in columns))
-        return t
-
-    label = min(14, max(len(word) for row in rows for word in str(row[0]).split()))
-    if out.width >= 60:
-        out.print(table(list(range(len(figures))), False))
-        return
-    groups: list[list[int]] = [[]]
-    room = out.width - label
-    for c, name in enumerate(figures):  # each column its figures, a rule between and a space either side
-        width = 3 + max(max(len(w) for w in name.split()), *(len(str(row[c + 1])) for row in rows))
-        if groups[-1] and width > room:
-            groups.append([])
-            room = out.width - label
-        groups[-1].append(c)
-        room -= width
-    for k, columns in enumerate(groups):
-        if k:
-            out.print()
-        out.print(table(columns, True))
-
-
 def _pct(p: Any) -> str:
     """A probability for people, to hundredths of a percent (a chance that is never met, None, is 0%)."""
     return percent(p or 0, 2)
@@ -222,8 +185,6 @@ def render_duel(result: DuelResult, estimate: DuelEstimate | None) -> None:
     """The duel for people: the model's assumptions, why a unit cannot fire, then how it ends (each end's
     probability and turns), what each loses and what is left of it (exactly N, at least N), the Monte Carlo's
     estimate beside them when asked for; the exact fractions are in ``--json``."""
-    from rich.table import Table
-
     from rangefire.cli.common import line
 
     _head(result, "exact")
@@ -258,7 +219,8 @@ def render_duel(result: DuelResult, estimate: DuelEstimate | None) -> None:
         if estimate is not None:
             cells.append(sampled(estimate.winner, k))
         rows.append(cells)
-    _print_ends(("P", "mean turn", "median", "90%", *(("sampled (95%)",) if estimate is not None else ())), rows)
+    print_figures(("end",), ("P", "mean turn", "median", "90%", *(("sampled (95%)",) if estimate is not None else ())),
+                  rows)
     out.print(text(f"neither: none destroyed in {result.turn_limit} {'turn' if result.turn_limit == 1 else 'turns'}"
                    if result.turn_limit else "neither: neither can ever destroy the other"))
     ends = result.ends.get("any")
@@ -270,18 +232,9 @@ def render_duel(result: DuelResult, estimate: DuelEstimate | None) -> None:
 
     def table(title: str, rows: list[tuple[str, Any, Any, str]]) -> None:
         out.print(text(title, "bold"))  # above the table, not its title: a title wraps to the table's width
-        tt = Table()
-        tt.add_column("", overflow="fold")
-        tt.add_column("exactly", justify="right")
-        tt.add_column("at least", justify="right")
-        if estimate is not None:
-            tt.add_column("sampled", justify="right")
-        for label, p, at_least, s in rows:
-            cells: list[Text | str] = [text(label), _pct(p), _pct(at_least)]
-            if estimate is not None:
-                cells.append(s)
-            tt.add_row(*cells)
-        out.print(tt)
+        print_figures(("",), ("exactly", "at least", *(("sampled",) if estimate is not None else ())),
+                      [[text(label), _pct(p), _pct(at_least), *((s,) if estimate is not None else ())]
+                       for label, p, at_least, s in rows])
 
     def dist_rows(d: Mapping[int, Fraction], counts: Mapping[int, int] | None) -> list[tuple[str, Any, Any, str]]:
         rows, tail = [], Fraction(1)
@@ -314,8 +267,6 @@ def _sampled_only(estimate: DuelEstimate | None, too_large: str | None) -> dict[
 def render_sampled(estimate: DuelEstimate | None, too_large: str | None) -> None:
     """A duel too large to answer exactly, for people: why, then the Monte Carlo's ends (with their 95%
     intervals and turns), and what is left of each."""
-    from rich.table import Table
-
     assert estimate is not None  # a duel too large to answer exactly is answered only with a Monte Carlo
     n = estimate.samples
     _head(estimate, f"a Monte Carlo of {n:,} duels with their dice rolled, seed {estimate.seed}: estimates")
@@ -329,7 +280,7 @@ def render_sampled(estimate: DuelEstimate | None, too_large: str | None) -> None
         stats = estimate.end_turns(k) if k != "neither" else {"mean": None, "median": None, "p90": None}
         rows.append([text(labels[k]), _pct(count / n), f"{lo:.1%}-{hi:.1%}", _turn(stats["mean"]),
                      _turn(stats["median"]), _turn(stats["p90"])])
-    _print_ends(("sampled", "95%", "mean turn", "median", "90%"), rows)
+    print_figures(("end",), ("sampled", "95%", "mean turn", "median", "90%"), rows)
     out.print(text(f"neither: none destroyed in {estimate.turn_limit} "
                    f"{'turn' if estimate.turn_limit == 1 else 'turns'}" if estimate.turn_limit
                    else "neither: undecided after 1,000 turns"))
@@ -337,12 +288,9 @@ def render_sampled(estimate: DuelEstimate | None, too_large: str | None) -> None
         counts = estimate.left[role]
         out.print(text(f"{estimate.left_name} left of {estimate.a if role == 'a' else estimate.b} "
                        f"(mean {sum(k * c for k, c in counts.items()) / n:.2f})", "bold"))
-        tt = Table()
-        tt.add_column("", overflow="fold")
-        tt.add_column("exactly", justify="right")
-        tt.add_column("at least", justify="right")
+        left: list[list[Text | str]] = []
         remaining = n
         for value, c in sorted(counts.items()):
-            tt.add_row(str(value), _pct(c / n), _pct(remaining / n))
+            left.append([str(value), _pct(c / n), _pct(remaining / n)])
             remaining -= c
-        out.print(tt)
+        print_figures(("",), ("exactly", "at least"), left)
