@@ -284,3 +284,23 @@ def test_a_yaml_key_without_a_name_inside_a_unit_names_the_unit(tmp_path):
     scenario = tmp_path / "battle.yaml"
     scenario.write_text(WHEATFIELD.read_text().replace("  - {id: 20th-maine,", "  - {~: 1, id: 20th-maine,", 1))
     refused("check", str(scenario), *ATTACK, says=("line 11: units[0]: a key is missing its name",))
+
+
+TABLE = ("table", str(WHEATFIELD), *ATTACK, "--vary", "units.15th-alabama.stands=4,8")
+
+
+@pytest.mark.parametrize(("args", "option"), [
+    ((*DUEL, "--turns", "1", "--plot"), "--plot"),
+    (("odds", str(WHEATFIELD), *ATTACK, "--plot"), "--plot"),
+    (("compare", str(WHEATFIELD), *ATTACK, "--variant", "x:units.15th-alabama.stands=4", "--plot"), "--plot"),
+    (("compare", str(WHEATFIELD), *ATTACK, "--variant", "x:units.15th-alabama.stands=4", "--csv"), "--csv"),
+    ((*TABLE, "--plot"), "--plot"), ((*TABLE, "--csv"), "--csv"), ((*TABLE, "--parquet"), "--parquet"),
+    (("sweep", str(Path(__file__).parents[1] / "examples" / "sweeps" / "wheatfield.yaml"), "--out"), "--out"),
+    (("plot", "results.parquet", "--out"), "--out"),
+])
+def test_an_empty_output_path_is_said_to_be_empty_naming_its_option(tmp_path, args, option):
+    """An empty path was read as ".", the folder the command ran in: "--plot .: is a folder"."""
+    message = refused(*args, "", says=(f"{option}: the path is empty",), cwd=tmp_path)
+    assert "folder" not in message and " . " not in message
+    assert files_in(tmp_path) == {}
+

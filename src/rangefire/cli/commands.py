@@ -189,15 +189,16 @@ def check(scenario: Scenario, attacker: AttackerOpt, target: TargetOpt = None, a
 @with_choice_options
 def odds(scenario: Scenario, attacker: AttackerOpt, target: TargetOpt = None, as_json: JsonOpt = False,
          settings: SetOpt = None, choices: Mapping[str, object] = NO_CHOICES,
-         plot: Annotated[Optional[Path], typer.Option(help="write a chart of the distributions (.png, .svg, .pdf)")] = None,  # noqa: UP045, E501
+         plot: Annotated[Optional[str], typer.Option(metavar="FILE", help="write a chart of the distributions (.png, .svg, .pdf)")] = None,  # noqa: UP045, E501
          side: ViewOpt = None) -> None:
     """The exact distribution of every named outcome of an attack. The whole battle is read (every hand of cards,
     each player's tactics counted); --side S works the odds out on what S sees."""
     with user_errors(as_json):
+        chart = None
         if plot is not None:  # said before any odds are worked out
             from rangefire.cli.writing import check_output
 
-            check_output("--plot", plot, "chart", reading=(scenario,))
+            chart = check_output("--plot", plot, "chart", reading=(scenario,))
         ruleset, battle, _ = load_set(scenario, settings)
         battle, hidden = seen_as(ruleset, battle, side, as_json)
         checked = ruleset.check(battle, make_attack(ruleset, attacker, target, choices))
@@ -207,11 +208,11 @@ def odds(scenario: Scenario, attacker: AttackerOpt, target: TargetOpt = None, as
                 raise typer.Exit(1)
             raise IllegalAttackError(checked.refusals)
         result = ruleset.odds(checked.plan)
-        if plot is not None:
+        if chart is not None:
             from rangefire.analysis.plots import plot_odds
 
             with option_named("--plot"):
-                plot_odds(result, plot, conditions=ruleset.conditions, battle=str(getattr(battle, "name", "") or ""),
+                plot_odds(result, chart, conditions=ruleset.conditions, battle=str(getattr(battle, "name", "") or ""),
                           house_rules=house_rules(battle.options))
         if as_json:
             _emit(odds_output(result, house_rules(battle.options), hidden))
@@ -226,8 +227,8 @@ def odds(scenario: Scenario, attacker: AttackerOpt, target: TargetOpt = None, as
             render_lines(result.lines)
         if result.alternatives:
             render_nominations(result.alternatives)
-        if plot is not None:
-            out.print(text(f"chart written to {plot}"))
+        if chart is not None:
+            out.print(text(f"chart written to {chart}"))
 
 
 @app.command()

@@ -45,7 +45,7 @@ Scenarios = Annotated[list[Path], typer.Argument(help="scenario file; several fi
 VariantOpt = Annotated[Optional[list[str]], typer.Option("--variant", metavar="NAME:PATH=VALUE,...", help="a variant: the scenario with these values changed (repeatable), e.g. cover3:options.cover_save.light=3")]  # noqa: UP045, E501
 BaselineOpt = Annotated[Optional[str], typer.Option("--baseline", metavar="NAME", help=f"the variant the others are set against (default: {AS_WRITTEN}, the scenario as written, or the first file)")]  # noqa: UP045, E501
 CsvOpt = Annotated[Optional[str], typer.Option("--csv", metavar="FILE", help="write the values and differences as CSV (- for standard output)")]  # noqa: UP045, E501
-PlotOpt = Annotated[Optional[Path], typer.Option("--plot", help="write a chart of the variants overlaid (.png, .svg, .pdf)")]  # noqa: UP045, E501
+PlotOpt = Annotated[Optional[str], typer.Option("--plot", metavar="FILE", help="write a chart of the variants overlaid (.png, .svg, .pdf)")]  # noqa: UP045, E501
 
 
 # -- reading the options ---------------------------------------------------------------------------
@@ -116,7 +116,7 @@ def compare(scenarios: Scenarios, attacker: AttackerOpt, target: TargetOpt = Non
     from rangefire.analysis.compare import compare as compare_variants
 
     with user_errors(as_json):
-        check_outputs(csv_file, None, plot, as_json, reading=scenarios)  # before any work
+        _, chart = check_outputs(csv_file, None, plot, as_json, reading=scenarios)  # before any work
         if len(scenarios) == 1 and not variant:
             raise RangefireError("nothing to compare: give --variant NAME:PATH=VALUE,... or several scenario files")
         base, variants = read_variants(scenarios, variant or [], settings_from(settings))
@@ -124,24 +124,24 @@ def compare(scenarios: Scenarios, attacker: AttackerOpt, target: TargetOpt = Non
         if csv_file is not None:
             with option_named("--csv"):
                 write_csv(csv_file, result.records())
-        if plot is not None:
+        if chart is not None:
             with option_named("--plot"):
-                plot_comparison(result, plot)
+                plot_comparison(result, chart)
         if as_json:
             _emit(result.to_dict())
             return
         if csv_file != "-":
             render_comparison(result)
-            for what, where in (("values and differences", csv_file), ("chart", plot)):
+            for what, where in (("values and differences", csv_file), ("chart", chart)):
                 if where is not None:
                     out.print(text(f"{what} written to {where}"))
 
 
-def check_outputs(csv_file: str | None, parquet: Path | None, plot: Path | None, as_json: bool,
-                  reading: Sequence[Path]) -> None:
+def check_outputs(csv_file: str | None, parquet: str | None, plot: str | None, as_json: bool,
+                  reading: Sequence[Path]) -> tuple[Path | None, Path | None]:
     """The files ``--csv``, ``--parquet`` and ``--plot`` name, checked before any work (see
-    :func:`rangefire.cli.writing.check_output`). ``--csv -`` is standard output, which ``--json`` has: refused
-    beside it (the JSON holds every value the CSV does)."""
+    :func:`rangefire.cli.writing.check_output`); the Parquet file's and the chart's paths. ``--csv -`` is standard
+    output, which ``--json`` has: refused beside it (the JSON holds every value the CSV does)."""
     from rangefire.cli.writing import check_output
 
     if csv_file == "-" and as_json:
@@ -149,13 +149,12 @@ def check_outputs(csv_file: str | None, parquet: Path | None, plot: Path | None,
                              "file (--csv FILE), or leave one out (the JSON holds every value the CSV does)")
     if csv_file is not None and csv_file != "-":
         check_output("--csv", csv_file, "csv", reading=reading)
-    if parquet is not None:
-        if str(parquet) == "-":
-            raise RangefireError("--parquet -: Parquet is written to a file, never to standard output; name a "
-                                 ".parquet file")
-        check_output("--parquet", parquet, "parquet", reading=reading)
-    if plot is not None:
-        check_output("--plot", plot, "chart", reading=reading)
+    if parquet == "-":
+        raise RangefireError("--parquet -: Parquet is written to a file, never to standard output; name a "
+                             ".parquet file")
+    parquet_path = check_output("--parquet", parquet, "parquet", reading=reading) if parquet is not None else None
+    chart = check_output("--plot", plot, "chart", reading=reading) if plot is not None else None
+    return parquet_path, chart
 
 
 def write_csv(where: str, records: Sequence[Mapping[str, Any]], columns: Sequence[str] | None = None) -> None:

@@ -42,7 +42,7 @@ FirstOpt = Annotated[str, typer.Option("--first", metavar="a|b|alternate", help=
 ThirdOpt = Annotated[Optional[str], typer.Option("--third-unit", metavar="holds|ignored", help="Dress on the Colors: a unit whose target the rules choose to be a third unit holds its fire (holds, the rules' reading), or every other unit is taken off the table (ignored)", show_default=False)]  # noqa: E501, UP045
 SamplesOpt = Annotated[str, typer.Option("--samples", metavar="INTEGER", help="also play this many duels with their dice rolled (a Monte Carlo beside the exact odds, or alone where the duel is too large to answer exactly)")]  # noqa: E501
 SeedOpt = Annotated[Optional[str], typer.Option("--seed", help="the Monte Carlo's seed (default 0): the same seed, the same duels")]  # noqa: UP045, E501
-PlotOpt = Annotated[Optional[Path], typer.Option("--plot", help="write a chart of the probability of each end against the turn (.png, .svg, .pdf)")]  # noqa: UP045, E501
+PlotOpt = Annotated[Optional[str], typer.Option("--plot", metavar="FILE", help="write a chart of the probability of each end against the turn (.png, .svg, .pdf)")]  # noqa: UP045, E501
 
 
 @app.command()
@@ -106,7 +106,7 @@ def duel(
                                        first=first, third_unit=third_unit)
         if plot is not None:
             with option_named("--plot"):
-                _plot(result, estimate, plot, battle_name(battle, scenario), ruleset, a, b, first, third_unit)
+                _plot(result, estimate, Path(plot), battle_name(battle, scenario), ruleset, a, b, first, third_unit)
     if as_json:
         data = result.to_dict() if result is not None else _sampled_only(estimate, too_large)
         data.pop("format", None)

@@ -35,8 +35,8 @@ if TYPE_CHECKING:
 
 VaryOpt = Annotated[Optional[list[str]], typer.Option("--vary", metavar="PATH=V1,V2,...", help="a value of the scenario and the values it takes (repeatable; every combination is a row), e.g. units.20th-maine.stands=2,4,6")]  # noqa: UP045, E501
 CsvOpt = Annotated[Optional[str], typer.Option("--csv", metavar="FILE", help="write the rows as CSV (- for standard output)")]  # noqa: UP045, E501
-ParquetOpt = Annotated[Optional[Path], typer.Option("--parquet", metavar="FILE", help="write the rows as a Parquet file")]  # noqa: UP045, E501
-PlotOpt = Annotated[Optional[Path], typer.Option("--plot", help="write a chart (.png, .svg, .pdf): --metric against --x, a line per value of the other --vary")]  # noqa: UP045, E501
+ParquetOpt = Annotated[Optional[str], typer.Option("--parquet", metavar="FILE", help="write the rows as a Parquet file")]  # noqa: UP045, E501
+PlotOpt = Annotated[Optional[str], typer.Option("--plot", metavar="FILE", help="write a chart (.png, .svg, .pdf): --metric against --x, a line per value of the other --vary")]  # noqa: UP045, E501
 MetricOpt = Annotated[Optional[str], typer.Option("--metric", metavar="COLUMN", help="what --plot draws, named as the --csv columns: OUTCOME (its mean), OUTCOME_sd, _median, _percentile_90, OUTCOME_at_least_N, OUTCOME_at_most_N, or an event (default: the game's main outcome's mean)")]  # noqa: UP045, E501
 XOpt = Annotated[Optional[str], typer.Option("--x", metavar="PATH", help="the --vary path on the chart's x axis (default: the first whose values are numbers), or range: the range the rules measured")]  # noqa: UP045, E501
 
@@ -105,7 +105,7 @@ def odds_table_command(scenario: Scenario, attacker: AttackerOpt, target: Target
             raise RangefireError(f"{'--metric' if metric is not None else '--x'} chooses what --plot draws: give "
                                  "--plot FILE too")
         # before any work; a named pipe would be waited on for ever by Parquet, a device replaced: refused
-        check_outputs(csv_file, parquet, plot, as_json, reading=(scenario,))
+        parquet_path, chart_path = check_outputs(csv_file, parquet, plot, as_json, reading=(scenario,))
         axes = read_axes(vary or [])
         from rangefire.scenario.paths import apply_settings
 
@@ -114,21 +114,21 @@ def odds_table_command(scenario: Scenario, attacker: AttackerOpt, target: Target
         with Shown("table rows", quiet=as_json) as shown:  # rows are worked out at some 60 a second
             result = odds_table(base, attacker, target, axes, choices=choices, source=source_name(scenario),
                                 progress=shown)
-        if plot is not None:
+        if chart_path is not None:
             assert chart is not None
-            plot_table(result, plot, *chart)
+            plot_table(result, chart_path, *chart)
         if csv_file is not None:
             with option_named("--csv"):
                 write_csv(csv_file, result.records(), result.columns())
-        if parquet is not None:
+        if parquet_path is not None:
             with option_named("--parquet"):
-                write_parquet(parquet, result)
+                write_parquet(parquet_path, result)
         if as_json:
             _emit(result.to_dict())
             return
         if csv_file != "-":
             render_table(result)
-            for what, where in (("rows", csv_file), ("rows", parquet), ("chart", plot)):
+            for what, where in (("rows", csv_file), ("rows", parquet_path), ("chart", chart_path)):
                 if where is not None:
                     out.print(text(f"{what} written to {where}"))
 

@@ -20,8 +20,8 @@ if TYPE_CHECKING:
 
 GridArg = Annotated[Path, typer.Argument(help="grid file (.yaml, .toml or .json): scenario, attacker, axes, record",
                                          show_default=False)]
-OutOpt = Annotated[Path, typer.Option("--out", "-o", help="the Parquet file to write (one row a point)",
-                                      show_default=False)]
+OutOpt = Annotated[str, typer.Option("--out", "-o", metavar="FILE", help="the Parquet file to write (one row a point)",
+                                     show_default=False)]
 # numbers read as text, so that a value that is none is refused in our words (see whole_number)
 WorkersOpt = Annotated[Optional[str], typer.Option("--workers", "-w", metavar="INTEGER",  # noqa: UP045
                                                    help="local processes (default: one a CPU)", show_default=False)]
@@ -46,6 +46,9 @@ def sweep(grid: GridArg, out_file: OutOpt, workers_text: WorkersOpt = None, sche
     import os
 
     with user_errors(as_json):
+        from rangefire.cli.writing import typed_path
+
+        out_path = typed_path("--out", out_file)  # the rest of what a sweep may write is the sweep's to check
         workers, chunk_size = whole_number("--workers", workers_text), whole_number("--chunk-size", chunk_text)
         connect_timeout = number_option("--connect-timeout", timeout_text)
         if workers is not None and not 1 <= workers <= MAX_WORKERS:
@@ -65,11 +68,11 @@ def sweep(grid: GridArg, out_file: OutOpt, workers_text: WorkersOpt = None, sche
             needs_pyarrow()
             planned = load_grid(grid)
             client = connect(scheduler, connect_timeout) if scheduler is not None else None
-            report = run_sweep(planned, out_file, workers=workers or os.cpu_count() or 1, client=client,
+            report = run_sweep(planned, out_path, workers=workers or os.cpu_count() or 1, client=client,
                                chunk_size=chunk_size, progress=shown.update)
         except KeyboardInterrupt:
             shown.stop()
-            kept = parts_folder(out_file)
+            kept = parts_folder(out_path)
             said = (f"the chunks written are kept in {kept}; the same command resumes from them"
                     if any(kept.glob("part-*.parquet")) else "no chunk was written")
             raise _Interrupted(f"interrupted: {said}") from None
@@ -89,8 +92,8 @@ def sweep(grid: GridArg, out_file: OutOpt, workers_text: WorkersOpt = None, sche
 
 ResultsArg = Annotated[Path, typer.Argument(help="a Parquet file of results: a sweep's --out, or a table's --parquet",
                                             show_default=False)]
-ChartOpt = Annotated[Path, typer.Option("--out", "-o", help="the chart to write (.png, .svg, .pdf)",
-                                        show_default=False)]
+ChartOpt = Annotated[str, typer.Option("--out", "-o", metavar="FILE", help="the chart to write (.png, .svg, .pdf)",
+                                       show_default=False)]
 MetricOpt = Annotated[Optional[str], typer.Option("--metric", metavar="COLUMN", help="the quantity drawn, a column of the file: OUTCOME_mean, OUTCOME_at_least_N, an event... (default: the main outcome's mean)")]  # noqa: UP045, E501
 XOpt = Annotated[Optional[str], typer.Option("--x", metavar="PATH", help="the path on the x axis (default: the first varied whose values are numbers)")]  # noqa: UP045, E501
 YOpt = Annotated[Optional[str], typer.Option("--y", metavar="PATH", help="a second path, on the y axis: a heatmap of the quantity over --x and --y")]  # noqa: UP045, E501
@@ -106,7 +109,7 @@ def plot(results: ResultsArg, out_file: ChartOpt, metric: MetricOpt = None, x: X
     with user_errors(as_json):
         from rangefire.cli.writing import check_output
 
-        check_output("--out", out_file, "chart", reading=(results,))  # before the file is read
+        chart = check_output("--out", out_file, "chart", reading=(results,))  # before the file is read
         from rangefire.analysis.plots import write_figure
         from rangefire.analysis.results_plot import parse_at, read_results, results_chart
         from rangefire.analysis.sweep_run import needs_pyarrow
@@ -114,13 +117,13 @@ def plot(results: ResultsArg, out_file: ChartOpt, metric: MetricOpt = None, x: X
         needs_pyarrow()
         found = read_results(results)
         fig, drawn = results_chart(found, metric=metric, x=x, y=y, at=parse_at(at or [], found))
-        write_figure(fig, out_file)
+        write_figure(fig, chart)
     if as_json:
-        _emit({"chart": str(out_file), **drawn})
+        _emit({"chart": str(chart), **drawn})
         return
     what = f"{drawn['metric']} over {drawn['x']} and {drawn['y']}" if drawn["y"] else \
         f"{drawn['metric']} against {drawn['x']}"
-    out.print(text(f"chart of {what} ({drawn['points']:,} points) written to {out_file}"))
+    out.print(text(f"chart of {what} ({drawn['points']:,} points) written to {chart}"))
 
 
 class _Interrupted(RangefireError):

@@ -71,8 +71,17 @@ BATTLE = "battle"
 HEAD_BYTES = 4096
 
 
-def check_output(option: str, path: str | Path, kind: str, reading: Sequence[str | Path | None] = ()) -> None:
-    """Refuse, before any work, an output ``option`` could not write or must not replace (see the module).
+def typed_path(option: str, typed: str | Path) -> Path:
+    """A path option as typed (a ``str`` option, so that an empty one is seen: read as a path, ``""`` is ``.``,
+    the folder one is in, and would be refused as a folder): an empty path is refused, naming the option."""
+    if isinstance(typed, str) and not typed:
+        raise RangefireError(f"{option}: the path is empty; name a file")
+    return Path(typed)
+
+
+def check_output(option: str, path: str | Path, kind: str, reading: Sequence[str | Path | None] = ()) -> Path:
+    """Refuse, before any work, an output ``option`` could not write or must not replace (see the module); the
+    path as it will be written. An empty path is refused (:func:`typed_path`).
 
     ``kind`` is a key of :data:`KINDS` (:data:`BATTLE` for ``--out``'s battle); ``reading`` the files the command
     reads (a scenario, a log), which are not written over. ``-`` is refused here: a caller that writes it to
@@ -81,14 +90,14 @@ def check_output(option: str, path: str | Path, kind: str, reading: Sequence[str
     """
     from rangefire.scenario.files import STDIN, check_writable
 
+    path = typed_path(option, path)
     said, of = f"{option} {path}", KINDS[kind]
     if str(path) == STDIN:
         what = "a battle" if kind == BATTLE else f"{of.name} output"
         raise RangefireError(f"{said}: cannot write {what} to '-': it stands for standard input or output; "
                              "name a file")
-    path = Path(path)
     if kind == "csv" and _is_fifo(path):
-        return
+        return path
     if path.suffix.lower() not in of.suffixes:
         if path.is_dir():
             raise RangefireError(f"{said}: is a folder; name the file to write")
@@ -108,6 +117,7 @@ def check_output(option: str, path: str | Path, kind: str, reading: Sequence[str
     if not _of_kind(path, of):
         raise RangefireError(f"{said}: exists and is not a {of.name} file; refused (name a new file or a {of.name} "
                              "one)")
+    return path
 
 
 def same_file(one: Path, other: Path) -> bool:
