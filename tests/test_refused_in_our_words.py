@@ -304,3 +304,24 @@ def test_an_empty_output_path_is_said_to_be_empty_naming_its_option(tmp_path, ar
     assert "folder" not in message and " . " not in message
     assert files_in(tmp_path) == {}
 
+
+@pytest.mark.parametrize("null", ["null", "~", "NULL", "!!null"])
+def test_set_null_is_none_not_the_text_null(null):
+    """``--set units.X.side=null`` put the unit on a side named "null", and the attack was worked out."""
+    says = ("units.15th-alabama.side=null", "side: must be text, got null")
+    refused("odds", str(WHEATFIELD), *ATTACK, "--set", f"units.15th-alabama.side={null}", says=says)
+    refused("duel", str(WHEATFIELD), "20th-maine", "15th-alabama", "--set", f"units.15th-alabama.stands={null}",
+            says=("units.15th-alabama.stands=null", "stands: must be a whole number, got null"))
+
+
+def test_set_null_where_the_rules_take_none_is_none_and_said_as_null():
+    """A value that may be none (DC-10.3's move limit: none, no limit) takes null, and it is told as typed."""
+    proc = run("compare", str(WHEATFIELD), *ATTACK, "--set", "options.max_move=6",
+               "--variant", "unlimited:options.max_move=null")
+    assert "unlimited: options.max_move=null" in proc.stdout and "None" not in proc.stdout
+    rows = run("table", str(WHEATFIELD), *ATTACK, "--vary", "options.max_move=null,6", "--csv", "-").stdout
+    assert [line.split(",")[0] for line in rows.splitlines()] == ["options.max_move", "null", "6"]
+    from rangefire.scenario.paths import parse_setting
+
+    assert parse_setting("options.max_move=null").value is None
+    assert parse_setting("units.a.side=#red").value == "#red"  # a comment to YAML, text as typed

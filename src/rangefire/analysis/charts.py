@@ -230,6 +230,8 @@ def _point(value: Any) -> bool:
 def _value_text(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
+    if value is None:  # none, as it is typed (--set PATH=null)
+        return "null"
     if isinstance(value, list | tuple):
         return "[" + ",".join(_value_text(v) for v in value) + "]"
     if isinstance(value, float) and value.is_integer():

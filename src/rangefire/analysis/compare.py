@@ -312,6 +312,8 @@ def value_text(value: Any) -> str:
     """A setting's value as people type it: ``3``, ``true``, ``[10,12]``, ``heavy``."""
     if isinstance(value, bool):
         return "true" if value else "false"
+    if value is None:  # none, as it is typed (--set PATH=null)
+        return "null"
     if isinstance(value, list | tuple):
         return "[" + ",".join(value_text(v) for v in value) + "]"
     return str(value)

@@ -94,7 +94,9 @@ def check_path(path: str, source: str = "setting") -> None:
 
 
 def read_value(raw: str, path: str, source: str = "setting") -> Any:
-    """A value as typed after ``=``: read as a one-line YAML value (the scenario files' reading, exact decimals)."""
+    """A value as typed after ``=``: read as a one-line YAML value (the scenario files' reading, exact decimals).
+    ``null`` (``~``) is none, which the game's model takes where the value may be none and refuses where not, as it
+    does in a file; it is not the text "null"."""
     import yaml
 
     if raw == "":
@@ -108,6 +110,9 @@ def read_value(raw: str, path: str, source: str = "setting") -> Any:
             raise ScenarioError([f"{path}: anchors and aliases (&name, *name) are not read in a value set by path; "
                                  f"write the value out{_as_text(raw)}"], source=source)
         value = yaml.load(raw, Loader=loader)
+        # none, as YAML writes it (null, ~, !!null): no value, as in a scenario file, where the model says whether
+        # the value may be none; a text YAML reads as nothing at all (a comment: #red) stays the text typed
+        written_none = value is None and yaml.compose(raw, Loader=loader) is not None
     except (yaml.YAMLError, ValueError, TypeError, KeyError, IndexError, OverflowError, AttributeError):
         # besides YAML's own errors, a tag its value does not fit: "!!int x", "!!bool maybe", "!!timestamp 2001-02-30"
         raise ScenarioError([f"{path}: cannot read the value {raw!r}{_as_text(raw)}"], source=source) from None
@@ -121,7 +126,7 @@ def read_value(raw: str, path: str, source: str = "setting") -> Any:
         quote = f' (to set it as text, quote it: "{raw}")' if '"' not in raw else ""
         raise ScenarioError([f"{path}: {raw!r} is read as {strange}, which no scenario value is; write text, a "
                              f"number, true or false, or a list of them{quote}"], source=source)
-    return raw if value is None else value
+    return None if written_none else raw if value is None else value
 
 
 _NOT_FINITE = "a number that is not finite (NaN or infinity)"
