@@ -325,3 +325,49 @@ def test_set_null_where_the_rules_take_none_is_none_and_said_as_null():
 
     assert parse_setting("options.max_move=null").value is None
     assert parse_setting("units.a.side=#red").value == "#red"  # a comment to YAML, text as typed
+
+
+@pytest.mark.parametrize(("values", "again"), [("4,8,4", "4"), ("[10,12],[10, 12]", "[10,12]"), ("null,~", "null")])
+def test_a_value_varied_twice_is_refused_naming_it(values, again):
+    """Each value is a row: a value given twice was worked out twice, two rows alike, without a word."""
+    path = "units.15th-alabama.position" if "[" in values else \
+        "options.max_move" if "null" in values else "units.15th-alabama.stands"
+    refused(*TABLE[:4], "--vary", f"{path}={values}", says=(f"--vary {path}: the value {again} is given twice",))
+
+
+def test_a_value_listed_twice_in_a_sweep_axis_is_refused_naming_the_axis(tmp_path):
+    pytest.importorskip("pyarrow")
+    path = tmp_path / "grid.yaml"
+    path.write_text(f"scenario: {WHEATFIELD}\nattacker: 15th-alabama\n"
+                    "axes:\n  - {path: units.15th-alabama.stands, values: [4, 5, 4]}\n")
+    refused("sweep", str(path), "--out", str(tmp_path / "out.parquet"),
+            says=("grid.yaml: axes[0].values: 4 is given twice",))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["grid.yaml"]
+
+
+@pytest.mark.parametrize(("setting", "varied"), [
+    ("units.15th-alabama.stands=3", "units.15th-alabama.stands=4,8"),
+    ("options.cover_save.heavy=3", "options.cover_save={heavy: 3},{heavy: 5}"),
+])
+def test_a_value_both_set_and_varied_in_a_table_is_refused(setting, varied):
+    """--set's value was replaced by --vary's in every row: the --set given was read and never used, unsaid."""
+    refused(*TABLE[:4], "--vary", varied, "--set", setting,
+            says=(f"--set {setting.partition('=')[0]} with --vary {varied.partition('=')[0]}",))
+
+
+def test_a_set_path_beside_a_varied_one_stays_a_table():
+    proc = run(*TABLE, "--set", "units.15th-alabama.position=[10,14]", "--csv", "-")
+    assert len(proc.stdout.splitlines()) == 3
+
+
+@pytest.mark.parametrize(("variant", "says"), [
+    ("x:units.15th-alabama.stands=4,units.15th-alabama.stands=5",
+     "variant 'x' sets units.15th-alabama.stands twice"),
+    ("a\x07b:units.15th-alabama.stands=4", "variant 'a\\x07b': a name is printable text"),
+    ("a\tb:units.15th-alabama.stands=4", "variant 'a\\tb': a name is printable text"),
+    ("n" * 5000 + ":units.15th-alabama.stands=4", "a name of 5,000 characters; at most 200"),
+])
+def test_a_variant_that_sets_a_path_twice_or_has_no_name_to_show_is_refused(variant, says):
+    """The last value set won unsaid; a bell in a name was dropped from every table (the name the tables showed
+    was not the one --baseline reads), a name of pages made columns of pages."""
+    refused("compare", str(WHEATFIELD), *ATTACK, "--variant", variant, says=(says,))

@@ -26,6 +26,9 @@ from rangefire.scenario.paths import Setting
 
 #: A comparison holds at most this many variants, the baseline included.
 MAX_VARIANTS = 8
+#: The longest name of a variant: it heads a column of every table (a file named beside another of its name is
+#: named by its whole path).
+MAX_NAME = 200
 
 
 @dataclass(frozen=True)
@@ -269,6 +272,16 @@ def compare(base: Mapping[str, Any], attacker: str, target: str | None, variants
     for v in variants:
         if not v.name.strip():
             raise RangefireError("a variant needs a name")
+        if len(v.name) > MAX_NAME:  # it heads a column of every table
+            raise RangefireError(f"variant {v.name[:30]!r}...: a name of {len(v.name):,} characters; at most "
+                                 f"{MAX_NAME}")
+        if not v.name.isprintable():  # a control character would be dropped from a table, or act on the terminal
+            raise RangefireError(f"variant {v.name!r}: a name is printable text (no tab, newline or other "
+                                 "control character)")
+        paths = [s.path for s in v.settings]
+        twice = next((p for i, p in enumerate(paths) if p in paths[:i]), None)
+        if twice is not None:  # the last would win unsaid
+            raise RangefireError(f"variant {v.name!r} sets {twice} twice: give each path once")
         if names.count(v.name) > 1:
             raise RangefireError(f"variant {v.name!r} is named twice: give each variant a name of its own")
     chosen = names[0] if baseline is None else baseline

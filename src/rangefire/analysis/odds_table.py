@@ -24,7 +24,7 @@ from rangefire.core.numbers import with_float
 from rangefire.core.options import HouseRule, house_rules
 from rangefire.dice.dist import quantile, square_root, variance
 from rangefire.rulesets import battle_from_mapping
-from rangefire.scenario.paths import Setting
+from rangefire.scenario.paths import Setting, given_twice
 
 #: A table holds at most this many combinations (each a scenario validated and an attack checked, its odds
 #: worked out unless another row shares its plan); a larger grid is refused before any is worked out.
@@ -239,6 +239,10 @@ def check_axes(axes: Sequence[Axis], limit: int = MAX_COMBINATIONS) -> None:
         if axis.path in seen:
             raise RangefireError(f"{axis.path} is varied twice: give all its values at once")
         seen.add(axis.path)
+        again = given_twice(axis.values)
+        if again is not None:  # a row for each value: the same row twice
+            raise RangefireError(f"{axis.path}: the value {value_text(again[0])} is given twice; give each value "
+                                 "once")
     count = combinations(axes)
     if count > limit:
         sizes = " x ".join(str(len(a.values)) for a in axes)

@@ -32,6 +32,7 @@ from rangefire.core.numbers import percent
 if TYPE_CHECKING:
     from rangefire.analysis.charts import Metric, Varied
     from rangefire.analysis.odds_table import Axis, OddsTable, TableRow
+    from rangefire.scenario.paths import Setting
 
 VaryOpt = Annotated[Optional[list[str]], typer.Option("--vary", metavar="PATH=V1,V2,...", help="a value of the scenario and the values it takes (repeatable; every combination is a row), e.g. units.20th-maine.stands=2,4,6")]  # noqa: UP045, E501
 CsvOpt = Annotated[Optional[str], typer.Option("--csv", metavar="FILE", help="write the rows as CSV (- for standard output)")]  # noqa: UP045, E501
@@ -82,8 +83,19 @@ def read_axes(texts: Sequence[str]) -> list[Axis]:
         raise LimitError(f"--vary: {sizes} = {count:,} combinations; a table holds at most {MAX_COMBINATIONS:,} "
                          "(run a grid this size with rangefire sweep, in chunks)")
     axes = [parse_vary(t) for t in texts]
-    check_axes(axes, MAX_COMBINATIONS)
+    with option_named("--vary"):
+        check_axes(axes, MAX_COMBINATIONS)
     return axes
+
+
+def check_set_and_vary(settings: Sequence[Setting], axes: Sequence[Axis]) -> None:
+    """A value both set and varied is refused: every row's --vary value replaces what --set gave it (a value
+    within a varied one as well: --set options.cover_save.heavy=3 under --vary options.cover_save={...})."""
+    for setting in settings:
+        for axis in axes:
+            if setting.path == axis.path or setting.path.startswith(axis.path + "."):
+                raise RangefireError(f"--set {setting.path} with --vary {axis.path}: every row's --vary value "
+                                     "replaces what --set gives it; give the values with --vary alone")
 
 
 @app.command(name="table")
@@ -109,7 +121,9 @@ def odds_table_command(scenario: Scenario, attacker: AttackerOpt, target: Target
         axes = read_axes(vary or [])
         from rangefire.scenario.paths import apply_settings
 
-        base = apply_settings(read_scenario(scenario), settings_from(settings), source=f"{scenario} with --set")
+        set_here = settings_from(settings)
+        check_set_and_vary(set_here, axes)
+        base = apply_settings(read_scenario(scenario), set_here, source=f"{scenario} with --set")
         chart = chart_choices(base, axes, metric, x) if plot is not None else None  # before the rows' work
         with Shown("table rows", quiet=as_json) as shown:  # rows are worked out at some 60 a second
             result = odds_table(base, attacker, target, axes, choices=choices, source=source_name(scenario),

@@ -27,7 +27,7 @@ import copy
 import datetime
 import json
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -82,6 +82,18 @@ def parse_setting(text: str, source: str = "setting") -> Setting:
         raise ScenarioError([f"{text!r} is not PATH=VALUE (e.g. options.cover_save.light=3)"], source=source)
     check_path(path, source)
     return Setting(path, read_value(raw.strip(), path, source))
+
+
+def given_twice(values: Sequence[Any]) -> tuple[Any] | None:
+    """The first of ``values`` given again, in a tuple of one (it may be none itself, ``null``), or None where
+    each is given once; values are compared as a scenario holds them (``[1, 2]`` and ``[1,2]`` are one)."""
+    seen: set[str] = set()
+    for value in values:
+        said = json.dumps(value, sort_keys=True, default=str)
+        if said in seen:
+            return (value,)
+        seen.add(said)
+    return None
 
 
 def check_path(path: str, source: str = "setting") -> None:
@@ -243,4 +255,5 @@ def _step(here: Any, step: str, walked: tuple[str, ...], *, creating: bool) -> A
     raise _PathError(f"{'.'.join(walked[:-1])} is a single value; it has no {step!r}")
 
 
-__all__ = ["MAX_SETTING_CHARS", "Setting", "apply_settings", "check_path", "parse_setting", "read_value", "shown"]
+__all__ = ["MAX_SETTING_CHARS", "Setting", "apply_settings", "check_path", "given_twice", "parse_setting", "read_value",
+           "shown"]
