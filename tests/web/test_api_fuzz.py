@@ -165,7 +165,46 @@ def test_markup_and_unicode_in_names_come_back_as_data(new_battle):
     for name in ("<script>alert(1)</script>", "\u202eniam-ht02", "20th-maine\x00"):
         response = battle.client.post(battle.url("/check"), headers=battle.as_side(UNION), json={"attacker": name})
         assert response.headers["content-type"].startswith("application/json")
-        assert answered(response).status_code in (404, 422)
+        assert answered(response).status_code in ((400,) if "\x00" in name else (404, 422))
+
+
+#: Texts no battle keeps: U+0000 (PostgreSQL holds none in text) and half of a surrogate pair (no UTF-8 for it).
+UNKEPT = [("a\\u0000", "the character U+0000"), ("a\\udc00b", "half of a surrogate pair (\\udc00)"),
+          ("a\\ud83d", "half of a surrogate pair (\\ud83d)")]
+UNIT = ('{"side": "union", "stands": 4, "weapon": "rifled-musket", "formation": "line", "position": [30, 10], '
+        '"facing": 0}')
+
+
+@pytest.mark.parametrize("text, said", UNKEPT)
+@pytest.mark.parametrize("route, body, path", [
+    ("", '{"game": "dress-on-the-colors", "sides": ["TEXT", "b"]}', "sides[0]"),
+    ("", '{"scenario": {"ruleset": "dress-on-the-colors", "name": "TEXT", "units": []}}', "scenario.name"),
+    ("/edit", '{"op": "place", "section": "units", "id": "TEXT", "data": ' + UNIT + '}', "id"),
+    ("/edit", '{"op": "place", "section": "units", "id": "yank", "data": {"TEXT": 1}}', "data.TEXT"),
+    ("/check", '{"attacker": "yank", "choices": {"order": ["x", "TEXT"]}}', "choices.order[1]"),
+])
+def test_a_text_no_battle_keeps_is_refused_naming_its_place(client, text, said, route, body, path):
+    """U+0000 or half a surrogate pair, written as a JSON escape anywhere in a body, is refused (400) naming where
+    it is, on either store, and nothing is created or recorded: a side so named was a 500 on PostgreSQL (no
+    U+0000 in its text), a set-up edit's id a 500 on both (its refusal, naming the id, could not be written)."""
+    created = client.post("/api/battles", json={"game": "dress-on-the-colors", "sides": ["union", "b"]})
+    battle = Battle(client, created.json())
+    before = client.app.state.store.count()  # type: ignore[attr-defined]
+    url = battle.url(route) if route else "/api/battles"
+    response = client.post(url, headers={**battle.as_side(UNION), **JSON_TYPE}, content=body.replace("TEXT", text))
+    error = error_of(response, 400, "invalid_input")
+    shown = path.replace("TEXT", ascii(json.loads(f'"{text}"'))[1:-1])  # as Python writes it: a\x00, a\udc00b
+    assert error["path"] == shown and error["message"] == (f"body: {shown}: holds {said}, which no name or text "
+                                                           "of a battle may hold")
+    assert client.app.state.store.count() == before and battle.state()["actions"] == 0  # type: ignore[attr-defined]
+
+
+def test_a_whole_surrogate_pair_is_one_character_and_kept(client):
+    """An emoji written in JSON as its surrogate pair is one character: a side of that name is created."""
+    response = client.post("/api/battles", headers=JSON_TYPE,
+                           content='{"game": "dress-on-the-colors", "sides": ["blue \\ud83d\\ude00", "grey"]}')
+    assert response.status_code == 201, response.text
+    assert set(response.json()["tokens"]["sides"]) == {"blue \U0001f600", "grey"}
 
 
 def test_a_repeated_or_overlong_query_is_refused_or_takes_one_value(new_battle):

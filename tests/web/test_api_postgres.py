@@ -1,7 +1,7 @@
 """A representative set of the API's tests run again on a PostgreSQL store (their own modules run them on SQLite):
-creating, reading, acting, a stale write refused, undo, attacks waiting for another side's answer, a battle set up
-from empty (its sides ready at one moment, a side's Ready said twice at once), a whole game, and streams resumed.
-Skipped where PostgreSQL is not installed (failed under CI=true)."""
+creating, reading, acting, a stale write refused, a text no battle keeps refused, undo, attacks waiting for
+another side's answer, a battle set up from empty (its sides ready at one moment, a side's Ready said twice at
+once), a whole game, and streams resumed. Skipped where PostgreSQL is not installed (failed under CI=true)."""
 
 from __future__ import annotations
 
@@ -23,6 +23,9 @@ from tests.web.test_api import (  # noqa: F401  (collected here again, on Postgr
     test_the_state_is_the_command_lines_replay,
     test_undo_takes_back_the_last_action_of_its_own_side,
     test_unknown_battle_is_404,
+)
+from tests.web.test_api_fuzz import (  # noqa: F401
+    test_a_text_no_battle_keeps_is_refused_naming_its_place,
 )
 from tests.web.test_events_resume import (  # noqa: F401
     test_a_reopened_stream_is_sent_each_action_it_missed,

@@ -3,6 +3,7 @@ as the scenario files' JSON is (duplicate keys, depth and number length refused)
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 from typing import Annotated, Any, Literal, TypeVar
 
@@ -184,13 +185,52 @@ def query_choices(text: str | None) -> dict[str, Any]:
 
 
 def _parsed(text: str, source: str) -> dict[str, Any]:
-    """JSON text checked as a scenario file's is (duplicate keys, depth, number length), a mapping."""
+    """JSON text checked as a scenario file's is (duplicate keys, depth, number length), a mapping, whose every
+    key and text is one a battle can keep (:func:`_keepable`)."""
     try:
-        return parse_scenario(text, "json", source=source)
+        data = parse_scenario(text, "json", source=source)
     except LimitError as exc:
         raise from_library(exc) from None
     except ScenarioError as exc:
         raise ApiError(400, "invalid_input", str(exc)) from None
+    if _ESCAPES.search(text):  # such a character is only ever written as an escape: most bodies hold none
+        _keepable(data, "query" if source == "choices" else source, "choices" if source == "choices" else "")
+    return data
+
+
+#: The escapes that may write U+0000 or half of a surrogate pair (a whole pair, read as one character, passes).
+_ESCAPES = re.compile(r"\\u(?:0000|[dD][89a-fA-F])")
+
+
+def _keepable(data: Any, where: str, path: str) -> None:
+    """Refuse (400, naming its place) a key or text holding the character U+0000 or half of a surrogate pair (a
+    ``\\ud800`` written alone in JSON): neither is a character a battle keeps (PostgreSQL holds no U+0000 in
+    text, and UTF-8 writes no half pair), so that such a name is refused here in our words, never failing where
+    it is stored or answered."""
+    todo: list[tuple[Any, str]] = [(data, path)]
+    while todo:
+        value, at = todo.pop()
+        if isinstance(value, dict):
+            for key, inner in value.items():
+                place = f"{at}.{key}" if at else str(key)
+                _text_keepable(key, where, place)
+                todo.append((inner, place))
+        elif isinstance(value, list):
+            todo.extend((inner, f"{at}[{i}]") for i, inner in enumerate(value))
+        else:
+            _text_keepable(value, where, at)
+
+
+def _text_keepable(value: Any, where: str, path: str) -> None:
+    if not isinstance(value, str):
+        return
+    bad = next((c for c in value if c == "\x00" or "\ud800" <= c <= "\udfff"), None)
+    if bad is None:
+        return
+    said = ascii(path)[1:-1] or where
+    what = "the character U+0000" if bad == "\x00" else f"half of a surrogate pair (\\u{ord(bad):04x})"
+    raise ApiError(400, "invalid_input", f"{where}: {said}: holds {what}, which no name or text of a battle may hold",
+                   path=said)
 
 
 def _validated(model: type[B], data: dict[str, Any], where: str) -> B:
