@@ -530,8 +530,9 @@ def _ended(graph: Graph, solved: Solved, stepping: Stepping, common: dict[str, A
 
 def sample_duel(ruleset: Ruleset[Any, Any, Any], battle: Any, a: str, b: str, turns: int | None = None,
                 samples: int = 100_000, seed: int = 0, progress: Progress | None = None, first: str = "a",
-                third_unit: str | None = None) -> Any:
-    """``samples`` duels played with their dice rolled (:func:`rangefire.analysis.duel_sample.sample_duel`)."""
+                third_unit: str | None = None, work: Any = None) -> Any:
+    """``samples`` duels played with their dice rolled (:func:`rangefire.analysis.duel_sample.sample_duel`; ``work``
+    its work weighed before, :func:`~rangefire.analysis.duel_sample.sample_work`)."""
     from rangefire.analysis.duel_sample import sample_duel as sampled
 
-    return sampled(ruleset, battle, a, b, turns, samples, seed, progress, first, third_unit)
+    return sampled(ruleset, battle, a, b, turns, samples, seed, progress, first, third_unit, work)

@@ -66,6 +66,7 @@ def duel(
     stays on top of its deck [SW-4.2], so where a deck's order is unknown its first reveal decides every later
     combat."""
     from rangefire.analysis.duel import FIRSTS, MAX_SAMPLES, MAX_TURNS, THIRD_UNITS, sample_duel
+    from rangefire.analysis.duel_sample import sample_work
 
     with user_errors(as_json):
         # each option named in its refusal, before any work
@@ -97,13 +98,17 @@ def duel(
             raise RangefireError(f"--third-unit {third_unit}: {ruleset.key} does not choose a firer's target, so a "
                                  "third unit never takes the other's place (the option is Dress on the Colors', "
                                  "DC-2.3)")
+        # the Monte Carlo's work weighed first: one too large is refused before the exact odds are worked out
+        work = sample_work(ruleset, battle, a, b, turns, samples, seed_value, first, third_unit) if samples else None
+        if work is not None:
+            work.refuse()
         result, too_large = _exact(ruleset, battle, a, b, turns, first, third_unit, samples, as_json,
                                    plot is not None)
         estimate = None
         if samples:
             with Shown("turns, Monte Carlo", quiet=as_json) as shown:
                 estimate = sample_duel(ruleset, battle, a, b, turns, samples, seed_value, progress=shown,
-                                       first=first, third_unit=third_unit)
+                                       first=first, third_unit=third_unit, work=work)
         if plot is not None:
             with option_named("--plot"):
                 _plot(result, estimate, Path(plot), battle_name(battle, scenario), ruleset, a, b, first, third_unit)
