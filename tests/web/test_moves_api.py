@@ -233,6 +233,38 @@ def test_a_side_sets_up_only_its_own_units(client):
     assert battle.state()["actions"] == 4
 
 
+def test_a_battle_set_up_is_held_to_the_size_of_a_battle_served_here(client, monkeypatch):
+    """The bounds a scenario is held to when its battle is created (units, corners of terrain) hold for a battle
+    set up from empty too, at each edit that places or changes (else a side grew it past them one edit at a time);
+    an edit past them is refused (422 too_large) and nothing is recorded."""
+    from rangefire.web import moves
+
+    monkeypatch.setattr(moves, "MAX_PIECES", 2)
+    monkeypatch.setattr(moves, "MAX_TERRAIN_CORNERS", 9)
+    battle = set_up(client)  # two units, a wood of four corners
+    third = battle.post("/edit", UNION, {"op": "place", "section": "units", "id": "yank2",
+                                         "data": regiment("yank2", UNION, 40, 10, 0)})
+    error = error_of(third, 422, "too_large")
+    assert error["path"] == "data" and "3 units" in error["message"] and "at most 2" in error["message"]
+    five = [[10, 10], [14, 10], [14, 14], [12, 16], [10, 14]]
+    ten = [[10, 10], [12, 9], [14, 10], [15, 12], [14, 14], [12, 15], [10, 14], [9, 13], [8, 12], [9, 11]]
+    error = error_of(battle.post("/edit", CONFEDERATE, {"op": "place", "section": "terrain", "id": "copse",
+                                                        "data": {"kind": "light", "polygon": [*five, [9, 12]]}}),
+                     422, "too_large")
+    assert "10 corners" in error["message"] and "at most 9" in error["message"]
+    assert battle.state()["actions"] == 4
+    error = error_of(battle.post("/edit", UNION, {"op": "change", "section": "terrain", "id": "wood",
+                                                  "data": {"polygon": ten}}), 422, "too_large")
+    assert "10 corners" in error["message"]
+    changed = battle.post("/edit", UNION, {"op": "change", "section": "terrain", "id": "wood",
+                                           "data": {"polygon": [*five, [9, 12]]}})
+    assert changed.status_code == 200, changed.text  # six corners in all: within
+    assert battle.post("/edit", UNION, {"op": "remove", "section": "units", "id": "yank"}).status_code == 200
+    placed = battle.post("/edit", UNION, {"op": "place", "section": "units", "id": "yank2",
+                                          "data": regiment("yank2", UNION, 40, 10, 0)})
+    assert placed.status_code == 200, placed.text
+
+
 def test_a_battle_set_up_from_empty_is_started_when_both_sides_are_ready_and_played(client):
     battle = set_up(client)
     ready = battle.post("/ready", UNION)

@@ -11,7 +11,7 @@ are (:meth:`rangefire.web.ledger.Ledger.record`), which the stored battle replay
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from rangefire.core import FORMAT, Edit, IllegalMoveError, Mark, Move, MoveCheck, RangefireError, Refusal, Ruleset
@@ -194,6 +194,33 @@ def _own_item(ruleset: Ruleset[Any, Any], battle: Any, asked: Edit, side: str) -
                                              f"places, changes and removes only its own", path=f"data.{key}")
 
 
+#: A battle served here has at most this many units on its table, and this many corners of terrain in all: the
+#: engine answers larger tables (the command line takes them), but a drawing of every target of an attacker among
+#: 400 units takes half a minute, and a server's two workers are not held that long by one client. A scenario is
+#: held to them when its battle is created, a battle set up from empty at each edit.
+MAX_PIECES = 150
+MAX_TERRAIN_CORNERS = 3000
+
+
+def within_bounds(data: Mapping[str, Any], what: str, path: str) -> None:
+    """Refuse (422 ``too_large``) a battle (``what``: its scenario, or the battle after an edit, read at ``path``)
+    larger than a battle served here may be, counted on its mapping."""
+    def listed(key: str) -> list[Any]:
+        found = data.get(key)
+        return found if isinstance(found, list) else []
+
+    pieces = len(listed("units"))  # a card game's cards are bounded by its own rules' limits (best play)
+    if pieces > MAX_PIECES:
+        raise ApiError(422, "too_large", f"{what} has {pieces} units; a battle served here has at most "
+                                         f"{MAX_PIECES}", path=f"{path}.units" if path == "scenario" else path)
+    corners = sum(len(t["polygon"]) for t in listed("terrain")
+                  if isinstance(t, dict) and isinstance(t.get("polygon"), list))
+    if corners > MAX_TERRAIN_CORNERS:
+        raise ApiError(422, "too_large", f"{what}'s terrain has {corners} corners in all; a battle served "
+                                         f"here has at most {MAX_TERRAIN_CORNERS}",
+                       path=f"{path}.terrain" if path == "scenario" else path)
+
+
 def _hidden_item(ruleset: Ruleset[Any, Any], battle: Any, seen: Any, asked: Edit) -> bool:
     """Whether the edit names an item of the battle kept from the asking side (a card in another hand)."""
     def ids(state: Any) -> set[Any]:
@@ -225,6 +252,8 @@ def edit(ledger: Ledger, loaded: Loaded, role: Role, body: EditBody) -> dict[str
     if unseen:  # legal on what this side sees, never on the battle: no edit of a card kept from it
         raise ApiError(422, "invalid_input", f"{asked.section}: {asked.id!r} cannot be used by {side}; give another "
                                              "id [SW-1.4]", path="id", clause="SW-1.4")
+    if asked.op != "remove":  # held, as a scenario is when its battle is created, to a battle served here's size
+        within_bounds(ruleset.dump(checked.after), "the battle after this edit", "data")
     return _made(ledger, loaded, "edit", side, edit_action(ruleset, asked, checked), checked)
 
 
@@ -293,5 +322,5 @@ def ready(ledger: Ledger, loaded: Loaded, role: Role) -> Loaded:
         raise
 
 
-__all__ = ["MOVE_FIELDS", "edit", "empty_scenario", "illegal", "invalid", "mark", "move", "read_edit", "read_move",
-           "ready"]
+__all__ = ["MAX_PIECES", "MAX_TERRAIN_CORNERS", "MOVE_FIELDS", "edit", "empty_scenario", "illegal", "invalid", "mark",
+           "move", "read_edit", "read_move", "ready", "within_bounds"]

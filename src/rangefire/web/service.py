@@ -30,6 +30,7 @@ from rangefire.web.errors import ApiError
 from rangefire.web.games import Example, examples, ruleset_info
 from rangefire.web.ledger import CACHED_ACTIONS, CACHED_STATES, Ledger, Publish
 from rangefire.web.loaded import AttackAsk, Loaded, Settings, acting_side, for_role, hidden
+from rangefire.web.moves import MAX_PIECES, MAX_TERRAIN_CORNERS, within_bounds
 from rangefire.web.pending import not_pending, shown
 from rangefire.web.store import ActionRow, BattleRow, Role, Store
 from rangefire.web.undo import undo, undo_view
@@ -39,11 +40,6 @@ MAX_SIDES = 16
 #: Battles a server keeps by default (each up to a scenario file's size plus its actions): a new one past this
 #: is refused (503 ``unavailable``) rather than filling the disk; ``create_app(max_battles=...)`` sets another.
 MAX_BATTLES = 10_000
-#: A battle served here has at most this many units on its table, and this many corners of terrain in all: the
-#: engine answers larger tables (the command line takes them), but a drawing of every target of an attacker among
-#: 400 units takes half a minute, and a server's two workers are not held that long by one client.
-MAX_PIECES = 150
-MAX_TERRAIN_CORNERS = 3000
 
 #: Names a side may not take: a battle's links name the sides and the spectators' role beside them.
 ROLE_NAMES = frozenset({"spectator", "spectators", "side", "sides"})
@@ -89,7 +85,8 @@ class Battles:
         else:
             assert scenario is not None
             data, source = scenario, "scenario"
-            _within_bounds(data)  # counted on the mapping, before the (costly) validation of its geometry
+            within_bounds(data, "the scenario", "scenario")  # counted on the mapping, before the (costly)
+            # validation of its geometry
         ruleset, battle = battle_from_mapping(data, source=source)
         sides = ruleset.sides(battle)
         battle = battle if set_up else _in_turns(ruleset, battle, sides)
@@ -238,23 +235,6 @@ class Battles:
     def ready(self, loaded: Loaded, role: Role) -> dict[str, Any]:
         """A side ready to start the battle it set up (:func:`rangefire.web.moves.ready`): the battle now."""
         return self.state(moves.ready(self.ledger, loaded, role), role)
-
-
-def _within_bounds(data: Mapping[str, Any]) -> None:
-    """Refuse (422 ``too_large``) a scenario larger than a battle served here may be."""
-    def listed(key: str) -> list[Any]:
-        found = data.get(key)
-        return found if isinstance(found, list) else []
-
-    pieces = len(listed("units"))  # a card game's cards are bounded by its own rules' limits (best play)
-    if pieces > MAX_PIECES:
-        raise ApiError(422, "too_large", f"the scenario has {pieces} units; a battle served here has at most "
-                                         f"{MAX_PIECES}", path="scenario.units")
-    corners = sum(len(t["polygon"]) for t in listed("terrain")
-                  if isinstance(t, dict) and isinstance(t.get("polygon"), list))
-    if corners > MAX_TERRAIN_CORNERS:
-        raise ApiError(422, "too_large", f"the scenario's terrain has {corners} corners in all; a battle served "
-                                         f"here has at most {MAX_TERRAIN_CORNERS}", path="scenario.terrain")
 
 
 def _in_turns(ruleset: Ruleset[Any, Any], battle: Any, sides: Sequence[str]) -> Any:
