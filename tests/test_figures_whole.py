@@ -33,22 +33,29 @@ def figures(text: str) -> Counter[str]:
     return Counter(word for word in text.split() if FIGURE.fullmatch(word))
 
 
-def percent(p: Fraction) -> str:
-    """A share to hundredths of a percent as people read it, half to even (0 and 1 whole, ``<0.01%``)."""
+def percent(p: Fraction, places: int = 2) -> str:
+    """A share to ``places`` decimals of a percent as people read it, half to even (0 and 1 whole, ``<0.01%``)."""
     if p in (0, 1):
         return f"{int(p * 100)}%"
-    x = round(p * 100, 2)
-    return "<0.01%" if x == 0 else ">99.99%" if x == 100 else f"{float(x):.2f}%"
+    x, least = round(p * 100, places), f"{10 ** -places:.{places}f}"
+    return f"<{least}%" if x == 0 else f">{100 - float(least):.{places}f}%" if x == 100 else f"{float(x):.{places}f}%"
 
 
-def assert_whole(args: tuple[str, ...], columns: int) -> str:
+def assert_whole(args: tuple[str, ...], columns: int, *, every: bool = True) -> str:
     """The answer at ``columns`` fits them, cuts nothing and holds the figures of the answer at 200 columns (and
-    besides them only keys, whole numbers, repeated in a table after)."""
+    besides them only keys, whole numbers, repeated in a table after); with ``every`` false, some of them (a
+    table that leaves columns to its files where the terminal has no room for them)."""
     narrow, wide = shown(args, columns), shown(args, 200)
     assert all(len(line) <= columns for line in narrow.splitlines()), narrow
     assert "…" not in narrow, narrow
-    assert not figures(wide) - figures(narrow), (figures(wide) - figures(narrow), narrow)
-    assert all(word.isdigit() for word in figures(narrow) - figures(wide)), figures(narrow) - figures(wide)
+    found, missing = figures(narrow), figures(wide) - figures(narrow)
+    for fraction in [f for f in missing.elements() if "/" in f]:  # parted after its slash: its two parts whole
+        numerator, denominator = fraction.split("/")
+        assert found[f"{numerator}/"] and found[denominator], (fraction, narrow)
+        found -= Counter([f"{numerator}/", denominator])
+        missing -= Counter([fraction])
+    assert not missing or not every, (missing, narrow)
+    assert all(word.isdigit() for word in found - figures(wide)), found - figures(wide)
     return narrow
 
 
@@ -93,3 +100,31 @@ def test_the_monte_carlo_alone_keeps_its_figures_whole(tmp_path_factory, columns
     intervals = [f"{lo:.1%}-{hi:.1%}" for lo, hi in data["intervals"].values()]
     assert all(interval in narrow.split() for interval in intervals), intervals
     assert "no exact odds" in narrow
+
+
+COMPARE = ("compare", WHEATFIELD, "-a", "15th-alabama", "--variant", "cover3:options.cover_save.heavy=3",
+           "--variant", "light-wall:terrain.stone-wall.kind=light")
+TABLE = ("table", WHEATFIELD, "-a", "15th-alabama", "--vary", "units.15th-alabama.stands=4,6,8",
+         "--vary", "units.15th-alabama.position=[10,5],[10,12],[10,18]")
+ODDS = ("odds", WHEATFIELD, "-a", "15th-alabama")
+
+
+@pytest.mark.parametrize("columns", WIDTHS)
+@pytest.mark.parametrize("args", [COMPARE, TABLE, ODDS], ids=["compare", "table", "odds"])
+def test_the_designers_tables_keep_their_figures_whole(args, columns):
+    """compare (each value beside its difference), table (the values varied as keys, means and shares) and odds
+    (each share beside its exact fraction, a fraction parted after its slash at the narrowest)."""
+    narrow = assert_whole(args, columns, every=args is not TABLE)
+    if args is TABLE:  # the means and the events of every row, whole, whatever else the width leaves out
+        rows = json.loads(run(*TABLE, "--json").stdout)["rows"]
+        expected = Counter(f"{float(Fraction(outcome['mean'])):.3f}" for row in rows
+                           for outcome in row["outcomes"].values())
+        expected += Counter(percent(Fraction(p), 1) for row in rows for p in row["events"].values())
+        assert not expected - figures(narrow), expected - figures(narrow)
+    if args is ODDS:  # every exact fraction of the distributions there, whole or parted after its slash
+        data = json.loads(run(*ODDS, "--json").stdout)
+        words = narrow.split()
+        for named in data["outcomes"].values():
+            for fraction in named["distribution"].values():
+                numerator, slash, denominator = fraction.partition("/")
+                assert fraction in words or (slash and f"{numerator}/" in words and denominator in words), fraction

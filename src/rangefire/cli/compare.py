@@ -33,8 +33,6 @@ from rangefire.core import NO_CHOICES, RangefireError
 from rangefire.core.numbers import percent
 
 if TYPE_CHECKING:
-    from rich.table import Table
-
     from rangefire.analysis.compare import Comparison, Variant
     from rangefire.scenario.paths import Setting
 
@@ -268,34 +266,28 @@ def render_comparison(result: Comparison) -> None:
         for kind, title, ns in (("exactly", "exactly N", values), ("at_least", "at least N", values[1:]),
                                 ("at_most", "at most N", values[:-1])):
             # (at least the least value and at most the greatest are certain: no row for them)
-            table = _table(shown, f"{label}: {title}")
+            rows: list[list[Any]] = []
             for n in ns:
                 found = [Fraction(result.value(name, kind, outcome, n) or 0) for name in shown]
                 # a row left out where every variant's chance is too small to show (at most N: too near 1)
                 if kind == "at_most" and all(p > 1 - SHOWN_BELOW for p in found):
                     continue
                 if kind == "at_most" or any(p >= SHOWN_BELOW for p in found):
-                    table.add_row(str(n), *_cells(result, shown, kind, outcome, n))
+                    rows.append([str(n), *_cells(result, shown, kind, outcome, n)])
             if kind == "exactly":
                 for statistic, said in STATISTIC_ROWS:
-                    table.add_row(said, *_cells(result, shown, statistic, outcome))
-            out.print(table)
-    events = _table(shown, "events", first="event")
-    for event in result.event_names:
-        events.add_row(text(event), *_cells(result, shown, "event", event))
-    out.print(events)
+                    rows.append([said, *_cells(result, shown, statistic, outcome)])
+            _table(shown, f"{label}: {title}", rows)
+    _table(shown, "events", [[text(event), *_cells(result, shown, "event", event)] for event in result.event_names],
+           first="event")
 
 
-def _table(shown: Sequence[str], title: str, first: str = "N") -> Table:
-    """A table of one value per variant, its title printed now (the table is printed once its rows are in)."""
-    from rich.table import Table
+def _table(shown: Sequence[str], title: str, rows: list[list[Any]], first: str = "N") -> None:
+    """A table of one value per variant under its title, every value whole at any width (see print_figures)."""
+    from rangefire.cli.figures import print_figures
 
     out.print(text(title, "bold"))  # on a line of its own: a table's title wraps at the table's narrow width
-    table = Table()
-    table.add_column(first, justify="right" if first == "N" else "left")
-    for name in shown:
-        table.add_column(text(name), justify="right", overflow="fold")
-    return table
+    print_figures((first,), shown, rows, key_justify="right" if first == "N" else "left")
 
 
 def _cells(result: Comparison, shown: Sequence[str], kind: str, name: str, n: int | None = None) -> list[Any]:

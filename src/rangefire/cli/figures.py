@@ -5,7 +5,7 @@ means, fractions). Where the whole table fits the terminal it is drawn boxed, as
 their side rules, headers take a line a word, the keys wrap (a name folds, a figure never does), and the figure
 columns that do not fit beside the keys go in a table after, the keys repeated. A figure column too wide for the
 terminal even alone (a share and its interval, a long fraction) is parted at its spaces and after its slashes,
-each part whole, and the keys narrowed to leave it room."""
+each part whole, its header folded where it must, and the keys narrowed only if it still has no room."""
 
 from __future__ import annotations
 
@@ -77,9 +77,10 @@ def print_figures(keys: Sequence[str], figures: Sequence[str], rows: Sequence[Se
             # alone and still too wide: its figures parted, each part whole; the keys fold to leave it room
             parted = True
             c = group[0]
-            need = max(words(figures[c]), *(max((words(p) for p in _parts(cell).split("\n")), default=0)
-                                             for cell in column(nk + c)))
+            need = max(1, *(max((words(p) for p in _parts(cell).split("\n")), default=0)
+                            for cell in column(nk + c)))  # its header, no figure, may fold
             own_keys = _narrowed(key_widths, width - 3 * (nk - 1) - 3 - need)
+            need = max(need, min(words(figures[c]), width - sum(own_keys) - 3 * (nk - 1) - 3))
         t = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
         for i, h in enumerate(keys):
             t.add_column(Text(h, overflow="fold"), overflow="fold", width=own_keys[i], justify=key_justify)  # type: ignore[arg-type]

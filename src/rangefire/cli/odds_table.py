@@ -295,10 +295,10 @@ def _header(path: str, paths: Sequence[str]) -> str:
 
 
 def render_table(result: OddsTable) -> None:
-    from rich.table import Table
     from rich.text import Text
 
     from rangefire.analysis.compare import value_text
+    from rangefire.cli.figures import print_figures
 
     paths = [a.path for a in result.axes]
     targets = {row.check.target for row in result.rows if row.odds is not None}
@@ -330,17 +330,7 @@ def render_table(result: OddsTable) -> None:
         said = "mean, spread and at least N" if spread else "mean and at least N"
         elsewhere = ([f"to {shown_n[-1]}"] if cut else []) + ([] if spread else ["sd, median, 90th"]) + ["at most N"]
         out.print(text(f"{label}: {said} ({'; '.join(elsewhere)} in --json, --csv)", "bold"))
-        table = Table()
-        for path in paths:
-            table.add_column(text(_header(path, paths)), overflow="fold")
-        if len(targets) > 1:
-            table.add_column("target", overflow="fold")
-        table.add_column("mean", justify="right")
-        if spread:
-            for header in ("sd", "median", "90th"):
-                table.add_column(header, justify="right")
-        for n in shown_n:
-            table.add_column(f"≥{n}", justify="right")
+        rows: list[list[Any]] = []
         for row, shown in zip(result.rows, values, strict=True):
             cells: list[Any] = [text(v) for v in shown]
             if len(targets) > 1:
@@ -354,38 +344,25 @@ def render_table(result: OddsTable) -> None:
                 if spread:
                     cells += [f"{row.sd(outcome):.3f}", str(row.median(outcome)), str(row.percentile_90(outcome))]
                 cells += [percent(row.at_least(outcome, n) or Fraction(0)) for n in shown_n]
-            table.add_row(*cells)
-        out.print(table)
+            rows.append(cells)
+        print_figures([*(_header(path, paths) for path in paths), *(["target"] if len(targets) > 1 else [])],
+                      ["mean", *(["sd", "median", "90th"] if spread else []), *(f"≥{n}" for n in shown_n)], rows)
     # the events as columns, as many to a table as the terminal holds whole (a name never broken)
-    groups: list[list[str]] = []
-    left = 0
-    for event in result.event_names:
-        need = max(len(event), 7) + 3
-        if not groups or need > left:
-            groups.append([])
-            left = out.width - sum(widths) - 1
-        groups[-1].append(event)
-        left -= need
-    for group in groups:
+    if result.event_names:
         out.print(text("events", "bold"))
-        table = Table()
-        for path in paths:
-            table.add_column(text(_header(path, paths)), overflow="fold")
-        for event in group:
-            table.add_column(text(event), justify="right", no_wrap=True)
-        for row, shown in zip(result.rows, values, strict=True):
-            probs = [row.event(e) for e in group]
-            table.add_row(*(text(v) for v in shown),
-                          *(Text("refused", style="red") if p is None else percent(p) for p in probs))
-        out.print(table)
+        print_figures([_header(path, paths) for path in paths], result.event_names,
+                      [[*(text(v) for v in shown), *(Text("refused", style="red") if p is None else percent(p)
+                                                     for p in (row.event(e) for e in result.event_names))]
+                       for row, shown in zip(result.rows, values, strict=True)])
     refused: dict[str, list[str]] = {}  # the same reasons, said once with the rows they refuse
     for row, shown in zip(result.rows, values, strict=True):
         if row.odds is None:
             reasons = "; ".join(f"{r.reason} [{r.clause}]" for r in row.check.refusals)
             refused.setdefault(reasons, []).append(", ".join(f"{_header(p, paths)}={v}"
                                                               for p, v in zip(paths, shown, strict=True)))
-    for reasons, rows in refused.items():
-        where = rows[0] if len(rows) == 1 else f"{len(rows)} rows, the first {rows[0]}"
+    for reasons, where_refused in refused.items():
+        where = (where_refused[0] if len(where_refused) == 1
+                 else f"{len(where_refused)} rows, the first {where_refused[0]}")
         out.print(Text.assemble(("refused", "red"), f" ({where}): ") + text(reasons))
 
 

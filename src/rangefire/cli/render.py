@@ -29,8 +29,8 @@ def render_plan(plan: Plan, logged: Sequence[LogLine] = ()) -> None:
     the attack played out, printed next) already says are left to it, so nothing is said twice."""
     said = {(entry.clause, entry.text) for entry in logged}
     table = Table(title=text(f"{plan.attacker} fires at {plan.target}"), show_header=False, title_justify="left")
-    table.add_column("what", style="bold")
-    table.add_column("value")
+    table.add_column("what", style="bold", overflow="fold")  # a word wider than a narrow terminal folds, never cut
+    table.add_column("value", overflow="fold")
     for key, value in plan.summary():
         table.add_row(text(key), text(value))
     out.print(table)
@@ -78,10 +78,13 @@ def statistics_text(data: Mapping[str, Any]) -> str:
 
 
 def render_odds(odds: Odds) -> None:
+    from rangefire.cli.figures import print_figures
+
     data = odds.to_dict()
     for name in odds.outcomes:
         shown_data = data["outcomes"][name]
-        table = Table(title=text(f"{name} ({statistics_text(shown_data)})"), title_justify="left")
+        title = text(f"{name} ({statistics_text(shown_data)})")
+        table = Table(title=title, title_justify="left")
         # each percentage beside its exact fraction, the answer itself: the fraction's column says so
         headers = ("N", "exactly N", "exact", "at least N", "exact", "at most N", "exact")
         rows: list[tuple[str, ...]] = []
@@ -95,6 +98,12 @@ def render_odds(odds: Odds) -> None:
         if not _fits(headers, rows, out.width):
             parts = [(headers[:5], [row[:5] for row in rows]),
                      ((headers[0], *headers[5:]), [(row[0], *row[5:]) for row in rows])]
+        if not all(_fits(heads, part_rows, out.width) for heads, part_rows in parts):
+            # too narrow even so (some 40 columns): the narrow tables of every figure whole, none cut short
+            out.print(title)
+            print_figures(headers[:1], headers[1:], [list(row) for row in rows], key_justify="right",
+                          styles={c: "dim" for c, header in enumerate(headers[1:]) if header == "exact"})
+            continue
         for i, (heads, part_rows) in enumerate(parts):
             part = table if i == 0 else Table()
             for header in heads:
@@ -102,14 +111,19 @@ def render_odds(odds: Odds) -> None:
             for row in fitted(heads, part_rows, out.width):
                 part.add_row(*row)
             out.print(part)
-    events = Table(title="events", title_justify="left")
-    events.add_column("event")
-    events.add_column("probability", justify="right")
-    events.add_column("exact", justify="right", style="dim")
     events_rows = [(name, percent(p, 2), fraction_str(p)) for name, p in odds.events.items()]
-    for name, *cells in fitted(("event", "probability", "exact"), events_rows, out.width):
-        events.add_row(text(name), *cells)
-    out.print(events)
+    if _fits(("event", "probability", "exact"), events_rows, out.width):
+        events = Table(title="events", title_justify="left")
+        events.add_column("event")
+        events.add_column("probability", justify="right")
+        events.add_column("exact", justify="right", style="dim")
+        for name, *cells in fitted(("event", "probability", "exact"), events_rows, out.width):
+            events.add_row(text(name), *cells)
+        out.print(events)
+    else:
+        out.print(text("events"))
+        print_figures(("event",), ("probability", "exact"), [[text(n), *cells] for n, *cells in events_rows],
+                      styles={1: "dim"})
     if not odds.exact:
         out.print(Text.assemble(("estimate, not exact: ", "yellow"), shown(json.dumps(odds.estimate))))
 
