@@ -371,3 +371,24 @@ def test_a_variant_that_sets_a_path_twice_or_has_no_name_to_show_is_refused(vari
     """The last value set won unsaid; a bell in a name was dropped from every table (the name the tables showed
     was not the one --baseline reads), a name of pages made columns of pages."""
     refused("compare", str(WHEATFIELD), *ATTACK, "--variant", variant, says=(says,))
+
+@pytest.mark.parametrize(("args", "says"), [
+    ((*DUEL, "--turns", "1", "--turns", "20"), "--turns is given twice (--turns '1', then --turns '20')"),
+    ((*DUEL, "-n", "1", "--turns=20"), "--turns is given twice (-n '1', then --turns '20')"),
+    ((*DUEL, "--first", "alternate", "--first", "b"), "--first is given twice"),
+    (("odds", str(WHEATFIELD), *ATTACK, "-a", "20th-maine"),
+     "--attacker is given twice (-a '15th-alabama', then -a '20th-maine')"),
+    ((*TABLE, "--csv", "a.csv", "--csv", "b.csv"), "--csv is given twice"),
+    (("compare", str(WHEATFIELD), *ATTACK, "--variant", "x:units.15th-alabama.stands=4", "--baseline", "x",
+      "--baseline", "rules"), "--baseline is given twice"),
+])
+def test_an_option_of_one_value_given_twice_is_refused(tmp_path, args, says):
+    """The option parser kept the last one given, without a word: --turns 1 ... --turns 20 was a duel of 20."""
+    refused(*args, says=(says,), cwd=tmp_path)
+    assert files_in(tmp_path) == {}
+
+
+def test_options_given_many_times_by_design_and_flags_stay_as_they_were():
+    proc = run(*DUEL, "--turns", "1", "--set", "units.20th-maine.stands=3", "--set", "units.20th-maine.stands=4",
+               "--json", "--json")
+    assert json.loads(proc.stdout)["turn_limit"] == 1

@@ -106,19 +106,26 @@ def _flush() -> None:
 
 def _interruptible(callback: Callable[..., Any]) -> Callable[..., Any]:
     """The command, Ctrl-C within it said in one line with exit 130 (the option parser would exit 130 without a
-    word). A prompt that catches it itself (the dice asked for) says the same."""
+    word). A prompt that catches it itself (the dice asked for) says the same.
+
+    An option of one value given twice is refused before the command runs (the option parser keeps the last one
+    given without a word: ``--turns 1 ... --turns 20``), in our words, with exit 2.
+    """
     import functools
 
     import typer
 
     @functools.wraps(callback)
-    def run(*args: Any, **kwargs: Any) -> Any:
+    def run(*args: Any, _context: typer.Context, **kwargs: Any) -> Any:
         import signal
         import threading
+
+        from rangefire.cli.common import refuse_options_given_twice
 
         if threading.current_thread() is threading.main_thread():  # Ctrl-C is the command's own from here
             signal.signal(signal.SIGINT, signal.default_int_handler)
         try:
+            refuse_options_given_twice(_context.command, sys.argv[1:], bool(kwargs.get("as_json")))
             return callback(*args, **kwargs)
         except KeyboardInterrupt:
             _say_interrupted()
@@ -126,6 +133,12 @@ def _interruptible(callback: Callable[..., Any]) -> Callable[..., Any]:
         except BrokenPipeError:  # the option parser would end it with exit 1
             _pipe_closed()
 
+    # the option parser gives the command its context (the options it declares) through a parameter of its own
+    signature = inspect.signature(callback, eval_str=True)
+    params = [*signature.parameters.values(),
+              inspect.Parameter("_context", inspect.Parameter.KEYWORD_ONLY, annotation=typer.Context)]
+    run.__signature__ = signature.replace(parameters=params)  # type: ignore[attr-defined]
+    run.__annotations__ = {p.name: p.annotation for p in params}
     return run
 
 

@@ -283,6 +283,43 @@ def user_errors(as_json: bool = False) -> Iterator[None]:
         raise typer.Exit(exc.exit_code) from None
 
 
+def refuse_options_given_twice(command: Any, args: Sequence[str], as_json: bool) -> None:
+    """Refuse an option that takes one value given twice in ``args`` (the command line's words): the option parser
+    would keep the last without a word. ``command`` is the parser's command (its ``params``); flags, options
+    given many times by design (``--set``, ``--vary``) and what follows ``--`` are let be."""
+    takes_value: set[str] = set()
+    single: dict[str, str] = {}  # every spelling of an option of one value: the option's name
+    for param in command.params:
+        if getattr(param, "param_type_name", None) != "option":
+            continue
+        names = [*param.opts, *param.secondary_opts]
+        if not param.is_flag and not param.count:
+            takes_value.update(names)
+            if not param.multiple:  # named by its long spelling (--attacker, not -a)
+                single.update(dict.fromkeys(names, next((n for n in names if n.startswith("--")), names[0])))
+    words = list(args)
+    start = next((i for i, w in enumerate(words) if not w.startswith("-")), len(words)) + 1  # after the command
+    seen: dict[str, tuple[str, str]] = {}
+    i = start
+    while i < len(words):
+        word, i = words[i], i + 1
+        if word == "--":
+            return
+        if not word.startswith("-") or word == "-":
+            continue
+        name, value = word.partition("=")[::2] if word.startswith("--") else (word[:2], word[2:])
+        if not value and name in takes_value and "=" not in word and i < len(words):
+            value, i = words[i], i + 1
+        if name not in single:
+            continue
+        if single[name] in seen:
+            first, was = seen[single[name]]
+            with user_errors(as_json):
+                raise RangefireError(f"{single[name]} is given twice ({first} {shown(was[:40])!r}, then {name} "
+                                     f"{shown(value[:40])!r}): an option of one value is given once")
+        seen[single[name]] = (name, value)
+
+
 #: A seed or a count of more digits than this is refused (int() itself refuses past 4300; none needs 30).
 MAX_SEED_DIGITS = 30
 
