@@ -372,6 +372,7 @@ def test_a_variant_that_sets_a_path_twice_or_has_no_name_to_show_is_refused(vari
     was not the one --baseline reads), a name of pages made columns of pages."""
     refused("compare", str(WHEATFIELD), *ATTACK, "--variant", variant, says=(says,))
 
+
 @pytest.mark.parametrize(("args", "says"), [
     ((*DUEL, "--turns", "1", "--turns", "20"), "--turns is given twice (--turns '1', then --turns '20')"),
     ((*DUEL, "-n", "1", "--turns=20"), "--turns is given twice (-n '1', then --turns '20')"),
@@ -392,3 +393,18 @@ def test_options_given_many_times_by_design_and_flags_stay_as_they_were():
     proc = run(*DUEL, "--turns", "1", "--set", "units.20th-maine.stands=3", "--set", "units.20th-maine.stands=4",
                "--json", "--json")
     assert json.loads(proc.stdout)["turn_limit"] == 1
+
+
+@pytest.mark.parametrize(("extra", "says"), [
+    (("--out", "grid.yaml"), "--out grid.yaml: a sweep writes Parquet: name the file .parquet"),
+    (("--out", "."), "--out .: is a folder; name the Parquet file to write"),
+    (("--out", "gone/o.parquet"), "--out gone/o.parquet: cannot write: the folder gone does not exist"),
+    (("--out", "o.parquet", "--scheduler", ""), "--scheduler: the address is empty; give tcp://HOST:PORT"),
+    (("--out", "o.parquet", "--scheduler", "nowhere"), "--scheduler nowhere: a scheduler's address is tcp://HOST:PORT"),
+])
+def test_a_sweep_names_the_option_of_an_output_or_scheduler_it_refuses(grid, extra, says):
+    """Said as "grid.yaml: a sweep writes Parquet" and ": a scheduler's address is tcp://HOST:PORT", naming no
+    option (the second naming nothing at all)."""
+    before = files_in(grid.parent)
+    refused("sweep", "grid.yaml", *extra, says=(says,), cwd=grid.parent)
+    assert files_in(grid.parent) == before and sorted(p.name for p in grid.parent.iterdir()) == ["grid.yaml"]

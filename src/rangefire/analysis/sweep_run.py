@@ -111,17 +111,14 @@ def _forget_client(exc: BaseException, kind: type) -> None:
         tb = tb.tb_next
 
 
-def _reachable(address: str, timeout: float) -> None:
-    """Knock at a TCP scheduler's port first and wait for its greeting (a dask scheduler speaks first, the
-    length of its handshake in 8 bytes): where nothing listens, nothing answers in time, or what answers is
-    no scheduler, say so in our words, within the time given (a client dask gives up on waits longer, and
-    complains again when it is collected)."""
-    import socket
+def scheduler_address(address: str) -> tuple[str, int] | None:
+    """The host and port of a TCP scheduler's address (``tcp://HOST:PORT`` or ``HOST:PORT``), refused where it is
+    none; None for another scheme's (``tls://``, ``inproc://``: left to dask)."""
     from urllib.parse import urlsplit
 
     scheme, _, rest = address.rpartition("://")
     if scheme not in ("", "tcp"):
-        return  # tls://, inproc://...: left to dask
+        return None
     try:
         parts = urlsplit(f"//{rest}")
         host, port = parts.hostname, parts.port
@@ -129,6 +126,20 @@ def _reachable(address: str, timeout: float) -> None:
         host = port = None
     if not host or port is None:
         raise SweepError(f"{address}: a scheduler's address is tcp://HOST:PORT")
+    return host, port
+
+
+def _reachable(address: str, timeout: float) -> None:
+    """Knock at a TCP scheduler's port first and wait for its greeting (a dask scheduler speaks first, the
+    length of its handshake in 8 bytes): where nothing listens, nothing answers in time, or what answers is
+    no scheduler, say so in our words, within the time given (a client dask gives up on waits longer, and
+    complains again when it is collected)."""
+    import socket
+
+    found = scheduler_address(address)
+    if found is None:
+        return  # tls://, inproc://...: left to dask
+    host, port = found
     greeting = b""
     try:
         with socket.create_connection((host, port), timeout=timeout) as knock:
@@ -209,7 +220,22 @@ def _is_parquet(path: Path) -> bool:
 
 def _prepare(out: Path) -> Path:
     """The folder of parts beside ``out``, made if need be; an output that cannot be written is refused here,
-    before any point is computed."""
+    before any point is computed (:func:`check_out`)."""
+    check_out(out)
+    folder = parts_folder(out)
+    try:
+        folder.mkdir(exist_ok=True)
+        probe = folder / ".probe"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as exc:
+        raise SweepError(f"{out}: cannot write the chunks' folder {folder}: {exc.strerror or exc}") from None
+    return folder
+
+
+def check_out(out: Path) -> None:
+    """Refuse an output a sweep could not write, or must not write over (anything but a Parquet file), before
+    anything is read or made."""
     shown = str(out)
     if out.is_dir():
         raise SweepError(f"{shown}: is a folder; name the Parquet file to write")
@@ -226,15 +252,6 @@ def _prepare(out: Path) -> Path:
         raise SweepError(f"{shown}: cannot write: the folder {parent} does not exist")
     if not os.access(parent, os.W_OK | os.X_OK) or (out.exists() and not os.access(out, os.W_OK)):
         raise SweepError(f"{shown}: cannot write here (permission denied)")
-    folder = parts_folder(out)
-    try:
-        folder.mkdir(exist_ok=True)
-        probe = folder / ".probe"
-        probe.write_bytes(b"")
-        probe.unlink()
-    except OSError as exc:
-        raise SweepError(f"{shown}: cannot write the chunks' folder {folder}: {exc.strerror or exc}") from None
-    return folder
 
 
 def _manifest(folder: Path, sweep: Sweep, size: int) -> int:

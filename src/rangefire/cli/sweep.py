@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
-from rangefire.cli.common import JsonOpt, _emit, app, number_option, out, text, user_errors, whole_number
+from rangefire.cli.common import JsonOpt, _emit, app, number_option, option_named, out, text, user_errors, whole_number
 from rangefire.core import RangefireError
 
 if TYPE_CHECKING:
@@ -60,7 +60,22 @@ def sweep(grid: GridArg, out_file: OutOpt, workers_text: WorkersOpt = None, sche
         if not 0 < connect_timeout <= 600:
             raise RangefireError(f"--connect-timeout {connect_timeout:g}: must be more than 0 and at most 600 s")
         from rangefire.analysis.sweep import load_grid
-        from rangefire.analysis.sweep_run import connect, needs_pyarrow, parts_folder, run_sweep
+        from rangefire.analysis.sweep_run import (
+            check_out,
+            connect,
+            needs_pyarrow,
+            parts_folder,
+            run_sweep,
+            scheduler_address,
+        )
+
+        if scheduler is not None and not scheduler.strip():
+            raise RangefireError("--scheduler: the address is empty; give tcp://HOST:PORT")
+        with option_named("--scheduler"):
+            if scheduler is not None:
+                scheduler_address(scheduler)
+        with option_named("--out"):  # before the grid is read, or anything made
+            check_out(out_path)
 
         shown = _Shown(quiet=as_json)
         client = None
