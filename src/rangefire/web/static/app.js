@@ -356,6 +356,11 @@ async function act(label, run) {
     await run();
   } catch (exc) {
     fail(exc);
+    // the battle changed since this page read it (an action it has not heard of: 409 stale, or one landing
+    // meanwhile: conflict): read it again, so that the table shown and the next request are of the battle now
+    if (exc instanceof ApiError && exc.status === 409 && ["stale", "conflict"].includes(String(exc.error.kind))) {
+      await refresh("The battle changed meanwhile: read again, the table shows it as it is now; decide afresh.");
+    }
   } finally {
     S.busy = false;
     renderPlay();
