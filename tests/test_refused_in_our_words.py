@@ -408,3 +408,20 @@ def test_a_sweep_names_the_option_of_an_output_or_scheduler_it_refuses(grid, ext
     before = files_in(grid.parent)
     refused("sweep", "grid.yaml", *extra, says=(says,), cwd=grid.parent)
     assert files_in(grid.parent) == before and sorted(p.name for p in grid.parent.iterdir()) == ["grid.yaml"]
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (("duel", "", "20th-maine", "15th-alabama"), "scenario: the path is empty"),
+    (("odds", "", *ATTACK), "scenario: the path is empty"),
+    (("table", "", *ATTACK, "--vary", "units.15th-alabama.stands=4,8"), "scenario: the path is empty"),
+    (("compare", str(WHEATFIELD), "", *ATTACK), "scenarios: the path is empty"),
+    (("sweep", "", "--out", "o.parquet"), "grid: the path is empty"),
+    (("plot", "", "--out", "o.png"), "results: the path is empty"),
+    (("resolve", str(WHEATFIELD), *ATTACK, "--seed", "1", "--out", ""), "--out: the path is empty"),
+    (("show", str(WHEATFIELD), "--out", ""), "--out: the path is empty"),
+])
+def test_an_empty_path_to_read_or_write_is_said_to_be_empty(tmp_path, args, says):
+    """Read as ".", the folder the command ran in: ".: unknown file type '(none)'", ".: is a folder"."""
+    message = refused(*args, says=(says,), cwd=tmp_path)
+    assert "(none)" not in message and "folder" not in message
+    assert files_in(tmp_path) == {}

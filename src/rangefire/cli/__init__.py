@@ -108,8 +108,9 @@ def _interruptible(callback: Callable[..., Any]) -> Callable[..., Any]:
     """The command, Ctrl-C within it said in one line with exit 130 (the option parser would exit 130 without a
     word). A prompt that catches it itself (the dice asked for) says the same.
 
-    An option of one value given twice is refused before the command runs (the option parser keeps the last one
-    given without a word: ``--turns 1 ... --turns 20``), in our words, with exit 2.
+    An option of one value given twice (the option parser keeps the last one without a word: ``--turns 1 ...
+    --turns 20``) and an empty path (it reads ``.``) are refused before the command runs, in our words, with exit 2
+    (:func:`rangefire.cli.common.check_words`).
     """
     import functools
 
@@ -120,12 +121,12 @@ def _interruptible(callback: Callable[..., Any]) -> Callable[..., Any]:
         import signal
         import threading
 
-        from rangefire.cli.common import refuse_options_given_twice
+        from rangefire.cli.common import check_words
 
         if threading.current_thread() is threading.main_thread():  # Ctrl-C is the command's own from here
             signal.signal(signal.SIGINT, signal.default_int_handler)
         try:
-            refuse_options_given_twice(_context.command, sys.argv[1:], bool(kwargs.get("as_json")))
+            check_words(_context.command, sys.argv[1:], bool(kwargs.get("as_json")))
             return callback(*args, **kwargs)
         except KeyboardInterrupt:
             _say_interrupted()

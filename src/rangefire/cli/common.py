@@ -283,41 +283,64 @@ def user_errors(as_json: bool = False) -> Iterator[None]:
         raise typer.Exit(exc.exit_code) from None
 
 
-def refuse_options_given_twice(command: Any, args: Sequence[str], as_json: bool) -> None:
-    """Refuse an option that takes one value given twice in ``args`` (the command line's words): the option parser
-    would keep the last without a word. ``command`` is the parser's command (its ``params``); flags, options
-    given many times by design (``--set``, ``--vary``) and what follows ``--`` are let be."""
-    takes_value: set[str] = set()
-    single: dict[str, str] = {}  # every spelling of an option of one value: the option's name
+def check_words(command: Any, args: Sequence[str], as_json: bool) -> None:
+    """Refuse, before the command runs, what the option parser would take without a word from ``args`` (the
+    command line's words; ``command`` is the parser's command, its ``params``):
+
+    - an option of one value given twice: it keeps the last (flags, and options given many times by design,
+      ``--set``, ``--vary``, are let be);
+    - an empty path given to an argument or option that names a file: it reads it as ``.``, the folder one is in
+      (an output option read as text says the same through :func:`rangefire.cli.writing.typed_path`).
+    """
+    takes_value: dict[str, Any] = {}  # every spelling of an option that takes a value: the option
     for param in command.params:
-        if getattr(param, "param_type_name", None) != "option":
-            continue
-        names = [*param.opts, *param.secondary_opts]
-        if not param.is_flag and not param.count:
-            takes_value.update(names)
-            if not param.multiple:  # named by its long spelling (--attacker, not -a)
-                single.update(dict.fromkeys(names, next((n for n in names if n.startswith("--")), names[0])))
+        if getattr(param, "param_type_name", None) == "option" and not param.is_flag and not param.count:
+            takes_value.update(dict.fromkeys([*param.opts, *param.secondary_opts], param))
     words = list(args)
-    start = next((i for i, w in enumerate(words) if not w.startswith("-")), len(words)) + 1  # after the command
+    i = next((i for i, w in enumerate(words) if not w.startswith("-")), len(words)) + 1  # after the command
     seen: dict[str, tuple[str, str]] = {}
-    i = start
+    positional: list[str] = []
     while i < len(words):
         word, i = words[i], i + 1
         if word == "--":
-            return
+            positional += words[i:]
+            break
         if not word.startswith("-") or word == "-":
+            positional.append(word)
             continue
         name, value = word.partition("=")[::2] if word.startswith("--") else (word[:2], word[2:])
-        if not value and name in takes_value and "=" not in word and i < len(words):
-            value, i = words[i], i + 1
-        if name not in single:
+        param = takes_value.get(name)
+        if param is None:
             continue
-        if single[name] in seen:
-            first, was = seen[single[name]]
-            with user_errors(as_json):
-                raise RangefireError(f"{single[name]} is given twice ({first} {shown(was[:40])!r}, then {name} "
-                                     f"{shown(value[:40])!r}): an option of one value is given once")
-        seen[single[name]] = (name, value)
+        if not value and "=" not in word and i < len(words):
+            value, i = words[i], i + 1
+        said = next((n for n in param.opts if n.startswith("--")), name)  # its long spelling (--attacker, not -a)
+        if not value and _names_a_file(param):
+            _refuse(f"{said}: the path is empty; name a file", as_json)
+        if param.multiple:
+            continue
+        if said in seen:
+            first, was = seen[said]
+            _refuse(f"{said} is given twice ({first} {shown(was[:40])!r}, then {name} {shown(value[:40])!r}): an "
+                    "option of one value is given once", as_json)
+        seen[said] = (name, value)
+    arguments = [p for p in command.params if getattr(p, "param_type_name", None) == "argument"]
+    many = next((k for k, p in enumerate(arguments) if p.nargs == -1), None)  # compare's scenarios
+    if many is not None:  # the words left to the others are its own
+        after = len(arguments) - many - 1
+        arguments[many:many + 1] = [arguments[many]] * max(0, len(positional) - many - after)
+    for argument, word in zip(arguments, positional, strict=False):
+        if not word and _names_a_file(argument):
+            _refuse(f"{argument.name}: the path is empty; name a file", as_json)
+
+
+def _names_a_file(param: Any) -> bool:
+    return getattr(param.type, "name", None) == "path"
+
+
+def _refuse(message: str, as_json: bool) -> None:
+    with user_errors(as_json):
+        raise RangefireError(message)
 
 
 #: A seed or a count of more digits than this is refused (int() itself refuses past 4300; none needs 30).
