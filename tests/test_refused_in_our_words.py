@@ -335,16 +335,6 @@ def test_a_value_varied_twice_is_refused_naming_it(values, again):
     refused(*TABLE[:4], "--vary", f"{path}={values}", says=(f"--vary {path}: the value {again} is given twice",))
 
 
-def test_a_value_listed_twice_in_a_sweep_axis_is_refused_naming_the_axis(tmp_path):
-    pytest.importorskip("pyarrow")
-    path = tmp_path / "grid.yaml"
-    path.write_text(f"scenario: {WHEATFIELD}\nattacker: 15th-alabama\n"
-                    "axes:\n  - {path: units.15th-alabama.stands, values: [4, 5, 4]}\n")
-    refused("sweep", str(path), "--out", str(tmp_path / "out.parquet"),
-            says=("grid.yaml: axes[0].values: 4 is given twice",))
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["grid.yaml"]
-
-
 @pytest.mark.parametrize(("setting", "varied"), [
     ("units.15th-alabama.stands=3", "units.15th-alabama.stands=4,8"),
     ("options.cover_save.heavy=3", "options.cover_save={heavy: 3},{heavy: 5}"),

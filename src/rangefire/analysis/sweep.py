@@ -29,14 +29,14 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
-from pydantic import ConfigDict, Field, field_validator, model_validator
+from pydantic import ConfigDict, Field, model_validator
 
 from rangefire.core import Attack, LimitError, RangefireError, Ruleset, ScenarioError
 from rangefire.core.numbers import dump_exact, fraction_str, parse_exact
 from rangefire.rulesets import battle_from_mapping
 from rangefire.scenario import Id, Model, read_scenario, validate
 from rangefire.scenario.files import source_name
-from rangefire.scenario.paths import Setting, check_path, given_twice, shown
+from rangefire.scenario.paths import Setting, check_path, shown
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -89,14 +89,6 @@ class Axis(Model):
         if (self.values is None) == (self.range is None):
             raise ValueError("give either values: [...] or range: {from, to, step}")
         return self
-
-    @field_validator("values")
-    @classmethod
-    def _each_once(cls, values: list[Any] | None) -> list[Any] | None:
-        again = given_twice(values or ())
-        if again is not None:  # a point for each value: the same point twice
-            raise ValueError(f"{shown(again[0])} is given twice; give each value once")
-        return values
 
 
 class Record(Model):

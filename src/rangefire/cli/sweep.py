@@ -74,14 +74,14 @@ def sweep(grid: GridArg, out_file: OutOpt, workers_text: WorkersOpt = None, sche
         with option_named("--scheduler"):
             if scheduler is not None:
                 scheduler_address(scheduler)
-        with option_named("--out"):  # before the grid is read, or anything made
-            check_out(out_path)
 
         shown = _Shown(quiet=as_json)
         client = None
         try:
             needs_pyarrow()
             planned = load_grid(grid)
+            with option_named("--out"):  # before the scheduler is asked, or anything made
+                check_out(out_path)
             client = connect(scheduler, connect_timeout) if scheduler is not None else None
             report = run_sweep(planned, out_path, workers=workers or os.cpu_count() or 1, client=client,
                                chunk_size=chunk_size, progress=shown.update)
