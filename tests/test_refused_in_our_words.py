@@ -415,3 +415,17 @@ def test_an_empty_path_to_read_or_write_is_said_to_be_empty(tmp_path, args, says
     message = refused(*args, says=(says,), cwd=tmp_path)
     assert "(none)" not in message and "folder" not in message
     assert files_in(tmp_path) == {}
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (("odds", str(WHEATFIELD), *ATTACK, "--plot", "odds.png/"), "--plot odds.png/: ends in /, which names a folder"),
+    ((*TABLE, "--csv", "rows.csv/"), "--csv rows.csv/: ends in /, which names a folder"),
+    (("sweep", str(Path(__file__).parents[1] / "examples" / "sweeps" / "wheatfield.yaml"), "--out", "o.parquet/"),
+     "--out o.parquet/: ends in /, which names a folder"),
+    (("odds", str(WHEATFIELD), *ATTACK, "--plot", ".png"), "--plot .png: a suffix alone, no name"),
+    ((*TABLE, "--parquet", ".parquet"), "--parquet .parquet: a suffix alone, no name"),
+])
+def test_an_output_named_as_a_folder_or_by_its_suffix_alone_is_refused(tmp_path, args, says):
+    """"odds.png/" wrote odds.png (the slash dropped); ".png" was "not a name without a suffix"."""
+    refused(*args, says=(says,), cwd=tmp_path)
+    assert files_in(tmp_path) == {}

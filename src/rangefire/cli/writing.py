@@ -76,6 +76,9 @@ def typed_path(option: str, typed: str | Path) -> Path:
     the folder one is in, and would be refused as a folder): an empty path is refused, naming the option."""
     if isinstance(typed, str) and not typed:
         raise RangefireError(f"{option}: the path is empty; name a file")
+    if isinstance(typed, str) and typed.endswith(("/", os.sep)) and typed.strip("/" + os.sep):
+        # read as a path the slash is dropped, and the file written where a folder was named
+        raise RangefireError(f"{option} {typed}: ends in {typed[-1]}, which names a folder; name the file to write")
     return Path(typed)
 
 
@@ -101,6 +104,8 @@ def check_output(option: str, path: str | Path, kind: str, reading: Sequence[str
     if path.suffix.lower() not in of.suffixes:
         if path.is_dir():
             raise RangefireError(f"{said}: is a folder; name the file to write")
+        if path.name.lower() in of.suffixes:  # ".png": a hidden file's name, no suffix
+            raise RangefireError(f"{said}: a suffix alone, no name; name the file (NAME{path.name})")
         raise RangefireError(f"{said}: {of.named}, not {path.suffix or 'a name without a suffix'}")
     for other in reading:
         if other is not None and str(other) != STDIN and same_file(path, Path(other)):
