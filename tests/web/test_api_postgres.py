@@ -35,6 +35,7 @@ from tests.web.test_moves_api import (  # noqa: F401
     test_a_battle_set_up_from_empty_is_started_when_both_sides_are_ready_and_played,
     test_a_move_is_recorded_the_state_follows_and_replays,
     test_a_side_saying_ready_twice_at_one_moment_starts_the_battle_once_dc_10_4,
+    test_an_edit_takes_back_every_sides_readiness_dc_10_4,
     test_two_sides_ready_at_the_same_moment_start_the_battle_dc_10_4,
 )
 from tests.web.test_pending import (  # noqa: F401

@@ -298,6 +298,29 @@ def test_a_battle_set_up_from_empty_is_started_when_both_sides_are_ready_and_pla
     assert replayed_state(battle) == state["battle"]
 
 
+def test_an_edit_takes_back_every_sides_readiness_dc_10_4(client):
+    """DC-10.4: a side says it is ready to start on the table as it is; an edit of it by either side (a unit
+    placed, terrain changed) takes back the readiness of every side, so the battle never starts on a table a side
+    has not seen. A check of an edit changes nothing."""
+    battle = set_up(client)
+    assert battle.post("/ready", UNION).json()["ready"] == [UNION]
+    checked = battle.post("/edit", CONFEDERATE, {"op": "remove", "section": "units", "id": "reb", "check": True})
+    assert checked.status_code == 200, checked.text
+    assert battle.state()["ready"] == [UNION]
+    moved = battle.post("/edit", CONFEDERATE, {"op": "change", "section": "units", "id": "reb",
+                                               "data": {"position": [31, 20]}})
+    assert moved.status_code == 200, moved.text
+    assert battle.state()["ready"] == []
+    assert battle.post("/ready", CONFEDERATE).json()["ready"] == [CONFEDERATE]  # not started: union says it again
+    assert battle.state()["side_to_act"] is None
+    assert battle.post("/edit", CONFEDERATE, {"op": "change", "section": "units", "id": "reb",
+                                              "data": {"position": [30, 20]}}).status_code == 200
+    assert battle.state()["ready"] == []  # its own edit too: the table it said ready to is not this one
+    battle.post("/ready", UNION)
+    started = battle.post("/ready", CONFEDERATE).json()
+    assert started["side_to_act"] == UNION and unit_of(started, "reb")["position"] == [30, 20]
+
+
 def test_two_sides_ready_at_the_same_moment_start_the_battle_dc_10_4(client, monkeypatch):
     """DC-10.4: the last two sides saying they are ready at one moment start the battle, once. Each waits, after
     any read of who is ready, for the other to read too: a side's readiness read apart from its writing would let

@@ -232,7 +232,7 @@ def _hidden_item(ruleset: Ruleset[Any, Any], battle: Any, seen: Any, asked: Edit
 
 def edit(ledger: Ledger, loaded: Loaded, role: Role, body: EditBody) -> dict[str, Any]:
     """A set-up edit checked or made: a side's own pieces, terrain by either side; refused under the game's
-    set-up clause once a side to act is recorded."""
+    set-up clause once a side to act is recorded. One made takes back every side's readiness to start."""
     from rangefire.rulesets.setup import check_edit
 
     asked = read_edit(body)
@@ -254,7 +254,11 @@ def edit(ledger: Ledger, loaded: Loaded, role: Role, body: EditBody) -> dict[str
                                              "id [SW-1.4]", path="id", clause="SW-1.4")
     if asked.op != "remove":  # held, as a scenario is when its battle is created, to a battle served here's size
         within_bounds(ruleset.dump(checked.after), "the battle after this edit", "data")
-    return _made(ledger, loaded, "edit", side, edit_action(ruleset, asked, checked), checked)
+    made = _made(ledger, loaded, "edit", side, edit_action(ruleset, asked, checked), checked)
+    # the table changed: a side ready to start said so of the table before it, so each says it again (a battle
+    # never starts on a table one side has not seen, DC-10.4); the edit's event has every page read the state
+    ledger.store.unset_ready(loaded.row.id)
+    return made
 
 
 # -- a battle set up from empty --------------------------------------------------------------------------------

@@ -355,10 +355,13 @@ class Store:
             db.run("INSERT INTO ready (battle, side) VALUES (?, ?) ON CONFLICT DO NOTHING", (battle_id, side))
         return side not in before, before | {side}
 
-    def unset_ready(self, battle_id: str, side: str) -> None:
-        """Forget that a side is ready (a start refused)."""
+    def unset_ready(self, battle_id: str, side: str | None = None) -> None:
+        """Forget that a side is ready (a start refused), or every side (``None``: the table changed under them)."""
         with self._writing(battle_id) as db:
-            db.run("DELETE FROM ready WHERE battle = ? AND side = ?", (battle_id, side))
+            if side is None:
+                db.run("DELETE FROM ready WHERE battle = ?", (battle_id,))
+            else:
+                db.run("DELETE FROM ready WHERE battle = ? AND side = ?", (battle_id, side))
 
     # -- an attack waiting for a choice --------------------------------------------------------------
     def pending(self, battle_id: str) -> PendingRow | None:
