@@ -738,3 +738,11 @@ def test_a_tables_parquet_is_plotted_as_a_sweeps(tmp_path):
         assert "cover_save.heavy=3 (rules: 4)" in fig._suptitle.get_text().replace("\n", " ")
     finally:
         plt.close(fig)
+
+
+def test_a_sweep_of_one_point_says_one_point_in_one_chunk(tmp_path):
+    """It said "1 points in 1 chunks"."""
+    path = grid_file(tmp_path, f"scenario: {WHEATFIELD}\nattacker: 15th-alabama\n"
+                               "axes:\n  - {path: units.15th-alabama.stands, values: [4]}\n")
+    proc = run("sweep", str(path), "--out", str(tmp_path / "o.parquet"), "--workers", "1")
+    assert proc.stdout.startswith("1 point in 1 chunk, on 1 local process: ")

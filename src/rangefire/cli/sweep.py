@@ -100,7 +100,7 @@ def sweep(grid: GridArg, out_file: OutOpt, workers_text: WorkersOpt = None, sche
         return
     rate = report.computed_points / report.seconds if report.seconds else 0
     resumed = f", {report.resumed_chunks} of them resumed from an interrupted run" if report.resumed_chunks else ""
-    out.print(text(f"{report.points:,} points in {report.chunks:,} chunks{resumed}, on {report.where}: "
+    out.print(text(f"{_count(report.points, 'point')} in {_count(report.chunks, 'chunk')}{resumed}, on {report.where}: "
                    f"{report.seconds:.1f} s, {rate:,.0f} points a second"))
     out.print(text(f"written to {report.out} ({len(report.columns)} columns: {', '.join(report.columns[:6])}, ...)"))
 
@@ -139,6 +139,11 @@ def plot(results: ResultsArg, out_file: ChartOpt, metric: MetricOpt = None, x: X
     what = f"{drawn['metric']} over {drawn['x']} and {drawn['y']}" if drawn["y"] else \
         f"{drawn['metric']} against {drawn['x']}"
     out.print(text(f"chart of {what} ({drawn['points']:,} points) written to {chart}"))
+
+
+def _count(n: int, word: str) -> str:
+    """``1 point``, ``120 points``."""
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
 
 
 class _Interrupted(RangefireError):
