@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
@@ -189,6 +190,7 @@ _DECIMAL = re.compile(r"([+-]?)([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?", r
 _RATIO = re.compile(r"([+-]?[0-9]+)\s*/\s*([0-9]+)", re.ASCII)
 
 
+@functools.lru_cache(maxsize=4096)  # a battle's numbers are read again at every check of it (the same texts)
 def _from_text(text: str) -> Fraction:
     if len(text) > _MAX_TEXT:
         raise ValueError(f"must be a number of at most {_MAX_TEXT} characters, got {text[:20]!r}...")
