@@ -98,15 +98,18 @@ def test_a_duel_in_which_nothing_changes_is_never_refused_for_its_length():
     assert work.fits, work
 
 
+def _scenario(tmp_path: Path, stands_f: int, stands_t: int, apart: int) -> Path:
+    """A file of two lines of rifled muskets, F and T, ``apart`` inches apart."""
+    path = tmp_path / "duel.json"
+    path.write_text(json.dumps({"ruleset": "dress-on-the-colors", "units": [
+        unit("F", "blue", (0, 0), 0, stands=stands_f), unit("T", "grey", (0, apart), 180, stands=stands_t)]}))
+    return path
+
+
 def test_the_command_refuses_before_the_exact_odds(tmp_path):
     """``duel --samples`` weighs the Monte Carlo before the exact odds are worked out: refused at once (exit 2),
     in words and in JSON, naming the duels that would be played."""
-    path = tmp_path / "big.yaml"
-    path.write_text("ruleset: dress-on-the-colors\nunits:\n"
-                    "  - {id: F, side: blue, stands: 20, weapon: rifled-musket, formation: line, position: [0, 0],"
-                    " facing: 0}\n"
-                    "  - {id: T, side: grey, stands: 60, weapon: rifled-musket, formation: line, position: [0, 20],"
-                    " facing: 180}\n")
+    path = _scenario(tmp_path, 20, 60, 20)
     proc = run("duel", str(path), "F", "T", "--samples", "1000000", ok=2)
     assert "--samples 1,000,000" in proc.stderr and "duels or fewer would be played" in proc.stderr
     assert proc.stdout == ""
@@ -123,12 +126,7 @@ def test_the_command_weighs_the_monte_carlo_before_any_exact_work(tmp_path, monk
         raise AssertionError("the exact odds were begun before the Monte Carlo was weighed")
 
     monkeypatch.setattr(duel_module, "duel", begun)
-    path = tmp_path / "long.yaml"
-    path.write_text("ruleset: dress-on-the-colors\nunits:\n"
-                    "  - {id: F, side: blue, stands: 12, weapon: rifled-musket, formation: line, position: [0, 0],"
-                    " facing: 0}\n"
-                    "  - {id: T, side: grey, stands: 12, weapon: rifled-musket, formation: line, position: [0, 16],"
-                    " facing: 180}\n")
+    path = _scenario(tmp_path, 12, 12, 16)
     proc = run_here("duel", str(path), "F", "T", "--samples", "1000000", ok=2)
     assert "--samples 1,000,000" in proc.stderr and "duels or fewer would be played" in proc.stderr
 
