@@ -348,3 +348,11 @@ def test_the_chart_names_the_battle_and_the_house_rules_every_variant_holds(tmp_
         assert "cover3: options.cover_save.heavy=3" in legend
     finally:
         plt.close(drawn[0])
+
+
+def test_a_refused_baseline_is_said_to_give_no_differences():
+    """It said "beside each value its difference from far", and there was none beside any (DC-2.3: out of range)."""
+    proc = run("compare", str(EXAMPLES / "wheatfield.yaml"), "-a", "15th-alabama",
+               "--variant", "far:units.15th-alabama.position=[10,40]", "--baseline", "far", columns=250)
+    assert "no differences: the rules refuse the baseline's attack (far)" in proc.stdout
+    assert "its difference from far" not in proc.stdout

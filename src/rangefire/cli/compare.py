@@ -255,9 +255,10 @@ def render_comparison(result: Comparison) -> None:
     shown = [v.name for v in result.variants if v.odds is not None]
     if not shown:
         return
-    out.print(text(f"beside each value its difference from {result.baseline} in percentage points; rows under "
-                   "0.05% (at most N: over 99.95%) in every variant left out (--json and --csv hold every one)",
-                   "dim"))
+    against = f"beside each value its difference from {result.baseline} in percentage points" \
+        if result.baseline in shown else f"no differences: the rules refuse the baseline's attack ({result.baseline})"
+    out.print(text(f"{against}; rows under 0.05% (at most N: over 99.95%) in every variant left out (--json and --csv "
+                   "hold every one)", "dim"))
     out.print(text(STATISTICS_SAID, "dim"))
     for outcome in result.outcome_names:
         label = outcome.replace("_", " ") + (f" ({result.conditions[outcome]})" if outcome in result.conditions
