@@ -28,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the first alg
 
 from rangefire.analysis.duel import duel, model_of, sample_duel, setting
 from rangefire.analysis.duel_chain import build
+from rangefire.analysis.duel_sample import sample_work
 from rangefire.analysis.duel_solve import solve
 from rangefire.analysis.duel_work import DuelTooLarge
 from rangefire.rulesets import battle_from_mapping, load_battle
@@ -229,6 +230,12 @@ def refusals() -> None:
     mc, _ = cpu(lambda: sample_duel(ruleset, battle, "20th-maine", "15th-alabama", turns=3, samples=1_000,
                                     seed=1))
     print(f"  its Monte Carlo over three turns, 1,000 duels: {mc:.2f} s CPU")
+    for samples in (1_000, 100_000):  # weighed from its pilot duels before any of it is played
+        weighed, work = cpu(lambda samples=samples: sample_work(ruleset, battle, "20th-maine", "15th-alabama", None,
+                                                                samples))
+        print(f"  its Monte Carlo to the end, {samples:>7,} duels: weighed in {weighed:.2f} s CPU, "
+              f"{'played' if work.fits else 'refused'} (some {work.dice:,} dice, {work.draws:,} states drawn; "
+              f"{work.fit:,} duels would be)")
     for name, data in BEYOND.items():
         took, said = cpu(lambda data=data: refused(*battle_from_mapping(data)))
         print(f"  {name:<50} {took * 1e3:7.2f} ms CPU, {said}; {met(took, 0.5)}")
