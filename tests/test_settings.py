@@ -225,6 +225,9 @@ def test_a_log_is_not_kept_for_an_attack_played_with_values_set(tmp_path):
      "units.15th-alabama.x: anchors and aliases"),
     ("ruleset=swerve", "ruleset: the game is not a setting"),
     ("ruleset.x=1", "ruleset.x: the game is not a setting"),
+    # a value that is no number said as the file would write it, not in Python's words (None, True)
+    ("units.15th-alabama.position=[10, null]", "units[3].position: must be a number, got null"),
+    ("units.15th-alabama.position=[true, 10]", "units[3].position: must be a number, got true"),
 ])
 def test_a_bad_setting_exits_2_naming_it(setting, says):
     assert_setting_refused(WHEATFIELD, ATTACK, setting, says)

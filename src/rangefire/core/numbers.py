@@ -162,7 +162,7 @@ def parse_exact(value: Any) -> Fraction:
     ValueError: must be a number of at most 40 decimal places, got '1e-41'
     """
     if isinstance(value, bool):
-        raise ValueError(f"must be a number, got {value!r}")
+        raise ValueError(f"must be a number, got {_shown_other(value)}")
     if isinstance(value, Fraction):
         result = value
     elif isinstance(value, int):
@@ -224,6 +224,11 @@ def _shown_int(value: int) -> str:
 
 
 def _shown_other(value: Any) -> str:
+    """A value that is no number, as a scenario writes it (``null``, ``true``), at most 60 characters."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return str(value).lower()
     return _shown_int(value) if isinstance(value, int) else repr(value)[:60]
 
 
