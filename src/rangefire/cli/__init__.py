@@ -116,6 +116,9 @@ def _interruptible(callback: Callable[..., Any]) -> Callable[..., Any]:
 
     import typer
 
+    if getattr(callback, "rangefire_interruptible", False):  # wrapped already (main run twice in one process)
+        return callback
+
     @functools.wraps(callback)
     def run(*args: Any, _context: typer.Context, **kwargs: Any) -> Any:
         import signal
@@ -140,6 +143,7 @@ def _interruptible(callback: Callable[..., Any]) -> Callable[..., Any]:
               inspect.Parameter("_context", inspect.Parameter.KEYWORD_ONLY, annotation=typer.Context)]
     run.__signature__ = signature.replace(parameters=params)  # type: ignore[attr-defined]
     run.__annotations__ = {p.name: p.annotation for p in params}
+    run.rangefire_interruptible = True  # type: ignore[attr-defined]
     return run
 
 
