@@ -138,3 +138,15 @@ def test_the_same_seed_plays_the_same_duels_with_the_work_weighed_or_not():
     unweighed = sample_duel(DC, battle, "F", "T", samples=500, seed=5,
                             work=duel_sample.SampleWork("F", "T", 500, 0, 0, 500))
     assert weighed == unweighed
+
+
+def test_the_pilot_counts_numbers_drawn_by_any_method_of_the_generator():
+    """A game may draw its numbers by another method than ``integers`` (``random``, ``choice``): counted alike."""
+    meter = duel_sample._Meter(max_dice=10**9, max_halves=10)
+    meter.begin()
+    meter.draw(3)
+    counted = duel_sample._Counted(np.random.default_rng(0), meter)
+    counted.integers(1, 7, size=(3, 4))
+    counted.random(5)
+    counted.choice(6, size=2)
+    assert meter.dice == [12 + 5 + 2] and meter.rolling == [1] and meter.alone == [0]

@@ -194,17 +194,23 @@ class _Meter:
 
 
 class _Counted:
-    """A generator of random numbers that tells the meter of the numbers drawn."""
+    """A generator of random numbers that tells the meter of the numbers drawn, by whichever of its methods a game
+    draws them (the games roll with ``integers``; another method is counted the same)."""
 
     def __init__(self, rng: Any, meter: _Meter) -> None:
         self._rng, self._meter = rng, meter
 
-    def integers(self, *args: Any, **kwargs: Any) -> Any:
+    def __getattr__(self, name: str) -> Any:
         import numpy as np
 
-        drawn = self._rng.integers(*args, **kwargs)
-        self._meter.rolled(int(np.size(drawn)))
-        return drawn
+        method = getattr(self._rng, name)
+
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            drawn = method(*args, **kwargs)
+            self._meter.rolled(int(np.size(drawn)))
+            return drawn
+
+        return counted
 
 
 @dataclass(frozen=True)
